@@ -1,0 +1,102 @@
+# fdtune: an autotuner and kernel generator for high-order finite-difference
+# stencils. `make` builds ./fdtune for the GPU platform it finds (NVIDIA when
+# a CUDA toolkit is present, else AMD when ROCm's HIP is); GPU=nvidia or
+# GPU=amd forces one. `make test` runs the CPU test suite (and the GPU tests
+# where a GPU is present). `make deps` installs what is missing (Debian and
+# Ubuntu, through apt-get).
+
+CUDA ?= /usr/local/cuda
+HAVE_CUDA := $(shell test -e $(CUDA)/include/nvrtc.h && echo yes)
+HAVE_HIP := $(shell test -e /usr/include/hip/hiprtc.h -o -e /opt/rocm/include/hip/hiprtc.h && echo yes)
+ifeq ($(HAVE_CUDA),yes)
+GPU ?= nvidia
+else
+GPU ?= amd
+endif
+
+CC ?= cc
+WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 $(WARN) -fopenmp -MMD -MP
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Igen -Iruntime -Idb -Ituner -DFDT_TEMPLATE_DIR='"$(CURDIR)/templates"'
+LDLIBS = -lsqlite3 -lpthread -lm
+NV_CPPFLAGS = -DRT_NVIDIA -I$(CUDA)/include
+NV_LIBS = -L$(CUDA)/lib64 -Wl,-rpath,$(CUDA)/lib64 -lnvrtc -ldl
+AMD_CPPFLAGS = -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include
+AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
+
+B = build
+CORE = gen/gen.c db/db.c db/db_best.c tuner/tn_coef.c tuner/tn_field.c \
+       tuner/tn_ref.c tuner/tn_space.c tuner/tn_problem.c tuner/tn_families.c \
+       tuner/fam_xyz.c
+TOOL = tuner/tn_bench.c tuner/tn_sweep.c tuner/tn_progress.c tuner/tn_cli.c \
+       tuner/cmd_gen.c tuner/cmd_sweep.c tuner/cmd_info.c tuner/main.c
+CORE_O = $(CORE:%.c=$(B)/%.o)
+TOOL_O = $(TOOL:%.c=$(B)/%.o)
+
+# Platforms whose toolchain is here: both on a developer's or CI machine.
+PLATFORMS = $(if $(HAVE_CUDA),nvidia) $(if $(HAVE_HIP),amd)
+
+all: fdtune
+
+fdtune: fdtune-$(GPU)
+	cp $< $@
+
+fdtune-nvidia: $(CORE_O) $(TOOL_O) $(B)/nvidia/rt.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(NV_LIBS)
+
+fdtune-amd: $(CORE_O) $(TOOL_O) $(B)/amd/rt.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(AMD_LIBS)
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/nvidia/rt.o: runtime/rt.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(NV_CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/amd/rt.o: runtime/rt.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(AMD_CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# ---- generated kernels, in the build tree only ----
+gen-all: fdtune
+	./fdtune gen --all --out $(B)/kernels -r 4
+
+# ---- tests (cmocka) ----
+TESTLIBS = -lcmocka
+T_CPU = $(B)/t_core $(B)/t_db $(B)/t_cli $(PLATFORMS:%=$(B)/t_compile-%)
+
+$(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+$(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_best.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+$(B)/t_cli: $(B)/tests/t_cli.o
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_compile-nvidia: $(B)/tests/t_compile.o $(CORE_O) $(B)/nvidia/rt.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(NV_LIBS) $(TESTLIBS)
+$(B)/t_compile-amd: $(B)/tests/t_compile.o $(CORE_O) $(B)/amd/rt.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(AMD_LIBS) $(TESTLIBS)
+$(B)/t_gpu: $(B)/tests/t_gpu.o $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)
+
+# Every test binary runs even when an earlier one fails; the target fails
+# if any did. t_gpu skips itself where there is no GPU.
+test: fdtune $(T_CPU) $(B)/t_gpu
+	@fail=0; for t in $(T_CPU) $(B)/t_gpu; do \
+	  echo "== $$t"; FDTUNE=$(CURDIR)/fdtune $$t || fail=1; done; \
+	  exit $$fail
+
+# GPU tests only: what the device machine runs.
+test-gpu: fdtune $(B)/t_gpu
+	FDTUNE=$(CURDIR)/fdtune $(B)/t_gpu
+
+deps:
+	@sh .ci/deps.sh
+
+clean:
+	rm -rf $(B) fdtune fdtune-nvidia fdtune-amd
+
+.PHONY: all test test-gpu deps clean gen-all
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,123 @@
+/*
+ * db.h - fdtune's results database (SQLite, WAL mode).
+ *
+ * One file holds devices, problems, kernel configurations, sweeps, builds
+ * and timed runs, so that tuning results survive crashes and can be queried
+ * later (from fdtune or from the sqlite3 shell through the v_runs, v_best
+ * and v_failures views).  Every write is a single autocommitted statement:
+ * a crash loses nothing already recorded.
+ *
+ * Conventions: functions return 0 on success and -1 on error, after writing
+ * a human-readable message (what went wrong, what to do) into err[0..n-1].
+ * err may be NULL when n is 0.  The one exception is db_best, which returns
+ * DB_NOMATCH when no row matches.  Strings passed in are copied; none are
+ * retained.  A struct db must be used by one thread at a time.
+ */
+#ifndef FDTUNE_DB_H
+#define FDTUNE_DB_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define DB_SCHEMA_LATEST 2            /* newest schema this build can write */
+#define DB_APPLICATION_ID 0x46445455  /* PRAGMA application_id, 'FDTU' */
+#define DB_NOMATCH 1                  /* db_best: valid query, no rows */
+
+struct db;                            /* opaque; wraps sqlite3 * */
+struct sqlite3;
+
+/*
+ * Open or create the database at path and migrate it to DB_SCHEMA_LATEST.
+ * Refuses (without modifying the file) anything that is not an fdtune
+ * database, is corrupt, or has a newer schema than this build knows.
+ * On success *out must be released with db_close.
+ */
+int db_open(const char *path, struct db **out, char *err, size_t n);
+/* As db_open but migrates no further than version upto (1..DB_SCHEMA_LATEST);
+ * a file already past upto is opened as it is.  Meant for migration tests. */
+int db_open_version(const char *path, int upto, struct db **out, char *err, size_t n);
+void db_close(struct db *d);          /* NULL is allowed */
+int db_version(struct db *d);         /* PRAGMA user_version, -1 on error */
+/* The underlying connection, owned by d (for tests and ad-hoc queries). */
+int db_handle(struct db *d, struct sqlite3 **h, char *err, size_t n);
+
+/* Numeric fields <= 0 mean "unknown": stored as NULL, and never overwrite a
+ * known value.  uuid NULL is stored as ''. */
+struct db_device {
+    const char *vendor, *name, *arch, *uuid;
+    int sms;
+    long long mem_bytes, l2_bytes;
+    int lds_per_block, max_threads;
+};
+/* Insert-or-get by (vendor,name,arch,uuid); updates the numeric fields. */
+int db_device_id(struct db *d, const struct db_device *dev, long long *id, char *err, size_t n);
+/* Record a copy-bandwidth calibration; also sets calibrated_at to now (UTC). */
+int db_device_set_copy(struct db *d, long long dev, double copy_gbs, double memcpy_gbs,
+                       long long bytes, char *err, size_t n);
+/* *copy_gbs = the calibrated copy bandwidth, 0 when never calibrated.
+ * An unknown device id is an error. */
+int db_device_copy(struct db *d, long long dev, double *copy_gbs, char *err, size_t n);
+
+/* Insert-or-get; radius >= 0, nx, ny, nz > 0. */
+int db_problem_id(struct db *d, const char *family, int radius, int nx, int ny, int nz,
+                  const char *precision, long long *id, char *err, size_t n);
+/* Insert-or-get; params_json is canonical JSON text produced by the caller
+ * (equal configurations must produce byte-identical text). */
+int db_config_id(struct db *d, const char *family, const char *params_json, long long *id,
+                 char *err, size_t n);
+
+/* mode is "gpu" or "compile-only"; dev 0 = no device (stored as NULL).
+ * The sweep starts with status 'running'. */
+int db_sweep_begin(struct db *d, const char *cmdline, const char *host, long long dev,
+                   long long prob, const char *mode, long long *id, char *err, size_t n);
+/* status is 'done', 'failed' or 'interrupted'; negative counts and a NULL
+ * message are stored as NULL.  Sets ended to now (UTC). */
+int db_sweep_end(struct db *d, long long id, const char *status, long long n_space,
+                 long long n_pruned, const char *message, char *err, size_t n);
+
+/* sweep_id 0 = none; compile_ms NaN and negative regs/lds/spill = unknown
+ * (NULL).  status is 'ok', 'compile_error' or 'gen_error'; log may be NULL. */
+struct db_build {
+    long long config_id, sweep_id;
+    const char *compiler, *compiler_version, *arch, *options, *source_hash;
+    double compile_ms;
+    int regs, lds_bytes, spill_bytes;
+    const char *status, *log;
+};
+int db_build_add(struct db *d, const struct db_build *b, long long *id /* may be NULL */,
+                 char *err, size_t n);
+
+/* sweep_id, build_id 0 = none.  status is one of 'ok', 'compile_error',
+ * 'load_error', 'launch_error', 'wrong_result', 'resource_limit', 'timeout'. */
+struct db_run {
+    long long sweep_id, build_id, device_id, problem_id, config_id;
+    const char *status, *message;
+    double median_ms, min_ms, max_ms;
+    int reps;
+    double gbs, mcells, pct_copy, max_err, err_bound;
+};
+/* NaN doubles (and reps < 0) are stored as NULL. */
+int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NULL */, char *err,
+               size_t n);
+
+enum db_fmt { DB_TABLE, DB_CSV };
+/* NULL / 0 = any.  device matches device name or arch with LIKE '%x%';
+ * family and precision match exactly. */
+struct db_filter { const char *device, *family, *precision; int radius; };
+/*
+ * Print the fastest ok run of each (device, problem) matching f (f may be
+ * NULL), or with all = 1 every ok run ranked within its (device, problem).
+ * DB_TABLE: aligned columns under a header line (device, family, R, size
+ * NXxNYxNZ, prec, params, ms, GB/s, %copy, regs).  DB_CSV: RFC 4180 (CRLF
+ * line ends; fields containing , " CR or LF quoted) with a header row and
+ * the columns of v_best; unknown values are empty.  all = 1 adds a leading
+ * rank column (1 = fastest) to both.
+ * Needs schema version 2.  Returns 0 after printing at least one row;
+ * DB_NOMATCH (1) when no run matches: nothing is printed and err holds
+ * "no successful runs match", followed by the active filters if any
+ * (callers may append " in PATH"); -1 on error.
+ */
+int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, FILE *out,
+            char *err, size_t n);
+
+#endif

@@ -1,0 +1,241 @@
+/*
+ * db_best.c - the "best configuration" report.  Ranks the ok runs of each
+ * (device, problem) by median time, the same ordering as the v_best view,
+ * filters them, and prints either an aligned table for people or RFC 4180
+ * CSV for scripts.  All rows are fetched before anything is printed, so a
+ * failed query prints nothing.
+ */
+#include "db.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+/* Result columns, in this order, of the query below. */
+enum { DEV, ARCH, FAM, RAD, NX, NY, NZ, PREC, PARAMS, MS, GBS, PCT, MCELLS, REGS, SPILL,
+       REPS, RUN, RANK, NQ };
+
+static const char query[] =
+    "SELECT device, arch, family, radius, nx, ny, nz, precision, params, median_ms, gbs,"
+    " pct_copy, mcells, regs, spill_bytes, reps, run_id, rk"
+    " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY device_id, problem_id"
+    "                                    ORDER BY median_ms, run_id) AS rk"
+    "       FROM v_runs WHERE status = 'ok' AND median_ms IS NOT NULL"
+    "        AND (?1 IS NULL OR device LIKE '%' || ?1 || '%' OR arch LIKE '%' || ?1 || '%')"
+    "        AND (?2 IS NULL OR family = ?2) AND (?3 IS NULL OR precision = ?3)"
+    "        AND (?4 = 0 OR radius = ?4))"
+    " WHERE ?5 OR rk = 1"
+    " ORDER BY device, arch, family, radius, nx, ny, nz, precision, rk";
+
+/* Output columns: the query column each shows (-1 = NXxNYxNZ) and, for the
+ * table, its digits after the point (-1 = text as is). */
+struct col { const char *name; int q, digits; };
+
+static const struct col tcols[] = {
+    {"rank", RANK, -1}, {"device", DEV, -1}, {"family", FAM, -1}, {"R", RAD, -1},
+    {"size", -1, -1}, {"prec", PREC, -1}, {"params", PARAMS, -1}, {"ms", MS, 4},
+    {"GB/s", GBS, 1}, {"%copy", PCT, 1}, {"regs", REGS, -1},
+};
+static const struct col ccols[] = {
+    {"rank", RANK, -1}, {"device", DEV, -1}, {"arch", ARCH, -1}, {"family", FAM, -1},
+    {"radius", RAD, -1}, {"nx", NX, -1}, {"ny", NY, -1}, {"nz", NZ, -1},
+    {"precision", PREC, -1}, {"params", PARAMS, -1}, {"median_ms", MS, -1}, {"gbs", GBS, -1},
+    {"pct_copy", PCT, -1}, {"mcells", MCELLS, -1}, {"regs", REGS, -1},
+    {"spill_bytes", SPILL, -1}, {"reps", REPS, -1}, {"run_id", RUN, -1},
+};
+
+/* Formatted cells, row-major; every cell is an owned string. */
+struct grid { char **c; size_t len, cap; };
+
+__attribute__((format(printf, 3, 4)))
+static int fail(char *err, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (err && n) {
+        va_start(ap, fmt);
+        vsnprintf(err, n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static int put(struct grid *g, const char *s)
+{
+    char **c;
+
+    if (g->len == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 256;
+        if (!(c = realloc(g->c, cap * sizeof *c)))
+            return -1;
+        g->c = c;
+        g->cap = cap;
+    }
+    if (!(g->c[g->len] = strdup(s)))
+        return -1;
+    g->len++;
+    return 0;
+}
+
+/* Appends the cell for column k of the current row of st. */
+static int cell(struct grid *g, sqlite3_stmt *st, const struct col *k, int csv)
+{
+    const unsigned char *t;
+    char b[96];
+
+    if (k->q < 0) {
+        snprintf(b, sizeof b, "%dx%dx%d", sqlite3_column_int(st, NX), sqlite3_column_int(st, NY),
+                 sqlite3_column_int(st, NZ));
+        return put(g, b);
+    }
+    if (sqlite3_column_type(st, k->q) == SQLITE_NULL)
+        return put(g, csv ? "" : "-");
+    if (k->digits >= 0) {
+        snprintf(b, sizeof b, "%.*f", k->digits, sqlite3_column_double(st, k->q));
+        return put(g, b);
+    }
+    t = sqlite3_column_text(st, k->q);
+    return t ? put(g, (const char *)t) : -1;
+}
+
+static void csvfield(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* Prints the grid, whose first row is the header: aligned columns with
+ * numbers right-aligned, or CSV with CRLF line ends. */
+static int print(FILE *out, const struct grid *g, const struct col *cols, size_t nc, int csv)
+{
+    size_t w[sizeof ccols / sizeof ccols[0]] = {0}, r, i;
+    const char *sep;
+
+    for (r = 0; r < g->len; r++)
+        if (strlen(g->c[r]) > w[r % nc])
+            w[r % nc] = strlen(g->c[r]);
+    for (r = 0; r < g->len; r += nc) {
+        for (i = 0; i < nc; i++) {
+            sep = i == 0 ? "" : csv ? "," : "  ";
+            if (csv) {
+                fputs(sep, out);
+                csvfield(out, g->c[r + i]);
+            } else if (cols[i].digits >= 0 || cols[i].q == RAD || cols[i].q == REGS ||
+                       cols[i].q == RANK) {
+                fprintf(out, "%s%*s", sep, (int)w[i], g->c[r + i]);
+            } else {
+                fprintf(out, "%s%-*s", sep, i == nc - 1 ? 0 : (int)w[i], g->c[r + i]);
+            }
+        }
+        fputs(csv ? "\r\n" : "\n", out);
+    }
+    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}
+
+static const char *opt(const char *s)
+{
+    return s && *s ? s : NULL;
+}
+
+static int bindtext(sqlite3_stmt *st, int i, const char *s)
+{
+    return opt(s) ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+}
+
+/* " the filters (device ~x, ...)" naming the active filters, or "". */
+static const char *filters(const struct db_filter *f, char *b, size_t n)
+{
+    int k = snprintf(b, n, " the filters (");
+
+    if (opt(f->device))
+        k += snprintf(b + k, n - (size_t)k, "device ~%.60s, ", f->device);
+    if (opt(f->family))
+        k += snprintf(b + k, n - (size_t)k, "family %.60s, ", f->family);
+    if (opt(f->precision))
+        k += snprintf(b + k, n - (size_t)k, "precision %.30s, ", f->precision);
+    if (f->radius)
+        k += snprintf(b + k, n - (size_t)k, "radius %d, ", f->radius);
+    if (b[k - 1] == '(')
+        return "";
+    snprintf(b + k - 2, n - (size_t)k + 2, ")");
+    return b;
+}
+
+int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, FILE *out,
+            char *err, size_t n)
+{
+    static const struct db_filter any = {NULL, NULL, NULL, 0};
+    const struct col *cols = fmt == DB_CSV ? ccols : tcols;
+    size_t nc = fmt == DB_CSV ? sizeof ccols / sizeof ccols[0] : sizeof tcols / sizeof tcols[0];
+    struct grid g = {NULL, 0, 0};
+    sqlite3_stmt *st = NULL;
+    sqlite3 *h = NULL;
+    char desc[256];
+    size_t i;
+    int rc = -1, src, v;
+
+    if (!out || (fmt != DB_TABLE && fmt != DB_CSV))
+        return fail(err, n, "db_best: an output stream and a format (DB_TABLE or DB_CSV) are required");
+    if (db_handle(d, &h, err, n))
+        return -1;
+    if ((v = db_version(d)) < 2)
+        return fail(err, n, "db_best: schema version %d has no v_runs view; open the database with db_open to migrate it", v);
+    f = f ? f : &any;
+    if (!all) { /* the rank column is shown only when every run is listed */
+        cols++;
+        nc--;
+    }
+    for (i = 0; i < nc; i++) {
+        if (put(&g, cols[i].name)) {
+            rc = fail(err, n, "db_best: out of memory");
+            goto done;
+        }
+    }
+    src = sqlite3_prepare_v2(h, query, -1, &st, NULL);
+    if (src == SQLITE_OK && (src = bindtext(st, 1, f->device)) == SQLITE_OK &&
+        (src = bindtext(st, 2, f->family)) == SQLITE_OK &&
+        (src = bindtext(st, 3, f->precision)) == SQLITE_OK &&
+        (src = sqlite3_bind_int(st, 4, f->radius)) == SQLITE_OK &&
+        (src = sqlite3_bind_int(st, 5, all != 0)) == SQLITE_OK) {
+        while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+            for (i = 0; i < nc; i++) {
+                if (cell(&g, st, &cols[i], fmt == DB_CSV)) {
+                    rc = fail(err, n, "db_best: out of memory formatting the report");
+                    goto done;
+                }
+            }
+        }
+    }
+    if (src != SQLITE_DONE) {
+        rc = fail(err, n, "db_best: query failed: %s; check the database with the sqlite3 shell",
+                  sqlite3_errmsg(h));
+        goto done;
+    }
+    if (g.len == nc) {
+        rc = DB_NOMATCH;
+        fail(err, n, "no successful runs match%s", filters(f, desc, sizeof desc));
+        goto done;
+    }
+    rc = print(out, &g, cols, nc, fmt == DB_CSV);
+    if (rc)
+        fail(err, n, "db_best: writing the report failed; check the output file or pipe");
+done:
+    src = sqlite3_finalize(st);
+    if (src != SQLITE_OK && rc == 0)
+        rc = fail(err, n, "db_best: %s", sqlite3_errmsg(h));
+    for (i = 0; i < g.len; i++)
+        free(g.c[i]);
+    free(g.c);
+    return rc;
+}

@@ -1,0 +1,393 @@
+/*
+ * rt.c: fdtune's GPU runtime, one source written against the HIP runtime API
+ * and hiprtc. On NVIDIA (RT_NVIDIA) the HIP names come from hip_nv.h; on AMD
+ * from ROCm. The only platform-specific code left here is how a compiler
+ * reports a kernel's resources: ptxas prints them in the NVRTC log, AMD code
+ * objects carry them in their msgpack metadata note.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "rt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef RT_NVIDIA
+#include "hip_nv.h"
+#define PLATFORM "nvidia"
+#define COMPILER "nvrtc"
+#define DEF_ARCH "sm_90"
+#else
+#ifndef __HIP_PLATFORM_AMD__
+#define __HIP_PLATFORM_AMD__
+#endif
+#include <hip/hip_runtime_api.h>
+#include <hip/hiprtc.h>
+#define PLATFORM "amd"
+#define COMPILER "hiprtc"
+#define DEF_ARCH "gfx90a"
+#endif
+
+struct rt_kernel { hipModule_t mod; hipFunction_t fn; };
+struct rt_timer { hipEvent_t a, b; };
+
+/* HIP(call): on failure write "what: HIP's message" and return 1. */
+#define HIP(call, what) do { hipError_t e_ = (call); if (e_ != hipSuccess) { \
+	snprintf(err, n, "%s: %s (%d)", what, hipGetErrorString(e_), (int)e_); \
+	return 1; } } while (0)
+
+const char *rt_platform(void) { return PLATFORM; }
+const char *rt_default_arch(void) { return DEF_ARCH; }
+
+void rt_compiler(char *buf, size_t n)
+{
+	int ma = 0, mi = 0;
+	if (hiprtcVersion(&ma, &mi) != HIPRTC_SUCCESS)
+		ma = mi = -1;
+	snprintf(buf, n, "%s %d.%d", COMPILER, ma, mi);
+}
+
+int rt_init(int *ndev, char *err, size_t n)
+{
+	hipError_t e = hipInit(0);
+	*ndev = 0;
+	if (e == hipErrorNoDevice)
+		return 0;
+	HIP(e, "hipInit");
+	e = hipGetDeviceCount(ndev);
+	if (e == hipErrorNoDevice) {
+		*ndev = 0;
+		return 0;
+	}
+	HIP(e, "hipGetDeviceCount");
+	return 0;
+}
+
+int rt_device(int i, struct rt_dev *d, char *err, size_t n)
+{
+	hipDeviceProp_t p;
+	char *colon;
+	HIP(hipSetDevice(i), "hipSetDevice");
+	HIP(hipGetDeviceProperties(&p, i), "hipGetDeviceProperties");
+	memset(d, 0, sizeof *d);
+	d->id = i;
+	snprintf(d->vendor, sizeof d->vendor, "%s", PLATFORM);
+	snprintf(d->name, sizeof d->name, "%s", p.name);
+	snprintf(d->arch, sizeof d->arch, "%.63s", p.gcnArchName);
+	if ((colon = strchr(d->arch, ':')))     /* "gfx90a:sramecc+:xnack-" */
+		*colon = 0;
+	snprintf(d->uuid, sizeof d->uuid, "pci:%04x:%02x:%02x", p.pciDomainID,
+		 p.pciBusID, p.pciDeviceID);
+	d->sms = p.multiProcessorCount;
+	d->mem = (long long)p.totalGlobalMem;
+	d->l2 = p.l2CacheSize;
+	d->lds_block = (int)p.sharedMemPerBlock;
+	d->max_threads = p.maxThreadsPerBlock;
+	d->regs_block = p.regsPerBlock;
+	d->warp = p.warpSize;
+	return 0;
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+#ifdef RT_NVIDIA
+/* Value of the number just before `tail` in ptxas's -v report, or -1. */
+static int ptxas_num(const char *log, const char *tail)
+{
+	const char *s = strstr(log, tail);
+	if (!s)
+		return -1;
+	while (s > log && s[-1] == ' ')
+		s--;
+	while (s > log && s[-1] >= '0' && s[-1] <= '9')
+		s--;
+	return atoi(s);
+}
+
+static void resources(struct rt_prog *p)
+{
+	p->regs = ptxas_num(p->log, " registers");
+	p->spill = ptxas_num(p->log, " bytes spill stores");
+	p->lds = ptxas_num(p->log, " bytes smem");
+	if (p->regs >= 0 && p->lds < 0)
+		p->lds = 0;             /* ptxas omits smem when there is none */
+}
+
+static const char *arch_opt(const char *arch, char *b, size_t n)
+{
+	snprintf(b, n, "-arch=%s", arch);
+	return b;
+}
+static const char *const base_opts[] = { "--std=c++17", "-Xptxas=-v" };
+#else
+/* Unsigned msgpack value following the string key `key` in the AMDGPU
+ * metadata of a code object, or -1. Keys are msgpack fixstr. */
+static int meta_num(const unsigned char *c, size_t size, const char *key)
+{
+	size_t kl = strlen(key);
+	for (size_t i = 0; i + kl + 6 < size; i++) {
+		const unsigned char *v = c + i + 1 + kl;
+		if (c[i] != (0xa0 | kl) || memcmp(c + i + 1, key, kl))
+			continue;
+		if (v[0] < 0x80)
+			return v[0];
+		if (v[0] == 0xcc)
+			return v[1];
+		if (v[0] == 0xcd)
+			return v[1] << 8 | v[2];
+		if (v[0] == 0xce)
+			return (int)((unsigned)v[1] << 24 | v[2] << 16 | v[3] << 8 | v[4]);
+	}
+	return -1;
+}
+
+static void resources(struct rt_prog *p)
+{
+	int agpr = meta_num(p->code, p->size, ".agpr_count");
+	p->regs = meta_num(p->code, p->size, ".vgpr_count");
+	if (p->regs >= 0 && agpr > 0)
+		p->regs += agpr;
+	p->lds = meta_num(p->code, p->size, ".group_segment_fixed_size");
+	p->spill = meta_num(p->code, p->size, ".private_segment_fixed_size");
+}
+
+static const char *arch_opt(const char *arch, char *b, size_t n)
+{
+	snprintf(b, n, "--offload-arch=%s", arch);
+	return b;
+}
+static const char *const base_opts[] = { "-O3" };
+#endif
+
+#define NBASE (int)(sizeof base_opts / sizeof base_opts[0])
+
+int rt_compile(const char *src, const char *name, const char *arch,
+	       const char *const *opts, int nopt, struct rt_prog *p,
+	       char *err, size_t n)
+{
+	hiprtcProgram prog = NULL;
+	hiprtcResult r;
+	const char *all[64];
+	char ab[80];
+	size_t len = 0, off = 0;
+	int na = 0, status = 1;
+	double t0 = now_ms();
+
+	memset(p, 0, sizeof *p);
+	p->regs = p->lds = p->spill = -1;
+	if (nopt + NBASE + 1 > (int)(sizeof all / sizeof all[0])) {
+		snprintf(err, n, "rt_compile: too many options (%d)", nopt);
+		return 1;
+	}
+	all[na++] = arch_opt(arch, ab, sizeof ab);
+	for (int i = 0; i < NBASE; i++)
+		all[na++] = base_opts[i];
+	for (int i = 0; i < nopt; i++)
+		all[na++] = opts[i];
+	for (int i = 0; i < na; i++)
+		off += (size_t)snprintf(p->options + off, off < sizeof p->options ?
+			sizeof p->options - off : 0, "%s%s", i ? " " : "", all[i]);
+
+	if ((r = hiprtcCreateProgram(&prog, src, name, 0, NULL, NULL)) != HIPRTC_SUCCESS) {
+		snprintf(err, n, "hiprtcCreateProgram: %s", hiprtcGetErrorString(r));
+		goto done;
+	}
+	r = hiprtcCompileProgram(prog, na, all);
+	p->ms = now_ms() - t0;
+	if (hiprtcGetProgramLogSize(prog, &len) != HIPRTC_SUCCESS)
+		len = 0;
+	if (!(p->log = calloc(1, len + 1))) {
+		snprintf(err, n, "out of memory for the compile log");
+		goto done;
+	}
+	if (len > 1 && hiprtcGetProgramLog(prog, p->log) != HIPRTC_SUCCESS)
+		p->log[0] = 0;
+	if (r != HIPRTC_SUCCESS) {
+		snprintf(err, n, "%s failed for %s: %s (see the build log)", COMPILER,
+			 name, hiprtcGetErrorString(r));
+		goto done;
+	}
+	if ((r = hiprtcGetCodeSize(prog, &p->size)) != HIPRTC_SUCCESS ||
+	    !(p->code = malloc(p->size)) ||
+	    (r = hiprtcGetCode(prog, p->code)) != HIPRTC_SUCCESS) {
+		snprintf(err, n, "%s: cannot fetch the code of %s", COMPILER, name);
+		goto done;
+	}
+	resources(p);
+	status = 0;
+done:
+	if (prog && hiprtcDestroyProgram(&prog) != HIPRTC_SUCCESS && !status) {
+		snprintf(err, n, "hiprtcDestroyProgram failed");
+		status = 1;
+	}
+	if (status) {
+		free(p->code);
+		p->code = NULL;
+		if (!p->log)
+			p->log = calloc(1, 1);
+	}
+	return status;
+}
+
+void rt_prog_free(struct rt_prog *p)
+{
+	free(p->code);
+	free(p->log);
+	p->code = NULL;
+	p->log = NULL;
+}
+
+int rt_load(const struct rt_prog *p, const char *fn, struct rt_kernel **k,
+	    char *err, size_t n)
+{
+	struct rt_kernel *x = calloc(1, sizeof *x);
+	hipError_t e;
+	if (!x) {
+		snprintf(err, n, "out of memory");
+		return 1;
+	}
+	if ((e = hipModuleLoadData(&x->mod, p->code)) != hipSuccess) {
+		snprintf(err, n, "hipModuleLoadData: %s", hipGetErrorString(e));
+		free(x);
+		return 1;
+	}
+	if ((e = hipModuleGetFunction(&x->fn, x->mod, fn)) != hipSuccess) {
+		snprintf(err, n, "hipModuleGetFunction(%s): %s", fn, hipGetErrorString(e));
+		(void)hipModuleUnload(x->mod);
+		free(x);
+		return 1;
+	}
+	*k = x;
+	return 0;
+}
+
+int rt_attrs(struct rt_kernel *k, int *regs, int *lds, int *local,
+	     int *max_threads, char *err, size_t n)
+{
+	HIP(hipFuncGetAttribute(regs, HIP_FUNC_ATTRIBUTE_NUM_REGS, k->fn), "registers");
+	HIP(hipFuncGetAttribute(lds, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->fn), "LDS");
+	HIP(hipFuncGetAttribute(local, HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, k->fn), "local");
+	HIP(hipFuncGetAttribute(max_threads, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+				k->fn), "max threads");
+	return 0;
+}
+
+int rt_occupancy(struct rt_kernel *k, int threads, int *blocks, char *err, size_t n)
+{
+	HIP(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(blocks, k->fn, threads, 0),
+	    "occupancy");
+	return 0;
+}
+
+int rt_launch(struct rt_kernel *k, const unsigned g[3], const unsigned b[3],
+	      void **args, char *err, size_t n)
+{
+	HIP(hipModuleLaunchKernel(k->fn, g[0], g[1], g[2], b[0], b[1], b[2], 0, 0,
+				  args, NULL), "launch");
+	return 0;
+}
+
+void rt_unload(struct rt_kernel *k)
+{
+	if (k) {
+		(void)hipModuleUnload(k->mod);  /* nothing to do on failure */
+		free(k);
+	}
+}
+
+int rt_alloc(void **p, size_t bytes, char *err, size_t n)
+{
+	char what[64];
+	snprintf(what, sizeof what, "hipMalloc(%zu MiB)", bytes >> 20);
+	HIP(hipMalloc(p, bytes), what);
+	return 0;
+}
+
+void rt_free(void *p) { if (p) (void)hipFree(p); }
+
+int rt_host_alloc(void **p, size_t bytes, char *err, size_t n)
+{
+	HIP(hipHostMalloc(p, bytes, 0), "hipHostMalloc");
+	return 0;
+}
+
+void rt_host_free(void *p) { if (p) (void)hipHostFree(p); }
+
+int rt_upload(void *d, const void *s, size_t b, char *err, size_t n)
+{
+	HIP(hipMemcpy(d, s, b, hipMemcpyHostToDevice), "copy to device");
+	return 0;
+}
+
+int rt_download(void *d, const void *s, size_t b, char *err, size_t n)
+{
+	HIP(hipMemcpy(d, s, b, hipMemcpyDeviceToHost), "copy from device");
+	return 0;
+}
+
+int rt_copy(void *d, const void *s, size_t b, char *err, size_t n)
+{
+	HIP(hipMemcpy(d, s, b, hipMemcpyDeviceToDevice), "device copy");
+	return 0;
+}
+
+int rt_fill(void *d, int v, size_t b, char *err, size_t n)
+{
+	HIP(hipMemset(d, v, b), "hipMemset");
+	return 0;
+}
+
+int rt_sync(char *err, size_t n)
+{
+	HIP(hipDeviceSynchronize(), "kernel execution");
+	return 0;
+}
+
+int rt_timer_new(struct rt_timer **t, char *err, size_t n)
+{
+	struct rt_timer *x = calloc(1, sizeof *x);
+	hipError_t e;
+	if (!x) {
+		snprintf(err, n, "out of memory");
+		return 1;
+	}
+	if ((e = hipEventCreate(&x->a)) != hipSuccess ||
+	    (e = hipEventCreate(&x->b)) != hipSuccess) {
+		snprintf(err, n, "hipEventCreate: %s", hipGetErrorString(e));
+		rt_timer_free(x);
+		return 1;
+	}
+	*t = x;
+	return 0;
+}
+
+int rt_timer_start(struct rt_timer *t, char *err, size_t n)
+{
+	HIP(hipEventRecord(t->a, 0), "hipEventRecord");
+	return 0;
+}
+
+int rt_timer_stop(struct rt_timer *t, float *ms, char *err, size_t n)
+{
+	HIP(hipEventRecord(t->b, 0), "hipEventRecord");
+	HIP(hipEventSynchronize(t->b), "kernel execution");
+	HIP(hipEventElapsedTime(ms, t->a, t->b), "hipEventElapsedTime");
+	return 0;
+}
+
+void rt_timer_free(struct rt_timer *t)
+{
+	if (!t)
+		return;
+	if (t->a)
+		(void)hipEventDestroy(t->a);
+	if (t->b)
+		(void)hipEventDestroy(t->b);
+	free(t);
+}

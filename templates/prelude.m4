@@ -1,0 +1,36 @@
+m4_dnl prelude.m4: the one place where kernels differ between AMD (hiprtc) and
+m4_dnl NVIDIA (NVRTC): the nontemporal store. Vector arithmetic is done through
+m4_dnl the overloads below, never through operators that only HIP defines.
+`/* prelude: platform differences and vector helpers */
+#if defined(__HIPCC_RTC__) || defined(__HIP_PLATFORM_AMD__)
+#define FD_AMD 1
+#endif
+
+struct fd_grid { int nx, ny, nz, ld; long long slice; };
+struct fd_coef { float c0, x[9], y[9], z[9]; };   /* weights for offsets 1..8; c0: sum of centre weights */
+
+static __device__ __forceinline__ float  fd_zero1(void) { return 0.0f; }
+static __device__ __forceinline__ float2 fd_zero2(void) { return make_float2(0.0f, 0.0f); }
+static __device__ __forceinline__ float4 fd_zero4(void) { return make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
+static __device__ __forceinline__ float  fd_mul(float c, float a) { return c * a; }
+static __device__ __forceinline__ float2 fd_mul(float c, float2 a) { return make_float2(c * a.x, c * a.y); }
+static __device__ __forceinline__ float4 fd_mul(float c, float4 a) { return make_float4(c * a.x, c * a.y, c * a.z, c * a.w); }
+static __device__ __forceinline__ float  fd_add(float a, float b) { return a + b; }
+static __device__ __forceinline__ float2 fd_add(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+static __device__ __forceinline__ float4 fd_add(float4 a, float4 b) { return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w); }
+/* fd_fma(c, a, s) = s + c * a, per component */
+static __device__ __forceinline__ float  fd_fma(float c, float a, float s) { return fmaf(c, a, s); }
+static __device__ __forceinline__ float2 fd_fma(float c, float2 a, float2 s) { return make_float2(fmaf(c, a.x, s.x), fmaf(c, a.y, s.y)); }
+static __device__ __forceinline__ float4 fd_fma(float c, float4 a, float4 s) { return make_float4(fmaf(c, a.x, s.x), fmaf(c, a.y, s.y), fmaf(c, a.z, s.z), fmaf(c, a.w, s.w)); }
+
+/* fd_store_nt(p, v): store that bypasses (AMD) or streams through (NVIDIA) the caches */
+#ifdef FD_AMD
+static __device__ __forceinline__ void fd_store_nt(float *p, float v) { __builtin_nontemporal_store(v, p); }
+static __device__ __forceinline__ void fd_store_nt(float2 *p, float2 v) { __builtin_nontemporal_store(v.data, &p->data); }
+static __device__ __forceinline__ void fd_store_nt(float4 *p, float4 v) { __builtin_nontemporal_store(v.data, &p->data); }
+#else
+static __device__ __forceinline__ void fd_store_nt(float *p, float v) { __stcs(p, v); }
+static __device__ __forceinline__ void fd_store_nt(float2 *p, float2 v) { __stcs(p, v); }
+static __device__ __forceinline__ void fd_store_nt(float4 *p, float4 v) { __stcs(p, v); }
+#endif
+'

@@ -1,0 +1,173 @@
+/*
+ * t_cli.c: the fdtune command line on bad input. Each case runs the built
+ * binary ($FDTUNE) and checks the exit status, that the message names what
+ * was wrong, and that nothing already recorded in a database is lost.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/fdt_cliXXXXXX";
+static char out[65536];
+
+/* Runs "$FDTUNE args" with stdout and stderr in out; returns the status. */
+static int run(const char *args)
+{
+	char cmd[4096];
+	const char *bin = getenv("FDTUNE");
+	FILE *p;
+	size_t n;
+	int st;
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin ? bin : "./fdtune", args);
+	assert_non_null(p = popen(cmd, "r"));
+	n = fread(out, 1, sizeof out - 1, p);
+	out[n] = 0;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void expect(const char *args, int status, const char *needle)
+{
+	int st = run(args);
+	if (st != status || !strstr(out, needle))
+		print_error("fdtune %s -> %d, wanted %d and \"%s\":\n%s\n", args, st,
+			    status, needle, out);
+	assert_int_equal(st, status);
+	assert_non_null(strstr(out, needle));
+}
+
+static void bad_values(void **st)
+{
+	(void)st;
+	expect("", 2, "usage: fdtune COMMAND");
+	expect("frobnicate", 2, "unknown command 'frobnicate'");
+	expect("sweep -r 9", 2, "--radius: '9' is not an integer in 1..8");
+	expect("sweep -r four", 2, "--radius");
+	expect("sweep -n 0", 2, "--size '0'");
+	expect("sweep -n 12x12", 2, "NXxNYxNZ");
+	expect("sweep -n 8x8x8x8", 2, "--size");
+	expect("sweep -f nope", 2, "--family 'nope': unknown; families: xyz");
+	expect("sweep -p vec=abc", 2, "not a list of non-negative integers");
+	expect("sweep -p foo=1", 2, "no such parameter");
+	expect("sweep --precision fp16", 2, "only fp32");
+	expect("sweep --spacing 0", 2, "--spacing");
+	expect("sweep -j 0", 2, "--jobs");
+	expect("sweep extra", 2, "unexpected argument 'extra'");
+	expect("sweep --bogus", 2, "usage: fdtune sweep");
+	expect("best -r 0", 2, "--radius");
+}
+
+static void impossible_configs(void **st)
+{
+	(void)st;
+	expect("gen -p bx=1024 -p by=4", 2, "4096 threads exceeds the limit of 1024");
+	expect("gen -p vec=3", 2, "vec=3: must be 1, 2 or 4");
+	expect("gen -p vec=4 -p bx=256 -p by=4 -p ypt=4 -p lds=1", 2, "LDS");
+	expect("gen -p vec=1,2", 2, "gen prints one configuration");
+	expect("gen --all", 2, "--all and --out go together");
+}
+
+static void help_everywhere(void **st)
+{
+	static const char *const cmds[] = { "--help", "gen --help", "sweep --help",
+		"best --help", "devices --help" };
+	(void)st;
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		expect(cmds[i], 0, "usage: fdtune");
+	expect("gen --list", 0, "nw    z planes per block");
+}
+
+static long long count(const char *db, const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *s;
+	long long v = -1;
+	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+	return v;
+}
+
+static void write_file(const char *path, const void *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, n, f), n);
+	fclose(f);
+}
+
+static void databases(void **st)
+{
+	char db[256], args[512], junk[4096], back[4096];
+	FILE *f;
+	(void)st;
+	/* a compile-only sweep records every build; running it again adds, loses nothing */
+	snprintf(db, sizeof db, "%s/a.db", dir);
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 2 -n 20x9x7 -r 2 -p vec=2,4 "
+		 "-p bx=32 -p by=4 -p ypt=1 -p lds=0,1 -p nw=8 -p nt=1 --db %s", db);
+	expect(args, 0, "sweep 1 done: built=4");
+	assert_int_equal(count(db, "select count(*) from builds where status='ok' and regs>0"), 4);
+	assert_int_equal(count(db, "select count(*) from sweeps where status='done'"), 1);
+	snprintf(args, sizeof args, "best --db %s", db);
+	expect(args, 3, "no successful runs match");
+	/* a corrupt file is refused and left as it was */
+	snprintf(db, sizeof db, "%s/junk.db", dir);
+	for (size_t i = 0; i < sizeof junk; i++)
+		junk[i] = (char)(i * 131 + 7);
+	write_file(db, junk, sizeof junk);
+	snprintf(args, sizeof args, "sweep --compile-only -q -n 8 -p vec=4 -p bx=32 -p by=1 "
+		 "-p ypt=1 -p lds=0 -p nw=8 -p nt=0 --db %s", db);
+	expect(args, 1, "junk.db");
+	assert_non_null(f = fopen(db, "rb"));
+	assert_int_equal(fread(back, 1, sizeof back, f), sizeof junk);
+	fclose(f);
+	assert_memory_equal(back, junk, sizeof junk);
+	/* a database of another program is refused and left as it was */
+	snprintf(db, sizeof db, "%s/other.db", dir);
+	{
+		sqlite3 *h;
+		assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(h, "create table t(x); insert into t values(42);",
+					      NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(h);
+	}
+	snprintf(args, sizeof args, "best --db %s", db);
+	expect(args, 1, "not an fdtune database");
+	assert_int_equal(count(db, "select x from t"), 42);
+	assert_int_equal(count(db, "select count(*) from sqlite_master"), 1);
+	snprintf(args, sizeof args, "best --db %s/no/such/dir/x.db", dir);
+	assert_int_equal(run(args), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(bad_values), cmocka_unit_test(impossible_configs),
+		cmocka_unit_test(help_everywhere), cmocka_unit_test(databases),
+	};
+	int rc;
+	if (!mkdtemp(dir))
+		return 1;
+	rc = cmocka_run_group_tests_name("cli", t, NULL, NULL);
+	{
+		char cmd[300];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+		if (system(cmd))
+			fprintf(stderr, "could not remove %s\n", dir);
+	}
+	return rc;
+}

@@ -1,0 +1,77 @@
+/*
+ * t_compile.c: generated xyz kernels compile for a real target without a
+ * GPU: built once per platform, as t_compile-nvidia (NVRTC, sm_90) and
+ * t_compile-amd (hiprtc, gfx90a). The set covers every R, every vec and LDS
+ * on and off, with rows per thread and store kinds varied along the way, and
+ * checks that the compiler reports the resources fdtune records.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "rt.h"
+#include "tn.h"
+
+static void representative_set(void **st)
+{
+	const char *arch = rt_default_arch();
+	int n = 0;
+	(void)st;
+	for (int r = 1; r <= TN_RMAX; r++)
+		for (int vec = 1; vec <= 4; vec *= 2)
+			for (int lds = 0; lds <= 1; lds++) {
+				struct gen_def d[] = { { "r", r }, { "vec", vec }, { "bx", 64 },
+					{ "by", 4 }, { "ypt", 1 + (r + vec) % 2 }, { "lds", lds },
+					{ "nw", 32 }, { "nt", (r + lds) % 2 } };
+				char err[4096], *src;
+				struct rt_prog p;
+				assert_int_equal(gen_source("xyz.m4", "fdt_kernel", d, 8, &src, err,
+							    sizeof err), 0);
+				if (rt_compile(src, "xyz.cu", arch, NULL, 0, &p, err, sizeof err))
+					print_error("R=%d vec=%d lds=%d: %s\n%s\n", r, vec, lds, err, p.log);
+				assert_non_null(p.code);
+				assert_true(p.size > 0);
+				assert_true(p.regs > 0 && p.regs <= 255);
+				assert_true(p.spill >= 0);
+				/* LDS: (rows + 2R) * bx * vec * 4 bytes, exactly when on */
+				if (lds)
+					assert_int_equal(p.lds, (4 * d[4].value + 2 * r) * 64 * vec * 4);
+				else
+					assert_int_equal(p.lds, 0);
+				assert_non_null(strstr(p.options, arch));
+				rt_prog_free(&p);
+				free(src);
+				n++;
+			}
+	assert_int_equal(n, 48);
+}
+
+static void broken_source(void **st)
+{
+	struct rt_prog p;
+	char err[1024];
+	(void)st;
+	assert_int_not_equal(rt_compile("extern \"C\" __global__ void k(float *o) { o[0] = undeclared; }",
+					"bad.cu", rt_default_arch(), NULL, 0, &p, err, sizeof err), 0);
+	assert_null(p.code);
+	assert_non_null(strstr(err, "failed"));
+	assert_non_null(strstr(p.log, "undeclared"));
+	rt_prog_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(representative_set), cmocka_unit_test(broken_source),
+	};
+	char name[64];
+	snprintf(name, sizeof name, "compile-%s-%s", rt_platform(), rt_default_arch());
+	return cmocka_run_group_tests_name(name, t, NULL, NULL);
+}

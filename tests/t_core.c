@@ -1,0 +1,329 @@
+/*
+ * t_core.c: CPU tests of fdtune's core: finite-difference weights, the CPU
+ * reference on hand-checkable fields, the output check (error bound and
+ * poisoned halo), search spaces and constraints, and the m4 generator.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fam.h"
+#include "gen.h"
+#include "tn.h"
+
+/* Known weights of orders 2, 4, 6, 8 (Fornberg's tables). */
+static void coef_exact(void **st)
+{
+	static const double known[4][5] = {
+		{ -2.0, 1.0 },
+		{ -5.0 / 2, 4.0 / 3, -1.0 / 12 },
+		{ -49.0 / 18, 3.0 / 2, -3.0 / 20, 1.0 / 90 },
+		{ -205.0 / 72, 8.0 / 5, -1.0 / 5, 8.0 / 315, -1.0 / 560 },
+	};
+	(void)st;
+	for (int r = 1; r <= 4; r++) {
+		double w[TN_RMAX + 1];
+		assert_int_equal(tn_d2_weights(r, w), 0);
+		for (int k = 0; k <= r; k++)
+			assert_true(fabs(w[k] - known[r - 1][k]) <= 1e-15 * fabs(known[r - 1][k]));
+		for (int k = r + 1; k <= TN_RMAX; k++)
+			assert_true(w[k] == 0.0);
+	}
+	assert_int_not_equal(tn_d2_weights(0, (double[TN_RMAX + 1]){ 0 }), 0);
+	assert_int_not_equal(tn_d2_weights(9, (double[TN_RMAX + 1]){ 0 }), 0);
+}
+
+/* Order 2R means exact second derivatives of x^(2m), m <= R: the moments
+ * sum_k w_|k| k^(2m) are 2 for m = 1 and 0 for m = 0, 2..R. */
+static void coef_consistent(void **st)
+{
+	(void)st;
+	for (int r = 1; r <= TN_RMAX; r++) {
+		double w[TN_RMAX + 1];
+		assert_int_equal(tn_d2_weights(r, w), 0);
+		for (int m = 0; m <= r; m++) {
+			double s = m == 0 ? w[0] : 0, scale = fabs(w[0]);
+			for (int k = 1; k <= r; k++) {
+				s += 2 * w[k] * pow(k, 2 * m);
+				scale += 2 * fabs(w[k]) * pow(k, 2 * m);
+			}
+			assert_true(fabs(s - (m == 1 ? 2.0 : 0.0)) <= 1e-13 * scale);
+		}
+		/* the next even moment is not matched: the order is exactly 2R */
+		double s = 0;
+		for (int k = 1; k <= r; k++)
+			s += 2 * w[k] * pow(k, 2 * r + 2);
+		assert_true(fabs(s) > 1e-3);
+	}
+}
+
+static struct tn_problem problem(int r, int nx, int ny, int nz)
+{
+	struct tn_problem pb = { &fam_xyz, r, nx, ny, nz, "fp32", { 1, 1, 1 } };
+	return pb;
+}
+
+/* u = x^2 + 2 y^2 + 3 z^2 - x y + 5 z: every order gives Laplacian 12. */
+static void ref_quadratic(void **st)
+{
+	(void)st;
+	for (int r = 1; r <= TN_RMAX; r++) {
+		struct tn_problem pb = problem(r, 7, 5, 6);
+		struct tn_layout l;
+		struct tn_coef c;
+		long long pts = 7 * 5 * 6;
+		tn_layout_of(&pb, &l);
+		float *in = calloc((size_t)l.total, sizeof *in), *mag = calloc(pts, sizeof *mag);
+		double *out = calloc(pts, sizeof *out);
+		for (int k = -r; k < 6 + r; k++)
+			for (int j = -r; j < 5 + r; j++)
+				for (int i = -r; i < 7 + r; i++)
+					in[l.origin + i + j * l.ld + k * l.slice] =
+						(float)(i * i + 2 * j * j + 3 * k * k - i * j + 5 * k);
+		fam_xyz.coef(&pb, &c);
+		fam_xyz.ref(&pb, &c, &l, in, out, mag);
+		for (long long p = 0; p < pts; p++) {
+			assert_true(fabs(out[p] - 12.0) <= 1e-4);
+			assert_true(mag[p] > 0);
+		}
+		free(in);
+		free(out);
+		free(mag);
+	}
+}
+
+/* A single 1 at (3,2,2): the output around it is the weights themselves,
+ * scaled by 1/h^2 with h = (0.5, 1, 2). */
+static void ref_impulse(void **st)
+{
+	struct tn_problem pb = problem(2, 7, 5, 5);
+	struct tn_layout l;
+	struct tn_coef c;
+	(void)st;
+	pb.h[0] = 0.5;
+	pb.h[2] = 2.0;
+	tn_layout_of(&pb, &l);
+	float *in = calloc((size_t)l.total, sizeof *in), *mag = calloc(175, sizeof *mag);
+	double *out = calloc(175, sizeof *out);
+	in[l.origin + 3 + 2 * l.ld + 2 * l.slice] = 1;
+	fam_xyz.coef(&pb, &c);
+	assert_true(fabs(c.x[1] - 16.0f / 3) < 1e-6 && fabs(c.y[2] + 1.0f / 12) < 1e-7);
+	assert_true(fabs(c.z[1] - 1.0f / 3) < 1e-7);
+	assert_true(fabs(c.c0 - (-2.5f * (4 + 1 + 0.25f))) < 1e-5);
+	fam_xyz.ref(&pb, &c, &l, in, out, mag);
+#define AT(i, j, k) out[(i) + 7 * ((j) + 5 * (k))]
+	assert_true(AT(3, 2, 2) == (double)c.c0);
+	assert_true(AT(4, 2, 2) == (double)c.x[1] && AT(1, 2, 2) == (double)c.x[2]);
+	assert_true(AT(3, 0, 2) == (double)c.y[2] && AT(3, 2, 3) == (double)c.z[1]);
+	assert_true(AT(4, 3, 2) == 0.0 && AT(0, 2, 2) == 0.0);
+#undef AT
+	free(in);
+	free(out);
+	free(mag);
+}
+
+static void layout_aligned(void **st)
+{
+	(void)st;
+	for (int r = 1; r <= TN_RMAX; r++)
+		for (int nx = 1; nx < 70; nx += 13) {
+			struct tn_problem pb = problem(r, nx, 3, 2);
+			struct tn_layout l;
+			tn_layout_of(&pb, &l);
+			assert_int_equal(l.ld % 32, 0);
+			assert_int_equal(l.origin % 32, 0);
+			/* room for the x halo of the last (partial) float4 */
+			assert_true(l.origin - r * l.slice - r * l.ld + (nx + 3) / 4 * 4 + (r + 3) / 4 * 4 <= l.ld);
+			assert_true(l.total == l.slice * (2 + 2 * r));
+		}
+}
+
+/* tn_check accepts a correct output and catches each kind of damage. */
+static void check_output(void **st)
+{
+	struct tn_problem pb = problem(3, 9, 4, 3);
+	struct tn_layout l;
+	struct tn_coef c;
+	double e, b;
+	char msg[256];
+	(void)st;
+	tn_layout_of(&pb, &l);
+	float *in = malloc(l.total * sizeof *in), *out = malloc(l.total * sizeof *out);
+	float *mag = malloc(108 * sizeof *mag);
+	double *ref = malloc(108 * sizeof *ref);
+	tn_fill_random(in, l.total, 1);
+	for (long long i = 0; i < l.total; i++)
+		assert_true(in[i] >= -1 && in[i] < 1 && in[i] != 0);
+	fam_xyz.coef(&pb, &c);
+	fam_xyz.ref(&pb, &c, &l, in, ref, mag);
+	memset(out, 0xff, l.total * sizeof *out);
+	for (int k = 0; k < 3; k++)
+		for (int j = 0; j < 4; j++)
+			for (int i = 0; i < 9; i++)
+				out[l.origin + i + j * l.ld + k * l.slice] = (float)ref[i + 9 * (j + 4 * k)];
+	assert_int_equal(tn_check(&l, out, ref, mag, 19, &e, &b, msg, sizeof msg), 0);
+	assert_true(e <= b);
+	/* an error just over the bound */
+	float keep = out[l.origin + 4 + l.ld];
+	out[l.origin + 4 + l.ld] = (float)(ref[4 + 9] + 3 * tn_err_bound(19, mag[4 + 9]));
+	assert_int_equal(tn_check(&l, out, ref, mag, 19, &e, &b, msg, sizeof msg), 1);
+	assert_non_null(strstr(msg, "error bound"));
+	out[l.origin + 4 + l.ld] = keep;
+	/* a point left unwritten (still NaN) */
+	memset(&out[l.origin + 8 + 3 * l.ld + 2 * l.slice], 0xff, 4);
+	assert_int_equal(tn_check(&l, out, ref, mag, 19, &e, &b, msg, sizeof msg), 1);
+	out[l.origin + 8 + 3 * l.ld + 2 * l.slice] = (float)ref[8 + 9 * (3 + 4 * 2)];
+	/* a write into the halo, and one into the padding */
+	out[l.origin + 9] = 0;
+	assert_int_equal(tn_check(&l, out, ref, mag, 19, &e, &b, msg, sizeof msg), 1);
+	assert_non_null(strstr(msg, "halo"));
+	out[l.origin + l.ld - 33] = 1;
+	assert_int_equal(tn_check(&l, out, ref, mag, 19, &e, &b, msg, sizeof msg), 2);
+	free(in);
+	free(out);
+	free(mag);
+	free(ref);
+}
+
+static void space_enumerates(void **st)
+{
+	struct tn_space s;
+	char err[256], json[256];
+	int v[TN_MAXP], seen = 0;
+	(void)st;
+	tn_space_default(&fam_xyz, &s);
+	assert_int_equal(tn_space_size(&s), 3 * 4 * 4 * 3 * 2 * 4 * 2);
+	assert_int_equal(tn_space_set(&s, "vec=4", err, sizeof err), 0);
+	assert_int_equal(tn_space_set(&s, "nw=7,9", err, sizeof err), 0);
+	assert_int_equal(tn_space_size(&s), 4 * 4 * 3 * 2 * 2 * 2);
+	for (long long i = 0; i < tn_space_size(&s); i++) {
+		tn_space_at(&s, i, v);
+		assert_int_equal(v[0], 4);
+		assert_true(v[5] == 7 || v[5] == 9);
+		seen += v[5] == 9;
+	}
+	assert_int_equal(seen, tn_space_size(&s) / 2);
+	tn_space_at(&s, 0, v);
+	tn_config_json(&fam_xyz, v, json, sizeof json);
+	assert_string_equal(json, "{\"vec\":4,\"bx\":32,\"by\":1,\"ypt\":1,\"lds\":0,\"nw\":7,\"nt\":0}");
+	assert_int_not_equal(tn_space_set(&s, "bogus=1", err, sizeof err), 0);
+	assert_non_null(strstr(err, "no such parameter"));
+	assert_int_not_equal(tn_space_set(&s, "vec=4,x", err, sizeof err), 0);
+	assert_int_not_equal(tn_space_set(&s, "vec", err, sizeof err), 0);
+	assert_int_not_equal(tn_space_set(&s, "nw=-3", err, sizeof err), 0);
+}
+
+static void constraints(void **st)
+{
+	struct tn_problem pb = problem(4, 512, 512, 512);
+	struct tn_limits lim;
+	char why[256];
+	(void)st;
+	tn_limits_of_arch("sm_90", &lim);
+	int ok[] = { 4, 64, 4, 1, 1, 100, 1 };
+	assert_int_equal(fam_xyz.check(&pb, ok, &lim, why, sizeof why), 0);
+	int threads[] = { 4, 256, 8, 1, 0, 64, 0 };
+	assert_int_equal(fam_xyz.check(&pb, threads, &lim, why, sizeof why), 1);
+	assert_non_null(strstr(why, "2048 threads"));
+	int lds[] = { 4, 256, 4, 4, 1, 64, 0 };   /* (16 + 8) * 256 * 16 B = 96 KiB */
+	assert_int_equal(fam_xyz.check(&pb, lds, &lim, why, sizeof why), 1);
+	assert_non_null(strstr(why, "LDS"));
+	int vec[] = { 3, 64, 4, 1, 1, 64, 0 };
+	assert_int_equal(fam_xyz.check(&pb, vec, &lim, why, sizeof why), 1);
+	int flag[] = { 4, 64, 4, 1, 2, 64, 0 };
+	assert_int_equal(fam_xyz.check(&pb, flag, &lim, why, sizeof why), 1);
+	unsigned g[3], b[3];
+	fam_xyz.geom(&pb, ok, g, b);
+	assert_true(g[0] == 2 && g[1] == 128 && g[2] == 6 && b[0] == 64 && b[1] == 4);
+}
+
+static int expand(int r, int vec, int lds, int ypt, char **src, char *err, size_t n)
+{
+	struct gen_def d[] = { { "r", r }, { "vec", vec }, { "bx", 64 }, { "by", 4 },
+		{ "ypt", ypt }, { "lds", lds }, { "nw", 16 }, { "nt", 1 } };
+	return gen_source("xyz.m4", "fdt_kernel", d, 8, src, err, n);
+}
+
+static void gen_expands(void **st)
+{
+	char err[1024], *src;
+	(void)st;
+	for (int r = 1; r <= TN_RMAX; r++)
+		for (int vec = 1; vec <= 4; vec *= 2)
+			for (int lds = 0; lds <= 1; lds++) {
+				char banner[128], def[64];
+				assert_int_equal(expand(r, vec, lds, 2, &src, err, sizeof err), 0);
+				snprintf(banner, sizeof banner, "Parameters: r=%d vec=%d bx=64 by=4 ypt=2 lds=%d nw=16 nt=1", r, vec, lds);
+				assert_non_null(strstr(src, "DO NOT EDIT"));
+				assert_non_null(strstr(src, banner));
+				snprintf(def, sizeof def, "enum { R = %d, VL = %d,", r, vec);
+				assert_non_null(strstr(src, def));
+				assert_non_null(strstr(src, "fdt_kernel("));
+				assert_true((strstr(src, "__shared__") != NULL) == lds);
+				/* the x terms are unrolled by m4: one fmaf per lane and offset */
+				int fm = 0;
+				for (char *p = src; (p = strstr(p, "fmaf(c.x[")); p++)
+					fm++;
+				assert_int_equal(fm, r * vec);
+				assert_null(strstr(src, "FDT_"));
+				assert_null(strstr(src, "m4_"));
+				free(src);
+			}
+}
+
+static void gen_rejects(void **st)
+{
+	char err[1024], *src = NULL, dir[] = "/tmp/fdt_tmplXXXXXX", path[256];
+	FILE *f;
+	(void)st;
+	assert_int_not_equal(expand(4, 3, 1, 1, &src, err, sizeof err), 0);
+	assert_non_null(strstr(err, "vec 3 must be 1 or 2 or 4"));
+	assert_null(src);
+	assert_int_not_equal(expand(9, 4, 1, 1, &src, err, sizeof err), 0);
+	assert_non_null(strstr(err, "radius 9"));
+	assert_int_not_equal(gen_source("nope.m4", "k", NULL, 0, &src, err, sizeof err), 0);
+	assert_non_null(strstr(err, "FDTUNE_TEMPLATES"));
+	/* a template that uses a macro nobody defined */
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/bad.m4", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("int x = FDT_MISSING;\n", f);
+	fclose(f);
+	setenv("FDTUNE_TEMPLATES", dir, 1);
+	assert_int_not_equal(gen_source("bad.m4", "k", NULL, 0, &src, err, sizeof err), 0);
+	unsetenv("FDTUNE_TEMPLATES");
+	assert_non_null(strstr(err, "FDT_MISSING left unexpanded at line 1"));
+	unlink(path);
+	rmdir(dir);
+}
+
+static void gen_hash_stable(void **st)
+{
+	char a[17], b[17];
+	(void)st;
+	gen_hash("abc", a);
+	gen_hash("abd", b);
+	assert_string_equal(a, "e71fa2190541574b");
+	assert_string_not_equal(a, b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(coef_exact), cmocka_unit_test(coef_consistent),
+		cmocka_unit_test(ref_quadratic), cmocka_unit_test(ref_impulse),
+		cmocka_unit_test(layout_aligned), cmocka_unit_test(check_output),
+		cmocka_unit_test(space_enumerates), cmocka_unit_test(constraints),
+		cmocka_unit_test(gen_expands), cmocka_unit_test(gen_rejects),
+		cmocka_unit_test(gen_hash_stable),
+	};
+	return cmocka_run_group_tests_name("core", t, NULL, NULL);
+}

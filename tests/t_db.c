@@ -1,0 +1,576 @@
+/*
+ * t_db.c - cmocka tests for the results database (db/): schema creation and
+ * connection settings, insert-or-get, the best-run report in CSV and table
+ * form, migration from schema 1, and refusal to touch foreign, corrupt or
+ * newer files.  Every file lives in a mkdtemp directory removed at the end.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "db.h"
+
+static char dir[256];
+static char err[1024];
+
+static void mkpath(char *buf, size_t n, const char *name)
+{
+    snprintf(buf, n, "%s/%s", dir, name);
+}
+
+static int setup_all(void **state)
+{
+    const char *t = getenv("TMPDIR");
+
+    (void)state;
+    snprintf(dir, sizeof dir, "%s/t_db.XXXXXX", t && *t ? t : "/tmp");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown_all(void **state)
+{
+    char p[512];
+    struct dirent *e;
+    DIR *dp = opendir(dir);
+
+    (void)state;
+    if (!dp)
+        return -1;
+    while ((e = readdir(dp))) {
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            mkpath(p, sizeof p, e->d_name);
+            unlink(p);
+        }
+    }
+    closedir(dp);
+    return rmdir(dir);
+}
+
+/* First column of the first row of sql, as text ("" for no row / NULL). */
+static void q(struct db *d, const char *sql, char *out, size_t n)
+{
+    sqlite3 *h;
+    sqlite3_stmt *st;
+    const unsigned char *t;
+
+    assert_int_equal(db_handle(d, &h, err, sizeof err), 0);
+    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+    out[0] = 0;
+    if (sqlite3_step(st) == SQLITE_ROW && (t = sqlite3_column_text(st, 0)))
+        snprintf(out, n, "%s", (const char *)t);
+    assert_int_equal(sqlite3_finalize(st), SQLITE_OK);
+}
+
+static long long qi(struct db *d, const char *sql)
+{
+    char b[64];
+
+    q(d, sql, b, sizeof b);
+    return atoll(b);
+}
+
+/* Runs sql on path through a plain sqlite3 connection. */
+static void raw(const char *path, const char *sql)
+{
+    sqlite3 *h;
+
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_close(h), SQLITE_OK);
+}
+
+/* Contents and mtime of a file, to prove that it was left alone. */
+struct snap { char *buf; long len; struct timespec mtime; };
+
+static struct snap snap(const char *path)
+{
+    struct snap s;
+    struct stat st;
+    FILE *f = fopen(path, "rb");
+
+    assert_non_null(f);
+    assert_int_equal(stat(path, &st), 0);
+    s.len = (long)st.st_size;
+    s.mtime = st.st_mtim;
+    s.buf = malloc((size_t)s.len + 1);
+    assert_non_null(s.buf);
+    assert_int_equal(fread(s.buf, 1, (size_t)s.len, f), (size_t)s.len);
+    fclose(f);
+    return s;
+}
+
+static void same(const char *path, struct snap *a)
+{
+    struct snap b = snap(path);
+    char side[600];
+
+    assert_int_equal(a->len, b.len);
+    assert_memory_equal(a->buf, b.buf, (size_t)a->len);
+    assert_int_equal(a->mtime.tv_sec, b.mtime.tv_sec);
+    assert_int_equal(a->mtime.tv_nsec, b.mtime.tv_nsec);
+    snprintf(side, sizeof side, "%s-wal", path);
+    assert_int_not_equal(access(side, F_OK), 0);
+    snprintf(side, sizeof side, "%s-journal", path);
+    assert_int_not_equal(access(side, F_OK), 0);
+    free(a->buf);
+    free(b.buf);
+}
+
+/* Runs db_best into memory; returns the text (caller frees) and *rc. */
+static char *best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, int *rc)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+
+    assert_non_null(m);
+    err[0] = 0;
+    *rc = db_best(d, f, fmt, all, m, err, sizeof err);
+    assert_int_equal(fclose(m), 0);
+    return buf;
+}
+
+/* Splits the RFC 4180 record at *s (ending in CRLF) into f; returns the
+ * field count and advances *s past the record. */
+static int record(const char **s, char f[][512], int max)
+{
+    const char *p = *s;
+    int nf = 0;
+    size_t k;
+
+    for (;;) {
+        assert_true(nf < max);
+        k = 0;
+        if (*p == '"') {
+            for (p++; !(*p == '"' && p[1] != '"'); p++) {
+                assert_true(*p != 0);
+                if (*p == '"')
+                    p++;
+                assert_true(k < 511);
+                f[nf][k++] = *p;
+            }
+            p++;
+        } else {
+            while (*p && *p != ',' && *p != '\r' && *p != '\n') {
+                assert_true(k < 511);
+                f[nf][k++] = *p++;
+            }
+        }
+        f[nf++][k] = 0;
+        if (*p != ',')
+            break;
+        p++;
+    }
+    assert_true(p[0] == '\r' && p[1] == '\n');
+    *s = p + 2;
+    return nf;
+}
+
+/* Column index of name in a CSV header. */
+static int col(char f[][512], int nf, const char *name)
+{
+    for (int i = 0; i < nf; i++)
+        if (!strcmp(f[i], name))
+            return i;
+    fail_msg("no column %s", name);
+    return -1;
+}
+
+static const struct db_device gpu = {"nvidia", "NVIDIA H100 80GB HBM3", "sm_90", "GPU-1234",
+                                     132, 85LL << 30, 50LL << 20, 232448, 1024};
+
+/* Device, problem, sweep and a config with one ok build; ids returned. */
+struct ids { long long dev, prob, sweep, cfg, build; };
+
+static struct ids base(struct db *d, const char *params)
+{
+    struct ids x;
+    struct db_build b = {0, 0, "nvcc", "12.4", "sm_90", "-O3", "abc123", 812.5, 40, 0, 0, "ok", NULL};
+
+    assert_int_equal(db_device_id(d, &gpu, &x.dev, err, sizeof err), 0);
+    assert_int_equal(db_problem_id(d, "star3d", 4, 256, 256, 256, "fp32", &x.prob, err, sizeof err), 0);
+    assert_int_equal(db_sweep_begin(d, "fdtune sweep", "node1", x.dev, x.prob, "gpu", &x.sweep, err,
+                                    sizeof err), 0);
+    assert_int_equal(db_config_id(d, "star3d", params, &x.cfg, err, sizeof err), 0);
+    b.config_id = x.cfg;
+    b.sweep_id = x.sweep;
+    assert_int_equal(db_build_add(d, &b, &x.build, err, sizeof err), 0);
+    return x;
+}
+
+static long long run(struct db *d, const struct ids *x, long long cfg, long long build,
+                     const char *status, double ms)
+{
+    struct db_run r = {x->sweep, build, x->dev, x->prob, cfg, status, NULL, ms, ms * 0.9, ms * 1.1,
+                       20, 1000.0 / ms, 2.0e4 / ms, 50.0 / ms, 1e-7, 1e-5};
+    long long id = 0;
+
+    if (strcmp(status, "ok"))
+        r.gbs = r.mcells = r.pct_copy = NAN;
+    assert_int_equal(db_run_add(d, &r, &id, err, sizeof err), 0);
+    assert_true(id > 0);
+    return id;
+}
+
+static void test_fresh(void **state)
+{
+    char p[512], b[64];
+    struct db *d = NULL;
+    struct db_run bad = {0, 0, 999, 999, 999, "ok", NULL, 1, 1, 1, 1, 1, 1, 1, 0, 0};
+    long long id;
+
+    (void)state;
+    mkpath(p, sizeof p, "fresh.db");
+    assert_int_equal(db_open(p, &d, err, sizeof err), 0);
+    assert_int_equal(db_version(d), DB_SCHEMA_LATEST);
+    q(d, "PRAGMA journal_mode", b, sizeof b);
+    assert_string_equal(b, "wal");
+    assert_int_equal(qi(d, "PRAGMA foreign_keys"), 1);
+    assert_int_equal(qi(d, "PRAGMA busy_timeout"), 5000);
+    assert_int_equal(qi(d, "PRAGMA synchronous"), 1); /* NORMAL */
+    assert_int_equal(qi(d, "PRAGMA application_id"), DB_APPLICATION_ID);
+    assert_int_equal(qi(d, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 3);
+    /* foreign keys are enforced, and the failure is explained */
+    assert_int_not_equal(db_run_add(d, &bad, &id, err, sizeof err), 0);
+    assert_non_null(strstr(err, "FOREIGN KEY"));
+    assert_int_not_equal(db_sweep_begin(d, "x", "h", 0, 999, "gpu", &id, err, sizeof err), 0);
+    db_close(d);
+    /* reopening an up-to-date file changes nothing */
+    assert_int_equal(db_open(p, &d, err, sizeof err), 0);
+    assert_int_equal(db_version(d), DB_SCHEMA_LATEST);
+    db_close(d);
+    /* bad arguments */
+    assert_int_not_equal(db_open_version(p, DB_SCHEMA_LATEST + 1, &d, err, sizeof err), 0);
+    assert_null(d);
+    mkpath(p, sizeof p, "no/such/dir.db");
+    assert_int_not_equal(db_open(p, &d, err, sizeof err), 0);
+    assert_non_null(strstr(err, p));
+}
+
+static void test_insert_or_get(void **state)
+{
+    char p[512];
+    struct db *d;
+    struct db_device dev = gpu;
+    long long a, b, c;
+    double gbs = -1;
+
+    (void)state;
+    mkpath(p, sizeof p, "ids.db");
+    assert_int_equal(db_open(p, &d, err, sizeof err), 0);
+    assert_int_equal(db_device_id(d, &dev, &a, err, sizeof err), 0);
+    dev.sms = 0; /* unknown: must not overwrite */
+    dev.max_threads = 2048;
+    assert_int_equal(db_device_id(d, &dev, &b, err, sizeof err), 0);
+    assert_int_equal(a, b);
+    assert_int_equal(qi(d, "SELECT sms FROM devices"), 132);
+    assert_int_equal(qi(d, "SELECT max_threads FROM devices"), 2048);
+    dev.uuid = "GPU-other";
+    assert_int_equal(db_device_id(d, &dev, &c, err, sizeof err), 0);
+    assert_int_not_equal(a, c);
+
+    assert_int_equal(db_device_copy(d, a, &gbs, err, sizeof err), 0);
+    assert_true(gbs == 0.0);
+    assert_int_equal(db_device_set_copy(d, a, 3000.5, 2900.0, 1LL << 30, err, sizeof err), 0);
+    assert_int_equal(db_device_copy(d, a, &gbs, err, sizeof err), 0);
+    assert_true(gbs == 3000.5);
+    assert_int_equal(qi(d, "SELECT count(*) FROM devices WHERE calibrated_at LIKE '20%Z'"), 1);
+    assert_int_not_equal(db_device_set_copy(d, 12345, 1, 1, 1, err, sizeof err), 0);
+    assert_non_null(strstr(err, "12345"));
+    assert_int_not_equal(db_device_copy(d, 12345, &gbs, err, sizeof err), 0);
+
+    assert_int_equal(db_problem_id(d, "star3d", 2, 64, 64, 64, "fp64", &a, err, sizeof err), 0);
+    assert_int_equal(db_problem_id(d, "star3d", 2, 64, 64, 64, "fp64", &b, err, sizeof err), 0);
+    assert_int_equal(a, b);
+    assert_int_equal(db_problem_id(d, "star3d", 2, 64, 64, 64, "fp32", &c, err, sizeof err), 0);
+    assert_int_not_equal(a, c);
+    assert_int_not_equal(db_problem_id(d, "star3d", 2, 0, 64, 64, "fp32", &c, err, sizeof err), 0);
+
+    assert_int_equal(db_config_id(d, "star3d", "{\"bx\":32}", &a, err, sizeof err), 0);
+    assert_int_equal(db_config_id(d, "star3d", "{\"bx\":32}", &b, err, sizeof err), 0);
+    assert_int_equal(a, b);
+    assert_int_equal(db_config_id(d, "star3d", "{\"bx\":64}", &c, err, sizeof err), 0);
+    assert_int_not_equal(a, c);
+    assert_int_not_equal(db_config_id(d, "star3d", "{bx:", &c, err, sizeof err), 0);
+    assert_non_null(strstr(err, "json_valid"));
+    assert_int_equal(qi(d, "SELECT count(*) FROM configs"), 2);
+    db_close(d);
+}
+
+static void test_roundtrip(void **state)
+{
+    char p[512], f[24][512], b[64];
+    const char *s;
+    struct db *d;
+    struct ids x;
+    struct db_build bb = {0, 0, "nvcc", "12.4", "sm_90", "-O3", "def456", 900, 64, 4096, 16, "ok", "log"};
+    struct db_filter flt = {NULL, NULL, NULL, 0};
+    long long cfg2, build2, slow, fast;
+    char *out;
+    int rc, nf;
+
+    (void)state;
+    mkpath(p, sizeof p, "round.db");
+    assert_int_equal(db_open(p, &d, err, sizeof err), 0);
+    x = base(d, "{\"bx\":32,\"by\":4}");
+    assert_int_equal(db_config_id(d, "star3d", "{\"bx\":64,\"by\":2}", &cfg2, err, sizeof err), 0);
+    bb.config_id = cfg2;
+    bb.sweep_id = x.sweep;
+    assert_int_equal(db_build_add(d, &bb, &build2, err, sizeof err), 0);
+    slow = run(d, &x, x.cfg, x.build, "ok", 2.0);
+    fast = run(d, &x, cfg2, build2, "ok", 1.5);
+    run(d, &x, x.cfg, x.build, "wrong_result", 0.5); /* fastest, but wrong */
+    assert_int_equal(db_sweep_end(d, x.sweep, "done", 100, 40, NULL, err, sizeof err), 0);
+    assert_int_not_equal(db_sweep_end(d, x.sweep, "running", 1, 1, NULL, err, sizeof err), 0);
+    assert_int_not_equal(db_sweep_end(d, 999, "done", 1, 1, NULL, err, sizeof err), 0);
+    assert_non_null(strstr(err, "sweep 999"));
+    q(d, "SELECT status || ' ' || n_space || ' ' || (ended IS NOT NULL) FROM sweeps", b, sizeof b);
+    assert_string_equal(b, "done 100 1");
+    assert_int_equal(qi(d, "SELECT count(*) FROM runs WHERE status <> 'ok' AND gbs IS NULL"), 1);
+
+    out = best(d, NULL, DB_CSV, 0, &rc);
+    assert_int_equal(rc, 0);
+    s = out;
+    nf = record(&s, f, 24);
+    assert_int_equal(col(f, nf, "run_id"), nf - 1);
+    int crun = col(f, nf, "run_id"), cms = col(f, nf, "median_ms"), cpar = col(f, nf, "params"),
+        creg = col(f, nf, "regs"), cdev = col(f, nf, "device"), csize = col(f, nf, "nx");
+    assert_int_equal(record(&s, f, 24), nf);
+    assert_int_equal(atoll(f[crun]), fast);
+    assert_string_equal(f[cms], "1.5");
+    assert_string_equal(f[cpar], "{\"bx\":64,\"by\":2}");
+    assert_string_equal(f[creg], "64");
+    assert_string_equal(f[cdev], gpu.name);
+    assert_string_equal(f[csize], "256");
+    assert_string_equal(s, ""); /* one row only */
+    free(out);
+
+    /* the view agrees, and counts the failure */
+    assert_int_equal(qi(d, "SELECT run_id FROM v_best"), fast);
+    assert_int_equal(qi(d, "SELECT n FROM v_failures WHERE status = 'wrong_result'"), 1);
+    assert_int_equal(qi(d, "SELECT count(*) FROM v_failures"), 1);
+    assert_int_equal(qi(d, "SELECT count(*) FROM v_runs"), 3);
+
+    /* all = 1: both ok runs, ranked */
+    out = best(d, NULL, DB_CSV, 1, &rc);
+    assert_int_equal(rc, 0);
+    s = out;
+    nf = record(&s, f, 24);
+    assert_string_equal(f[0], "rank");
+    crun = col(f, nf, "run_id");
+    record(&s, f, 24);
+    assert_string_equal(f[0], "1");
+    assert_int_equal(atoll(f[crun]), fast);
+    record(&s, f, 24);
+    assert_string_equal(f[0], "2");
+    assert_int_equal(atoll(f[crun]), slow);
+    assert_string_equal(s, "");
+    free(out);
+
+    /* table: header line plus one aligned row */
+    flt.device = "sm_9"; /* matches the arch */
+    flt.radius = 4;
+    out = best(d, &flt, DB_TABLE, 0, &rc);
+    assert_int_equal(rc, 0);
+    assert_true(strncmp(out, "device", 6) == 0);
+    assert_non_null(strstr(out, "GB/s"));
+    assert_non_null(strstr(out, "256x256x256"));
+    assert_non_null(strstr(out, "1.5000"));
+    assert_int_equal(strchr(strchr(out, '\n') + 1, '\n')[1], 0); /* two lines */
+    assert_true(strstr(out, "params") - out == strstr(out, "{\"bx\"") - strchr(out, '\n') - 1);
+    free(out);
+
+    /* no match: nothing printed, distinct code, explained */
+    flt.radius = 2;
+    out = best(d, &flt, DB_CSV, 0, &rc);
+    assert_int_equal(rc, DB_NOMATCH);
+    assert_string_equal(out, "");
+    assert_non_null(strstr(err, "no successful runs match"));
+    free(out);
+    flt.radius = 0;
+    flt.family = "box3d";
+    out = best(d, &flt, DB_TABLE, 1, &rc);
+    assert_int_equal(rc, DB_NOMATCH);
+    assert_string_equal(out, "");
+    assert_string_equal(err, "no successful runs match the filters (device ~sm_9, family box3d)");
+    free(out);
+    db_close(d);
+}
+
+static void test_migration(void **state)
+{
+    char p[512];
+    struct db *d;
+    struct ids x;
+    long long id;
+    char *out;
+    int rc;
+
+    (void)state;
+    mkpath(p, sizeof p, "mig.db");
+    assert_int_equal(db_open_version(p, 1, &d, err, sizeof err), 0);
+    assert_int_equal(db_version(d), 1);
+    assert_int_equal(qi(d, "SELECT count(*) FROM sqlite_master WHERE type IN ('view','index')"
+                           " AND sql IS NOT NULL"), 0);
+    assert_int_equal(qi(d, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 6);
+    x = base(d, "{\"bx\":16}");
+    id = run(d, &x, x.cfg, x.build, "ok", 3.25);
+    run(d, &x, x.cfg, x.build, "timeout", NAN);
+    out = best(d, NULL, DB_CSV, 0, &rc);
+    assert_int_equal(rc, -1); /* needs the v2 views */
+    assert_non_null(strstr(err, "db_open"));
+    free(out);
+    db_close(d);
+
+    assert_int_equal(db_open(p, &d, err, sizeof err), 0);
+    assert_int_equal(db_version(d), 2);
+    assert_int_equal(qi(d, "SELECT count(*) FROM sqlite_master WHERE name IN"
+                           " ('v_runs','v_best','v_failures','runs_dev_prob_status','builds_config')"), 5);
+    assert_int_equal(qi(d, "SELECT run_id FROM v_best"), id);
+    assert_int_equal(qi(d, "SELECT n FROM v_failures WHERE status = 'timeout'"), 1);
+    assert_int_equal(qi(d, "SELECT count(*) FROM runs"), 2);
+    db_close(d);
+}
+
+static void test_foreign(void **state)
+{
+    char p[512];
+    struct snap s;
+    struct db *d = (struct db *)&d; /* non-NULL: a failed open must reset it */
+
+    (void)state;
+    mkpath(p, sizeof p, "foreign.db");
+    raw(p, "CREATE TABLE songs(title TEXT); INSERT INTO songs VALUES('x');");
+    s = snap(p);
+    assert_int_not_equal(db_open(p, &d, err, sizeof err), 0);
+    assert_null(d);
+    assert_non_null(strstr(err, "not an fdtune database"));
+    assert_non_null(strstr(err, p));
+    assert_non_null(strstr(err, "1 tables"));
+    same(p, &s);
+
+    /* a foreign application id alone is enough */
+    mkpath(p, sizeof p, "appid.db");
+    raw(p, "PRAGMA application_id = 42;");
+    s = snap(p);
+    assert_int_not_equal(db_open(p, &d, err, sizeof err), 0);
+    assert_non_null(strstr(err, "0x0000002a"));
+    same(p, &s);
+}
+
+static void test_corrupt(void **state)
+{
+    char p[512], sql[256];
+    struct snap s;
+    struct db *d;
+    FILE *f;
+    int i;
+
+    (void)state;
+    mkpath(p, sizeof p, "random.db");
+    f = fopen(p, "wb");
+    assert_non_null(f);
+    srand(7);
+    for (i = 0; i < 8192; i++)
+        fputc(i == 0 ? 'X' : rand() & 0xff, f);
+    assert_int_equal(fclose(f), 0);
+    s = snap(p);
+    assert_int_not_equal(db_open(p, &d, err, sizeof err), 0);
+    assert_non_null(strstr(err, p));
+    assert_non_null(strstr(err, "move it aside"));
+    same(p, &s);
+
+    /* a valid header over damaged pages: caught by quick_check */
+    mkpath(p, sizeof p, "damaged.db");
+    snprintf(sql, sizeof sql, "PRAGMA page_size = 4096; CREATE TABLE t(x); INSERT INTO t VALUES(1);"
+             " PRAGMA application_id = %d; PRAGMA user_version = 2;", DB_APPLICATION_ID);
+    raw(p, sql);
+    f = fopen(p, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 4096, SEEK_SET), 0);
+    for (i = 0; i < 4096; i++)
+        fputc(0xa5, f);
+    assert_int_equal(fclose(f), 0);
+    s = snap(p);
+    assert_int_not_equal(db_open(p, &d, err, sizeof err), 0);
+    assert_non_null(strstr(err, p));
+    assert_non_null(strstr(err, "move it aside"));
+    same(p, &s);
+}
+
+static void test_newer(void **state)
+{
+    char p[512];
+    struct snap s;
+    struct db *d;
+
+    (void)state;
+    mkpath(p, sizeof p, "newer.db");
+    assert_int_equal(db_open(p, &d, err, sizeof err), 0);
+    db_close(d);
+    raw(p, "PRAGMA user_version = 99;");
+    s = snap(p);
+    assert_int_not_equal(db_open(p, &d, err, sizeof err), 0);
+    assert_non_null(strstr(err, "newer"));
+    assert_non_null(strstr(err, "99"));
+    same(p, &s);
+}
+
+static void test_csv_quoting(void **state)
+{
+    static const char params[] = "{\"name\":\"a,b\",\"say\":\"\\\"hi\\\"\",\"n\":[1,2]}";
+    char p[512], f[24][512];
+    const char *s;
+    struct db *d;
+    struct ids x;
+    char *out;
+    int rc, nf;
+
+    (void)state;
+    mkpath(p, sizeof p, "csv.db");
+    assert_int_equal(db_open(p, &d, err, sizeof err), 0);
+    x = base(d, params);
+    run(d, &x, x.cfg, x.build, "ok", 1.0);
+    struct db_run le = {0, 0, x.dev, x.prob, x.cfg, "load_error", "no image", NAN, NAN, NAN, -1,
+                        NAN, NAN, NAN, NAN, NAN};
+    assert_int_equal(db_run_add(d, &le, NULL, err, sizeof err), 0); /* id is optional */
+    assert_int_equal(qi(d, "SELECT count(*) FROM runs WHERE status = 'load_error' AND reps IS NULL"
+                           " AND median_ms IS NULL AND sweep_id IS NULL AND build_id IS NULL"), 1);
+    out = best(d, NULL, DB_CSV, 0, &rc);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "\"{\"\"name\"\":\"\"a,b\"\",\"\"say\"\":\"\"\\\"\"hi\\\"\"\"\""));
+    s = out;
+    nf = record(&s, f, 24);
+    int cpar = col(f, nf, "params"), cdev = col(f, nf, "device");
+    assert_int_equal(record(&s, f, 24), nf);
+    assert_string_equal(f[cpar], params);
+    assert_string_equal(f[cdev], gpu.name);
+    assert_string_equal(s, "");
+    free(out);
+    db_close(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fresh),     cmocka_unit_test(test_insert_or_get),
+        cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_migration),
+        cmocka_unit_test(test_foreign),   cmocka_unit_test(test_corrupt),
+        cmocka_unit_test(test_newer),     cmocka_unit_test(test_csv_quoting),
+    };
+
+    return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}

@@ -1,0 +1,107 @@
+/*
+ * t_gpu.c: on a GPU, every configuration of small spaces is generated,
+ * compiled, run and validated through the real sweep, at sizes that leave
+ * remainders in every dimension, and all must come out ok. Skipped where
+ * there is no GPU.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt.h"
+#include "tn.h"
+#include "tn_sweep.h"
+
+static char dir[] = "/tmp/fdt_gpuXXXXXX";
+
+static int have_gpu(void)
+{
+	char err[256];
+	int n = 0;
+	return !rt_init(&n, err, sizeof err) && n > 0;
+}
+
+static long long count(const char *db, const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *s;
+	long long v = -1;
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+	return v;
+}
+
+/* Sweeps the space given by specs for R and size; every run must be ok. */
+static void sweep_all_ok(int r, int nx, int ny, int nz, const char *const *specs, int ns,
+			 long long expect)
+{
+	struct tn_problem pb = { tn_family("xyz"), r, nx, ny, nz, "fp32", { 1, 1, 1 } };
+	struct tn_space sp;
+	struct tn_sweep_opts o = { 0 };
+	char db[256], err[2048];
+	tn_space_default(pb.fam, &sp);
+	for (int i = 0; i < ns; i++)
+		assert_int_equal(tn_space_set(&sp, specs[i], err, sizeof err), 0);
+	snprintf(db, sizeof db, "%s/r%d.db", dir, r);
+	o.pb = &pb;
+	o.sp = &sp;
+	o.db_path = db;
+	o.cmdline = "t_gpu";
+	o.jobs = 8;
+	o.quiet = 1;
+	if (tn_sweep(&o, err, sizeof err))
+		fail_msg("sweep failed: %s", err);
+	long long ok = count(db, "select count(*) from runs where status='ok'");
+	if (ok != expect) {
+		sqlite3 *h;
+		sqlite3_open(db, &h);
+		sqlite3_exec(h, "select status, message from runs where status<>'ok' limit 5",
+			     NULL, NULL, NULL);
+		sqlite3_close(h);
+		print_error("%lld of %lld runs ok\n", ok, expect);
+	}
+	assert_int_equal(ok, expect);
+	assert_int_equal(count(db, "select count(*) from runs where max_err > err_bound"), 0);
+}
+
+static void small_spaces(void **st)
+{
+	static const char *const a[] = { "vec=1,2,4", "bx=32,64", "by=1,4", "ypt=1,2",
+		"lds=0,1", "nw=5,64", "nt=0,1" };
+	static const char *const b[] = { "vec=1,4", "bx=32", "by=2,8", "ypt=1,4",
+		"lds=0,1", "nw=3,100", "nt=1" };
+	(void)st;
+	if (!have_gpu())
+		skip();
+	sweep_all_ok(3, 61, 37, 29, a, 7, 3 * 2 * 2 * 2 * 2 * 2 * 2);
+	sweep_all_ok(8, 33, 17, 19, b, 7, 2 * 2 * 2 * 2 * 2);
+	sweep_all_ok(1, 5, 3, 2, a, 7, 3 * 2 * 2 * 2 * 2 * 2 * 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = { cmocka_unit_test(small_spaces) };
+	int rc;
+	if (!mkdtemp(dir))
+		return 1;
+	rc = cmocka_run_group_tests_name("gpu", t, NULL, NULL);
+	{
+		char cmd[300];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+		if (system(cmd))
+			fprintf(stderr, "could not remove %s\n", dir);
+	}
+	return rc;
+}

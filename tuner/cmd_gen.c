@@ -1,0 +1,173 @@
+/*
+ * cmd_gen.c: fdtune gen, the generator's command line. It prints the source
+ * of one configuration, writes every configuration of a space into a
+ * directory (one file each, parameters in the name), or lists the families.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "gen.h"
+#include "rt.h"
+#include "tn_cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char usage[] =
+"usage: fdtune gen [options]\n"
+"Print the kernel source of one configuration, or with --all write every\n"
+"configuration of the space into a directory.\n\n"
+CLI_PROBLEM_HELP
+"      --all             every configuration that passes the constraints\n"
+"  -o, --out DIR         directory for --all (created if missing)\n"
+"      --arch ARCH       target whose limits apply (default " "the platform's)\n"
+"      --list            list the families and their parameter domains\n"
+"  -h, --help            this text\n"
+"Without --all every parameter takes one value: the one given with --param,\n"
+"else the first of its default domain.\n";
+
+static void list(void)
+{
+	for (int i = 0; tn_families[i]; i++) {
+		const struct tn_family *f = tn_families[i];
+		printf("%s: %s (templates/%s)\n", f->name, f->help, f->tmpl);
+		for (int k = 0; k < f->np; k++) {
+			printf("  %-5s %-40s", f->p[k].name, f->p[k].help);
+			for (int j = 0; j < f->p[k].n; j++)
+				printf("%s%d", j ? "," : " ", f->p[k].v[j]);
+			printf("\n");
+		}
+	}
+}
+
+/* Source of configuration v of problem pb into *src. */
+static int source(const struct tn_problem *pb, const int *v, char **src, char *err, size_t n)
+{
+	const struct tn_family *f = pb->fam;
+	struct gen_def d[TN_MAXP + 1];
+	d[0] = (struct gen_def){ "r", pb->r };
+	for (int i = 0; i < f->np; i++)
+		d[i + 1] = (struct gen_def){ f->p[i].name, v[i] };
+	return gen_source(f->tmpl, "fdt_kernel", d, f->np + 1, src, err, n);
+}
+
+static int write_all(const struct cli_problem *c, const struct tn_limits *lim,
+		     const char *dir, char *err, size_t n)
+{
+	const struct tn_family *f = c->pb.fam;
+	long long total = tn_space_size(&c->sp), wrote = 0, pruned = 0;
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		snprintf(err, n, "--out %s: %s", dir, strerror(errno));
+		return EX_FAIL;
+	}
+	for (long long i = 0; i < total; i++) {
+		int v[TN_MAXP];
+		char path[4096], why[256], *src;
+		size_t o;
+		FILE *fp;
+		tn_space_at(&c->sp, i, v);
+		if (f->check(&c->pb, v, lim, why, sizeof why)) {
+			pruned++;
+			continue;
+		}
+		o = (size_t)snprintf(path, sizeof path, "%s/%s_r%d", dir, f->name, c->pb.r);
+		for (int k = 0; k < f->np && o < sizeof path; k++)
+			o += (size_t)snprintf(path + o, sizeof path - o, "_%s%d", f->p[k].name, v[k]);
+		if (o < sizeof path)
+			snprintf(path + o, sizeof path - o, ".cu");
+		if (source(&c->pb, v, &src, err, n))
+			return EX_FAIL;
+		if (!(fp = fopen(path, "w")) || fputs(src, fp) < 0 || fclose(fp)) {
+			snprintf(err, n, "cannot write %.900s: %s", path, strerror(errno));
+			free(src);
+			return EX_FAIL;
+		}
+		free(src);
+		wrote++;
+	}
+	fprintf(stderr, "fdtune gen: wrote %lld files to %s (%lld configurations pruned "
+		"by the constraints)\n", wrote, dir, pruned);
+	return EX_OK;
+}
+
+int cmd_gen(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		CLI_PROBLEM_OPTIONS,
+		{ "all", no_argument, 0, 0x200 },
+		{ "out", required_argument, 0, 'o' },
+		{ "arch", required_argument, 0, 0x201 },
+		{ "list", no_argument, 0, 0x202 },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	struct cli_problem c;
+	struct tn_limits lim;
+	const char *out = NULL, *arch = rt_default_arch();
+	char err[1024], why[256];
+	int opt, all = 0, rc, v[TN_MAXP];
+	char *src;
+
+	cli_problem_init(&c);
+	while ((opt = getopt_long(argc, argv, CLI_PROBLEM_SHORT "o:h", lo, NULL)) != -1) {
+		switch (cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
+		case 1:
+			continue;
+		case -1:
+			fprintf(stderr, "fdtune gen: %s\n", err);
+			return EX_USAGE;
+		}
+		switch (opt) {
+		case 0x200: all = 1; break;
+		case 'o': out = optarg; break;
+		case 0x201: arch = optarg; break;
+		case 0x202: list(); return EX_OK;
+		case 'h': fputs(usage, stdout); return EX_OK;
+		default: fputs(usage, stderr); return EX_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fdtune gen: unexpected argument '%s'\n%s", argv[optind], usage);
+		return EX_USAGE;
+	}
+	if ((rc = cli_problem_done(&c, err, sizeof err))) {
+		fprintf(stderr, "fdtune gen: %s\n", err);
+		return rc;
+	}
+	tn_limits_of_arch(arch, &lim);
+	if (all != !!out) {
+		fprintf(stderr, "fdtune gen: --all and --out go together\n");
+		return EX_USAGE;
+	}
+	if (all) {
+		rc = write_all(&c, &lim, out, err, sizeof err);
+		if (rc)
+			fprintf(stderr, "fdtune gen: %s\n", err);
+		return rc;
+	}
+	for (int i = 0; i < c.pb.fam->np; i++) {
+		const char *name = c.pb.fam->p[i].name;
+		size_t len = strlen(name);
+		int given = 0;
+		for (int j = 0; j < c.nparams; j++)
+			given |= !strncmp(c.params[j], name, len) && c.params[j][len] == '=';
+		if (given && c.sp.n[i] != 1) {
+			fprintf(stderr, "fdtune gen: --param %s has %d values; gen prints one "
+				"configuration (use --all for a space)\n", name, c.sp.n[i]);
+			return EX_USAGE;
+		}
+		v[i] = c.sp.v[i][0];
+	}
+	if (c.pb.fam->check(&c.pb, v, &lim, why, sizeof why)) {
+		fprintf(stderr, "fdtune gen: impossible configuration for %s: %s\n", arch, why);
+		return EX_USAGE;
+	}
+	if (source(&c.pb, v, &src, err, sizeof err)) {
+		fprintf(stderr, "fdtune gen: %s\n", err);
+		return EX_FAIL;
+	}
+	fputs(src, stdout);
+	free(src);
+	return EX_OK;
+}

@@ -1,0 +1,169 @@
+/*
+ * cmd_info.c: fdtune devices (the GPUs, their recorded copy bandwidth, and
+ * --calibrate to measure it) and fdtune best (the best configuration of
+ * each device and problem, from the database).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "db.h"
+#include "rt.h"
+#include "tn_bench.h"
+#include "tn_cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char devices_usage[] =
+"usage: fdtune devices [--calibrate] [--db PATH]\n"
+"List the GPUs this build of fdtune sees (platform, compiler, arch, memory).\n"
+"  --calibrate     measure each GPU's copy bandwidth, the roof that sweeps\n"
+"                  report against, and store it in the database\n"
+"  --db PATH       database (default " CLI_DB_DEFAULT ")\n"
+"  -h, --help      this text\n";
+
+int cmd_devices(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "calibrate", no_argument, 0, 'c' },
+		{ "db", required_argument, 0, 0x200 },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	const char *path = CLI_DB_DEFAULT;
+	char err[1024], comp[64];
+	int opt, cal = 0, ndev, rc = EX_OK;
+	struct db *db = NULL;
+
+	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'c': cal = 1; break;
+		case 0x200: path = optarg; break;
+		case 'h': fputs(devices_usage, stdout); return EX_OK;
+		default: fputs(devices_usage, stderr); return EX_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fdtune devices: unexpected argument '%s'\n", argv[optind]);
+		return EX_USAGE;
+	}
+	rt_compiler(comp, sizeof comp);
+	printf("platform %s, compiler %s\n", rt_platform(), comp);
+	if (rt_init(&ndev, err, sizeof err)) {
+		fprintf(stderr, "fdtune devices: %s\n", err);
+		return EX_FAIL;
+	}
+	if (!ndev) {
+		printf("no GPU found; fdtune can still compile for %s (fdtune sweep runs "
+		       "compile-only)\n", rt_default_arch());
+		return cal ? EX_FAIL : EX_OK;
+	}
+	if (db_open(path, &db, err, sizeof err)) {
+		fprintf(stderr, "fdtune devices: %s\n", err);
+		return EX_FAIL;
+	}
+	for (int i = 0; i < ndev; i++) {
+		struct rt_dev d;
+		long long id, bytes = 0;
+		double copy = 0, mc = 0;
+		if (rt_device(i, &d, err, sizeof err))
+			goto fail;
+		struct db_device dd = { d.vendor, d.name, d.arch, d.uuid, d.sms, d.mem, d.l2,
+					d.lds_block, d.max_threads };
+		if (db_device_id(db, &dd, &id, err, sizeof err))
+			goto fail;
+		if (cal && (tn_calibrate(&d, &copy, &mc, &bytes, err, sizeof err) ||
+			    db_device_set_copy(db, id, copy, mc, bytes, err, sizeof err)))
+			goto fail;
+		if (db_device_copy(db, id, &copy, err, sizeof err))
+			goto fail;
+		printf("%d: %s  arch %s  %d SMs/CUs  %.1f GiB  L2 %.0f MiB  LDS/block %d KiB  %s\n",
+		       i, d.name, d.arch, d.sms, d.mem / 1073741824.0, d.l2 / 1048576.0,
+		       d.lds_block / 1024, d.uuid);
+		if (copy > 0)
+			printf("   copy bandwidth %.0f GB/s (reads + writes)%s\n", copy,
+			       cal ? "" : ", as recorded");
+		else
+			printf("   copy bandwidth not measured yet: fdtune devices --calibrate\n");
+		if (cal)
+			printf("   memcpy device-to-device %.0f GB/s, over %lld MiB buffers\n",
+			       mc, bytes >> 20);
+	}
+	goto done;
+fail:
+	fprintf(stderr, "fdtune devices: %s\n", err);
+	rc = EX_FAIL;
+done:
+	db_close(db);
+	return rc;
+}
+
+static const char best_usage[] =
+"usage: fdtune best [options]\n"
+"The best configuration of each device and problem in the database.\n"
+"  --db PATH           database (default " CLI_DB_DEFAULT ")\n"
+"  --csv               CSV instead of a table\n"
+"  --all               every successful run, best first, not only the best\n"
+"  -f, --family F      only this family\n"
+"  -r, --radius R      only this radius\n"
+"  --device TEXT       only devices whose name or arch contains TEXT\n"
+"  --precision P       only this precision\n"
+"  -h, --help          this text\n"
+"Exit status: 0 rows printed, 3 nothing matched, 1 database error, 2 usage.\n";
+
+int cmd_best(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "db", required_argument, 0, 0x200 },
+		{ "csv", no_argument, 0, 0x201 },
+		{ "all", no_argument, 0, 0x202 },
+		{ "family", required_argument, 0, 'f' },
+		{ "radius", required_argument, 0, 'r' },
+		{ "device", required_argument, 0, 0x203 },
+		{ "precision", required_argument, 0, 0x204 },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	const char *path = CLI_DB_DEFAULT;
+	struct db_filter f = { 0 };
+	enum db_fmt fmt = DB_TABLE;
+	char err[1024];
+	int opt, all = 0, rc;
+	struct db *db = NULL;
+
+	while ((opt = getopt_long(argc, argv, "f:r:h", lo, NULL)) != -1) {
+		switch (opt) {
+		case 0x200: path = optarg; break;
+		case 0x201: fmt = DB_CSV; break;
+		case 0x202: all = 1; break;
+		case 'f': f.family = optarg; break;
+		case 'r':
+			if (tn_parse_int(optarg, "--radius", 1, TN_RMAX, &f.radius, err, sizeof err)) {
+				fprintf(stderr, "fdtune best: %s\n", err);
+				return EX_USAGE;
+			}
+			break;
+		case 0x203: f.device = optarg; break;
+		case 0x204: f.precision = optarg; break;
+		case 'h': fputs(best_usage, stdout); return EX_OK;
+		default: fputs(best_usage, stderr); return EX_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fdtune best: unexpected argument '%s'\n", argv[optind]);
+		return EX_USAGE;
+	}
+	if (db_open(path, &db, err, sizeof err)) {
+		fprintf(stderr, "fdtune best: %s\n", err);
+		return EX_FAIL;
+	}
+	rc = db_best(db, &f, fmt, all, stdout, err, sizeof err);
+	db_close(db);
+	if (rc == 1) {
+		fprintf(stderr, "fdtune best: %s in %s\n", err, path);
+		return EX_NOMATCH;
+	}
+	if (rc) {
+		fprintf(stderr, "fdtune best: %s\n", err);
+		return EX_FAIL;
+	}
+	return EX_OK;
+}

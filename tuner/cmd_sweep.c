@@ -1,0 +1,110 @@
+/*
+ * cmd_sweep.c: fdtune sweep, the main job: every configuration of a space
+ * generated, compiled, validated, timed and stored.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "rt.h"
+#include "tn_cli.h"
+#include "tn_sweep.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage[] =
+"usage: fdtune sweep [options]\n"
+"Generate, compile, validate, time and store every configuration of the\n"
+"space of a problem. Without a GPU: a compile-only sweep that records each\n"
+"build's registers, LDS and spills.\n\n"
+CLI_PROBLEM_HELP
+"      --db PATH         database (default " CLI_DB_DEFAULT ")\n"
+"  -d, --device N        GPU ordinal (default 0)\n"
+"  -j, --jobs N          compile threads (default: the number of CPUs)\n"
+"      --compile-only    compile and record, do not run even with a GPU\n"
+"      --arch ARCH       compile target of a compile-only sweep\n"
+"      --max-configs N   stop after N configurations\n"
+"  -q, --quiet           no progress display\n"
+"  -h, --help            this text\n"
+"Exit status: 0 the sweep ran to its end (failed configurations are recorded,\n"
+"not errors), 1 it could not run or stopped early, 2 bad usage.\n"
+"Example: fdtune sweep -r 4 -n 512 -p nw=64,128 -p vec=4\n";
+
+int cmd_sweep(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		CLI_PROBLEM_OPTIONS,
+		{ "db", required_argument, 0, 0x200 },
+		{ "device", required_argument, 0, 'd' },
+		{ "jobs", required_argument, 0, 'j' },
+		{ "compile-only", no_argument, 0, 0x201 },
+		{ "arch", required_argument, 0, 0x202 },
+		{ "max-configs", required_argument, 0, 0x203 },
+		{ "quiet", no_argument, 0, 'q' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	struct cli_problem c;
+	struct tn_sweep_opts o;
+	char err[2048], cmd[4096];
+	int opt, rc, mc = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t off = 0;
+
+	cli_problem_init(&c);
+	memset(&o, 0, sizeof o);
+	o.db_path = CLI_DB_DEFAULT;
+	o.jobs = cpus > 0 ? (int)cpus : 1;
+	while ((opt = getopt_long(argc, argv, CLI_PROBLEM_SHORT "d:j:qh", lo, NULL)) != -1) {
+		switch (cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
+		case 1:
+			continue;
+		case -1:
+			fprintf(stderr, "fdtune sweep: %s\n", err);
+			return EX_USAGE;
+		}
+		switch (opt) {
+		case 0x200: o.db_path = optarg; break;
+		case 'd':
+			if (tn_parse_int(optarg, "--device", 0, 63, &o.device, err, sizeof err))
+				goto bad;
+			break;
+		case 'j':
+			if (tn_parse_int(optarg, "--jobs", 1, 64, &o.jobs, err, sizeof err))
+				goto bad;
+			break;
+		case 0x201: o.compile_only = 1; break;
+		case 0x202: o.arch = optarg; break;
+		case 0x203:
+			if (tn_parse_int(optarg, "--max-configs", 1, 1 << 30, &mc, err, sizeof err))
+				goto bad;
+			o.max_configs = mc;
+			break;
+		case 'q': o.quiet = 1; break;
+		case 'h': fputs(usage, stdout); return EX_OK;
+		default: fputs(usage, stderr); return EX_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fdtune sweep: unexpected argument '%s'\n%s", argv[optind], usage);
+		return EX_USAGE;
+	}
+	if ((rc = cli_problem_done(&c, err, sizeof err))) {
+		fprintf(stderr, "fdtune sweep: %s\n", err);
+		return rc;
+	}
+	off = (size_t)snprintf(cmd, sizeof cmd, "fdtune");
+	for (int i = 0; i < argc && off < sizeof cmd; i++)
+		off += (size_t)snprintf(cmd + off, sizeof cmd - off, " %s", argv[i]);
+	o.pb = &c.pb;
+	o.sp = &c.sp;
+	o.cmdline = cmd;
+	if (tn_sweep(&o, err, sizeof err)) {
+		fprintf(stderr, "fdtune sweep: %s\n", err);
+		return EX_FAIL;
+	}
+	return EX_OK;
+bad:
+	fprintf(stderr, "fdtune sweep: %s\n", err);
+	return EX_USAGE;
+}

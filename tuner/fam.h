@@ -1,0 +1,24 @@
+/*
+ * fam.h: helpers that family descriptors share, and the descriptors
+ * themselves. Only fam_*.c and tn_families.c include it.
+ */
+#ifndef FAM_H
+#define FAM_H
+
+#include "tn.h"
+#include "tn_ref.h"
+
+/* Checks every family needs: vec in {1,2,4}, threads per block, LDS bytes
+ * and the grid's y extent (rows = y points per block). */
+int fam_common_check(const struct tn_problem *pb, int vec, int bx, int by,
+		     int rows, int lds_bytes, const struct tn_limits *lim,
+		     char *why, size_t n);
+int fam_flag(int v, const char *name, char *why, size_t n);
+/* Weights of the second derivatives along the axes in mask, scaled by 1/h^2. */
+void fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c);
+/* One read and one write of every interior point. */
+double fam_bytes_2(const struct tn_problem *pb);
+
+extern const struct tn_family fam_xyz;
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * main.c: fdtune's entry point; dispatches to the subcommands.
+ */
+#include "tn_cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+"usage: fdtune COMMAND [options]     (fdtune COMMAND --help for each)\n"
+"An autotuner and kernel generator for high-order finite-difference stencils.\n\n"
+"commands:\n"
+"  devices   list the GPUs; --calibrate measures their copy bandwidth\n"
+"  gen       print or write the generated kernel sources\n"
+"  sweep     generate, compile, validate, time and store a space of kernels\n"
+"  best      the best configurations recorded, as a table or CSV\n";
+
+int main(int argc, char **argv)
+{
+	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
+		{ "devices", cmd_devices }, { "gen", cmd_gen },
+		{ "sweep", cmd_sweep }, { "best", cmd_best },
+	};
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? EX_USAGE : EX_OK;
+	}
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "fdtune: unknown command '%s'\n%s", argv[1], usage);
+	return EX_USAGE;
+}

@@ -1,0 +1,103 @@
+/*
+ * tn.h: the tuner's vocabulary. A problem is (family, R, nx, ny, nz,
+ * precision); a family is one m4 template plus one descriptor in the family
+ * table (tn_families.c): its parameters and their domains, its constraints,
+ * launch geometry, bytes moved, coefficients and CPU reference. The sweep
+ * loop knows families only through this descriptor, so adding a family never
+ * touches it.
+ */
+#ifndef TN_H
+#define TN_H
+
+#include <stddef.h>
+
+#define TN_MAXP 12      /* parameters per family */
+#define TN_MAXV 32      /* values per parameter domain */
+#define TN_RMAX 8
+
+struct tn_family;
+
+/* Weights as the kernels receive them (fd_coef in templates/prelude.m4):
+ * x[k], y[k], z[k] for offsets +-k, k = 1..R; c0 the summed centre weight. */
+struct tn_coef { float c0, x[TN_RMAX + 1], y[TN_RMAX + 1], z[TN_RMAX + 1]; };
+
+/* The grid argument of every kernel (fd_grid in templates/prelude.m4). */
+struct tn_grid { int nx, ny, nz, ld; long long slice; };
+
+struct tn_problem {
+	const struct tn_family *fam;
+	int r, nx, ny, nz;
+	const char *prec;       /* "fp32" */
+	double h[3];            /* grid spacings hx, hy, hz */
+};
+
+/* One field in memory: R halo points on every side; the interior origin is
+ * 128-byte aligned and ld is a multiple of 32 floats. Element (i,j,k) of the
+ * interior, -R <= i < nx + R and so on, is at origin + i + j*ld + k*slice. */
+struct tn_layout { int r, nx, ny, nz, ld; long long slice, origin, total; };
+
+/* What the target allows; from the device, or the arch's defaults. */
+struct tn_limits { int max_threads, lds_block, regs_block; };
+
+struct tn_param {
+	const char *name, *help;
+	int n, v[TN_MAXV];      /* default domain */
+};
+
+struct tn_family {
+	const char *name, *tmpl, *help;
+	int np;
+	struct tn_param p[TN_MAXP];
+	/* 0 when config v can run for pb within lim, else 1 and why. */
+	int (*check)(const struct tn_problem *pb, const int *v,
+		     const struct tn_limits *lim, char *why, size_t n);
+	void (*geom)(const struct tn_problem *pb, const int *v,
+		     unsigned grid[3], unsigned block[3]);
+	double (*bytes)(const struct tn_problem *pb);   /* effective bytes moved */
+	void (*coef)(const struct tn_problem *pb, struct tn_coef *c);
+	/* Reference over the interior, compact x-fastest: out = value in double
+	 * precision, mag = sum of |term| (for the error bound). */
+	void (*ref)(const struct tn_problem *pb, const struct tn_coef *c,
+		    const struct tn_layout *l, const float *in, double *out,
+		    float *mag);
+	int (*terms)(int r);    /* terms summed per output point */
+};
+
+/* tn_families.c */
+extern const struct tn_family *const tn_families[];
+const struct tn_family *tn_family(const char *name);
+
+/* tn_coef.c: central second-derivative weights of order 2R, w[0..R]. */
+int tn_d2_weights(int r, double w[TN_RMAX + 1]);
+
+/* tn_field.c */
+void tn_layout_of(const struct tn_problem *pb, struct tn_layout *l);
+void tn_fill_random(float *f, long long n, unsigned long long seed);
+double tn_err_bound(int terms, float mag);
+/* Checks out against ref/mag on the interior and the poison bit pattern
+ * elsewhere; returns the count of bad points and the worst error. */
+long long tn_check(const struct tn_layout *l, const float *out, const double *ref,
+		   const float *mag, int terms, double *max_err, double *bound,
+		   char *first, size_t n);
+
+/* tn_space.c: a space is the product of one domain per parameter. */
+struct tn_space {
+	const struct tn_family *fam;
+	int n[TN_MAXP], v[TN_MAXP][TN_MAXV];
+};
+void tn_space_default(const struct tn_family *f, struct tn_space *s);
+/* "name=v1,v2,..." replaces that parameter's domain. */
+int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n);
+long long tn_space_size(const struct tn_space *s);
+void tn_space_at(const struct tn_space *s, long long i, int *v);
+void tn_config_json(const struct tn_family *f, const int *v, char *buf, size_t n);
+void tn_config_text(const struct tn_family *f, const int *v, char *buf, size_t n);
+int tn_param_index(const struct tn_family *f, const char *name);
+
+/* tn_problem.c */
+int tn_parse_size(const char *s, int *nx, int *ny, int *nz, char *err, size_t n);
+int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
+		 char *err, size_t n);
+void tn_limits_of_arch(const char *arch, struct tn_limits *lim);
+
+#endif

@@ -1,0 +1,278 @@
+/*
+ * tn_bench.c: validation and timing of one kernel on the GPU, and the copy
+ * bandwidth that serves as the roof.
+ *
+ * Timing: two warm-up launches, then launches timed one by one with device
+ * events, in batches of 10, rotating over the input/output pairs. It stops
+ * when the median of all samples moved by less than 0.5% over the last
+ * batch (at least 30 samples), at 300 samples, or after 2 s of kernel time.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "tn_bench.h"
+#include "gen.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXS 300
+
+struct stats { double median, min, max; int reps; };
+
+typedef int (*launch_fn)(void *ctx, int i, char *err, size_t n);
+
+static int cmpd(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(const double *s, int k)
+{
+	double t[MAXS];
+	memcpy(t, s, (size_t)k * sizeof *t);
+	qsort(t, (size_t)k, sizeof *t, cmpd);
+	return k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
+}
+
+/* Times fn until the median is stable; nonzero status if a launch failed. */
+static int measure(struct rt_timer *t, launch_fn fn, void *ctx, struct stats *st,
+		   char *err, size_t n)
+{
+	double s[MAXS], total = 0, prev = 0;
+	int k = 0;
+	for (int i = 0; i < 2; i++)
+		if (fn(ctx, i, err, n) || rt_sync(err, n))
+			return 1;
+	while (k < MAXS) {
+		for (int b = 0; b < 10 && k < MAXS; b++, k++) {
+			float ms;
+			if (rt_timer_start(t, err, n) || fn(ctx, k, err, n) ||
+			    rt_timer_stop(t, &ms, err, n))
+				return 1;
+			s[k] = ms;
+			total += ms;
+		}
+		double m = median(s, k);
+		if ((k >= 30 && fabs(m - prev) <= 0.005 * m) || total > 2000)
+			break;
+		prev = m;
+	}
+	st->median = median(s, k);
+	st->min = st->max = s[0];
+	for (int i = 1; i < k; i++) {
+		st->min = fmin(st->min, s[i]);
+		st->max = fmax(st->max, s[i]);
+	}
+	st->reps = k;
+	return 0;
+}
+
+int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
+		  const struct rt_dev *dev, double copy_gbs, char *err, size_t n)
+{
+	size_t bytes;
+	long long pts = (long long)pb->nx * pb->ny * pb->nz;
+	memset(b, 0, sizeof *b);
+	b->pb = pb;
+	b->copy_gbs = copy_gbs;
+	tn_layout_of(pb, &b->l);
+	pb->fam->coef(pb, &b->c);
+	b->terms = pb->fam->terms(pb->r);
+	b->g = (struct tn_grid){ pb->nx, pb->ny, pb->nz, b->l.ld, b->l.slice };
+	bytes = (size_t)b->l.total * sizeof(float);
+	/* enough pairs that one round of launches streams 3x the L2 */
+	b->nrot = (int)((3.0 * dev->l2 + 2.0 * bytes - 1) / (2.0 * bytes));
+	b->nrot = b->nrot < 1 ? 1 : b->nrot > TN_NROT ? TN_NROT : b->nrot;
+	if (2.0 * b->nrot * bytes > 0.9 * dev->mem) {
+		snprintf(err, n, "the problem needs %.1f GiB of device memory; %s has %.1f GiB; "
+			 "choose a smaller --size", 2.0 * b->nrot * bytes / (1 << 30), dev->name,
+			 dev->mem / (double)(1 << 30));
+		return 1;
+	}
+	if (!(b->in = malloc(bytes)) || !(b->ref = malloc((size_t)pts * sizeof *b->ref)) ||
+	    !(b->mag = malloc((size_t)pts * sizeof *b->mag))) {
+		snprintf(err, n, "out of host memory for a %dx%dx%d problem", pb->nx, pb->ny, pb->nz);
+		goto fail;
+	}
+	if (rt_host_alloc((void **)&b->out, bytes, err, n) || rt_timer_new(&b->t, err, n))
+		goto fail;
+	tn_fill_random(b->in, b->l.total, 0x5eed + (unsigned long long)pts);
+	pb->fam->ref(pb, &b->c, &b->l, b->in, b->ref, b->mag);
+	for (int i = 0; i < b->nrot; i++)
+		if (rt_alloc(&b->din[i], bytes, err, n) || rt_alloc(&b->dout[i], bytes, err, n) ||
+		    rt_upload(b->din[i], b->in, bytes, err, n) ||
+		    rt_fill(b->dout[i], 0xff, bytes, err, n))
+			goto fail;
+	return 0;
+fail:
+	tn_bench_close(b);
+	return 1;
+}
+
+void tn_bench_close(struct tn_bench *b)
+{
+	for (int i = 0; i < TN_NROT; i++) {
+		rt_free(b->din[i]);
+		rt_free(b->dout[i]);
+	}
+	rt_host_free(b->out);
+	rt_timer_free(b->t);
+	free(b->in);
+	free(b->ref);
+	free(b->mag);
+	memset(b, 0, sizeof *b);
+}
+
+struct kctx {
+	struct tn_bench *b;
+	struct rt_kernel *k;
+	const unsigned *grid, *block;
+};
+
+static int launch_kernel(void *p, int i, char *err, size_t n)
+{
+	struct kctx *c = p;
+	struct tn_bench *b = c->b;
+	int r = i % b->nrot;
+	float *out = (float *)b->dout[r] + b->l.origin;
+	const float *in = (const float *)b->din[r] + b->l.origin;
+	void *args[] = { &out, &in, &b->g, &b->c };
+	return rt_launch(c->k, c->grid, c->block, args, err, n);
+}
+
+int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const unsigned grid[3],
+		 const unsigned block[3], struct tn_result *res, char *err, size_t n)
+{
+	struct kctx c = { b, k, grid, block };
+	size_t bytes = (size_t)b->l.total * sizeof(float);
+	struct stats st;
+	long long bad;
+
+	memset(res, 0, sizeof *res);
+	res->median = res->min = res->max = res->gbs = res->mcells = res->pct = NAN;
+	res->max_err = res->bound = NAN;
+	res->reps = -1;
+	if (rt_fill(b->dout[0], 0xff, bytes, err, n) || rt_sync(err, n)) {
+		res->status = "launch_error";
+		snprintf(res->msg, sizeof res->msg, "%s", err);
+		return 1;
+	}
+	if (launch_kernel(&c, 0, err, n)) {
+		res->status = "resource_limit";         /* refused at launch: context intact */
+		snprintf(res->msg, sizeof res->msg, "%s", err);
+		return 0;
+	}
+	if (rt_sync(err, n) || rt_download(b->out, b->dout[0], bytes, err, n)) {
+		res->status = "launch_error";
+		snprintf(res->msg, sizeof res->msg, "%s", err);
+		return 1;
+	}
+	bad = tn_check(&b->l, b->out, b->ref, b->mag, b->terms, &res->max_err,
+		       &res->bound, res->msg, sizeof res->msg);
+	if (bad) {
+		res->status = "wrong_result";
+		return 0;
+	}
+	if (measure(b->t, launch_kernel, &c, &st, err, n)) {
+		res->status = "launch_error";
+		snprintf(res->msg, sizeof res->msg, "%s", err);
+		return 1;
+	}
+	res->status = "ok";
+	res->median = st.median;
+	res->min = st.min;
+	res->max = st.max;
+	res->reps = st.reps;
+	res->gbs = b->pb->fam->bytes(b->pb) / (st.median * 1e6);
+	res->mcells = (double)b->pb->nx * b->pb->ny * b->pb->nz / (st.median * 1e3);
+	res->pct = b->copy_gbs > 0 ? 100.0 * res->gbs / b->copy_gbs : NAN;
+	return 0;
+}
+
+/* ---- copy bandwidth ---- */
+
+struct cctx { struct rt_kernel *k; void *a, *b; unsigned g[3], blk[3]; long long n4; size_t bytes; };
+
+static int launch_copy(void *p, int i, char *err, size_t n)
+{
+	struct cctx *c = p;
+	void *args[] = { &c->b, &c->a, &c->n4 };
+	(void)i;
+	return rt_launch(c->k, c->g, c->blk, args, err, n);
+}
+
+static int launch_memcpy(void *p, int i, char *err, size_t n)
+{
+	struct cctx *c = p;
+	(void)i;
+	return rt_copy(c->b, c->a, c->bytes, err, n);
+}
+
+int tn_calibrate(const struct rt_dev *dev, double *copy_gbs, double *memcpy_gbs,
+		 long long *bytes_out, char *err, size_t n)
+{
+	struct cctx c;
+	struct rt_timer *t = NULL;
+	struct stats st;
+	size_t bytes = (size_t)1 << 30;
+	float *host = NULL;
+	int status = 1;
+
+	memset(&c, 0, sizeof c);
+	while (bytes > ((size_t)64 << 20) && 4.0 * bytes > dev->mem)
+		bytes /= 2;
+	c.bytes = bytes;
+	c.n4 = (long long)(bytes / 16);
+	*copy_gbs = *memcpy_gbs = 0;
+	if (rt_timer_new(&t, err, n) || rt_alloc(&c.a, bytes, err, n) ||
+	    rt_alloc(&c.b, bytes, err, n))
+		goto done;
+	if (!(host = malloc(bytes))) {
+		snprintf(err, n, "out of host memory");
+		goto done;
+	}
+	tn_fill_random(host, (long long)(bytes / 4), 7);
+	if (rt_upload(c.a, host, bytes, err, n))
+		goto done;
+	for (int cpt = 1; cpt <= 8; cpt *= 2) {
+		struct gen_def d[] = { { "cpt", cpt }, { "bs", 256 } };
+		struct rt_prog p;
+		char *src = NULL;
+		if (gen_source("copy.m4", "fdt_copy", d, 2, &src, err, n))
+			goto done;
+		if (rt_compile(src, "copy.cu", dev->arch, NULL, 0, &p, err, n)) {
+			free(src);
+			rt_prog_free(&p);
+			goto done;
+		}
+		free(src);
+		if (rt_load(&p, "fdt_copy", &c.k, err, n)) {
+			rt_prog_free(&p);
+			goto done;
+		}
+		rt_prog_free(&p);
+		c.blk[0] = 256;
+		c.blk[1] = c.blk[2] = c.g[1] = c.g[2] = 1;
+		c.g[0] = (unsigned)((c.n4 + 256LL * cpt - 1) / (256LL * cpt));
+		if (measure(t, launch_copy, &c, &st, err, n)) {
+			rt_unload(c.k);
+			goto done;
+		}
+		rt_unload(c.k);
+		*copy_gbs = fmax(*copy_gbs, 2.0 * bytes / (st.median * 1e6));
+	}
+	if (measure(t, launch_memcpy, &c, &st, err, n))
+		goto done;
+	*memcpy_gbs = 2.0 * bytes / (st.median * 1e6);
+	*copy_gbs = fmax(*copy_gbs, *memcpy_gbs);
+	*bytes_out = (long long)bytes;
+	status = 0;
+done:
+	free(host);
+	rt_free(c.a);
+	rt_free(c.b);
+	rt_timer_free(t);
+	return status;
+}

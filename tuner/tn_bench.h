@@ -1,0 +1,52 @@
+/*
+ * tn_bench.h: measuring compiled kernels of one problem on one GPU. A bench
+ * owns the problem's fields: a random input, its reference computed once,
+ * and enough rotating input/output pairs that timed launches do not run
+ * out of L2. tn_bench_run validates a kernel, then times it.
+ */
+#ifndef TN_BENCH_H
+#define TN_BENCH_H
+
+#include "rt.h"
+#include "tn.h"
+
+#define TN_NROT 16
+
+struct tn_bench {
+	const struct tn_problem *pb;
+	struct tn_layout l;
+	struct tn_coef c;
+	struct tn_grid g;
+	int terms, nrot;
+	float *in, *out;        /* host: input; output read back (pinned) */
+	double *ref;            /* reference on the compact interior */
+	float *mag;
+	void *din[TN_NROT], *dout[TN_NROT];
+	struct rt_timer *t;
+	double copy_gbs;        /* the roof: fdtune's own copy bandwidth */
+};
+
+/* Outcome of one configuration; status is a runs.status value. */
+struct tn_result {
+	const char *status;
+	char msg[512];
+	double median, min, max, gbs, mcells, pct, max_err, bound;
+	int reps;
+};
+
+int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
+		  const struct rt_dev *dev, double copy_gbs, char *err, size_t n);
+void tn_bench_close(struct tn_bench *b);
+
+/* Returns 0 when res holds the outcome, whatever it is; nonzero when the
+ * GPU can no longer be used (a fault poisons the context): res then holds
+ * the failing configuration's outcome, and err says what happened. */
+int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const unsigned grid[3],
+		 const unsigned block[3], struct tn_result *res, char *err, size_t n);
+
+/* Copy bandwidth of the device, reads plus writes: the best of fdtune's own
+ * copy kernels (templates/copy.m4) and a device-to-device memcpy. */
+int tn_calibrate(const struct rt_dev *dev, double *copy_gbs, double *memcpy_gbs,
+		 long long *bytes, char *err, size_t n);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * tn_families.c: the family table and what families share. Adding a family
+ * is one template in templates/ plus one descriptor listed here.
+ */
+#include "fam.h"
+
+#include <string.h>
+
+const struct tn_family *const tn_families[] = { &fam_xyz, NULL };
+
+const struct tn_family *tn_family(const char *name)
+{
+	for (int i = 0; tn_families[i]; i++)
+		if (!strcmp(tn_families[i]->name, name))
+			return tn_families[i];
+	return NULL;
+}
+
+void fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c)
+{
+	double w[TN_RMAX + 1], c0 = 0;
+	float *dst[3] = { c->x, c->y, c->z };
+	memset(c, 0, sizeof *c);
+	tn_d2_weights(pb->r, w);
+	for (int a = 0; a < 3; a++) {
+		double s = 1.0 / (pb->h[a] * pb->h[a]);
+		if (!(mask >> a & 1))
+			continue;
+		for (int k = 1; k <= pb->r; k++)
+			dst[a][k] = (float)(w[k] * s);
+		c0 += w[0] * s;
+	}
+	c->c0 = (float)c0;
+}
+
+double fam_bytes_2(const struct tn_problem *pb)
+{
+	return 2.0 * pb->nx * pb->ny * pb->nz * sizeof(float);
+}

@@ -1,0 +1,118 @@
+/*
+ * tn_field.c: how fields sit in memory and how a kernel's output is judged.
+ * Inputs are random in [-1, 1) everywhere, halo and padding included, from a
+ * counter-based generator (the same seed gives the same field however many
+ * threads fill it). Outputs are poisoned with 0xFF bytes (a NaN) before a
+ * kernel runs; afterwards every interior point must lie within the error
+ * bound of the double-precision reference and every other element (halo,
+ * padding) must still hold the poison pattern bit for bit.
+ *
+ * Error bound, per point: |out - ref| <= 2 (terms + 1) 2^-24 sum|term|, where
+ * sum|term| is the sum of the magnitudes of the products the stencil adds.
+ * Recursive fp32 summation of n terms in any order, with FMA or not, errs by
+ * at most (n - 1) u sum|term|; one more u covers each pair (a + b) formed
+ * before its multiply; the factor 2 is margin. Coefficients are the same
+ * fp32 values on both sides, so they add no error.
+ */
+#include "tn.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void tn_layout_of(const struct tn_problem *pb, struct tn_layout *l)
+{
+	const int xoff = 32;            /* >= R rounded up to a vector, 128 B */
+	int r = pb->r;
+	l->r = r;
+	l->nx = pb->nx;
+	l->ny = pb->ny;
+	l->nz = pb->nz;
+	l->ld = (xoff + (pb->nx + 3) / 4 * 4 + (r + 3) / 4 * 4 + 31) / 32 * 32;
+	l->slice = (long long)l->ld * (pb->ny + 2 * r);
+	l->origin = r * l->slice + (long long)r * l->ld + xoff;
+	l->total = l->slice * (pb->nz + 2 * r);
+}
+
+static unsigned long long mix(unsigned long long z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void tn_fill_random(float *f, long long n, unsigned long long seed)
+{
+	#pragma omp parallel for schedule(static)
+	for (long long i = 0; i < n; i++)
+		f[i] = (float)((double)(mix(seed * 0x9e3779b97f4a7c15ULL + (unsigned long long)i) >> 11)
+			       * 0x1.0p-52 - 1.0);
+}
+
+double tn_err_bound(int terms, float mag)
+{
+	return 2.0 * (terms + 1) * 0x1.0p-24 * mag + 1e-30;
+}
+
+long long tn_check(const struct tn_layout *l, const float *out, const double *ref,
+		   const float *mag, int terms, double *max_err, double *bound,
+		   char *first, size_t n)
+{
+	const int r = l->r;
+	long long bad = 0, fk = -1, fj = 0, fi = 0;
+	double worst = 0, wb = 0, worst_ratio = -1;
+	int fkind = 0;
+	const long long xoff = l->origin - r * l->slice - (long long)r * l->ld;
+
+	#pragma omp parallel for schedule(dynamic, 1) reduction(+:bad)
+	for (int k = -r; k < l->nz + r; k++) {
+		double lw = 0, lb = 0, lr = -1;
+		long long lk = -1, lj = 0, li = 0;
+		int lkind = 0;
+		for (int j = -r; j < l->ny + r; j++) {
+			const float *row = out + (k + r) * l->slice + (long long)(j + r) * l->ld + xoff;
+			int inner = k >= 0 && k < l->nz && j >= 0 && j < l->ny;
+			for (long long i = -xoff; i < l->ld - xoff; i++) {
+				unsigned u;
+				memcpy(&u, row + i, 4);
+				if (inner && i >= 0 && i < l->nx) {
+					long long c = i + (long long)l->nx * (j + (long long)l->ny * k);
+					double e = fabs((double)row[i] - ref[c]);
+					double tb = tn_err_bound(terms, mag[c]);
+					if (!(e <= tb)) {
+						bad++;
+						if (lk < 0) { lk = k; lj = j; li = i; lkind = 1; }
+					}
+					if (e / tb > lr || isnan(e)) {
+						lr = isnan(e) ? INFINITY : e / tb;
+						lw = e;
+						lb = tb;
+					}
+				} else if (u != 0xffffffffu) {
+					bad++;
+					if (lk < 0) { lk = k; lj = j; li = i; lkind = 2; }
+				}
+			}
+		}
+		#pragma omp critical
+		{
+			if (lr > worst_ratio) {
+				worst_ratio = lr;
+				worst = lw;
+				wb = lb;
+			}
+			if (lk >= 0 && (fk < 0 || lk < fk)) {
+				fk = lk; fj = lj; fi = li; fkind = lkind;
+			}
+		}
+	}
+	*max_err = worst;
+	*bound = wb;
+	if (bad && first)
+		snprintf(first, n, "%lld bad points; first at (x=%lld, y=%lld, z=%lld): %s",
+			 bad, fi, fj, fk, fkind == 1 ? "value outside the error bound"
+			 : "halo or padding overwritten");
+	else if (first && n)
+		first[0] = 0;
+	return bad;
+}

@@ -1,0 +1,63 @@
+/*
+ * tn_problem.c: reading problems from the command line, and the limits of a
+ * compile target when no GPU is present to report them.
+ */
+#include "tn.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
+		 char *err, size_t n)
+{
+	char *end;
+	long x;
+	errno = 0;
+	x = strtol(s, &end, 10);
+	if (end == s || *end || errno || x < lo || x > hi) {
+		snprintf(err, n, "%s: '%s' is not an integer in %d..%d", what, s, lo, hi);
+		return 1;
+	}
+	*v = (int)x;
+	return 0;
+}
+
+/* "N" (a cube) or "NXxNYxNZ"; every extent 1..65536. */
+int tn_parse_size(const char *s, int *nx, int *ny, int *nz, char *err, size_t n)
+{
+	int *d[3] = { nx, ny, nz }, k = 0;
+	const char *p = s;
+	for (;;) {
+		char *end;
+		long x;
+		errno = 0;
+		x = strtol(p, &end, 10);
+		if (end == p || errno || x < 1 || x > 65536)
+			goto bad;
+		*d[k++] = (int)x;
+		if (!*end)
+			break;
+		if (*end != 'x' || k == 3)
+			goto bad;
+		p = end + 1;
+	}
+	if (k == 1)
+		*ny = *nz = *nx;
+	else if (k != 3)
+		goto bad;
+	return 0;
+bad:
+	snprintf(err, n, "--size '%s': expected N or NXxNYxNZ with every extent in 1..65536", s);
+	return 1;
+}
+
+void tn_limits_of_arch(const char *arch, struct tn_limits *lim)
+{
+	/* Static LDS per block and threads per block of the targets fdtune
+	 * knows; both vendors allow 1024 threads and 64 Ki registers. */
+	lim->max_threads = 1024;
+	lim->regs_block = 65536;
+	lim->lds_block = strncmp(arch, "gfx", 3) ? 48 * 1024 : 64 * 1024;
+}

@@ -1,0 +1,110 @@
+/*
+ * tn_space.c: search spaces. A space holds one domain per parameter of a
+ * family; configuration i of the space is the mixed-radix digit string of i,
+ * the last parameter varying fastest. Configurations are written as
+ * canonical JSON ({"vec":4,"bx":64,...} in the family's parameter order),
+ * which is how the database keys them.
+ */
+#include "tn.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int tn_param_index(const struct tn_family *f, const char *name)
+{
+	for (int i = 0; i < f->np; i++)
+		if (!strcmp(f->p[i].name, name))
+			return i;
+	return -1;
+}
+
+void tn_space_default(const struct tn_family *f, struct tn_space *s)
+{
+	memset(s, 0, sizeof *s);
+	s->fam = f;
+	for (int i = 0; i < f->np; i++) {
+		s->n[i] = f->p[i].n;
+		memcpy(s->v[i], f->p[i].v, sizeof s->v[i]);
+	}
+}
+
+int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n)
+{
+	const struct tn_family *f = s->fam;
+	const char *eq = strchr(spec, '='), *p;
+	char name[32];
+	int idx, cnt = 0, v[TN_MAXV];
+
+	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof name) {
+		snprintf(err, n, "--param '%s': expected NAME=V1,V2,...", spec);
+		return 1;
+	}
+	memcpy(name, spec, (size_t)(eq - spec));
+	name[eq - spec] = 0;
+	if ((idx = tn_param_index(f, name)) < 0) {
+		int o = snprintf(err, n, "--param %s: family %s has no such parameter; it has:",
+				 name, f->name);
+		for (int i = 0; i < f->np && o > 0 && (size_t)o < n; i++)
+			o += snprintf(err + o, n - (size_t)o, " %s", f->p[i].name);
+		return 1;
+	}
+	for (p = eq + 1;;) {
+		char *end;
+		long x;
+		errno = 0;
+		x = strtol(p, &end, 10);
+		if (end == p || errno || x < 0 || x > 1 << 20 || (*end && *end != ',')) {
+			snprintf(err, n, "--param %s: '%s' is not a list of non-negative integers",
+				 name, eq + 1);
+			return 1;
+		}
+		if (cnt == TN_MAXV) {
+			snprintf(err, n, "--param %s: more than %d values", name, TN_MAXV);
+			return 1;
+		}
+		v[cnt++] = (int)x;
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	s->n[idx] = cnt;
+	memcpy(s->v[idx], v, sizeof v);
+	return 0;
+}
+
+long long tn_space_size(const struct tn_space *s)
+{
+	long long t = 1;
+	for (int i = 0; i < s->fam->np; i++)
+		t *= s->n[i];
+	return t;
+}
+
+void tn_space_at(const struct tn_space *s, long long i, int *v)
+{
+	for (int k = s->fam->np - 1; k >= 0; k--) {
+		v[k] = s->v[k][i % s->n[k]];
+		i /= s->n[k];
+	}
+}
+
+void tn_config_json(const struct tn_family *f, const int *v, char *buf, size_t n)
+{
+	size_t o = (size_t)snprintf(buf, n, "{");
+	for (int i = 0; i < f->np && o < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s\"%s\":%d", i ? "," : "",
+				      f->p[i].name, v[i]);
+	if (o < n)
+		snprintf(buf + o, n - o, "}");
+}
+
+void tn_config_text(const struct tn_family *f, const int *v, char *buf, size_t n)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (int i = 0; i < f->np && o < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%s=%d", i ? " " : "",
+				      f->p[i].name, v[i]);
+}

@@ -1,0 +1,365 @@
+/*
+ * tn_sweep.c: the sweep loop. It knows families only through their
+ * descriptors (tn.h). Configurations are compiled a chunk at a time by a
+ * pool of threads, then measured one by one on the GPU; each build and each
+ * run is written to the database as soon as it exists, so an interrupted
+ * sweep loses nothing it finished. Without a GPU the sweep is compile-only:
+ * it records every build with its registers, LDS and spills.
+ */
+#define _GNU_SOURCE
+#include "tn_sweep.h"
+#include "db.h"
+#include "gen.h"
+#include "rt.h"
+#include "tn_bench.h"
+#include "tn_progress.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct item {
+	int v[TN_MAXP];
+	char *src, hash[17], err[1024];
+	struct rt_prog prog;
+	int bad_gen, bad_compile;
+};
+
+struct pool {
+	const struct tn_problem *pb;
+	const char *arch;
+	struct item *it;
+	int n, next;
+	pthread_mutex_t mu;
+};
+
+static volatile sig_atomic_t stop_signal;
+static void on_signal(int s) { stop_signal = s; }
+
+/* Generates and compiles one configuration into it. */
+static void build(const struct tn_problem *pb, const char *arch, struct item *it)
+{
+	const struct tn_family *f = pb->fam;
+	struct gen_def d[TN_MAXP + 1];
+	d[0] = (struct gen_def){ "r", pb->r };
+	for (int i = 0; i < f->np; i++)
+		d[i + 1] = (struct gen_def){ f->p[i].name, it->v[i] };
+	if (gen_source(f->tmpl, "fdt_kernel", d, f->np + 1, &it->src, it->err,
+		       sizeof it->err)) {
+		it->bad_gen = 1;
+		it->prog.log = NULL;
+		return;
+	}
+	gen_hash(it->src, it->hash);
+	if (rt_compile(it->src, f->tmpl, arch, NULL, 0, &it->prog, it->err, sizeof it->err))
+		it->bad_compile = 1;
+}
+
+static void *worker(void *p)
+{
+	struct pool *po = p;
+	for (;;) {
+		int i;
+		pthread_mutex_lock(&po->mu);
+		i = po->next++;
+		pthread_mutex_unlock(&po->mu);
+		if (i >= po->n)
+			return NULL;
+		build(po->pb, po->arch, &po->it[i]);
+	}
+}
+
+static int compile_chunk(struct pool *po, int jobs, char *err, size_t n)
+{
+	pthread_t th[64];
+	int nt = jobs < po->n ? jobs : po->n, started = 0;
+	po->next = 0;
+	if (nt > 64)
+		nt = 64;
+	for (; started < nt; started++)
+		if (pthread_create(&th[started], NULL, worker, po))
+			break;
+	if (!started)
+		worker(po);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	(void)err;
+	(void)n;
+	return 0;
+}
+
+struct ctx {
+	const struct tn_sweep_opts *o;
+	struct db *db;
+	long long dev_id, prob_id, sweep_id;
+	struct tn_bench bench;
+	int gpu;
+	char compiler[64];
+	const char *arch;
+	long long count[8];     /* outcomes, by index of status[] */
+	struct tn_progress pr;
+};
+
+static const char *const outcome[] = { "ok", "compile_error", "load_error",
+	"launch_error", "wrong_result", "resource_limit", "timeout", "built" };
+
+static void tally(struct ctx *c, const char *s)
+{
+	for (int i = 0; i < 8; i++)
+		if (!strcmp(outcome[i], s))
+			c->count[i]++;
+}
+
+/* Stores one compiled item and, on a GPU, measures it. Nonzero: the sweep
+ * must stop (database failure or a GPU fault). */
+static int handle(struct ctx *c, struct item *it, char *err, size_t n)
+{
+	const struct tn_problem *pb = c->o->pb;
+	const struct tn_family *f = pb->fam;
+	char json[512];
+	long long cfg_id, build_id;
+	struct db_build b;
+	struct db_run r;
+	struct tn_result res;
+	struct rt_kernel *k = NULL;
+	unsigned grid[3], block[3];
+	int fatal = 0;
+
+	tn_config_json(f, it->v, json, sizeof json);
+	if (db_config_id(c->db, f->name, json, &cfg_id, err, n))
+		return 1;
+	memset(&b, 0, sizeof b);
+	b.config_id = cfg_id;
+	b.sweep_id = c->sweep_id;
+	b.compiler = c->compiler;
+	b.compiler_version = c->compiler;
+	b.arch = c->arch;
+	b.options = it->prog.options;
+	b.source_hash = it->bad_gen ? "" : it->hash;
+	b.compile_ms = it->prog.ms;
+	b.regs = it->prog.regs;
+	b.lds_bytes = it->prog.lds;
+	b.spill_bytes = it->prog.spill;
+	b.status = it->bad_gen ? "gen_error" : it->bad_compile ? "compile_error" : "ok";
+	b.log = it->bad_gen || it->bad_compile ? it->err : it->prog.log;
+	if (it->bad_compile && it->prog.log && *it->prog.log)
+		b.log = it->prog.log;
+	if (db_build_add(c->db, &b, &build_id, err, n))
+		return 1;
+	if (!c->gpu) {
+		tally(c, it->bad_gen || it->bad_compile ? "compile_error" : "built");
+		tn_progress_step(&c->pr, NAN, NAN);
+		return 0;
+	}
+	memset(&r, 0, sizeof r);
+	r.sweep_id = c->sweep_id;
+	r.build_id = build_id;
+	r.device_id = c->dev_id;
+	r.problem_id = c->prob_id;
+	r.config_id = cfg_id;
+	memset(&res, 0, sizeof res);
+	res.median = res.min = res.max = res.gbs = res.mcells = res.pct = NAN;
+	res.max_err = res.bound = NAN;
+	res.reps = -1;
+	if (it->bad_gen || it->bad_compile) {
+		res.status = "compile_error";
+		snprintf(res.msg, sizeof res.msg, "%.500s", it->err);
+	} else if (rt_load(&it->prog, "fdt_kernel", &k, res.msg, sizeof res.msg)) {
+		res.status = "load_error";
+	} else {
+		f->geom(pb, it->v, grid, block);
+		fatal = tn_bench_run(&c->bench, k, grid, block, &res, err, n);
+	}
+	r.status = res.status;
+	r.message = res.msg;
+	r.median_ms = res.median;
+	r.min_ms = res.min;
+	r.max_ms = res.max;
+	r.reps = res.reps;
+	r.gbs = res.gbs;
+	r.mcells = res.mcells;
+	r.pct_copy = res.pct;
+	r.max_err = res.max_err;
+	r.err_bound = res.bound;
+	rt_unload(k);
+	tally(c, res.status);
+	if (db_run_add(c->db, &r, NULL, err, n))
+		return 1;
+	tn_progress_step(&c->pr, res.gbs, res.pct);
+	if (fatal) {
+		char cfg[256];
+		tn_config_text(f, it->v, cfg, sizeof cfg);
+		snprintf(err + strlen(err), n - strlen(err) < n ? n - strlen(err) : 0,
+			 " (configuration %s); the GPU context is lost, so the sweep "
+			 "stops here; run the same command again to resume", cfg);
+	}
+	return fatal;
+}
+
+static int setup(struct ctx *c, struct rt_dev *dev, char *err, size_t n)
+{
+	const struct tn_sweep_opts *o = c->o;
+	int ndev = 0;
+	char why[256] = "";
+
+	rt_compiler(c->compiler, sizeof c->compiler);
+	if (rt_init(&ndev, why, sizeof why))
+		ndev = 0;
+	if (o->compile_only || ndev == 0) {
+		c->arch = o->arch ? o->arch : rt_default_arch();
+		if (!o->compile_only)
+			fprintf(stderr, "fdtune: no %s GPU here%s%s; running a compile-only sweep "
+				"for %s: every build and its resources are recorded, nothing "
+				"is timed\n", rt_platform(), *why ? ": " : "", why, c->arch);
+		return 0;
+	}
+	if (o->device >= ndev) {
+		snprintf(err, n, "--device %d: only %d GPU(s) present (0..%d)", o->device,
+			 ndev, ndev - 1);
+		return 1;
+	}
+	if (rt_device(o->device, dev, err, n))
+		return 1;
+	c->gpu = 1;
+	c->arch = dev->arch;
+	return 0;
+}
+
+int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
+{
+	const struct tn_problem *pb = o->pb;
+	const struct tn_family *f = pb->fam;
+	struct ctx c;
+	struct rt_dev dev;
+	struct tn_limits lim;
+	struct pool po;
+	int *cfgs = NULL, status = 1, chunk;
+	long long total = tn_space_size(o->sp), nv = 0, pruned = 0, done = 0;
+	char why[256], first_why[256] = "", host[256] = "?", msg[512];
+	const char *end_status = "failed";
+	double copy = 0, memcpy_gbs = 0;
+	long long cbytes = 0;
+	struct sigaction sa;
+
+	memset(&c, 0, sizeof c);
+	memset(&po, 0, sizeof po);
+	c.o = o;
+	if (setup(&c, &dev, err, n))
+		return 1;
+	if (c.gpu) {
+		lim.max_threads = dev.max_threads;
+		lim.lds_block = dev.lds_block;
+		lim.regs_block = dev.regs_block;
+	} else {
+		tn_limits_of_arch(c.arch, &lim);
+	}
+	if (!(cfgs = malloc((size_t)total * TN_MAXP * sizeof *cfgs))) {
+		snprintf(err, n, "out of memory for a space of %lld configurations", total);
+		return 1;
+	}
+	for (long long i = 0; i < total; i++) {
+		int *v = cfgs + nv * TN_MAXP;
+		tn_space_at(o->sp, i, v);
+		if (f->check(pb, v, &lim, why, sizeof why)) {
+			if (!pruned++)
+				snprintf(first_why, sizeof first_why, "%s", why);
+			continue;
+		}
+		nv++;
+	}
+	if (o->max_configs > 0 && nv > o->max_configs)
+		nv = o->max_configs;
+	if (db_open(o->db_path, &c.db, err, n))
+		goto out;
+	gethostname(host, sizeof host - 1);
+	if (c.gpu) {
+		struct db_device dd = { dev.vendor, dev.name, dev.arch, dev.uuid, dev.sms,
+			dev.mem, dev.l2, dev.lds_block, dev.max_threads };
+		if (db_device_id(c.db, &dd, &c.dev_id, err, n) ||
+		    db_device_copy(c.db, c.dev_id, &copy, err, n))
+			goto out;
+		if (copy <= 0) {
+			fprintf(stderr, "fdtune: measuring the copy bandwidth of %s ...\n", dev.name);
+			if (tn_calibrate(&dev, &copy, &memcpy_gbs, &cbytes, err, n) ||
+			    db_device_set_copy(c.db, c.dev_id, copy, memcpy_gbs, cbytes, err, n))
+				goto out;
+		}
+		fprintf(stderr, "fdtune: %s (%s), copy bandwidth %.0f GB/s\n", dev.name,
+			dev.arch, copy);
+	}
+	if (db_problem_id(c.db, f->name, pb->r, pb->nx, pb->ny, pb->nz, pb->prec,
+			  &c.prob_id, err, n) ||
+	    db_sweep_begin(c.db, o->cmdline, host, c.dev_id, c.prob_id,
+			   c.gpu ? "gpu" : "compile-only", &c.sweep_id, err, n))
+		goto out;
+	fprintf(stderr, "fdtune: sweep %lld: %s R=%d %dx%dx%d %s: %lld configurations, "
+		"%lld pruned%s%s%s\n", c.sweep_id, f->name, pb->r, pb->nx, pb->ny, pb->nz,
+		pb->prec, nv, pruned, pruned ? " (e.g. " : "", first_why, pruned ? ")" : "");
+	if (c.gpu && tn_bench_open(&c.bench, pb, &dev, copy, err, n))
+		goto fail;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	tn_progress_init(&c.pr, nv, o->quiet);
+	chunk = 4 * (o->jobs > 0 ? o->jobs : 1);
+	if (!(po.it = calloc((size_t)chunk, sizeof *po.it))) {
+		snprintf(err, n, "out of memory");
+		goto fail;
+	}
+	po.pb = pb;
+	po.arch = c.arch;
+	pthread_mutex_init(&po.mu, NULL);
+	while (done < nv && !stop_signal) {
+		int m = 0, rc = 0;
+		for (; m < chunk && done + m < nv; m++) {
+			memset(&po.it[m], 0, sizeof po.it[m]);
+			memcpy(po.it[m].v, cfgs + (done + m) * TN_MAXP, sizeof po.it[m].v);
+		}
+		po.n = m;
+		compile_chunk(&po, o->jobs, err, n);
+		for (int i = 0; i < m; i++) {
+			if (!rc && !stop_signal)
+				rc = handle(&c, &po.it[i], err, n);
+			rt_prog_free(&po.it[i].prog);
+			free(po.it[i].src);
+		}
+		done += m;
+		if (rc)
+			goto fail;
+	}
+	tn_progress_end(&c.pr);
+	end_status = stop_signal ? "interrupted" : "done";
+	status = stop_signal ? 1 : 0;
+	if (stop_signal)
+		snprintf(err, n, "interrupted by signal %d; what finished is recorded",
+			 (int)stop_signal);
+fail:
+	{
+		int o2 = snprintf(msg, sizeof msg, "%s", status ? err : "");
+		for (int i = 0; i < 8 && o2 >= 0 && (size_t)o2 < sizeof msg; i++)
+			if (c.count[i])
+				o2 += snprintf(msg + o2, sizeof msg - (size_t)o2, "%s%s=%lld",
+					       o2 ? " " : "", outcome[i], c.count[i]);
+		fprintf(stderr, "fdtune: sweep %lld %s: %s\n", c.sweep_id, end_status, msg);
+		if (c.sweep_id) {
+			char e2[256];
+			if (db_sweep_end(c.db, c.sweep_id, end_status, total, pruned, msg, e2, sizeof e2))
+				fprintf(stderr, "fdtune: %s\n", e2);
+		}
+	}
+out:
+	if (po.it)
+		pthread_mutex_destroy(&po.mu);
+	free(po.it);
+	if (c.gpu)
+		tn_bench_close(&c.bench);
+	db_close(c.db);
+	free(cfgs);
+	return status;
+}

@@ -1,0 +1,29 @@
+/*
+ * tn_sweep.h: the sweep, generate -> compile -> load -> validate -> time ->
+ * store, for every configuration of a space that passes the family's
+ * constraints. Compilation runs on a pool of CPU threads, a chunk of
+ * configurations ahead of the GPU. Every outcome is stored as it happens.
+ */
+#ifndef TN_SWEEP_H
+#define TN_SWEEP_H
+
+#include "tn.h"
+
+struct tn_sweep_opts {
+	const struct tn_problem *pb;
+	const struct tn_space *sp;
+	const char *db_path, *cmdline;
+	int device;             /* GPU ordinal */
+	int jobs;               /* compile threads */
+	int compile_only;       /* do not use a GPU even if one is present */
+	const char *arch;       /* compile target without a GPU; NULL: default */
+	int force;              /* measure again what is already recorded */
+	int quiet;              /* no progress display */
+	long long max_configs;  /* 0: no limit */
+};
+
+/* 0: the sweep ran to its end (configurations may have failed, as
+ * recorded); nonzero: it could not start or had to stop, err says why. */
+int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n);
+
+#endif
