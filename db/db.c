@@ -534,3 +534,18 @@ int db_run_add(struct db *d, const struct db_run *x, long long *id, char *err, s
                   " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16) RETURNING id",
                v, 16, id, "record run", err, n);
 }
+
+int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, int *yes,
+                    char *err, size_t n)
+{
+    struct res r;
+
+    if (need(d, "database", err, n) || need(yes, "yes", err, n))
+        return -1;
+    struct val v[] = {num(dev), num(prob), num(cfg)};
+    if (stmt(d->h, "SELECT count(*) FROM runs WHERE device_id = ?1 AND problem_id = ?2"
+                   " AND config_id = ?3", v, 3, &r, "look up recorded runs", err, n))
+        return -1;
+    *yes = r.i[0] > 0;
+    return 0;
+}

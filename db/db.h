@@ -100,6 +100,11 @@ struct db_run {
 int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NULL */, char *err,
                size_t n);
 
+/* *yes = 1 when a run of config cfg for (dev, prob) is recorded, whatever
+ * its status: what a resumed sweep skips. */
+int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, int *yes,
+                    char *err, size_t n);
+
 enum db_fmt { DB_TABLE, DB_CSV };
 /* NULL / 0 = any.  device matches device name or arch with LIKE '%x%';
  * family and precision match exactly. */

@@ -1,31 +1,69 @@
 m4_dnl xyz.m4: the fused single-pass xyz stencil, out = (Dxx + Dyy + Dzz) in,
 m4_dnl central differences of order 2R. Idea from AMD's fused LDS/window kernel,
-m4_dnl generalized: any R in 1..8, any BX x BY, YP rows per thread, y through LDS
-m4_dnl or registers, any window nw >= 1, and a z queue that scatters each plane
-m4_dnl forward into 2R+1 accumulators instead of keeping input planes.
+m4_dnl generalized: any R in 1..8, any BX x BY, YPT rows per thread, y through LDS
+m4_dnl or registers, any window nw >= 1, a z queue that scatters each plane
+m4_dnl forward into 2R+1 accumulators instead of keeping input planes, and
+m4_dnl optional prefetch of the next plane into registers.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_YPT FDT_LDS FDT_NW FDT_NT
-m4_dnl FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out, const float *in, fd_grid, fd_coef),
-m4_dnl in/out point at interior point (0,0,0), with R halo points on every side;
-m4_dnl ld % VL == 0 and the interior origin is 16-byte aligned.
-m4_dnl Launch: block (BX, BY), grid (ceil(nx/(VL*BX)), ceil(ny/(BY*YP)), ceil(nz/NW)).
+m4_dnl FDT_PF FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out, const float *in,
+m4_dnl fd_grid, fd_coef); in and out point at interior point (0,0,0), with R halo
+m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte
+m4_dnl aligned. Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)),
+m4_dnl ceil(nz/NW)).
 m4_include(`lib.m4')m4_dnl
 FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
 FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
 FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and by and ypt and nw must be positive')m4_dnl
+FDT_REQUIRE(`FDT_PF == 0 || FDT_PF == 1', `pf FDT_PF must be 0 or 1')m4_dnl
 m4_dnl FDT_XV: vectors of x halo on each side of a thread.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl
-m4_dnl FDT_X(row, f): the input float at x offset f (-R..VL-1+R) of the thread, from its x window.
-m4_define(`FDT_X', `xr[$1][m4_eval(($2 + FDT_XV * FDT_VEC) / FDT_VEC)]`'FDT_COMP(m4_eval(($2 + FDT_XV * FDT_VEC) % FDT_VEC))')m4_dnl
-m4_dnl FDT_XTERMS(row): add the x-derivative off-centre terms of that row to s, lane by lane.
+m4_dnl FDT_X(buf, row, f): input float at x offset f (-R..VEC-1+R) of the thread, from x window buf.
+m4_define(`FDT_X', `xr$1[$2][m4_eval(($3 + FDT_XV * FDT_VEC) / FDT_VEC)]`'FDT_COMP(m4_eval(($3 + FDT_XV * FDT_VEC) % FDT_VEC))')m4_dnl
+m4_dnl FDT_XTERMS(buf, row): add the off-centre x terms of that row to s, lane by lane.
 m4_define(`FDT_XTERMS', `FDT_FOR(`FDT_l', 0, m4_eval(FDT_VEC - 1), `FDT_FOR(`FDT_k', 1, FDT_R, `
-				s`'FDT_COMP(FDT_l) = fmaf(c.x[FDT_k], FDT_X($1, FDT_l - FDT_k) + FDT_X($1, FDT_l + FDT_k), s`'FDT_COMP(FDT_l));')')')m4_dnl
+				s`'FDT_COMP(FDT_l) = fmaf(c.x[FDT_k], FDT_X($1, $2, FDT_l - FDT_k) + FDT_X($1, $2, FDT_l + FDT_k), s`'FDT_COMP(FDT_l));')')')m4_dnl
 m4_dnl FDT_STORE(ptr, value): the vector store, nontemporal when FDT_NT.
 m4_define(`FDT_STORE', `m4_ifelse(FDT_NT, 1, `fd_store_nt(($1), $2)', `*($1) = $2')')m4_dnl
+m4_dnl FDT_LOAD(buf, plane): load what plane needs into buffer buf: the x window
+m4_dnl of each own row, and the y halo rows (LDS: this thread share of the tile
+m4_dnl halo; registers: the R rows above and below its own).
+m4_define(`FDT_LOAD', `		{
+			const float *pl = col + (long long)($2) * g.slice;
+#pragma unroll
+			for (int p = 0; p < YP; p++) {
+				const float *q = pl + (long long)min(yt + p, g.ny + R - 1) * g.ld;
+#pragma unroll
+				for (int i = 0; i <= 2 * XV; i++)
+					xr$1[p][i] = *(const vt *)(q + (i - XV) * VL);
+			}m4_ifelse(FDT_LDS, 1, `
+#pragma unroll
+			for (int i = 0; i < NH; i++) {
+				const int r = ty + i * BY, tr = r < R ? r : TH + r;
+				if (r < 2 * R)
+					h$1[i] = *(const vt *)(pl + (long long)min(y0 - R + tr, g.ny + R - 1) * g.ld);
+			}', `
+#pragma unroll
+			for (int i = 0; i < R; i++) {
+				h$1[i] = *(const vt *)(pl + (long long)min(yt - R + i, g.ny + R - 1) * g.ld);
+				h$1[R + i] = *(const vt *)(pl + (long long)min(yt + YP + i, g.ny + R - 1) * g.ld);
+			}')
+		}
+')m4_dnl
+m4_dnl FDT_COPY(dst, src): buffer src becomes buffer dst (register moves).
+m4_define(`FDT_COPY', `#pragma unroll
+		for (int p = 0; p < YP; p++)
+#pragma unroll
+			for (int i = 0; i <= 2 * XV; i++)
+				xr$1[p][i] = xr$2[p][i];
+#pragma unroll
+		for (int i = 0; i < NH; i++)
+			h$1[i] = h$2[i];
+')m4_dnl
 FDT_BANNER(`xyz.m4')
 m4_include(`prelude.m4')m4_dnl
 `
 enum { R = 'FDT_R`, VL = 'FDT_VEC`, BX = 'FDT_BX`, BY = 'FDT_BY`, YP = 'FDT_YPT`, TH = BY * YP,
-       NW = 'FDT_NW`, XV = 'FDT_XV` };
+       NW = 'FDT_NW`, XV = 'FDT_XV`, NH = 'm4_ifelse(FDT_LDS, 1, `(2 * R + BY - 1) / BY', `2 * R')` };
 typedef 'FDT_VTYPE` vt;
 
 extern "C" __global__ void __launch_bounds__(BX * BY)
@@ -39,72 +77,61 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
 	const int kb = blockIdx.z * NW, ke = min(kb + NW, g.nz);
 	const float *col = in + xc;
 	vt acc[YP][2 * R + 1];      /* acc[p][j]: output plane k - R + j of row p */
-	vt xr[YP][2 * XV + 1];      /* x window of each row, centre at XV */'
-m4_ifelse(FDT_LDS, 1, `
+	vt xr0[YP][2 * XV + 1];     /* x window of each own row, centre at XV */
+	vt h0[NH];                  /* y halo rows */'m4_ifelse(FDT_PF, 1, `
+	vt xr1[YP][2 * XV + 1], h1[NH];     /* the next plane, prefetched */')m4_ifelse(FDT_LDS, 1, `
 	__shared__ vt tile[TH + 2 * R][BX];     /* rows y0 - R .. y0 + TH + R - 1 */', `
-	vt yr[YP + 2 * R];          /* y column, rows yt - R .. yt + YP + R - 1 */')`
+	vt ycol[YP + 2 * R];        /* y column, rows yt - R .. yt + YP + R - 1 */')`
 
 #pragma unroll
 	for (int p = 0; p < YP; p++)
 #pragma unroll
 		for (int j = 0; j <= 2 * R; j++)
 			acc[p][j] = fd_zero'FDT_VEC`();
-
+'m4_ifelse(FDT_PF, 1, `FDT_LOAD(0, kb - R)')`
 	for (int k = kb - R; k < ke + R; k++) {
-		const float *pl = col + (long long)k * g.slice;
-		if (k < kb || k >= ke) {
-			/* outside the window: the plane feeds only the z terms */
+'m4_ifelse(FDT_PF, 1, `FDT_LOAD(1, min(k + 1, ke + R - 1))', `FDT_LOAD(0, k)')m4_ifelse(FDT_LDS, 1, `
+		__syncthreads();                /* the previous plane is no longer read */
 #pragma unroll
-			for (int p = 0; p < YP; p++)
-				xr[p][XV] = *(const vt *)(pl + (long long)min(yt + p, g.ny - 1) * g.ld);
-		} else {
+		for (int p = 0; p < YP; p++)
+			tile[R + ty * YP + p][tx] = xr0[p][XV];
 #pragma unroll
-			for (int p = 0; p < YP; p++) {
-				const float *q = pl + (long long)min(yt + p, g.ny - 1) * g.ld;
+		for (int i = 0; i < NH; i++) {
+			const int r = ty + i * BY;
+			if (r < 2 * R)
+				tile[r < R ? r : TH + r][tx] = h0[i];
+		}
+		__syncthreads();', `
 #pragma unroll
-				for (int i = 0; i <= 2 * XV; i++)
-					xr[p][i] = *(const vt *)(q + (i - XV) * VL);
-			}'
-m4_ifelse(FDT_LDS, 1, `
-			__syncthreads();        /* the previous plane is no longer read */
+		for (int i = 0; i < R; i++) {
+			ycol[i] = h0[i];
+			ycol[YP + R + i] = h0[R + i];
+		}
 #pragma unroll
-			for (int p = 0; p < YP; p++)
-				tile[R + ty * YP + p][tx] = xr[p][XV];
-			for (int r = ty; r < 2 * R; r += BY) {
-				const int tr = r < R ? r : TH + r;
-				const int gy = min(y0 - R + tr, g.ny + R - 1);
-				tile[tr][tx] = *(const vt *)(pl + (long long)gy * g.ld);
-			}
-			__syncthreads();', `
-#pragma unroll
-			for (int i = 0; i < R; i++) {
-				yr[i] = *(const vt *)(pl + (long long)min(yt - R + i, g.ny + R - 1) * g.ld);
-				yr[YP + R + i] = *(const vt *)(pl + (long long)min(yt + YP + i, g.ny + R - 1) * g.ld);
-			}
-#pragma unroll
-			for (int p = 0; p < YP; p++)
-				yr[R + p] = xr[p][XV];')`
+		for (int p = 0; p < YP; p++)
+			ycol[R + p] = xr0[p][XV];')`
+		if (k >= kb && k < ke) {        /* in the window: x and y terms too */
 #pragma unroll
 			for (int p = 0; p < YP; p++) {
-				vt s = fd_mul(c.c0, xr[p][XV]);'FDT_XTERMS(`p')`
+				vt s = fd_mul(c.c0, xr0[p][XV]);'FDT_XTERMS(0, `p')`
 #pragma unroll
 				for (int r = 1; r <= R; r++)
 					s = fd_fma(c.y[r], fd_add('m4_ifelse(FDT_LDS, 1,
 	`tile[R + ty * YP + p - r][tx], tile[R + ty * YP + p + r][tx]',
-	`yr[R + p - r], yr[R + p + r]')`), s);
+	`ycol[R + p - r], ycol[R + p + r]')`), s);
 				acc[p][R] = fd_add(acc[p][R], s);
 			}
 		}
 #pragma unroll
 		for (int p = 0; p < YP; p++) {
-			const vt v = xr[p][XV];
+			const vt v = xr0[p][XV];
 #pragma unroll
 			for (int r = 1; r <= R; r++) {
 				acc[p][R - r] = fd_fma(c.z[r], v, acc[p][R - r]);
 				acc[p][R + r] = fd_fma(c.z[r], v, acc[p][R + r]);
 			}
 		}
-		if (k - R >= kb) {          /* output plane k - R is complete */
+		if (k - R >= kb) {              /* output plane k - R is complete */
 #pragma unroll
 			for (int p = 0; p < YP; p++) {
 				float *o = out + (long long)(k - R) * g.slice + (long long)(yt + p) * g.ld + x;
@@ -125,6 +152,6 @@ m4_ifelse(FDT_LDS, 1, `
 				acc[p][j] = acc[p][j + 1];
 			acc[p][2 * R] = fd_zero'FDT_VEC`();
 		}
-	}
+'m4_ifelse(FDT_PF, 1, `FDT_COPY(0, 1)')`	}
 }
 '

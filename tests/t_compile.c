@@ -29,16 +29,16 @@ static void representative_set(void **st)
 			for (int lds = 0; lds <= 1; lds++) {
 				struct gen_def d[] = { { "r", r }, { "vec", vec }, { "bx", 64 },
 					{ "by", 4 }, { "ypt", 1 + (r + vec) % 2 }, { "lds", lds },
-					{ "nw", 32 }, { "nt", (r + lds) % 2 } };
+					{ "nw", 32 }, { "nt", (r + lds) % 2 }, { "pf", (r + vec + lds) % 2 } };
 				char err[4096], *src;
 				struct rt_prog p;
-				assert_int_equal(gen_source("xyz.m4", "fdt_kernel", d, 8, &src, err,
+				assert_int_equal(gen_source("xyz.m4", "fdt_kernel", d, 9, &src, err,
 							    sizeof err), 0);
 				if (rt_compile(src, "xyz.cu", arch, NULL, 0, &p, err, sizeof err))
 					print_error("R=%d vec=%d lds=%d: %s\n%s\n", r, vec, lds, err, p.log);
 				assert_non_null(p.code);
 				assert_true(p.size > 0);
-				assert_true(p.regs > 0 && p.regs <= 255);
+				assert_true(p.regs > 0 && p.regs <= 512);    /* gfx90a: 256 arch + 256 acc VGPRs */
 				assert_true(p.spill >= 0);
 				/* LDS: (rows + 2R) * bx * vec * 4 bytes, exactly when on */
 				if (lds)

@@ -24,6 +24,8 @@ CLI_PROBLEM_HELP
 "      --compile-only    compile and record, do not run even with a GPU\n"
 "      --arch ARCH       compile target of a compile-only sweep\n"
 "      --max-configs N   stop after N configurations\n"
+"      --force           run again what is already recorded for this device and\n"
+"                        problem (by default a sweep resumes: it skips those)\n"
 "  -q, --quiet           no progress display\n"
 "  -h, --help            this text\n"
 "Exit status: 0 the sweep ran to its end (failed configurations are recorded,\n"
@@ -41,6 +43,7 @@ int cmd_sweep(int argc, char **argv)
 		{ "arch", required_argument, 0, 0x202 },
 		{ "max-configs", required_argument, 0, 0x203 },
 		{ "quiet", no_argument, 0, 'q' },
+		{ "force", no_argument, 0, 0x204 },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -81,6 +84,7 @@ int cmd_sweep(int argc, char **argv)
 			o.max_configs = mc;
 			break;
 		case 'q': o.quiet = 1; break;
+		case 0x204: o.force = 1; break;
 		case 'h': fputs(usage, stdout); return EX_OK;
 		default: fputs(usage, stderr); return EX_USAGE;
 		}

@@ -7,6 +7,7 @@
  *   lds  y neighbours through LDS (1) or straight from memory (0)
  *   nw   z planes per block, the sliding-window length (>= nz: one block)
  *   nt   nontemporal (streaming) stores
+ *   pf   prefetch: load plane k+1 into registers before computing plane k
  */
 #include "fam.h"
 
@@ -38,14 +39,15 @@ int fam_flag(int v, const char *name, char *why, size_t n)
 	return 1;
 }
 
-enum { VEC, BX, BY, YPT, LDS, NW, NT };
+enum { VEC, BX, BY, YPT, LDS, NW, NT, PF };
 
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
 {
 	int rows = v[BY] * v[YPT];
 	int lds = v[LDS] ? (rows + 2 * pb->r) * v[BX] * v[VEC] * 4 : 0;
-	if (fam_flag(v[LDS], "lds", why, n) || fam_flag(v[NT], "nt", why, n))
+	if (fam_flag(v[LDS], "lds", why, n) || fam_flag(v[NT], "nt", why, n) ||
+	    fam_flag(v[PF], "pf", why, n))
 		return 1;
 	if ((pb->nz + v[NW] - 1) / v[NW] > 65535)
 		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
@@ -79,7 +81,7 @@ static int terms(int r) { return 6 * r + 1; }
 const struct tn_family fam_xyz = {
 	.name = "xyz", .tmpl = "xyz.m4",
 	.help = "fused Dxx+Dyy+Dzz: x from registers, y via LDS or registers, z window",
-	.np = 7,
+	.np = 8,
 	.p = {
 		{ "vec", "floats per thread in x", 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 4, { 32, 64, 128, 256 } },
@@ -88,6 +90,7 @@ const struct tn_family fam_xyz = {
 		{ "lds", "y neighbours through LDS", 2, { 0, 1 } },
 		{ "nw", "z planes per block (window length)", 4, { 32, 64, 128, 512 } },
 		{ "nt", "nontemporal stores", 2, { 0, 1 } },
+		{ "pf", "prefetch the next plane into registers", 2, { 0, 1 } },
 	},
 	.check = check, .geom = geom, .bytes = fam_bytes_2, .coef = coef,
 	.ref = ref, .terms = terms,

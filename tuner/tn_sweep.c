@@ -200,6 +200,31 @@ static int handle(struct ctx *c, struct item *it, char *err, size_t n)
 	return fatal;
 }
 
+/* Drops from cfgs[0..*nv) the configurations with a run recorded for this
+ * device and problem, keeping the order of the rest. */
+static int skip_recorded(struct ctx *c, int *cfgs, long long *nv, long long *skipped,
+			 char *err, size_t n)
+{
+	const struct tn_family *f = c->o->pb->fam;
+	long long keep = 0;
+	for (long long i = 0; i < *nv; i++) {
+		char json[512];
+		long long id;
+		int yes;
+		tn_config_json(f, cfgs + i * TN_MAXP, json, sizeof json);
+		if (db_config_id(c->db, f->name, json, &id, err, n) ||
+		    db_run_recorded(c->db, c->dev_id, c->prob_id, id, &yes, err, n))
+			return 1;
+		if (yes)
+			continue;
+		memmove(cfgs + keep * TN_MAXP, cfgs + i * TN_MAXP, TN_MAXP * sizeof *cfgs);
+		keep++;
+	}
+	*skipped = *nv - keep;
+	*nv = keep;
+	return 0;
+}
+
 static int setup(struct ctx *c, struct rt_dev *dev, char *err, size_t n)
 {
 	const struct tn_sweep_opts *o = c->o;
@@ -238,7 +263,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	struct tn_limits lim;
 	struct pool po;
 	int *cfgs = NULL, status = 1, chunk;
-	long long total = tn_space_size(o->sp), nv = 0, pruned = 0, done = 0;
+	long long total = tn_space_size(o->sp), nv = 0, pruned = 0, done = 0, skipped = 0;
 	char why[256], first_why[256] = "", host[256] = "?", msg[512];
 	const char *end_status = "failed";
 	double copy = 0, memcpy_gbs = 0;
@@ -271,8 +296,6 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		}
 		nv++;
 	}
-	if (o->max_configs > 0 && nv > o->max_configs)
-		nv = o->max_configs;
 	if (db_open(o->db_path, &c.db, err, n))
 		goto out;
 	gethostname(host, sizeof host - 1);
@@ -296,9 +319,14 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	    db_sweep_begin(c.db, o->cmdline, host, c.dev_id, c.prob_id,
 			   c.gpu ? "gpu" : "compile-only", &c.sweep_id, err, n))
 		goto out;
-	fprintf(stderr, "fdtune: sweep %lld: %s R=%d %dx%dx%d %s: %lld configurations, "
-		"%lld pruned%s%s%s\n", c.sweep_id, f->name, pb->r, pb->nx, pb->ny, pb->nz,
-		pb->prec, nv, pruned, pruned ? " (e.g. " : "", first_why, pruned ? ")" : "");
+	if (c.gpu && !o->force && skip_recorded(&c, cfgs, &nv, &skipped, err, n))
+		goto fail;
+	if (o->max_configs > 0 && nv > o->max_configs)
+		nv = o->max_configs;
+	fprintf(stderr, "fdtune: sweep %lld: %s R=%d %dx%dx%d %s: %lld configurations to run, "
+		"%lld already recorded (--force runs them again), %lld pruned%s%s%s\n",
+		c.sweep_id, f->name, pb->r, pb->nx, pb->ny, pb->nz, pb->prec, nv, skipped,
+		pruned, pruned ? " (e.g. " : "", first_why, pruned ? ")" : "");
 	if (c.gpu && tn_bench_open(&c.bench, pb, &dev, copy, err, n))
 		goto fail;
 
