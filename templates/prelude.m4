@@ -1,5 +1,5 @@
 m4_dnl prelude.m4: the one place where kernels differ between AMD (hiprtc) and
-m4_dnl NVIDIA (NVRTC): the nontemporal store. Vector arithmetic is done through
+m4_dnl NVIDIA (NVRTC): the nontemporal store and asynchronous copies to LDS. Vector arithmetic is done through
 m4_dnl the overloads below, never through operators that only HIP defines.
 `/* prelude: platform differences and vector helpers */
 #if defined(__HIPCC_RTC__) || defined(__HIP_PLATFORM_AMD__)
@@ -32,5 +32,26 @@ static __device__ __forceinline__ void fd_store_nt(float4 *p, float4 v) { __buil
 static __device__ __forceinline__ void fd_store_nt(float *p, float v) { __stcs(p, v); }
 static __device__ __forceinline__ void fd_store_nt(float2 *p, float2 v) { __stcs(p, v); }
 static __device__ __forceinline__ void fd_store_nt(float4 *p, float4 v) { __stcs(p, v); }
+#endif
+
+/* fd_cp(dst, src): copy one vector from global to shared memory, asynchronously
+ * where the target can (NVIDIA cp.async); fd_commit() closes a group of copies;
+ * fd_wait<N>() returns once at most N groups of this thread are in flight.
+ * On AMD the copy is an ordinary load and store, and commit and wait do nothing. */
+#ifdef FD_AMD
+template <class T> static __device__ __forceinline__ void fd_cp(T *dst, const T *src) { *dst = *src; }
+static __device__ __forceinline__ void fd_commit(void) { }
+template <int N> static __device__ __forceinline__ void fd_wait(void) { }
+#else
+template <class T> static __device__ __forceinline__ void fd_cp(T *dst, const T *src)
+{
+	const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+	if (sizeof(T) == 16)
+		asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(s), "l"(src) : "memory");
+	else
+		asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" :: "r"(s), "l"(src), "n"((int)sizeof(T)) : "memory");
+}
+static __device__ __forceinline__ void fd_commit(void) { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N> static __device__ __forceinline__ void fd_wait(void) { asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory"); }
 #endif
 '

@@ -5,7 +5,7 @@ m4_dnl or registers, any window nw >= 1, a z queue that scatters each plane
 m4_dnl forward into 2R+1 accumulators instead of keeping input planes, and
 m4_dnl optional prefetch of the next plane into registers.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_YPT FDT_LDS FDT_NW FDT_NT
-m4_dnl FDT_PF FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out, const float *in,
+m4_dnl FDT_PF FDT_MB FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out, const float *in,
 m4_dnl fd_grid, fd_coef); in and out point at interior point (0,0,0), with R halo
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte
 m4_dnl aligned. Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)),
@@ -14,7 +14,9 @@ m4_include(`lib.m4')m4_dnl
 FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
 FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
 FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and by and ypt and nw must be positive')m4_dnl
-FDT_REQUIRE(`FDT_PF == 0 || FDT_PF == 1', `pf FDT_PF must be 0 or 1')m4_dnl
+FDT_REQUIRE(`FDT_PF >= 0 && FDT_PF <= 2', `pf FDT_PF must be 0 or 1 or 2')m4_dnl
+FDT_REQUIRE(`FDT_LDS >= 0 && FDT_LDS <= 2', `lds FDT_LDS must be 0 or 1 or 2')m4_dnl
+FDT_REQUIRE(`FDT_MB >= 0 && FDT_MB <= 32', `mb FDT_MB outside 0..32')m4_dnl
 m4_dnl FDT_XV: vectors of x halo on each side of a thread.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl
 m4_dnl FDT_X(buf, row, f): input float at x offset f (-R..VEC-1+R) of the thread, from x window buf.
@@ -59,14 +61,118 @@ m4_define(`FDT_COPY', `#pragma unroll
 		for (int i = 0; i < NH; i++)
 			h$1[i] = h$2[i];
 ')m4_dnl
+m4_dnl FDT_ISSUE(plane, stage): start copying the block tile of plane into ring[stage]
+m4_dnl (lds=2), rows clamped to the allocated halo, x clamped to the last halo vector.
+m4_define(`FDT_ISSUE', `{
+			const float *pl = in + (long long)($1) * g.slice;
+			vt (*d)[XW] = ring[$2];
+#pragma unroll
+			for (int u0 = 0; u0 < TR * XW; u0 += NTH) {
+				const int u = u0 + tid, r = u / XW, cx = u - r * XW;
+				if ((TR * XW) % NTH == 0 || u < TR * XW)
+					fd_cp(&d[r][cx], (const vt *)(pl + (long long)min(y0 - R + r, g.ny + R - 1) * g.ld +
+						min(x0 + (cx - XV) * VL, xlast)));
+			}
+			fd_commit();
+		}')m4_dnl
+m4_dnl FDT_STORE_SHIFT: store the completed output plane k - R (slot 0) of every own
+m4_dnl row, then shift the queue by one plane.
+m4_define(`FDT_STORE_SHIFT', `		if (k - R >= kb) {              /* output plane k - R is complete */
+#pragma unroll
+			for (int p = 0; p < YP; p++) {
+				float *o = out + (long long)(k - R) * g.slice + (long long)(yt + p) * g.ld + x;
+				if (yt + p >= g.ny || x >= g.nx)
+					continue;
+				if (x + VL <= g.nx) {
+					FDT_STORE(`(vt *)o', `acc[p][0]');
+				} else {FDT_FOR(`FDT_l', 0, m4_eval(FDT_VEC - 2), `
+					if (FDT_l < g.nx - x)
+						o[FDT_l] = acc[p][0]`'FDT_COMP(FDT_l);')
+				}
+			}
+		}
+#pragma unroll
+		for (int p = 0; p < YP; p++) {
+#pragma unroll
+			for (int j = 0; j < 2 * R; j++)
+				acc[p][j] = acc[p][j + 1];
+			acc[p][2 * R] = fd_zero'FDT_VEC`();
+		}
+')m4_dnl
 FDT_BANNER(`xyz.m4')
 m4_include(`prelude.m4')m4_dnl
-`
+m4_ifelse(FDT_LDS, 2, ``
+enum { R = 'FDT_R`, VL = 'FDT_VEC`, BX = 'FDT_BX`, BY = 'FDT_BY`, YP = 'FDT_YPT`, TH = BY * YP,
+       NW = 'FDT_NW`, XV = 'FDT_XV`, NS = 'FDT_PF` + 2,
+       XW = BX + 2 * XV,        /* tile row in vectors: the block and its x halo */
+       TR = TH + 2 * R,         /* tile rows: the block and its y halo */
+       NTH = BX * BY };
+typedef 'FDT_VTYPE` vt;
+
+/* lds=2: every plane of the block tile, halos included, is copied from memory
+ * straight into a ring of NS tiles in LDS, NS - 1 planes ahead of the plane
+ * being computed; no register holds an input plane. */
+extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `, 'FDT_MB)`)
+'FDT_KERNEL`(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+{
+	const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
+	const int x0 = blockIdx.x * BX * VL;                /* first x of the block */
+	const int x = x0 + tx * VL;                         /* first x of this thread */
+	const int xlast = (g.nx - 1) / VL * VL + XV * VL;   /* last vector start of the x halo */
+	const int y0 = blockIdx.y * TH;                     /* first row of the block */
+	const int yt = y0 + ty * YP;                        /* first row of this thread */
+	const int kb = blockIdx.z * NW, ke = min(kb + NW, g.nz);
+	__shared__ vt ring[NS][TR][XW];
+	vt acc[YP][2 * R + 1];      /* acc[p][j]: output plane k - R + j of row p */
+
+#pragma unroll
+	for (int p = 0; p < YP; p++)
+#pragma unroll
+		for (int j = 0; j <= 2 * R; j++)
+			acc[p][j] = fd_zero'FDT_VEC`();
+#pragma unroll
+	for (int i = 0; i < NS - 1; i++)
+		'FDT_ISSUE(`min(kb - R + i, ke + R - 1)', `i')`
+	int sr = 0;                 /* stage of plane k */
+	for (int k = kb - R; k < ke + R; k++) {
+		__syncthreads();        /* the stage of plane k - 1 is free */
+		'FDT_ISSUE(`min(k + NS - 1, ke + R - 1)', `sr == 0 ? NS - 1 : sr - 1')`
+		fd_wait<NS - 1>();      /* plane k has landed, for the copies of this thread */
+		__syncthreads();        /* and for those of every thread */
+		vt (*t)[XW] = ring[sr];
+		if (k >= kb && k < ke) {        /* in the window: x and y terms too */
+#pragma unroll
+			for (int p = 0; p < YP; p++) {
+				vt xrA[1][2 * XV + 1];
+#pragma unroll
+				for (int i = 0; i <= 2 * XV; i++)
+					xrA[0][i] = t[R + ty * YP + p][tx + i];
+				vt s = fd_mul(c.c0, xrA[0][XV]);'FDT_XTERMS(`A', 0)`
+#pragma unroll
+				for (int r = 1; r <= R; r++)
+					s = fd_fma(c.y[r], fd_add(t[R + ty * YP + p - r][XV + tx], t[R + ty * YP + p + r][XV + tx]), s);
+				acc[p][R] = fd_add(acc[p][R], s);
+			}
+		}
+#pragma unroll
+		for (int p = 0; p < YP; p++) {
+			const vt v = t[R + ty * YP + p][XV + tx];
+#pragma unroll
+			for (int r = 1; r <= R; r++) {
+				acc[p][R - r] = fd_fma(c.z[r], v, acc[p][R - r]);
+				acc[p][R + r] = fd_fma(c.z[r], v, acc[p][R + r]);
+			}
+		}
+'FDT_STORE_SHIFT`		sr = sr == NS - 1 ? 0 : sr + 1;
+	}
+	fd_wait<0>();               /* no copy may land after the block is gone */
+}
+'', ``
 enum { R = 'FDT_R`, VL = 'FDT_VEC`, BX = 'FDT_BX`, BY = 'FDT_BY`, YP = 'FDT_YPT`, TH = BY * YP,
        NW = 'FDT_NW`, XV = 'FDT_XV`, NH = 'm4_ifelse(FDT_LDS, 1, `(2 * R + BY - 1) / BY', `2 * R')` };
 typedef 'FDT_VTYPE` vt;
 
-extern "C" __global__ void __launch_bounds__(BX * BY)
+extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `, 'FDT_MB)`)
 'FDT_KERNEL`(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y;
@@ -131,27 +237,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
 				acc[p][R + r] = fd_fma(c.z[r], v, acc[p][R + r]);
 			}
 		}
-		if (k - R >= kb) {              /* output plane k - R is complete */
-#pragma unroll
-			for (int p = 0; p < YP; p++) {
-				float *o = out + (long long)(k - R) * g.slice + (long long)(yt + p) * g.ld + x;
-				if (yt + p >= g.ny || x >= g.nx)
-					continue;
-				if (x + VL <= g.nx) {
-					'FDT_STORE(`(vt *)o', `acc[p][0]')`;
-				} else {'FDT_FOR(`FDT_l', 0, m4_eval(FDT_VEC - 2), `
-					if (FDT_l < g.nx - x)
-						o[FDT_l] = acc[p][0]`'FDT_COMP(FDT_l);')`
-				}
-			}
-		}
-#pragma unroll
-		for (int p = 0; p < YP; p++) {
-#pragma unroll
-			for (int j = 0; j < 2 * R; j++)
-				acc[p][j] = acc[p][j + 1];
-			acc[p][2 * R] = fd_zero'FDT_VEC`();
-		}
-'m4_ifelse(FDT_PF, 1, `FDT_COPY(0, 1)')`	}
+'FDT_STORE_SHIFT`'m4_ifelse(FDT_PF, 1, `FDT_COPY(0, 1)')`	}
 }
 '
+')

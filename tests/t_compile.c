@@ -2,7 +2,8 @@
  * t_compile.c: generated xyz kernels compile for a real target without a
  * GPU: built once per platform, as t_compile-nvidia (NVRTC, sm_90) and
  * t_compile-amd (hiprtc, gfx90a). The set covers every R, every vec and LDS
- * on and off, with rows per thread and store kinds varied along the way, and
+ * modes 0, 1 and 2, with rows per thread, prefetch depth and store kinds
+ * varied along the way, and
  * checks that the compiler reports the resources fdtune records.
  */
 #include <setjmp.h>
@@ -26,13 +27,15 @@ static void representative_set(void **st)
 	(void)st;
 	for (int r = 1; r <= TN_RMAX; r++)
 		for (int vec = 1; vec <= 4; vec *= 2)
-			for (int lds = 0; lds <= 1; lds++) {
-				struct gen_def d[] = { { "r", r }, { "vec", vec }, { "bx", 64 },
+			for (int lds = 0; lds <= 2; lds++) {
+				const int bx = lds == 2 ? 32 : 64;
+				struct gen_def d[] = { { "r", r }, { "vec", vec }, { "bx", bx },
 					{ "by", 4 }, { "ypt", 1 + (r + vec) % 2 }, { "lds", lds },
-					{ "nw", 32 }, { "nt", (r + lds) % 2 }, { "pf", (r + vec + lds) % 2 } };
+					{ "nw", 32 }, { "nt", (r + lds) % 2 }, { "pf", lds == 2 ? r % 3 : (r + vec + lds) % 2 },
+					{ "mb", 0 } };
 				char err[4096], *src;
 				struct rt_prog p;
-				assert_int_equal(gen_source("xyz.m4", "fdt_kernel", d, 9, &src, err,
+				assert_int_equal(gen_source("xyz.m4", "fdt_kernel", d, 10, &src, err,
 							    sizeof err), 0);
 				if (rt_compile(src, "xyz.cu", arch, NULL, 0, &p, err, sizeof err))
 					print_error("R=%d vec=%d lds=%d: %s\n%s\n", r, vec, lds, err, p.log);
@@ -40,9 +43,13 @@ static void representative_set(void **st)
 				assert_true(p.size > 0);
 				assert_true(p.regs > 0 && p.regs <= 512);    /* gfx90a: 256 arch + 256 acc VGPRs */
 				assert_true(p.spill >= 0);
-				/* LDS: (rows + 2R) * bx * vec * 4 bytes, exactly when on */
-				if (lds)
-					assert_int_equal(p.lds, (4 * d[4].value + 2 * r) * 64 * vec * 4);
+				/* LDS bytes: lds 1, (rows + 2R) * bx * vec * 4; lds 2, a ring of
+				 * pf + 2 tiles of (rows + 2R) * (bx + 2 xv) vectors */
+				int rows = 4 * d[4].value, xv = (r + vec - 1) / vec;
+				if (lds == 1)
+					assert_int_equal(p.lds, (rows + 2 * r) * bx * vec * 4);
+				else if (lds == 2)
+					assert_int_equal(p.lds, (d[8].value + 2) * (rows + 2 * r) * (bx + 2 * xv) * vec * 4);
 				else
 					assert_int_equal(p.lds, 0);
 				assert_non_null(strstr(p.options, arch));
@@ -50,7 +57,7 @@ static void representative_set(void **st)
 				free(src);
 				n++;
 			}
-	assert_int_equal(n, 48);
+	assert_int_equal(n, 72);
 }
 
 static void broken_source(void **st)

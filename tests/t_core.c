@@ -200,10 +200,10 @@ static void space_enumerates(void **st)
 	int v[TN_MAXP], seen = 0;
 	(void)st;
 	tn_space_default(&fam_xyz, &s);
-	assert_int_equal(tn_space_size(&s), 3 * 4 * 4 * 3 * 2 * 4 * 2 * 2);
+	assert_int_equal(tn_space_size(&s), 3 * 4 * 4 * 3 * 3 * 4 * 2 * 2);
 	assert_int_equal(tn_space_set(&s, "vec=4", err, sizeof err), 0);
 	assert_int_equal(tn_space_set(&s, "nw=7,9", err, sizeof err), 0);
-	assert_int_equal(tn_space_size(&s), 4 * 4 * 3 * 2 * 2 * 2 * 2);
+	assert_int_equal(tn_space_size(&s), 4 * 4 * 3 * 3 * 2 * 2 * 2);
 	for (long long i = 0; i < tn_space_size(&s); i++) {
 		tn_space_at(&s, i, v);
 		assert_int_equal(v[0], 4);
@@ -213,7 +213,7 @@ static void space_enumerates(void **st)
 	assert_int_equal(seen, tn_space_size(&s) / 2);
 	tn_space_at(&s, 0, v);
 	tn_config_json(&fam_xyz, v, json, sizeof json);
-	assert_string_equal(json, "{\"vec\":4,\"bx\":32,\"by\":1,\"ypt\":1,\"lds\":0,\"nw\":7,\"nt\":0,\"pf\":0}");
+	assert_string_equal(json, "{\"vec\":4,\"bx\":32,\"by\":1,\"ypt\":1,\"lds\":0,\"nw\":7,\"nt\":0,\"pf\":0,\"mb\":0}");
 	assert_int_not_equal(tn_space_set(&s, "bogus=1", err, sizeof err), 0);
 	assert_non_null(strstr(err, "no such parameter"));
 	assert_int_not_equal(tn_space_set(&s, "vec=4,x", err, sizeof err), 0);
@@ -228,20 +228,26 @@ static void constraints(void **st)
 	char why[256];
 	(void)st;
 	tn_limits_of_arch("sm_90", &lim);
-	int ok[] = { 4, 64, 4, 1, 1, 100, 1, 0 };
+	int ok[] = { 4, 64, 4, 1, 1, 100, 1, 0, 0 };
 	assert_int_equal(fam_xyz.check(&pb, ok, &lim, why, sizeof why), 0);
-	int threads[] = { 4, 256, 8, 1, 0, 64, 0, 0 };
+	int threads[] = { 4, 256, 8, 1, 0, 64, 0, 0, 0 };
 	assert_int_equal(fam_xyz.check(&pb, threads, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "2048 threads"));
-	int lds[] = { 4, 256, 4, 4, 1, 64, 0, 1 };   /* (16 + 8) * 256 * 16 B = 96 KiB */
+	int lds[] = { 4, 256, 4, 4, 1, 64, 0, 1, 0 };   /* (16 + 8) * 256 * 16 B = 96 KiB */
 	assert_int_equal(fam_xyz.check(&pb, lds, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "LDS"));
-	int vec[] = { 3, 64, 4, 1, 1, 64, 0, 0 };
+	int vec[] = { 3, 64, 4, 1, 1, 64, 0, 0, 0 };
 	assert_int_equal(fam_xyz.check(&pb, vec, &lim, why, sizeof why), 1);
-	int flag[] = { 4, 64, 4, 1, 2, 64, 0, 0 };
-	int pf[] = { 4, 64, 4, 1, 1, 64, 0, 2 };
+	int flag[] = { 4, 64, 4, 1, 3, 64, 0, 0, 0 };
+	int pf[] = { 4, 64, 4, 1, 1, 64, 0, 2, 0 };
+	int ring[] = { 4, 64, 4, 4, 2, 64, 0, 2, 0 };   /* 4 x 24 x 66 x 16 B = 99 KiB */
+	assert_int_equal(fam_xyz.check(&pb, ring, &lim, why, sizeof why), 1);
+	assert_non_null(strstr(why, "LDS"));
+	int mb[] = { 4, 256, 4, 1, 1, 64, 0, 0, 3 };
+	assert_int_equal(fam_xyz.check(&pb, mb, &lim, why, sizeof why), 1);
+	assert_non_null(strstr(why, "mb=3"));
 	assert_int_equal(fam_xyz.check(&pb, pf, &lim, why, sizeof why), 1);
-	assert_non_null(strstr(why, "pf=2"));
+	assert_non_null(strstr(why, "pf=2: must be 0 or 1, or up to 2 with lds=2"));
 	assert_int_equal(fam_xyz.check(&pb, flag, &lim, why, sizeof why), 1);
 	unsigned g[3], b[3];
 	fam_xyz.geom(&pb, ok, g, b);
@@ -251,8 +257,9 @@ static void constraints(void **st)
 static int expand(int r, int vec, int lds, int ypt, char **src, char *err, size_t n)
 {
 	struct gen_def d[] = { { "r", r }, { "vec", vec }, { "bx", 64 }, { "by", 4 },
-		{ "ypt", ypt }, { "lds", lds }, { "nw", 16 }, { "nt", 1 }, { "pf", lds } };
-	return gen_source("xyz.m4", "fdt_kernel", d, 9, src, err, n);
+		{ "ypt", ypt }, { "lds", lds }, { "nw", 16 }, { "nt", 1 }, { "pf", lds & 1 },
+		{ "mb", 0 } };
+	return gen_source("xyz.m4", "fdt_kernel", d, 10, src, err, n);
 }
 
 static void gen_expands(void **st)
@@ -261,22 +268,23 @@ static void gen_expands(void **st)
 	(void)st;
 	for (int r = 1; r <= TN_RMAX; r++)
 		for (int vec = 1; vec <= 4; vec *= 2)
-			for (int lds = 0; lds <= 1; lds++) {
+			for (int lds = 0; lds <= 2; lds++) {
 				char banner[128], def[64];
 				assert_int_equal(expand(r, vec, lds, 2, &src, err, sizeof err), 0);
-				snprintf(banner, sizeof banner, "Parameters: r=%d vec=%d bx=64 by=4 ypt=2 lds=%d nw=16 nt=1 pf=%d", r, vec, lds, lds);
+				snprintf(banner, sizeof banner, "Parameters: r=%d vec=%d bx=64 by=4 ypt=2 lds=%d nw=16 nt=1 pf=%d mb=0", r, vec, lds, lds & 1);
 				assert_non_null(strstr(src, "DO NOT EDIT"));
 				assert_non_null(strstr(src, banner));
 				snprintf(def, sizeof def, "enum { R = %d, VL = %d,", r, vec);
 				assert_non_null(strstr(src, def));
 				assert_non_null(strstr(src, "fdt_kernel("));
-				assert_true((strstr(src, "__shared__") != NULL) == lds);
+				assert_true((strstr(src, "__shared__") != NULL) == (lds > 0));
+				assert_true((strstr(src, "fd_cp(&d[r][cx]") != NULL) == (lds == 2));
 				/* the x terms are unrolled by m4: one fmaf per lane and offset */
 				int fm = 0;
 				for (char *p = src; (p = strstr(p, "fmaf(c.x[")); p++)
 					fm++;
 				assert_int_equal(fm, r * vec);
-				assert_true((strstr(src, "xr1[YP]") != NULL) == lds);   /* pf */
+				assert_true((strstr(src, "xr1[YP]") != NULL) == (lds == 1));   /* pf */
 				assert_null(strstr(src, "FDT_"));
 				assert_null(strstr(src, "m4_"));
 				free(src);

@@ -79,15 +79,16 @@ static void sweep_all_ok(int r, int nx, int ny, int nz, const char *const *specs
 static void small_spaces(void **st)
 {
 	static const char *const a[] = { "vec=1,2,4", "bx=32,64", "by=1,4", "ypt=1,2",
-		"lds=0,1", "nw=5,64", "nt=0,1", "pf=0,1" };
+		"lds=0,1,2", "nw=5,64", "nt=0,1", "pf=0,1" };
 	static const char *const b[] = { "vec=1,4", "bx=32", "by=2,8", "ypt=1,4",
-		"lds=0,1", "nw=3,100", "nt=1", "pf=0,1" };
+		"lds=0,1,2", "nw=3,100", "nt=1", "pf=0,1,2" };
 	(void)st;
 	if (!have_gpu())
 		skip();
-	sweep_all_ok(3, 61, 37, 29, a, 8, 3 * 2 * 2 * 2 * 2 * 2 * 2 * 2);
-	sweep_all_ok(8, 33, 17, 19, b, 8, 2 * 2 * 2 * 2 * 2 * 2);
-	sweep_all_ok(1, 5, 3, 2, a, 8, 3 * 2 * 2 * 2 * 2 * 2 * 2 * 2);
+	sweep_all_ok(3, 61, 37, 29, a, 8, 3 * 2 * 2 * 2 * 3 * 2 * 2 * 2);
+	/* pf=2 only with lds=2: 2 of the 9 lds x pf pairs pruned */
+	sweep_all_ok(8, 33, 17, 19, b, 8, 2 * 2 * 2 * 7 * 2);
+	sweep_all_ok(1, 5, 3, 2, a, 8, 3 * 2 * 2 * 2 * 3 * 2 * 2 * 2);
 }
 
 int main(void)

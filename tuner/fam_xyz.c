@@ -4,10 +4,17 @@
  *   vec  floats per thread in x (1, 2, 4: float, float2, float4)
  *   bx   threads of a block in x;  by  threads in y
  *   ypt  rows per thread (fdtune's knob: taller tiles, fewer halo rows)
- *   lds  y neighbours through LDS (1) or straight from memory (0)
+ *   lds  0: y neighbours straight from memory (through L1) into registers
+ *        1: y neighbours through an LDS tile written from registers (the seed)
+ *        2: the whole tile, x and y halos included, copied asynchronously from
+ *           memory into a ring of pf + 2 LDS tiles (cp.async on NVIDIA)
  *   nw   z planes per block, the sliding-window length (>= nz: one block)
  *   nt   nontemporal (streaming) stores
- *   pf   prefetch: load plane k+1 into registers before computing plane k
+ *   pf   planes loaded ahead: with lds 0 or 1, 1 loads plane k+1 into
+ *        registers before computing plane k; with lds 2, the ring holds pf + 2
+ *        planes and pf + 1 are in flight (pf up to 2)
+ *   mb   minimum resident blocks per SM promised to the compiler through
+ *        __launch_bounds__ (0: none), which caps registers per thread
  */
 #include "fam.h"
 
@@ -39,16 +46,25 @@ int fam_flag(int v, const char *name, char *why, size_t n)
 	return 1;
 }
 
-enum { VEC, BX, BY, YPT, LDS, NW, NT, PF };
+enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB };
 
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
 {
-	int rows = v[BY] * v[YPT];
-	int lds = v[LDS] ? (rows + 2 * pb->r) * v[BX] * v[VEC] * 4 : 0;
-	if (fam_flag(v[LDS], "lds", why, n) || fam_flag(v[NT], "nt", why, n) ||
-	    fam_flag(v[PF], "pf", why, n))
+	int rows = v[BY] * v[YPT], r = pb->r, xv = (r + v[VEC] - 1) / v[VEC];
+	int lds = v[LDS] == 1 ? (rows + 2 * r) * v[BX] * v[VEC] * 4 :
+		  v[LDS] == 2 ? (v[PF] + 2) * (rows + 2 * r) * (v[BX] + 2 * xv) * v[VEC] * 4 : 0;
+	if (v[LDS] < 0 || v[LDS] > 2)
+		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
+	if (v[PF] < 0 || v[PF] > (v[LDS] == 2 ? 2 : 1))
+		return snprintf(why, n, "pf=%d: must be 0 or 1, or up to 2 with lds=2", v[PF]), 1;
+	if (fam_flag(v[NT], "nt", why, n))
 		return 1;
+	if (v[MB] < 0 || v[MB] > 32)
+		return snprintf(why, n, "mb=%d: must be 0..32", v[MB]), 1;
+	if (v[MB] && (long long)v[MB] * v[BX] * v[BY] > 2048)
+		return snprintf(why, n, "mb=%d blocks of %d threads exceed 2048 threads per SM",
+				v[MB], v[BX] * v[BY]), 1;
 	if ((pb->nz + v[NW] - 1) / v[NW] > 65535)
 		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
 	return fam_common_check(pb, v[VEC], v[BX], v[BY], rows, lds, lim, why, n);
@@ -81,16 +97,17 @@ static int terms(int r) { return 6 * r + 1; }
 const struct tn_family fam_xyz = {
 	.name = "xyz", .tmpl = "xyz.m4",
 	.help = "fused Dxx+Dyy+Dzz: x from registers, y via LDS or registers, z window",
-	.np = 8,
+	.np = 9,
 	.p = {
 		{ "vec", "floats per thread in x", 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 4, { 32, 64, 128, 256 } },
 		{ "by", "threads per block in y", 4, { 1, 2, 4, 8 } },
 		{ "ypt", "rows per thread", 3, { 1, 2, 4 } },
-		{ "lds", "y neighbours through LDS", 2, { 0, 1 } },
+		{ "lds", "LDS: 0 none, 1 y tile, 2 async xy tile ring", 3, { 0, 1, 2 } },
 		{ "nw", "z planes per block (window length)", 4, { 32, 64, 128, 512 } },
 		{ "nt", "nontemporal stores", 2, { 0, 1 } },
-		{ "pf", "prefetch the next plane into registers", 2, { 0, 1 } },
+		{ "pf", "planes loaded ahead (prefetch depth)", 2, { 0, 1 } },
+		{ "mb", "min blocks per SM for __launch_bounds__ (0: none)", 1, { 0 } },
 	},
 	.check = check, .geom = geom, .bytes = fam_bytes_2, .coef = coef,
 	.ref = ref, .terms = terms,
