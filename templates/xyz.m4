@@ -62,17 +62,14 @@ m4_define(`FDT_COPY', `#pragma unroll
 			h$1[i] = h$2[i];
 ')m4_dnl
 m4_dnl FDT_ISSUE(plane, stage): start copying the block tile of plane into ring[stage]
-m4_dnl (lds=2), rows clamped to the allocated halo, x clamped to the last halo vector.
+m4_dnl (lds=2). The offsets of this thread copies within a plane are in coff[].
 m4_define(`FDT_ISSUE', `{
 			const float *pl = in + (long long)($1) * g.slice;
-			vt (*d)[XW] = ring[$2];
+			vt *d = &ring[$2][0][0] + tid;
 #pragma unroll
-			for (int u0 = 0; u0 < TR * XW; u0 += NTH) {
-				const int u = u0 + tid, r = u / XW, cx = u - r * XW;
-				if ((TR * XW) % NTH == 0 || u < TR * XW)
-					fd_cp(&d[r][cx], (const vt *)(pl + (long long)min(y0 - R + r, g.ny + R - 1) * g.ld +
-						min(x0 + (cx - XV) * VL, xlast)));
-			}
+			for (int i = 0; i < NC; i++)
+				if (i < NC - 1 || (TR * XW) % NTH == 0 || clast)
+					fd_cp(d + i * NTH, (const vt *)(pl + coff[i]));
 			fd_commit();
 		}')m4_dnl
 m4_dnl FDT_STORE_SHIFT: store the completed output plane k - R (slot 0) of every own
@@ -106,7 +103,7 @@ enum { R = 'FDT_R`, VL = 'FDT_VEC`, BX = 'FDT_BX`, BY = 'FDT_BY`, YP = 'FDT_YPT`
        NW = 'FDT_NW`, XV = 'FDT_XV`, NS = 'FDT_PF` + 2,
        XW = BX + 2 * XV,        /* tile row in vectors: the block and its x halo */
        TR = TH + 2 * R,         /* tile rows: the block and its y halo */
-       NTH = BX * BY };
+       NTH = BX * BY, NC = (TR * XW + NTH - 1) / NTH };
 typedef 'FDT_VTYPE` vt;
 
 /* lds=2: every plane of the block tile, halos included, is copied from memory
@@ -124,6 +121,13 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 	const int kb = blockIdx.z * NW, ke = min(kb + NW, g.nz);
 	__shared__ vt ring[NS][TR][XW];
 	vt acc[YP][2 * R + 1];      /* acc[p][j]: output plane k - R + j of row p */
+	int coff[NC];               /* source of copy i within a plane: tile unit tid + i * NTH */
+	const bool clast = tid + (NC - 1) * NTH < TR * XW;  /* the last copy exists */
+#pragma unroll
+	for (int i = 0; i < NC; i++) {
+		const int u = min(tid + i * NTH, TR * XW - 1), r = u / XW, cx = u - r * XW;
+		coff[i] = min(y0 - R + r, g.ny + R - 1) * g.ld + min(x0 + (cx - XV) * VL, xlast);
+	}
 
 #pragma unroll
 	for (int p = 0; p < YP; p++)

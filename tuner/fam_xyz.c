@@ -60,6 +60,13 @@ static int check(const struct tn_problem *pb, const int *v,
 		return snprintf(why, n, "pf=%d: must be 0 or 1, or up to 2 with lds=2", v[PF]), 1;
 	if (fam_flag(v[NT], "nt", why, n))
 		return 1;
+	if (v[LDS] == 2) {
+		struct tn_layout l;
+		tn_layout_of(pb, &l);
+		if (l.slice > 0x7fffffffLL)
+			return snprintf(why, n, "lds=2 indexes a plane with 32-bit offsets; a plane of "
+					"%lld elements is too large", l.slice), 1;
+	}
 	if (v[MB] < 0 || v[MB] > 32)
 		return snprintf(why, n, "mb=%d: must be 0..32", v[MB]), 1;
 	if (v[MB] && (long long)v[MB] * v[BX] * v[BY] > 2048)
