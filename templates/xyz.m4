@@ -100,15 +100,16 @@ FDT_BANNER(`xyz.m4')
 m4_include(`prelude.m4')m4_dnl
 m4_ifelse(FDT_LDS, 2, ``
 enum { R = 'FDT_R`, VL = 'FDT_VEC`, BX = 'FDT_BX`, BY = 'FDT_BY`, YP = 'FDT_YPT`, TH = BY * YP,
-       NW = 'FDT_NW`, XV = 'FDT_XV`, NS = 'FDT_PF` + 2,
+       NW = 'FDT_NW`, XV = 'FDT_XV`, NS = 'FDT_PF` + 3, AH = NS - 2,
        XW = BX + 2 * XV,        /* tile row in vectors: the block and its x halo */
        TR = TH + 2 * R,         /* tile rows: the block and its y halo */
        NTH = BX * BY, NC = (TR * XW + NTH - 1) / NTH };
 typedef 'FDT_VTYPE` vt;
 
 /* lds=2: every plane of the block tile, halos included, is copied from memory
- * straight into a ring of NS tiles in LDS, NS - 1 planes ahead of the plane
- * being computed; no register holds an input plane. */
+ * straight into a ring of NS tiles in LDS, AH = NS - 2 planes ahead of the
+ * plane being computed; no register holds an input plane, and one barrier a
+ * plane suffices because the stage refilled is two planes old. */
 extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `, 'FDT_MB)`)
 'FDT_KERNEL`(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
 {
@@ -135,13 +136,14 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 		for (int j = 0; j <= 2 * R; j++)
 			acc[p][j] = fd_zero'FDT_VEC`();
 #pragma unroll
-	for (int i = 0; i < NS - 1; i++)
+	for (int i = 0; i < AH; i++)
 		'FDT_ISSUE(`min(kb - R + i, ke + R - 1)', `i')`
 	int sr = 0;                 /* stage of plane k */
 	for (int k = kb - R; k < ke + R; k++) {
-		__syncthreads();        /* the stage of plane k - 1 is free */
-		'FDT_ISSUE(`min(k + NS - 1, ke + R - 1)', `sr == 0 ? NS - 1 : sr - 1')`
-		fd_wait<NS - 1>();      /* plane k has landed, for the copies of this thread */
+		/* the stage of plane k - 2 is free: every thread passed the barrier of
+		 * plane k - 1, so none still reads plane k - 2 */
+		'FDT_ISSUE(`min(k + AH, ke + R - 1)', `sr + AH < NS ? sr + AH : sr + AH - NS')`
+		fd_wait<AH>();          /* plane k has landed, for the copies of this thread */
 		__syncthreads();        /* and for those of every thread */
 		vt (*t)[XW] = ring[sr];
 		if (k >= kb && k < ke) {        /* in the window: x and y terms too */

@@ -33,8 +33,22 @@ static void representative_set(void **st)
 					{ "by", 4 }, { "ypt", 1 + (r + vec) % 2 }, { "lds", lds },
 					{ "nw", 32 }, { "nt", (r + lds) % 2 }, { "pf", lds == 2 ? r % 3 : (r + vec + lds) % 2 },
 					{ "mb", 0 } };
-				char err[4096], *src;
+				char err[4096], why[256], *src;
 				struct rt_prog p;
+				struct tn_problem pb = { tn_family("xyz"), r, 64, 64, 64, "fp32", { 1, 1, 1 } };
+				struct tn_limits lim;
+				int v[9];
+				/* the deepest ring that fits the LDS of the target */
+				tn_limits_of_arch(arch, &lim);
+				for (;;) {
+					for (int i = 0; i < 9; i++)
+						v[i] = d[i + 1].value;
+					if (!pb.fam->check(&pb, v, &lim, why, sizeof why) || d[8].value == 0)
+						break;
+					d[8].value--;
+				}
+				if (pb.fam->check(&pb, v, &lim, why, sizeof why))
+					fail_msg("R=%d vec=%d lds=%d: %s", r, vec, lds, why);
 				assert_int_equal(gen_source("xyz.m4", "fdt_kernel", d, 10, &src, err,
 							    sizeof err), 0);
 				if (rt_compile(src, "xyz.cu", arch, NULL, 0, &p, err, sizeof err))
@@ -44,12 +58,12 @@ static void representative_set(void **st)
 				assert_true(p.regs > 0 && p.regs <= 512);    /* gfx90a: 256 arch + 256 acc VGPRs */
 				assert_true(p.spill >= 0);
 				/* LDS bytes: lds 1, (rows + 2R) * bx * vec * 4; lds 2, a ring of
-				 * pf + 2 tiles of (rows + 2R) * (bx + 2 xv) vectors */
+				 * pf + 3 tiles of (rows + 2R) * (bx + 2 xv) vectors */
 				int rows = 4 * d[4].value, xv = (r + vec - 1) / vec;
 				if (lds == 1)
 					assert_int_equal(p.lds, (rows + 2 * r) * bx * vec * 4);
 				else if (lds == 2)
-					assert_int_equal(p.lds, (d[8].value + 2) * (rows + 2 * r) * (bx + 2 * xv) * vec * 4);
+					assert_int_equal(p.lds, (d[8].value + 3) * (rows + 2 * r) * (bx + 2 * xv) * vec * 4);
 				else
 					assert_int_equal(p.lds, 0);
 				assert_non_null(strstr(p.options, arch));

@@ -11,8 +11,8 @@
  *   nw   z planes per block, the sliding-window length (>= nz: one block)
  *   nt   nontemporal (streaming) stores
  *   pf   planes loaded ahead: with lds 0 or 1, 1 loads plane k+1 into
- *        registers before computing plane k; with lds 2, the ring holds pf + 2
- *        planes and pf + 1 are in flight (pf up to 2)
+ *        registers before computing plane k; with lds 2, the ring holds pf + 3
+ *        planes and pf + 1 are in flight ahead of the one computed (pf up to 2)
  *   mb   minimum resident blocks per SM promised to the compiler through
  *        __launch_bounds__ (0: none), which caps registers per thread
  */
@@ -53,7 +53,7 @@ static int check(const struct tn_problem *pb, const int *v,
 {
 	int rows = v[BY] * v[YPT], r = pb->r, xv = (r + v[VEC] - 1) / v[VEC];
 	int lds = v[LDS] == 1 ? (rows + 2 * r) * v[BX] * v[VEC] * 4 :
-		  v[LDS] == 2 ? (v[PF] + 2) * (rows + 2 * r) * (v[BX] + 2 * xv) * v[VEC] * 4 : 0;
+		  v[LDS] == 2 ? (v[PF] + 3) * (rows + 2 * r) * (v[BX] + 2 * xv) * v[VEC] * 4 : 0;
 	if (v[LDS] < 0 || v[LDS] > 2)
 		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
 	if (v[PF] < 0 || v[PF] > (v[LDS] == 2 ? 2 : 1))
