@@ -5,7 +5,7 @@ m4_dnl or registers, any window nw >= 1, a z queue that scatters each plane
 m4_dnl forward into 2R+1 accumulators instead of keeping input planes, and
 m4_dnl optional prefetch of the next plane into registers.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_YPT FDT_LDS FDT_NW FDT_NT
-m4_dnl FDT_PF FDT_MB FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out, const float *in,
+m4_dnl FDT_PF FDT_MB FDT_KU FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out, const float *in,
 m4_dnl fd_grid, fd_coef); in and out point at interior point (0,0,0), with R halo
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte
 m4_dnl aligned. Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)),
@@ -17,6 +17,11 @@ FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and
 FDT_REQUIRE(`FDT_PF >= 0 && FDT_PF <= 2', `pf FDT_PF must be 0 or 1 or 2')m4_dnl
 FDT_REQUIRE(`FDT_LDS >= 0 && FDT_LDS <= 2', `lds FDT_LDS must be 0 or 1 or 2')m4_dnl
 FDT_REQUIRE(`FDT_MB >= 0 && FDT_MB <= 32', `mb FDT_MB outside 0..32')m4_dnl
+FDT_REQUIRE(`FDT_KU == 0 || FDT_KU == 1', `ku FDT_KU must be 0 or 1')m4_dnl
+m4_dnl FDT_KLOOP: with ku=1, unroll the plane loop 2R+1 times: the z queue then shifts by
+m4_dnl renaming registers instead of moving them.
+m4_define(`FDT_KLOOP', `m4_ifelse(FDT_KU, 1, `#pragma unroll 'm4_eval(2 * FDT_R + 1)`
+')')m4_dnl
 m4_dnl FDT_XV: vectors of x halo on each side of a thread.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl
 m4_dnl FDT_X(buf, row, f): input float at x offset f (-R..VEC-1+R) of the thread, from x window buf.
@@ -61,16 +66,19 @@ m4_define(`FDT_COPY', `#pragma unroll
 		for (int i = 0; i < NH; i++)
 			h$1[i] = h$2[i];
 ')m4_dnl
-m4_dnl FDT_ISSUE(plane, stage): start copying the block tile of plane into ring[stage]
-m4_dnl (lds=2). The offsets of this thread copies within a plane are in coff[].
+m4_dnl FDT_ISSUE(cond, stage): when cond, start copying the block tile of the plane at src
+m4_dnl into ring[stage] (lds=2); src moves on a plane. coff[] holds the offsets of the
+m4_dnl copies of this thread within a plane.
 m4_define(`FDT_ISSUE', `{
-			const float *pl = in + (long long)($1) * g.slice;
 			vt *d = &ring[$2][0][0] + tid;
+			if ($1) {
 #pragma unroll
-			for (int i = 0; i < NC; i++)
-				if (i < NC - 1 || (TR * XW) % NTH == 0 || clast)
-					fd_cp(d + i * NTH, (const vt *)(pl + coff[i]));
-			fd_commit();
+				for (int i = 0; i < NC; i++)
+					if (i < NC - 1 || (TR * XW) % NTH == 0 || clast)
+						fd_cp(d + i * NTH, (const vt *)(src + coff[i]));
+			}
+			fd_commit();        /* past the last plane: an empty group keeps the count */
+			src += g.slice;
 		}')m4_dnl
 m4_dnl FDT_STORE_SHIFT: store the completed output plane k - R (slot 0) of every own
 m4_dnl row, then shift the queue by one plane.
@@ -135,14 +143,15 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 #pragma unroll
 		for (int j = 0; j <= 2 * R; j++)
 			acc[p][j] = fd_zero'FDT_VEC`();
+	const float *src = in + (long long)(kb - R) * g.slice;     /* next plane to copy */
 #pragma unroll
 	for (int i = 0; i < AH; i++)
-		'FDT_ISSUE(`min(kb - R + i, ke + R - 1)', `i')`
+		'FDT_ISSUE(`kb - R + i < ke + R', `i')`
 	int sr = 0;                 /* stage of plane k */
-	for (int k = kb - R; k < ke + R; k++) {
+'FDT_KLOOP`	for (int k = kb - R; k < ke + R; k++) {
 		/* the stage of plane k - 2 is free: every thread passed the barrier of
 		 * plane k - 1, so none still reads plane k - 2 */
-		'FDT_ISSUE(`min(k + AH, ke + R - 1)', `sr + AH < NS ? sr + AH : sr + AH - NS')`
+		'FDT_ISSUE(`k + AH < ke + R', `sr + AH < NS ? sr + AH : sr + AH - NS')`
 		fd_wait<AH>();          /* plane k has landed, for the copies of this thread */
 		__syncthreads();        /* and for those of every thread */
 		vt (*t)[XW] = ring[sr];
@@ -201,7 +210,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 		for (int j = 0; j <= 2 * R; j++)
 			acc[p][j] = fd_zero'FDT_VEC`();
 'm4_ifelse(FDT_PF, 1, `FDT_LOAD(0, kb - R)')`
-	for (int k = kb - R; k < ke + R; k++) {
+'FDT_KLOOP`	for (int k = kb - R; k < ke + R; k++) {
 'm4_ifelse(FDT_PF, 1, `FDT_LOAD(1, min(k + 1, ke + R - 1))', `FDT_LOAD(0, k)')m4_ifelse(FDT_LDS, 1, `
 		__syncthreads();                /* the previous plane is no longer read */
 #pragma unroll

@@ -15,6 +15,8 @@
  *        planes and pf + 1 are in flight ahead of the one computed (pf up to 2)
  *   mb   minimum resident blocks per SM promised to the compiler through
  *        __launch_bounds__ (0: none), which caps registers per thread
+ *   ku   unroll the plane loop 2R+1 times, so that the z queue shifts by
+ *        register renaming instead of moves
  */
 #include "fam.h"
 
@@ -46,7 +48,7 @@ int fam_flag(int v, const char *name, char *why, size_t n)
 	return 1;
 }
 
-enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB };
+enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB, KU };
 
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
@@ -58,7 +60,7 @@ static int check(const struct tn_problem *pb, const int *v,
 		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
 	if (v[PF] < 0 || v[PF] > (v[LDS] == 2 ? 2 : 1))
 		return snprintf(why, n, "pf=%d: must be 0 or 1, or up to 2 with lds=2", v[PF]), 1;
-	if (fam_flag(v[NT], "nt", why, n))
+	if (fam_flag(v[NT], "nt", why, n) || fam_flag(v[KU], "ku", why, n))
 		return 1;
 	if (v[LDS] == 2) {
 		struct tn_layout l;
@@ -104,7 +106,7 @@ static int terms(int r) { return 6 * r + 1; }
 const struct tn_family fam_xyz = {
 	.name = "xyz", .tmpl = "xyz.m4",
 	.help = "fused Dxx+Dyy+Dzz: x from registers, y via LDS or registers, z window",
-	.np = 9,
+	.np = 10,
 	.p = {
 		{ "vec", "floats per thread in x", 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 4, { 32, 64, 128, 256 } },
@@ -115,6 +117,7 @@ const struct tn_family fam_xyz = {
 		{ "nt", "nontemporal stores", 2, { 0, 1 } },
 		{ "pf", "planes loaded ahead (prefetch depth)", 2, { 0, 1 } },
 		{ "mb", "min blocks per SM for __launch_bounds__ (0: none)", 1, { 0 } },
+		{ "ku", "unroll the plane loop 2R+1 times", 2, { 0, 1 } },
 	},
 	.check = check, .geom = geom, .bytes = fam_bytes_2, .coef = coef,
 	.ref = ref, .terms = terms,
