@@ -1,8 +1,9 @@
 /*
  * t_gpu.c: on a GPU, every configuration of small spaces is generated,
  * compiled, run and validated through the real sweep, at sizes that leave
- * remainders in every dimension, and all must come out ok. Skipped where
- * there is no GPU.
+ * remainders in every dimension, and all must come out ok. Outputs are
+ * checked on the GPU and on the CPU, which must agree. Skipped where there
+ * is no GPU.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -77,16 +78,16 @@ static void sweep_all_ok(int r, int nx, int ny, int nz, const char *const *specs
 
 static void small_spaces(void **st)
 {
-	static const char *const a[] = { "vec=1,2,4", "bx=32,64", "by=1,4", "ypt=1,2",
-		"lds=0,1,2", "nw=5,64", "nt=0,1", "pf=0,1" };
+	static const char *const a[] = { "vec=1,2,4", "bx=32", "by=1,4", "ypt=1,2",
+		"lds=0,1,2", "nw=5,64", "nt=0,1", "pf=0,1", "ku=0" };
 	static const char *const b[] = { "vec=1,4", "bx=32", "by=2,8", "ypt=1,4",
-		"lds=0,1,2", "nw=3,100", "nt=1", "pf=0,1,2" };
+		"lds=0,1,2", "nw=3,100", "nt=1", "pf=0,1,2", "ku=0,1" };
 	(void)st;
 	if (!have_gpu())
 		skip();
-	sweep_all_ok(3, 61, 37, 29, a, 8, 500);
-	sweep_all_ok(8, 33, 17, 19, b, 8, 90);
-	sweep_all_ok(1, 5, 3, 2, a, 8, 500);
+	sweep_all_ok(3, 61, 37, 29, a, 9, 280);
+	sweep_all_ok(8, 33, 17, 19, b, 9, 180);
+	sweep_all_ok(1, 5, 3, 2, a, 9, 280);
 }
 
 int main(void)
@@ -95,6 +96,7 @@ int main(void)
 	int rc;
 	if (!mkdtemp(dir))
 		return 1;
+	setenv("FDTUNE_CHECK", "both", 1);
 	rc = cmocka_run_group_tests_name("gpu", t, NULL, NULL);
 	{
 		char cmd[300];

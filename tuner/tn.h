@@ -75,10 +75,14 @@ void tn_layout_of(const struct tn_problem *pb, struct tn_layout *l);
 void tn_fill_random(float *f, long long n, unsigned long long seed);
 double tn_err_bound(int terms, float mag);
 /* Checks out against ref/mag on the interior and the poison bit pattern
- * elsewhere; returns the count of bad points and the worst error. */
+ * elsewhere; returns the count of bad points, the largest |out - ref|
+ * (infinite for a NaN) and the largest bound over the interior, and
+ * describes the first bad element in first[0..n). */
 long long tn_check(const struct tn_layout *l, const float *out, const double *ref,
 		   const float *mag, int terms, double *max_err, double *bound,
 		   char *first, size_t n);
+/* The message of tn_check for bad points, the first at allocation index a. */
+void tn_describe_bad(const struct tn_layout *l, long long bad, long long a, char *msg, size_t n);
 
 /* tn_space.c: a space is the product of one domain per parameter. */
 struct tn_space {

@@ -2,6 +2,11 @@
  * tn_bench.c: validation and timing of one kernel on the GPU, and the copy
  * bandwidth that serves as the roof.
  *
+ * Validation: the output is poisoned (0xFF bytes), the kernel runs once, and
+ * the result is checked against the reference, which the CPU computes once
+ * per problem (tn_field.c); the comparison itself runs on the GPU
+ * (templates/check.m4) unless $FDTUNE_CHECK asks for the CPU or both.
+ *
  * Timing: two warm-up launches, then launches timed one by one with device
  * events, in batches of 10, rotating over the input/output pairs. It stops
  * when the median of all samples moved by less than 0.5% over the last
@@ -69,6 +74,55 @@ static int measure(struct rt_timer *t, launch_fn fn, void *ctx, struct stats *st
 	return 0;
 }
 
+static int check_mode(void)
+{
+	const char *m = getenv("FDTUNE_CHECK");
+	if (m && !strcmp(m, "cpu"))
+		return TN_CHECK_CPU;
+	if (m && !strcmp(m, "both"))
+		return TN_CHECK_BOTH;
+	return TN_CHECK_GPU;
+}
+
+static int load_check(struct tn_bench *b, const struct rt_dev *dev, char *err, size_t n)
+{
+	struct gen_def d[] = { { "bs", 256 } };
+	struct rt_prog p;
+	char *src = NULL;
+	int rc = 1;
+	if (gen_source("check.m4", "fdt_check", d, 1, &src, err, n))
+		return 1;
+	if (!rt_compile(src, "check.cu", dev->arch, NULL, 0, &p, err, n))
+		rc = rt_load(&p, "fdt_check", &b->check, err, n);
+	rt_prog_free(&p);
+	free(src);
+	return rc;
+}
+
+/* The check of templates/check.m4 on dout[0]; 0 when it ran. */
+static int check_gpu(struct tn_bench *b, long long *bad, double *max_err, double *bound,
+		     char *msg, size_t mn, char *err, size_t n)
+{
+	struct { long long total, slice; int ld, xoff, r, nx, ny, nz, terms; } q = {
+		b->l.total, b->l.slice, b->l.ld,
+		(int)(b->l.origin - b->l.r * b->l.slice - (long long)b->l.r * b->l.ld),
+		b->l.r, b->l.nx, b->l.ny, b->l.nz, b->terms };
+	unsigned long long res[4] = { 0, ~0ULL, 0, 0 };
+	unsigned g[3] = { (unsigned)((q.total + 255) / 256), 1, 1 }, blk[3] = { 256, 1, 1 };
+	float e, bo;
+	void *args[] = { &b->dout[0], &b->dref, &b->dmag, &q, &b->dres };
+	if (rt_upload(b->dres, res, sizeof res, err, n) || rt_launch(b->check, g, blk, args, err, n) ||
+	    rt_sync(err, n) || rt_download(res, b->dres, sizeof res, err, n))
+		return 1;
+	*bad = (long long)res[0];
+	memcpy(&e, &res[2], sizeof e);          /* float bits in the low half */
+	memcpy(&bo, &res[3], sizeof bo);
+	*max_err = e;
+	*bound = bo;
+	tn_describe_bad(&b->l, *bad, (long long)res[1], msg, mn);
+	return 0;
+}
+
 int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
 		  const struct rt_dev *dev, double copy_gbs, char *err, size_t n)
 {
@@ -100,6 +154,15 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
 		goto fail;
 	tn_fill_random(b->in, b->l.total, 0x5eed + (unsigned long long)pts);
 	pb->fam->ref(pb, &b->c, &b->l, b->in, b->ref, b->mag);
+	b->mode = check_mode();
+	if ((b->mode & TN_CHECK_GPU) &&
+	    (load_check(b, dev, err, n) ||
+	     rt_alloc(&b->dref, (size_t)pts * sizeof *b->ref, err, n) ||
+	     rt_alloc(&b->dmag, (size_t)pts * sizeof *b->mag, err, n) ||
+	     rt_alloc(&b->dres, 4 * sizeof(unsigned long long), err, n) ||
+	     rt_upload(b->dref, b->ref, (size_t)pts * sizeof *b->ref, err, n) ||
+	     rt_upload(b->dmag, b->mag, (size_t)pts * sizeof *b->mag, err, n)))
+		goto fail;
 	for (int i = 0; i < b->nrot; i++)
 		if (rt_alloc(&b->din[i], bytes, err, n) || rt_alloc(&b->dout[i], bytes, err, n) ||
 		    rt_upload(b->din[i], b->in, bytes, err, n) ||
@@ -113,6 +176,10 @@ fail:
 
 void tn_bench_close(struct tn_bench *b)
 {
+	rt_free(b->dref);
+	rt_free(b->dmag);
+	rt_free(b->dres);
+	rt_unload(b->check);
 	for (int i = 0; i < TN_NROT; i++) {
 		rt_free(b->din[i]);
 		rt_free(b->dout[i]);
@@ -148,7 +215,7 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const unsigned grid[3]
 	struct kctx c = { b, k, grid, block };
 	size_t bytes = (size_t)b->l.total * sizeof(float);
 	struct stats st;
-	long long bad;
+	long long bad = 0;
 
 	memset(res, 0, sizeof *res);
 	res->median = res->min = res->max = res->gbs = res->mcells = res->pct = NAN;
@@ -164,17 +231,37 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const unsigned grid[3]
 		snprintf(res->msg, sizeof res->msg, "%s", err);
 		return 0;
 	}
-	if (rt_sync(err, n) || rt_download(b->out, b->dout[0], bytes, err, n)) {
+	if (rt_sync(err, n) ||
+	    ((b->mode & TN_CHECK_GPU) && check_gpu(b, &bad, &res->max_err, &res->bound,
+						   res->msg, sizeof res->msg, err, n)) ||
+	    ((b->mode & TN_CHECK_CPU) && rt_download(b->out, b->dout[0], bytes, err, n))) {
 		res->status = "launch_error";
 		snprintf(res->msg, sizeof res->msg, "%s", err);
 		return 1;
 	}
-	bad = tn_check(&b->l, b->out, b->ref, b->mag, b->terms, &res->max_err,
-		       &res->bound, res->msg, sizeof res->msg);
+	if (b->mode & TN_CHECK_CPU) {
+		double e2, b2;
+		char m2[256];
+		long long bad2 = tn_check(&b->l, b->out, b->ref, b->mag, b->terms, &e2, &b2,
+					  m2, sizeof m2);
+		if (b->mode == TN_CHECK_BOTH && (bad2 != bad || (!bad &&
+		    (fabs(e2 - res->max_err) > 1e-6 * e2 || fabs(b2 - res->bound) > 1e-6 * b2)))) {
+			res->status = "wrong_result";
+			snprintf(res->msg, sizeof res->msg, "the GPU and CPU checks disagree: %lld "
+				 "bad points, max error %g, bound %g on the GPU; %lld, %g, %g on "
+				 "the CPU", bad, res->max_err, res->bound, bad2, e2, b2);
+			return 0;
+		}
+		bad = bad2;
+		res->max_err = e2;
+		res->bound = b2;
+		snprintf(res->msg, sizeof res->msg, "%s", m2);
+	}
 	if (bad) {
 		res->status = "wrong_result";
 		return 0;
 	}
+	res->msg[0] = 0;
 	if (measure(b->t, launch_kernel, &c, &st, err, n)) {
 		res->status = "launch_error";
 		snprintf(res->msg, sizeof res->msg, "%s", err);

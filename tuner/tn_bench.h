@@ -12,6 +12,10 @@
 
 #define TN_NROT 16
 
+/* Where outputs are checked: on the GPU (the default), on the CPU, or both,
+ * which fails a run when the two disagree. $FDTUNE_CHECK = gpu, cpu, both. */
+enum { TN_CHECK_GPU = 1, TN_CHECK_CPU = 2, TN_CHECK_BOTH = 3 };
+
 struct tn_bench {
 	const struct tn_problem *pb;
 	struct tn_layout l;
@@ -22,6 +26,9 @@ struct tn_bench {
 	double *ref;            /* reference on the compact interior */
 	float *mag;
 	void *din[TN_NROT], *dout[TN_NROT];
+	void *dref, *dmag, *dres;     /* the reference on the GPU, and check results */
+	struct rt_kernel *check;      /* templates/check.m4 */
+	int mode;                     /* TN_CHECK_*: where outputs are checked */
 	struct rt_timer *t;
 	double copy_gbs;        /* the roof: fdtune's own copy bandwidth */
 };

@@ -7,6 +7,10 @@
  * bound of the double-precision reference and every other element (halo,
  * padding) must still hold the poison pattern bit for bit.
  *
+ * The check runs on the CPU here, and as templates/check.m4 on the GPU next
+ * to the data; both report the count of bad points, the first bad element,
+ * the largest |out - ref| and the largest bound over the interior.
+ *
  * Error bound, per point: |out - ref| <= 2 (terms + 1) 2^-24 sum|term|, where
  * sum|term| is the sum of the magnitudes of the products the stencil adds.
  * Recursive fp32 summation of n terms in any order, with FMA or not, errs by
@@ -59,60 +63,63 @@ long long tn_check(const struct tn_layout *l, const float *out, const double *re
 		   char *first, size_t n)
 {
 	const int r = l->r;
-	long long bad = 0, fk = -1, fj = 0, fi = 0;
-	double worst = 0, wb = 0, worst_ratio = -1;
-	int fkind = 0;
+	long long bad = 0, fa = -1;
+	double worst = 0, wb = 0;
 	const long long xoff = l->origin - r * l->slice - (long long)r * l->ld;
 
-	#pragma omp parallel for schedule(dynamic, 1) reduction(+:bad)
+	#pragma omp parallel for schedule(dynamic, 1) reduction(+:bad) reduction(max:worst, wb)
 	for (int k = -r; k < l->nz + r; k++) {
-		double lw = 0, lb = 0, lr = -1;
-		long long lk = -1, lj = 0, li = 0;
-		int lkind = 0;
+		long long la = -1;
 		for (int j = -r; j < l->ny + r; j++) {
-			const float *row = out + (k + r) * l->slice + (long long)(j + r) * l->ld + xoff;
+			const long long a0 = (k + r) * l->slice + (long long)(j + r) * l->ld;
+			const float *row = out + a0 + xoff;
 			int inner = k >= 0 && k < l->nz && j >= 0 && j < l->ny;
 			for (long long i = -xoff; i < l->ld - xoff; i++) {
-				unsigned u;
-				memcpy(&u, row + i, 4);
+				int wrong;
 				if (inner && i >= 0 && i < l->nx) {
 					long long c = i + (long long)l->nx * (j + (long long)l->ny * k);
 					double e = fabs((double)row[i] - ref[c]);
 					double tb = tn_err_bound(terms, mag[c]);
-					if (!(e <= tb)) {
-						bad++;
-						if (lk < 0) { lk = k; lj = j; li = i; lkind = 1; }
-					}
-					if (e / tb > lr || isnan(e)) {
-						lr = isnan(e) ? INFINITY : e / tb;
-						lw = e;
-						lb = tb;
-					}
-				} else if (u != 0xffffffffu) {
+					wrong = !(e <= tb);
+					worst = fmax(worst, isnan(e) ? INFINITY : (double)(float)e);
+					if (!wrong)
+						wb = fmax(wb, (double)(float)tb);
+				} else {
+					unsigned u;
+					memcpy(&u, row + i, 4);
+					wrong = u != 0xffffffffu;
+				}
+				if (wrong) {
 					bad++;
-					if (lk < 0) { lk = k; lj = j; li = i; lkind = 2; }
+					if (la < 0)
+						la = a0 + xoff + i;
 				}
 			}
 		}
 		#pragma omp critical
-		{
-			if (lr > worst_ratio) {
-				worst_ratio = lr;
-				worst = lw;
-				wb = lb;
-			}
-			if (lk >= 0 && (fk < 0 || lk < fk)) {
-				fk = lk; fj = lj; fi = li; fkind = lkind;
-			}
-		}
+		if (la >= 0 && (fa < 0 || la < fa))
+			fa = la;
 	}
 	*max_err = worst;
 	*bound = wb;
-	if (bad && first)
-		snprintf(first, n, "%lld bad points; first at (x=%lld, y=%lld, z=%lld): %s",
-			 bad, fi, fj, fk, fkind == 1 ? "value outside the error bound"
-			 : "halo or padding overwritten");
-	else if (first && n)
-		first[0] = 0;
+	if (first)
+		tn_describe_bad(l, bad, fa, first, n);
 	return bad;
+}
+
+void tn_describe_bad(const struct tn_layout *l, long long bad, long long a, char *msg, size_t n)
+{
+	const long long xoff = l->origin - l->r * l->slice - (long long)l->r * l->ld;
+	long long k, j, i;
+	if (!bad) {
+		if (n)
+			msg[0] = 0;
+		return;
+	}
+	k = a / l->slice - l->r;
+	j = a % l->slice / l->ld - l->r;
+	i = a % l->ld - xoff;
+	snprintf(msg, n, "%lld bad points; first at (x=%lld, y=%lld, z=%lld): %s", bad, i, j, k,
+		 i >= 0 && i < l->nx && j >= 0 && j < l->ny && k >= 0 && k < l->nz ?
+		 "value outside the error bound" : "halo or padding overwritten");
 }

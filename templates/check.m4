@@ -1,0 +1,49 @@
+m4_dnl check.m4: the output check of tn_field.c, run on the GPU next to the data.
+m4_dnl One thread per element of the whole output allocation: an interior point
+m4_dnl must lie within its error bound of the CPU reference (computed on the CPU,
+m4_dnl uploaded once), every other element must still hold the poison bits.
+m4_dnl Parameters: FDT_BS (threads per block).
+m4_dnl Kernel ABI: (const float *out, const double *ref, const float *mag,
+m4_dnl fd_chk geometry, unsigned long long *res); res[0] counts bad points, res[1] is
+m4_dnl the smallest bad index (start it at ~0), res[2] and res[3] hold the largest
+m4_dnl |out - ref| and the largest bound as float bits (start them at 0).
+m4_include(`lib.m4')m4_dnl
+FDT_REQUIRE(`FDT_BS >= 1', `bs must be positive')m4_dnl
+FDT_BANNER(`check.m4')
+`
+struct fd_chk { long long total, slice; int ld, xoff, r, nx, ny, nz, terms; };
+
+extern "C" __global__ void __launch_bounds__('FDT_BS`)
+'FDT_KERNEL`(const float *__restrict__ out, const double *__restrict__ ref,
+	   const float *__restrict__ mag, fd_chk q, unsigned long long *res)
+{
+	const long long a = (long long)blockIdx.x * 'FDT_BS` + threadIdx.x;
+	if (a >= q.total)
+		return;
+	const int k = (int)(a / q.slice) - q.r;
+	const long long rem = a % q.slice;
+	const int j = (int)(rem / q.ld) - q.r, i = (int)(rem % q.ld) - q.xoff;
+	const float v = out[a];
+	bool bad;
+	if (i >= 0 && i < q.nx && j >= 0 && j < q.ny && k >= 0 && k < q.nz) {
+		const long long c = i + (long long)q.nx * (j + (long long)q.ny * k);
+		/* the bound of tn_err_bound: 2 (terms + 1) 2^-24 mag + 1e-30 */
+		const double e = fabs((double)v - ref[c]);
+		const double b = 2.0 * (q.terms + 1) * 5.9604644775390625e-8 * mag[c] + 1e-30;
+		bad = !(e <= b);
+		const float ef = (float)e, bf = (float)b;
+		if (!bad) {
+			atomicMax((unsigned *)&res[2], __float_as_uint(ef));
+			atomicMax((unsigned *)&res[3], __float_as_uint(bf));
+		} else {
+			atomicMax((unsigned *)&res[2], isnan(ef) ? 0x7f800000u : __float_as_uint(ef));
+		}
+	} else {
+		bad = __float_as_uint(v) != 0xffffffffu;
+	}
+	if (bad) {
+		atomicAdd(&res[0], 1ULL);
+		atomicMin(&res[1], (unsigned long long)a);
+	}
+}
+'
