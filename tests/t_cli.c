@@ -118,7 +118,7 @@ static void databases(void **st)
 	/* a compile-only sweep records every build; running it again adds, loses nothing */
 	snprintf(db, sizeof db, "%s/a.db", dir);
 	snprintf(args, sizeof args, "sweep --compile-only -q -j 2 -n 20x9x7 -r 2 -p vec=2,4 "
-		 "-p bx=32 -p by=4 -p ypt=1 -p lds=0,1 -p nw=8 -p nt=1 -p pf=1 -p ku=0 --db %s", db);
+		 "-p bx=32 -p by=4 -p ypt=1 -p lds=0,1 -p nw=8 -p nt=1 -p pf=1 --db %s", db);
 	expect(args, 0, "sweep 1 done: built=4");
 	assert_int_equal(count(db, "select count(*) from builds where status='ok' and regs>0"), 4);
 	assert_int_equal(count(db, "select count(*) from sweeps where status='done'"), 1);

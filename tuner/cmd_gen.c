@@ -33,7 +33,7 @@ static void list(void)
 		const struct tn_family *f = tn_families[i];
 		printf("%s: %s (templates/%s)\n", f->name, f->help, f->tmpl);
 		for (int k = 0; k < f->np; k++) {
-			printf("  %-5s %-40s", f->p[k].name, f->p[k].help);
+			printf("  %-5s %-52s", f->p[k].name, f->p[k].help);
 			for (int j = 0; j < f->p[k].n; j++)
 				printf("%s%d", j ? "," : " ", f->p[k].v[j]);
 			printf("\n");

@@ -105,19 +105,19 @@ static int terms(int r) { return 6 * r + 1; }
 
 const struct tn_family fam_xyz = {
 	.name = "xyz", .tmpl = "xyz.m4",
-	.help = "fused Dxx+Dyy+Dzz: x from registers, y via LDS or registers, z window",
+	.help = "fused Dxx+Dyy+Dzz in one pass: xy tile in registers or LDS, z register queue",
 	.np = 10,
 	.p = {
 		{ "vec", "floats per thread in x", 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x", 4, { 32, 64, 128, 256 } },
+		{ "bx", "threads per block in x", 3, { 32, 64, 128 } },
 		{ "by", "threads per block in y", 4, { 1, 2, 4, 8 } },
 		{ "ypt", "rows per thread", 3, { 1, 2, 4 } },
 		{ "lds", "LDS: 0 none, 1 y tile, 2 async xy tile ring", 3, { 0, 1, 2 } },
-		{ "nw", "z planes per block (window length)", 4, { 32, 64, 128, 512 } },
+		{ "nw", "z planes per block (window length)", 4, { 48, 96, 192, 512 } },
 		{ "nt", "nontemporal stores", 2, { 0, 1 } },
 		{ "pf", "planes loaded ahead (prefetch depth)", 2, { 0, 1 } },
 		{ "mb", "min blocks per SM for __launch_bounds__ (0: none)", 1, { 0 } },
-		{ "ku", "unroll the plane loop 2R+1 times", 2, { 0, 1 } },
+		{ "ku", "unroll the plane loop 2R+1 times", 1, { 0 } },
 	},
 	.check = check, .geom = geom, .bytes = fam_bytes_2, .coef = coef,
 	.ref = ref, .terms = terms,

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct item {
@@ -38,6 +39,13 @@ struct pool {
 };
 
 static volatile sig_atomic_t stop_signal;
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
 static void on_signal(int s) { stop_signal = s; }
 
 /* Generates and compiles one configuration into it. */
@@ -266,7 +274,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	long long total = tn_space_size(o->sp), nv = 0, pruned = 0, done = 0, skipped = 0;
 	char why[256], first_why[256] = "", host[256] = "?", msg[512];
 	const char *end_status = "failed";
-	double copy = 0, memcpy_gbs = 0;
+	double copy = 0, memcpy_gbs = 0, t0 = 0, tc = 0, tm = 0;
 	long long cbytes = 0;
 	struct sigaction sa;
 
@@ -343,25 +351,37 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	po.pb = pb;
 	po.arch = c.arch;
 	pthread_mutex_init(&po.mu, NULL);
+	t0 = now_s();
 	while (done < nv && !stop_signal) {
 		int m = 0, rc = 0;
+		double t1;
 		for (; m < chunk && done + m < nv; m++) {
 			memset(&po.it[m], 0, sizeof po.it[m]);
 			memcpy(po.it[m].v, cfgs + (done + m) * TN_MAXP, sizeof po.it[m].v);
 		}
 		po.n = m;
+		t1 = now_s();
 		compile_chunk(&po, o->jobs, err, n);
+		tc += now_s() - t1;
+		t1 = now_s();
 		for (int i = 0; i < m; i++) {
 			if (!rc && !stop_signal)
 				rc = handle(&c, &po.it[i], err, n);
 			rt_prog_free(&po.it[i].prog);
 			free(po.it[i].src);
 		}
+		tm += now_s() - t1;
 		done += m;
 		if (rc)
 			goto fail;
 	}
 	tn_progress_end(&c.pr);
+	if (done) {
+		double tt = now_s() - t0;
+		fprintf(stderr, "fdtune: %lld configurations in %.1f s, %.1f per second: compile "
+			"%.1f s on %d threads, %s %.1f s\n", done, tt, done / tt, tc, o->jobs,
+			c.gpu ? "load, validate and time" : "record", tm);
+	}
 	end_status = stop_signal ? "interrupted" : "done";
 	status = stop_signal ? 1 : 0;
 	if (stop_signal)
