@@ -9,29 +9,29 @@ m4_dnl the overloads below, never through operators that only HIP defines.
 struct fd_grid { int nx, ny, nz, ld; long long slice; };
 struct fd_coef { float c0, x[9], y[9], z[9]; };   /* weights for offsets 1..8; c0: sum of centre weights */
 
-static __device__ __forceinline__ float  fd_zero1(void) { return 0.0f; }
-static __device__ __forceinline__ float2 fd_zero2(void) { return make_float2(0.0f, 0.0f); }
-static __device__ __forceinline__ float4 fd_zero4(void) { return make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
-static __device__ __forceinline__ float  fd_mul(float c, float a) { return c * a; }
-static __device__ __forceinline__ float2 fd_mul(float c, float2 a) { return make_float2(c * a.x, c * a.y); }
-static __device__ __forceinline__ float4 fd_mul(float c, float4 a) { return make_float4(c * a.x, c * a.y, c * a.z, c * a.w); }
-static __device__ __forceinline__ float  fd_add(float a, float b) { return a + b; }
-static __device__ __forceinline__ float2 fd_add(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
-static __device__ __forceinline__ float4 fd_add(float4 a, float4 b) { return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w); }
+__device__ __forceinline__ float  fd_zero1(void) { return 0.0f; }
+__device__ __forceinline__ float2 fd_zero2(void) { return make_float2(0.0f, 0.0f); }
+__device__ __forceinline__ float4 fd_zero4(void) { return make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
+__device__ __forceinline__ float  fd_mul(float c, float a) { return c * a; }
+__device__ __forceinline__ float2 fd_mul(float c, float2 a) { return make_float2(c * a.x, c * a.y); }
+__device__ __forceinline__ float4 fd_mul(float c, float4 a) { return make_float4(c * a.x, c * a.y, c * a.z, c * a.w); }
+__device__ __forceinline__ float  fd_add(float a, float b) { return a + b; }
+__device__ __forceinline__ float2 fd_add(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+__device__ __forceinline__ float4 fd_add(float4 a, float4 b) { return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w); }
 /* fd_fma(c, a, s) = s + c * a, per component */
-static __device__ __forceinline__ float  fd_fma(float c, float a, float s) { return fmaf(c, a, s); }
-static __device__ __forceinline__ float2 fd_fma(float c, float2 a, float2 s) { return make_float2(fmaf(c, a.x, s.x), fmaf(c, a.y, s.y)); }
-static __device__ __forceinline__ float4 fd_fma(float c, float4 a, float4 s) { return make_float4(fmaf(c, a.x, s.x), fmaf(c, a.y, s.y), fmaf(c, a.z, s.z), fmaf(c, a.w, s.w)); }
+__device__ __forceinline__ float  fd_fma(float c, float a, float s) { return fmaf(c, a, s); }
+__device__ __forceinline__ float2 fd_fma(float c, float2 a, float2 s) { return make_float2(fmaf(c, a.x, s.x), fmaf(c, a.y, s.y)); }
+__device__ __forceinline__ float4 fd_fma(float c, float4 a, float4 s) { return make_float4(fmaf(c, a.x, s.x), fmaf(c, a.y, s.y), fmaf(c, a.z, s.z), fmaf(c, a.w, s.w)); }
 
 /* fd_store_nt(p, v): store that bypasses (AMD) or streams through (NVIDIA) the caches */
 #ifdef FD_AMD
-static __device__ __forceinline__ void fd_store_nt(float *p, float v) { __builtin_nontemporal_store(v, p); }
-static __device__ __forceinline__ void fd_store_nt(float2 *p, float2 v) { __builtin_nontemporal_store(v.data, &p->data); }
-static __device__ __forceinline__ void fd_store_nt(float4 *p, float4 v) { __builtin_nontemporal_store(v.data, &p->data); }
+__device__ __forceinline__ void fd_store_nt(float *p, float v) { __builtin_nontemporal_store(v, p); }
+__device__ __forceinline__ void fd_store_nt(float2 *p, float2 v) { __builtin_nontemporal_store(v.data, &p->data); }
+__device__ __forceinline__ void fd_store_nt(float4 *p, float4 v) { __builtin_nontemporal_store(v.data, &p->data); }
 #else
-static __device__ __forceinline__ void fd_store_nt(float *p, float v) { __stcs(p, v); }
-static __device__ __forceinline__ void fd_store_nt(float2 *p, float2 v) { __stcs(p, v); }
-static __device__ __forceinline__ void fd_store_nt(float4 *p, float4 v) { __stcs(p, v); }
+__device__ __forceinline__ void fd_store_nt(float *p, float v) { __stcs(p, v); }
+__device__ __forceinline__ void fd_store_nt(float2 *p, float2 v) { __stcs(p, v); }
+__device__ __forceinline__ void fd_store_nt(float4 *p, float4 v) { __stcs(p, v); }
 #endif
 
 /* fd_cp(dst, src): copy one vector from global to shared memory, asynchronously
@@ -39,11 +39,11 @@ static __device__ __forceinline__ void fd_store_nt(float4 *p, float4 v) { __stcs
  * fd_wait<N>() returns once at most N groups of this thread are in flight.
  * On AMD the copy is an ordinary load and store, and commit and wait do nothing. */
 #ifdef FD_AMD
-template <class T> static __device__ __forceinline__ void fd_cp(T *dst, const T *src) { *dst = *src; }
-static __device__ __forceinline__ void fd_commit(void) { }
-template <int N> static __device__ __forceinline__ void fd_wait(void) { }
+template <class T> __device__ __forceinline__ void fd_cp(T *dst, const T *src) { *dst = *src; }
+__device__ __forceinline__ void fd_commit(void) { }
+template <int N> __device__ __forceinline__ void fd_wait(void) { }
 #else
-template <class T> static __device__ __forceinline__ void fd_cp(T *dst, const T *src)
+template <class T> __device__ __forceinline__ void fd_cp(T *dst, const T *src)
 {
 	const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
 	if (sizeof(T) == 16)
@@ -51,7 +51,7 @@ template <class T> static __device__ __forceinline__ void fd_cp(T *dst, const T 
 	else
 		asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" :: "r"(s), "l"(src), "n"((int)sizeof(T)) : "memory");
 }
-static __device__ __forceinline__ void fd_commit(void) { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int N> static __device__ __forceinline__ void fd_wait(void) { asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory"); }
+__device__ __forceinline__ void fd_commit(void) { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N> __device__ __forceinline__ void fd_wait(void) { asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory"); }
 #endif
 '
