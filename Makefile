@@ -1,9 +1,9 @@
 # fdtune: an autotuner and kernel generator for high-order finite-difference
 # stencils. `make` builds ./fdtune for the GPU platform it finds (NVIDIA when
 # a CUDA toolkit is present, else AMD when ROCm's HIP is); GPU=nvidia or
-# GPU=amd forces one. `make test` runs the CPU test suite (and the GPU tests
-# where a GPU is present). `make deps` installs what is missing (Debian and
-# Ubuntu, through apt-get).
+# GPU=amd forces one. `make sweep` runs the main job (ARGS= adds fdtune sweep
+# options); `make test` runs the test suite, the GPU tests where a GPU is
+# present. Both install what is missing first (Debian and Ubuntu, apt-get).
 
 CUDA ?= /usr/local/cuda
 HAVE_CUDA := $(shell test -e $(CUDA)/include/nvrtc.h && echo yes)
@@ -81,9 +81,21 @@ $(B)/t_compile-amd: $(B)/tests/t_compile.o $(CORE_O) $(B)/amd/rt.o
 $(B)/t_gpu: $(B)/tests/t_gpu.o $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)
 
+# README's two commands. Each first installs what is missing (.ci/deps.sh),
+# then runs make again so that the toolchains found are the ones now here.
+sweep:
+	@sh .ci/deps.sh
+	@$(MAKE) --no-print-directory -j$$(nproc) fdtune
+	@mkdir -p results
+	./fdtune sweep --db results/fdtune.db $(ARGS)
+
+test:
+	@sh .ci/deps.sh test
+	@$(MAKE) --no-print-directory -j$$(nproc) check
+
 # Every test binary runs even when an earlier one fails; the target fails
 # if any did. t_gpu skips itself where there is no GPU.
-test: fdtune $(T_CPU) $(B)/t_gpu
+check: fdtune $(T_CPU) $(B)/t_gpu
 	@fail=0; for t in $(T_CPU) $(B)/t_gpu; do \
 	  echo "== $$t"; FDTUNE=$(CURDIR)/fdtune $$t || fail=1; done; \
 	  exit $$fail
@@ -93,10 +105,10 @@ test-gpu: fdtune $(B)/t_gpu
 	FDTUNE=$(CURDIR)/fdtune $(B)/t_gpu
 
 deps:
-	@sh .ci/deps.sh
+	@sh .ci/deps.sh test
 
 clean:
 	rm -rf $(B) fdtune fdtune-nvidia fdtune-amd
 
-.PHONY: all test test-gpu deps clean gen-all
+.PHONY: all sweep test check test-gpu deps clean gen-all
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

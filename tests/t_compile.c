@@ -74,6 +74,27 @@ static void representative_set(void **st)
 	assert_int_equal(n, 72);
 }
 
+/* The helper kernels of a sweep: the copy of the roof and the output check. */
+static void helper_kernels(void **st)
+{
+	static const struct { const char *tmpl, *kernel, *param; } k[] = {
+		{ "copy.m4", "fdt_copy", "cpt" }, { "check.m4", "fdt_check", "bs" } };
+	(void)st;
+	for (int i = 0; i < 2; i++) {
+		struct gen_def d[] = { { k[i].param, 4 }, { "bs", 256 } };
+		char err[4096], *src;
+		struct rt_prog p;
+		assert_int_equal(gen_source(k[i].tmpl, k[i].kernel, d, i ? 1 : 2, &src, err,
+					    sizeof err), 0);
+		if (rt_compile(src, k[i].tmpl, rt_default_arch(), NULL, 0, &p, err, sizeof err))
+			print_error("%s: %s\n%s\n", k[i].tmpl, err, p.log);
+		assert_non_null(p.code);
+		assert_true(p.regs > 0);
+		rt_prog_free(&p);
+		free(src);
+	}
+}
+
 static void broken_source(void **st)
 {
 	struct rt_prog p;
@@ -90,7 +111,8 @@ static void broken_source(void **st)
 int main(void)
 {
 	const struct CMUnitTest t[] = {
-		cmocka_unit_test(representative_set), cmocka_unit_test(broken_source),
+		cmocka_unit_test(representative_set), cmocka_unit_test(helper_kernels),
+		cmocka_unit_test(broken_source),
 	};
 	char name[64];
 	snprintf(name, sizeof name, "compile-%s-%s", rt_platform(), rt_default_arch());

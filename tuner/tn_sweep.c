@@ -108,7 +108,8 @@ struct ctx {
 	int gpu;
 	char compiler[64];
 	const char *arch;
-	long long count[8];     /* outcomes, by index of status[] */
+	long long count[8];     /* outcomes, by index of outcome[] */
+	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
 	struct tn_progress pr;
 };
 
@@ -160,6 +161,12 @@ static int handle(struct ctx *c, struct item *it, char *err, size_t n)
 		return 1;
 	if (!c->gpu) {
 		tally(c, it->bad_gen || it->bad_compile ? "compile_error" : "built");
+		if (!it->bad_gen && !it->bad_compile) {
+			c->rmin = c->rmin && c->rmin < it->prog.regs ? c->rmin : it->prog.regs;
+			c->rmax = c->rmax > it->prog.regs ? c->rmax : it->prog.regs;
+			c->lmax = c->lmax > it->prog.lds ? c->lmax : it->prog.lds;
+			c->nspill += it->prog.spill > 0;
+		}
 		tn_progress_step(&c->pr, NAN, NAN);
 		return 0;
 	}
@@ -381,6 +388,11 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		fprintf(stderr, "fdtune: %lld configurations in %.1f s, %.1f per second: compile "
 			"%.1f s on %d threads, %s %.1f s\n", done, tt, done / tt, tc, o->jobs,
 			c.gpu ? "load, validate and time" : "record", tm);
+		if (!c.gpu && c.count[7])
+			fprintf(stderr, "fdtune: compile-only for %s: registers %d..%d per thread, "
+				"LDS up to %d bytes, %d of %lld builds spill; each build is in the "
+				"builds table of %s (nothing was timed, so fdtune best has no rows)\n",
+				c.arch, c.rmin, c.rmax, c.lmax, c.nspill, c.count[7], o->db_path);
 	}
 	end_status = stop_signal ? "interrupted" : "done";
 	status = stop_signal ? 1 : 0;

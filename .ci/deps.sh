@@ -1,0 +1,38 @@
+#!/bin/sh
+# deps.sh: makes sure what fdtune needs to build is installed; with "test",
+# also what its tests need. On Debian and Ubuntu it installs what is missing
+# with apt-get (as root, or through sudo); elsewhere it names the packages.
+#   sh .ci/deps.sh          build: C compiler, make, m4, SQLite headers, and a
+#                           GPU compiler (CUDA's NVRTC or ROCm's hiprtc)
+#   sh .ci/deps.sh test     also cmocka, and ROCm's hiprtc so that generated
+#                           kernels are compile-tested for AMD as well as NVIDIA
+set -eu
+want=""
+have_hdr() { for d in /usr/include /usr/local/include /opt/rocm/include "${CUDA:-/usr/local/cuda}/include"; do
+	[ -e "$d/$1" ] && return 0; done; return 1; }
+command -v cc >/dev/null 2>&1 || want="$want gcc"
+command -v make >/dev/null 2>&1 || want="$want make"
+command -v m4 >/dev/null 2>&1 || want="$want m4"
+have_hdr sqlite3.h || want="$want libsqlite3-dev"
+if [ "${1:-}" = test ]; then
+	have_hdr cmocka.h || want="$want libcmocka-dev"
+	have_hdr hip/hiprtc.h || want="$want libamdhip64-dev libhiprtc-builtins5"
+	command -v sqlite3 >/dev/null 2>&1 || want="$want sqlite3"
+elif ! have_hdr nvrtc.h && ! have_hdr hip/hiprtc.h; then
+	want="$want libamdhip64-dev libhiprtc-builtins5"
+fi
+[ -z "$want" ] && exit 0
+echo "fdtune: installing:$want"
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "fdtune: no apt-get here; install these packages (or your system's equivalents):$want" >&2
+	exit 1
+fi
+sudo=""
+if [ "$(id -u)" != 0 ]; then
+	command -v sudo >/dev/null 2>&1 || { echo "fdtune: run as root, or install:$want" >&2; exit 1; }
+	sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $want
