@@ -7,6 +7,7 @@
  * db_best.c.
  */
 #include "db.h"
+#include "db_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -81,8 +82,7 @@ static const char *const migrations[] = {
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_LATEST,
                "one migration per schema version");
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t n, const char *fmt, ...)
+int db_fail(char *err, size_t n, const char *fmt, ...)
 {
     va_list ap;
 
@@ -109,7 +109,7 @@ static const char *hint(int rc)
 
 static int sqlerr(sqlite3 *h, int rc, const char *what, char *err, size_t n)
 {
-    return fail(err, n, "%s: %s (%s)", what, sqlite3_errmsg(h), hint(rc));
+    return db_fail(err, n, "%s: %s (%s)", what, sqlite3_errmsg(h), hint(rc));
 }
 
 /* As sqlerr, but a file SQLite cannot read is reported as such, by name. */
@@ -117,7 +117,7 @@ static int badfile(sqlite3 *h, int rc, const char *path, char *err, size_t n)
 {
     if ((rc & 0xff) != SQLITE_NOTADB && (rc & 0xff) != SQLITE_CORRUPT)
         return sqlerr(h, rc, path, err, n);
-    return fail(err, n, "%s is not a usable SQLite database: %s; move it aside or choose another --db",
+    return db_fail(err, n, "%s is not a usable SQLite database: %s; move it aside or choose another --db",
                 path, sqlite3_errmsg(h));
 }
 
@@ -249,7 +249,7 @@ static int setup(sqlite3 *h, const char *path, int exists, int upto, char *err, 
     int rc, app, ver;
 
     if (sqlite3_db_readonly(h, "main") != 0)
-        return fail(err, n, "%s cannot be opened for writing; fix its permissions or choose another --db", path);
+        return db_fail(err, n, "%s cannot be opened for writing; fix its permissions or choose another --db", path);
     if (exec(h, "PRAGMA busy_timeout=5000", "set busy timeout", err, n))
         return -1;
     rc = run1(h, "SELECT (SELECT application_id FROM pragma_application_id),"
@@ -261,17 +261,17 @@ static int setup(sqlite3 *h, const char *path, int exists, int upto, char *err, 
     app = (int)r.i[0];
     ver = (int)r.i[1];
     if (app != DB_APPLICATION_ID && (app != 0 || r.i[3] > 0 || ver != 0))
-        return fail(err, n, "%s is not an fdtune database (application_id 0x%08x, %lld tables); choose another --db path",
+        return db_fail(err, n, "%s is not an fdtune database (application_id 0x%08x, %lld tables); choose another --db path",
                     path, (unsigned)app, r.i[2]);
     if (ver > DB_SCHEMA_LATEST)
-        return fail(err, n, "%s: database schema version %d is newer than this fdtune (%d); upgrade fdtune",
+        return db_fail(err, n, "%s: database schema version %d is newer than this fdtune (%d); upgrade fdtune",
                     path, ver, DB_SCHEMA_LATEST);
     if (exists) {
         rc = run1(h, "PRAGMA quick_check(1)", NULL, 0, &r);
         if (rc != SQLITE_OK)
             return badfile(h, rc, path, err, n);
         if (strcmp(r.t, "ok") != 0)
-            return fail(err, n, "%s fails SQLite's quick_check (%s); move it aside or choose another --db",
+            return db_fail(err, n, "%s fails SQLite's quick_check (%s); move it aside or choose another --db",
                         path, r.t);
     }
     if (exec(h, "PRAGMA foreign_keys=ON", "enable foreign keys", err, n) ||
@@ -279,7 +279,7 @@ static int setup(sqlite3 *h, const char *path, int exists, int upto, char *err, 
         stmt(h, "PRAGMA journal_mode=WAL", NULL, 0, &r, "set WAL journal mode", err, n))
         return -1;
     if (strcmp(r.t, "wal") != 0 && strcmp(r.t, "memory") != 0)
-        return fail(err, n, "cannot put %s in WAL mode (journal_mode is '%s'); put --db on a local filesystem",
+        return db_fail(err, n, "cannot put %s in WAL mode (journal_mode is '%s'); put --db on a local filesystem",
                     path, r.t);
     return migrate(h, ver, upto, err, n);
 }
@@ -293,17 +293,17 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
     if (out)
         *out = NULL;
     if (!path || !*path || !out)
-        return fail(err, n, "db_open: path and out are required");
+        return db_fail(err, n, "db_open: path and out are required");
     if (upto < 1 || upto > DB_SCHEMA_LATEST)
-        return fail(err, n, "db_open: schema version %d is outside 1..%d", upto, DB_SCHEMA_LATEST);
+        return db_fail(err, n, "db_open: schema version %d is outside 1..%d", upto, DB_SCHEMA_LATEST);
     errno = 0;
     exists = stat(path, &st) == 0;
     if (!exists && errno != ENOENT)
-        return fail(err, n, "cannot access %s: %s; check the path and its permissions", path,
+        return db_fail(err, n, "cannot access %s: %s; check the path and its permissions", path,
                     strerror(errno));
     rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE), NULL);
     if (rc != SQLITE_OK) {
-        rc = fail(err, n, "cannot open %s: %s; check the path and its permissions", path,
+        rc = db_fail(err, n, "cannot open %s: %s; check the path and its permissions", path,
                   h ? sqlite3_errmsg(h) : sqlite3_errstr(rc));
         goto done;
     }
@@ -312,7 +312,7 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
         goto done;
     *out = malloc(sizeof **out);
     if (!*out) {
-        rc = fail(err, n, "db_open: out of memory");
+        rc = db_fail(err, n, "db_open: out of memory");
         goto done;
     }
     (*out)->h = h;
@@ -346,7 +346,7 @@ int db_version(struct db *d)
 int db_handle(struct db *d, struct sqlite3 **h, char *err, size_t n)
 {
     if (!d || !h)
-        return fail(err, n, "db_handle: database and output pointer are required");
+        return db_fail(err, n, "db_handle: database and output pointer are required");
     *h = d->h;
     return 0;
 }
@@ -365,7 +365,7 @@ static int getid(struct db *d, const char *sel, const char *ins, const struct va
     if (!r.got && stmt(d->h, sel, v, nv, &r, what, err, n)) /* lost a race: now present */
         return -1;
     if (!r.got)
-        return fail(err, n, "%s: row not found after insert; retry", what);
+        return db_fail(err, n, "%s: row not found after insert; retry", what);
     *id = r.i[0];
     return 0;
 }
@@ -380,7 +380,7 @@ static int one(struct db *d, const char *sql, const struct val *v, int nv, long 
     if (stmt(d->h, sql, v, nv, &r, what, err, n))
         return -1;
     if (r.got != 1)
-        return fail(err, n, "%s: %d rows matched, expected 1; pass an id returned by fdtune's db_ calls",
+        return db_fail(err, n, "%s: %d rows matched, expected 1; pass an id returned by fdtune's db_ calls",
                     what, r.got);
     if (id)
         *id = r.i[0];
@@ -389,7 +389,7 @@ static int one(struct db *d, const char *sql, const struct val *v, int nv, long 
 
 static int need(const void *p, const char *what, char *err, size_t n)
 {
-    return p ? 0 : fail(err, n, "%s is required (got NULL)", what);
+    return p ? 0 : db_fail(err, n, "%s is required (got NULL)", what);
 }
 
 int db_device_id(struct db *d, const struct db_device *dev, long long *id, char *err, size_t n)
@@ -437,7 +437,7 @@ int db_device_copy(struct db *d, long long dev, double *copy_gbs, char *err, siz
              "read copy calibration", err, n))
         return -1;
     if (!r.got)
-        return fail(err, n, "no device with id %lld; pass an id from db_device_id", dev);
+        return db_fail(err, n, "no device with id %lld; pass an id from db_device_id", dev);
     *copy_gbs = r.d;
     return 0;
 }
@@ -449,7 +449,7 @@ int db_problem_id(struct db *d, const char *family, int radius, int nx, int ny, 
         need(precision, "precision", err, n) || need(id, "id", err, n))
         return -1;
     if (radius < 0 || nx <= 0 || ny <= 0 || nz <= 0)
-        return fail(err, n, "invalid problem (radius %d, %dx%dx%d): radius must be >= 0, sizes > 0",
+        return db_fail(err, n, "invalid problem (radius %d, %dx%dx%d): radius must be >= 0, sizes > 0",
                     radius, nx, ny, nz);
     struct val v[] = {txt(family), num(radius), num(nx), num(ny), num(nz), txt(precision)};
     return getid(d, "SELECT id FROM problems WHERE family = ?1 AND radius = ?2 AND nx = ?3"
@@ -492,7 +492,7 @@ int db_sweep_end(struct db *d, long long id, const char *status, long long n_spa
     if (need(d, "database", err, n) || need(status, "status", err, n))
         return -1;
     if (strcmp(status, "done") && strcmp(status, "failed") && strcmp(status, "interrupted"))
-        return fail(err, n, "sweep status '%s' is invalid; use done, failed or interrupted", status);
+        return db_fail(err, n, "sweep status '%s' is invalid; use done, failed or interrupted", status);
     snprintf(what, sizeof what, "record end of sweep %lld", id);
     struct val v[] = {num(id), txt(status), nneg(n_space), nneg(n_pruned), txt(message)};
     return one(d, "UPDATE sweeps SET ended = " NOW ", status = ?2, n_space = ?3,"

@@ -6,8 +6,8 @@
  * failed query prints nothing.
  */
 #include "db.h"
+#include "db_int.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,18 +49,6 @@ static const struct col ccols[] = {
 /* Formatted cells, row-major; every cell is an owned string. */
 struct grid { char **c; size_t len, cap; };
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (err && n) {
-        va_start(ap, fmt);
-        vsnprintf(err, n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 static int put(struct grid *g, const char *s)
 {
@@ -186,11 +174,11 @@ int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, F
     int rc = -1, src, v;
 
     if (!out || (fmt != DB_TABLE && fmt != DB_CSV))
-        return fail(err, n, "db_best: an output stream and a format (DB_TABLE or DB_CSV) are required");
+        return db_fail(err, n, "db_best: an output stream and a format (DB_TABLE or DB_CSV) are required");
     if (db_handle(d, &h, err, n))
         return -1;
     if ((v = db_version(d)) < 2)
-        return fail(err, n, "db_best: schema version %d has no v_runs view; open the database with db_open to migrate it", v);
+        return db_fail(err, n, "db_best: schema version %d has no v_runs view; open the database with db_open to migrate it", v);
     f = f ? f : &any;
     if (!all) { /* the rank column is shown only when every run is listed */
         cols++;
@@ -198,7 +186,7 @@ int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, F
     }
     for (i = 0; i < nc; i++) {
         if (put(&g, cols[i].name)) {
-            rc = fail(err, n, "db_best: out of memory");
+            rc = db_fail(err, n, "db_best: out of memory");
             goto done;
         }
     }
@@ -211,29 +199,29 @@ int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, F
         while ((src = sqlite3_step(st)) == SQLITE_ROW) {
             for (i = 0; i < nc; i++) {
                 if (cell(&g, st, &cols[i], fmt == DB_CSV)) {
-                    rc = fail(err, n, "db_best: out of memory formatting the report");
+                    rc = db_fail(err, n, "db_best: out of memory formatting the report");
                     goto done;
                 }
             }
         }
     }
     if (src != SQLITE_DONE) {
-        rc = fail(err, n, "db_best: query failed: %s; check the database with the sqlite3 shell",
+        rc = db_fail(err, n, "db_best: query failed: %s; check the database with the sqlite3 shell",
                   sqlite3_errmsg(h));
         goto done;
     }
     if (g.len == nc) {
         rc = DB_NOMATCH;
-        fail(err, n, "no successful runs match%s", filters(f, desc, sizeof desc));
+        db_fail(err, n, "no successful runs match%s", filters(f, desc, sizeof desc));
         goto done;
     }
     rc = print(out, &g, cols, nc, fmt == DB_CSV);
     if (rc)
-        fail(err, n, "db_best: writing the report failed; check the output file or pipe");
+        db_fail(err, n, "db_best: writing the report failed; check the output file or pipe");
 done:
     src = sqlite3_finalize(st);
     if (src != SQLITE_OK && rc == 0)
-        rc = fail(err, n, "db_best: %s", sqlite3_errmsg(h));
+        rc = db_fail(err, n, "db_best: %s", sqlite3_errmsg(h));
     for (i = 0; i < g.len; i++)
         free(g.c[i]);
     free(g.c);

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "t_util.h"
+
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,20 +90,6 @@ static void help_everywhere(void **st)
 	expect("gen --list", 0, "nw    z planes per block");
 }
 
-static long long count(const char *db, const char *sql)
-{
-	sqlite3 *h;
-	sqlite3_stmt *s;
-	long long v = -1;
-	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_close(h);
-	return v;
-}
-
 static void write_file(const char *path, const void *b, size_t n)
 {
 	FILE *f = fopen(path, "wb");
@@ -120,8 +108,8 @@ static void databases(void **st)
 	snprintf(args, sizeof args, "sweep --compile-only -q -j 2 -n 20x9x7 -r 2 -p vec=2,4 "
 		 "-p bx=32 -p by=4 -p ypt=1 -p lds=0,1 -p nw=8 -p nt=1 -p pf=1 --db %s", db);
 	expect(args, 0, "sweep 1 done: built=4");
-	assert_int_equal(count(db, "select count(*) from builds where status='ok' and regs>0"), 4);
-	assert_int_equal(count(db, "select count(*) from sweeps where status='done'"), 1);
+	assert_int_equal(t_count(db, "select count(*) from builds where status='ok' and regs>0"), 4);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status='done'"), 1);
 	snprintf(args, sizeof args, "best --db %s", db);
 	expect(args, 3, "no successful runs match");
 	/* a corrupt file is refused and left as it was */
@@ -147,8 +135,8 @@ static void databases(void **st)
 	}
 	snprintf(args, sizeof args, "best --db %s", db);
 	expect(args, 1, "not an fdtune database");
-	assert_int_equal(count(db, "select x from t"), 42);
-	assert_int_equal(count(db, "select count(*) from sqlite_master"), 1);
+	assert_int_equal(t_count(db, "select x from t"), 42);
+	assert_int_equal(t_count(db, "select count(*) from sqlite_master"), 1);
 	snprintf(args, sizeof args, "best --db %s/no/such/dir/x.db", dir);
 	assert_int_equal(run(args), 1);
 }
@@ -163,11 +151,6 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	rc = cmocka_run_group_tests_name("cli", t, NULL, NULL);
-	{
-		char cmd[300];
-		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-		if (system(cmd))
-			fprintf(stderr, "could not remove %s\n", dir);
-	}
+	t_rmtree(dir);
 	return rc;
 }

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "t_util.h"
+
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,20 +30,6 @@ static int have_gpu(void)
 	char err[256];
 	int n = 0;
 	return !rt_init(&n, err, sizeof err) && n > 0;
-}
-
-static long long count(const char *db, const char *sql)
-{
-	sqlite3 *h;
-	sqlite3_stmt *s;
-	long long v = -1;
-	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_close(h);
-	return v;
 }
 
 /* Sweeps the space given by specs for R and size: every configuration that
@@ -65,15 +53,15 @@ static void sweep_all_ok(int r, int nx, int ny, int nz, const char *const *specs
 	o.quiet = 1;
 	if (tn_sweep(&o, err, sizeof err))
 		fail_msg("sweep failed: %s", err);
-	long long runs = count(db, "select count(*) from runs");
-	long long bad = count(db, "select count(*) from runs where status <> 'ok'");
-	long long want = count(db, "select n_space - n_pruned from sweeps");
+	long long runs = t_count(db, "select count(*) from runs");
+	long long bad = t_count(db, "select count(*) from runs where status <> 'ok'");
+	long long want = t_count(db, "select n_space - n_pruned from sweeps");
 	if (bad)
 		print_error("%lld of %lld runs not ok\n", bad, runs);
 	assert_int_equal(bad, 0);
 	assert_int_equal(runs, want);
 	assert_true(runs >= min_runs);
-	assert_int_equal(count(db, "select count(*) from runs where max_err > err_bound"), 0);
+	assert_int_equal(t_count(db, "select count(*) from runs where max_err > err_bound"), 0);
 }
 
 static void small_spaces(void **st)
@@ -98,11 +86,6 @@ int main(void)
 		return 1;
 	setenv("FDTUNE_CHECK", "both", 1);
 	rc = cmocka_run_group_tests_name("gpu", t, NULL, NULL);
-	{
-		char cmd[300];
-		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-		if (system(cmd))
-			fprintf(stderr, "could not remove %s\n", dir);
-	}
+	t_rmtree(dir);
 	return rc;
 }
