@@ -5,11 +5,11 @@ m4_dnl or registers, any window nw >= 1, a z queue that scatters each plane
 m4_dnl forward into 2R+1 accumulators instead of keeping input planes, and
 m4_dnl optional prefetch of the next plane into registers.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_YPT FDT_LDS FDT_NW FDT_NT
-m4_dnl FDT_PF FDT_MB FDT_KU FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out, const float *in,
+m4_dnl FDT_PF FDT_MB FDT_KU FDT_ZD FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out, const float *in,
 m4_dnl fd_grid, fd_coef); in and out point at interior point (0,0,0), with R halo
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte
 m4_dnl aligned. Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)),
-m4_dnl ceil(nz/NW)).
+m4_dnl ceil(nz/NW)); with zd=1 the z chunks come first: (ceil(nz/NW), x tiles, y tiles).
 m4_include(`lib.m4')m4_dnl
 FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
 FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
@@ -18,6 +18,7 @@ FDT_REQUIRE(`FDT_PF >= 0 && FDT_PF <= 2', `pf FDT_PF must be 0 or 1 or 2')m4_dnl
 FDT_REQUIRE(`FDT_LDS >= 0 && FDT_LDS <= 2', `lds FDT_LDS must be 0 or 1 or 2')m4_dnl
 FDT_REQUIRE(`FDT_MB >= 0 && FDT_MB <= 32', `mb FDT_MB outside 0..32')m4_dnl
 FDT_REQUIRE(`FDT_KU == 0 || FDT_KU == 1', `ku FDT_KU must be 0 or 1')m4_dnl
+FDT_REQUIRE(`FDT_ZD == 0 || (FDT_ZD == 1 && FDT_LDS == 2)', `zd FDT_ZD must be 0 or 1 and 1 needs lds 2')m4_dnl
 m4_dnl FDT_KLOOP: with ku=1, unroll the plane loop 2R+1 times: the z queue then shifts by
 m4_dnl renaming registers instead of moving them.
 m4_define(`FDT_KLOOP', `m4_ifelse(FDT_KU, 1, `#pragma unroll 'm4_eval(2 * FDT_R + 1)`
@@ -78,14 +79,15 @@ m4_define(`FDT_ISSUE', `{
 						fd_cp(d + i * NTH, (const vt *)(src + coff[i]));
 			}
 			fd_commit();        /* past the last plane: an empty group keeps the count */
-			src += g.slice;
+			src += step;
 		}')m4_dnl
 m4_dnl FDT_STORE_SHIFT: store the completed output plane k - R (slot 0) of every own
 m4_dnl row, then shift the queue by one plane.
 m4_define(`FDT_STORE_SHIFT', `		if (k - R >= kb) {              /* output plane k - R is complete */
 #pragma unroll
 			for (int p = 0; p < YP; p++) {
-				float *o = out + (long long)(k - R) * g.slice + (long long)(yt + p) * g.ld + x;
+				float *o = out + (long long)(zdn ? kb + ke + R - 1 - k : k - R) * g.slice +
+					   (long long)(yt + p) * g.ld + x;
 				if (yt + p >= g.ny || x >= g.nx)
 					continue;
 				if (x + VL <= g.nx) {
@@ -122,12 +124,17 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 'FDT_KERNEL`(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
-	const int x0 = blockIdx.x * BX * VL;                /* first x of the block */
+'m4_ifelse(FDT_ZD, 1, `	/* z chunks vary fastest, so that each pair of chunks starts together */
+	const int zc = blockIdx.x, bxi = blockIdx.y, byi = blockIdx.z;
+	const bool zdn = zc & 1;    /* odd chunks march downwards and meet their neighbours */',
+`	const int zc = blockIdx.z, bxi = blockIdx.x, byi = blockIdx.y;
+	const bool zdn = false;')`
+	const int x0 = bxi * BX * VL;                       /* first x of the block */
 	const int x = x0 + tx * VL;                         /* first x of this thread */
 	const int xlast = (g.nx - 1) / VL * VL + XV * VL;   /* last vector start of the x halo */
-	const int y0 = blockIdx.y * TH;                     /* first row of the block */
+	const int y0 = byi * TH;                            /* first row of the block */
 	const int yt = y0 + ty * YP;                        /* first row of this thread */
-	const int kb = blockIdx.z * NW, ke = min(kb + NW, g.nz);
+	const int kb = zc * NW, ke = min(kb + NW, g.nz);
 	__shared__ vt ring[NS][TR][XW];
 	vt acc[YP][2 * R + 1];      /* acc[p][j]: output plane k - R + j of row p */
 	int coff[NC];               /* source of copy i within a plane: tile unit tid + i * NTH */
@@ -143,7 +150,9 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 #pragma unroll
 		for (int j = 0; j <= 2 * R; j++)
 			acc[p][j] = fd_zero'FDT_VEC`();
-	const float *src = in + (long long)(kb - R) * g.slice;     /* next plane to copy */
+	/* next plane to copy, and the step to the one after */
+	const float *src = in + (long long)(zdn ? ke + R - 1 : kb - R) * g.slice;
+	const long long step = zdn ? -g.slice : g.slice;
 #pragma unroll
 	for (int i = 0; i < AH; i++)
 		'FDT_ISSUE(`kb - R + i < ke + R', `i')`
@@ -196,6 +205,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 	const int y0 = blockIdx.y * TH;                     /* first row of the block */
 	const int yt = y0 + ty * YP;                        /* first row of this thread */
 	const int kb = blockIdx.z * NW, ke = min(kb + NW, g.nz);
+	const bool zdn = false;     /* zd is for lds=2 */
 	const float *col = in + xc;
 	vt acc[YP][2 * R + 1];      /* acc[p][j]: output plane k - R + j of row p */
 	vt xr0[YP][2 * XV + 1];     /* x window of each own row, centre at XV */

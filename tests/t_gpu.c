@@ -67,15 +67,15 @@ static void sweep_all_ok(int r, int nx, int ny, int nz, const char *const *specs
 static void small_spaces(void **st)
 {
 	static const char *const a[] = { "vec=1,2,4", "bx=32", "by=1,4", "ypt=1,2",
-		"lds=0,1,2", "nw=5,64", "nt=0,1", "pf=0,1", "ku=0" };
+		"lds=0,1,2", "nw=5,64", "nt=0,1", "pf=0,1", "ku=0", "zd=0,1" };
 	static const char *const b[] = { "vec=1,4", "bx=32", "by=2,8", "ypt=1,4",
-		"lds=0,1,2", "nw=3,100", "nt=1", "pf=0,1,2", "ku=0,1" };
+		"lds=0,1,2", "nw=3,100", "nt=1", "pf=0,1,2", "ku=0,1", "zd=0,1" };
 	(void)st;
 	if (!have_gpu())
 		skip();
-	sweep_all_ok(3, 61, 37, 29, a, 9, 280);
-	sweep_all_ok(8, 33, 17, 19, b, 9, 180);
-	sweep_all_ok(1, 5, 3, 2, a, 9, 280);
+	sweep_all_ok(3, 61, 37, 29, a, 10, 300);
+	sweep_all_ok(8, 33, 17, 19, b, 10, 150);
+	sweep_all_ok(1, 5, 3, 2, a, 10, 300);
 }
 
 int main(void)

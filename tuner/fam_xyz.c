@@ -17,6 +17,9 @@
  *        __launch_bounds__ (0: none), which caps registers per thread
  *   ku   unroll the plane loop 2R+1 times, so that the z queue shifts by
  *        register renaming instead of moves
+ *   zd   (lds 2) odd z chunks march downwards and chunks vary fastest in the
+ *        grid, so that neighbouring chunks read their shared halo planes at
+ *        the same time, from L2
  */
 #include "fam.h"
 
@@ -48,7 +51,7 @@ int fam_flag(int v, const char *name, char *why, size_t n)
 	return 1;
 }
 
-enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB, KU };
+enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB, KU, ZD };
 
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
@@ -60,8 +63,13 @@ static int check(const struct tn_problem *pb, const int *v,
 		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
 	if (v[PF] < 0 || v[PF] > (v[LDS] == 2 ? 2 : 1))
 		return snprintf(why, n, "pf=%d: must be 0 or 1, or up to 2 with lds=2", v[PF]), 1;
-	if (fam_flag(v[NT], "nt", why, n) || fam_flag(v[KU], "ku", why, n))
+	if (fam_flag(v[NT], "nt", why, n) || fam_flag(v[KU], "ku", why, n) ||
+	    fam_flag(v[ZD], "zd", why, n))
 		return 1;
+	if (v[ZD] && v[LDS] != 2)
+		return snprintf(why, n, "zd=1 needs lds=2"), 1;
+	if (v[ZD] && (pb->nx + v[VEC] * v[BX] - 1) / (v[VEC] * v[BX]) > 65535)
+		return snprintf(why, n, "zd=1: grid y (x tiles) exceeds 65535 blocks"), 1;
 	if (v[LDS] == 2) {
 		struct tn_layout l;
 		tn_layout_of(pb, &l);
@@ -88,6 +96,12 @@ static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsig
 	g[0] = (unsigned)((pb->nx + wx - 1) / wx);
 	g[1] = (unsigned)((pb->ny + wy - 1) / wy);
 	g[2] = (unsigned)((pb->nz + v[NW] - 1) / v[NW]);
+	if (v[ZD]) {                    /* z chunks first */
+		unsigned z = g[2];
+		g[2] = g[1];
+		g[1] = g[0];
+		g[0] = z;
+	}
 }
 
 static void ref(const struct tn_problem *pb, const struct tn_coef *c,
@@ -106,7 +120,7 @@ static int terms(int r) { return 6 * r + 1; }
 const struct tn_family fam_xyz = {
 	.name = "xyz", .tmpl = "xyz.m4",
 	.help = "fused Dxx+Dyy+Dzz in one pass: xy tile in registers or LDS, z register queue",
-	.np = 10,
+	.np = 11,
 	.p = {
 		{ "vec", "floats per thread in x", 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 3, { 32, 64, 128 } },
@@ -118,6 +132,7 @@ const struct tn_family fam_xyz = {
 		{ "pf", "planes loaded ahead (prefetch depth)", 2, { 0, 1 } },
 		{ "mb", "min blocks per SM for __launch_bounds__ (0: none)", 1, { 0 } },
 		{ "ku", "unroll the plane loop 2R+1 times", 1, { 0 } },
+		{ "zd", "lds 2: chunks meet at their shared z halo", 2, { 0, 1 } },
 	},
 	.check = check, .geom = geom, .bytes = fam_bytes_2, .coef = coef,
 	.ref = ref, .terms = terms,
