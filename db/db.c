@@ -544,7 +544,8 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
         return -1;
     struct val v[] = {num(dev), num(prob), num(cfg)};
     if (stmt(d->h, "SELECT count(*) FROM runs WHERE device_id = ?1 AND problem_id = ?2"
-                   " AND config_id = ?3", v, 3, &r, "look up recorded runs", err, n))
+                   " AND config_id = ?3 AND status IN ('ok', 'compile_error', 'wrong_result',"
+                   " 'resource_limit')", v, 3, &r, "look up recorded runs", err, n))
         return -1;
     *yes = r.i[0] > 0;
     return 0;

@@ -100,8 +100,10 @@ struct db_run {
 int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NULL */, char *err,
                size_t n);
 
-/* *yes = 1 when a run of config cfg for (dev, prob) is recorded, whatever
- * its status: what a resumed sweep skips. */
+/* *yes = 1 when a run of config cfg for (dev, prob) is recorded with an
+ * outcome that running again would repeat (ok, compile_error, wrong_result,
+ * resource_limit): what a resumed sweep skips. Load and launch errors and
+ * timeouts may be transient and are run again. */
 int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, int *yes,
                     char *err, size_t n);
 

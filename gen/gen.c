@@ -4,11 +4,13 @@
  * builtin with m4_ so that C names are safe, -E turns m4 warnings into
  * errors. The child's stdout is the source; its stderr is the error message.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE             /* pipe2 */
 #include "gen.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,32 +35,55 @@ void gen_hash(const char *s, char hex[17])
 	snprintf(hex, 17, "%016llx", h);
 }
 
-/* Reads fd to EOF into a malloc'ed string. */
-static char *slurp(int fd, size_t *len)
+/* A growing buffer for one pipe. */
+struct buf { char *b; size_t len, cap; };
+
+static int append(struct buf *x, int fd)
 {
-	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap), *t;
 	ssize_t r;
-	if (!b)
-		return NULL;
-	for (;;) {
-		if (n + 1 >= cap) {
-			if (!(t = realloc(b, cap *= 2))) {
-				free(b);
-				return NULL;
-			}
-			b = t;
-		}
-		r = read(fd, b + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
+	if (x->len + 4096 >= x->cap) {
+		size_t cap = x->cap ? 2 * x->cap : 1 << 16;
+		char *t = realloc(x->b, cap);
+		if (!t)
+			return -1;
+		x->b = t;
+		x->cap = cap;
 	}
-	b[n] = 0;
-	*len = n;
-	return b;
+	r = read(fd, x->b + x->len, x->cap - x->len - 1);
+	if (r > 0)
+		x->len += (size_t)r;
+	x->b[x->len] = 0;
+	return r < 0 && (errno == EINTR || errno == EAGAIN) ? 1 : (int)(r > 0);
+}
+
+/* Reads both pipes to EOF, whichever m4 writes first; 0 or -1 (memory). */
+static int drain(int fo, int fe, struct buf *out, struct buf *msg)
+{
+	struct pollfd p[2] = { { fo, POLLIN, 0 }, { fe, POLLIN, 0 } };
+	struct buf *b[2] = { out, msg };
+	int open = 2;
+	for (int i = 0; i < 2; i++)
+		if (!(b[i]->b = calloc(1, b[i]->cap = 1 << 16)))
+			return -1;
+	while (open) {
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		for (int i = 0; i < 2; i++) {
+			int r;
+			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if ((r = append(b[i], p[i].fd)) < 0)
+				return -1;
+			if (r == 0) {
+				p[i].fd = -1;
+				open--;
+			}
+		}
+	}
+	return 0;
 }
 
 /* The first FDT_ or m4_ word left in s, or NULL. */
@@ -78,17 +103,19 @@ static const char *leftover(const char *s, int *line)
 int gen_source(const char *tmpl, const char *kernel, const struct gen_def *defs,
 	       int ndef, char **src, char *err, size_t n)
 {
+	enum { MAXDEF = 32 };
 	const char *dir = gen_template_dir(), *m4 = getenv("FDTUNE_M4");
-	char *argv[40], defbuf[32][64], params[512] = "", kdef[160], pdef[600];
-	char path[4096], *out = NULL, *msg = NULL;
-	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, st, na = 0, status = 1, line;
-	size_t len, off = 0, elen;
-	pid_t pid = -1;
+	char *argv[MAXDEF + 8], defbuf[MAXDEF][64], params[512] = "", kdef[160], pdef[600];
+	char path[4096];
+	struct buf out = { 0 }, msg = { 0 };
+	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, st = 0, na = 0, status = 1, line, reaped = 0;
+	size_t off = 0;
+	pid_t pid = -1, w;
 	const char *left;
 
 	*src = NULL;
-	if (ndef > 32) {
-		snprintf(err, n, "gen: too many parameters (%d)", ndef);
+	if (ndef > MAXDEF) {
+		snprintf(err, n, "gen: too many parameters (%d, at most %d)", ndef, MAXDEF);
 		return 1;
 	}
 	snprintf(path, sizeof path, "%s/%s", dir, tmpl);
@@ -108,7 +135,11 @@ int gen_source(const char *tmpl, const char *kernel, const struct gen_def *defs,
 		for (k = 0; defs[i].name[k] && k < sizeof up - 1; k++)
 			up[k] = (char)toupper((unsigned char)defs[i].name[k]);
 		up[k] = 0;
-		snprintf(defbuf[i], sizeof defbuf[i], "-DFDT_%s=%d", up, defs[i].value);
+		if (defs[i].name[k] || snprintf(defbuf[i], sizeof defbuf[i], "-DFDT_%s=%d", up,
+						defs[i].value) >= (int)sizeof defbuf[i]) {
+			snprintf(err, n, "gen: parameter name '%s' is too long", defs[i].name);
+			return 1;
+		}
 		argv[na++] = defbuf[i];
 		off += (size_t)snprintf(params + off, off < sizeof params ? sizeof params - off : 0,
 					"%s%s=%d", i ? " " : "", defs[i].name, defs[i].value);
@@ -120,7 +151,9 @@ int gen_source(const char *tmpl, const char *kernel, const struct gen_def *defs,
 	argv[na++] = path;
 	argv[na] = NULL;
 
-	if (pipe(po) || pipe(pe)) {
+	/* close-on-exec: m4 processes started by other threads must not hold
+	 * these pipes open */
+	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
 		snprintf(err, n, "gen: pipe: %s", strerror(errno));
 		goto done;
 	}
@@ -128,48 +161,47 @@ int gen_source(const char *tmpl, const char *kernel, const struct gen_def *defs,
 		snprintf(err, n, "gen: fork: %s", strerror(errno));
 		goto done;
 	}
-	if (pid == 0) {
+	if (pid == 0) {                 /* only async-signal-safe calls here */
+		static const char no[] = "cannot run m4; install it (apt-get install m4) "
+					 "or set FDTUNE_M4";
 		dup2(po[1], 1);
 		dup2(pe[1], 2);
-		close(po[0]);
-		close(pe[0]);
-		close(po[1]);
-		close(pe[1]);
 		execvp(argv[0], argv);
-		fprintf(stderr, "cannot run %s: %s; install m4 (apt-get install m4) "
-			"or set FDTUNE_M4", argv[0], strerror(errno));
+		if (write(2, no, sizeof no - 1) < 0)
+			_exit(126);
 		_exit(127);
 	}
 	close(po[1]);
 	close(pe[1]);
 	po[1] = pe[1] = -1;
-	/* m4 reports errors before or instead of output, and briefly: reading
-	 * stdout first cannot block on a full stderr pipe in practice. */
-	out = slurp(po[0], &len);
-	msg = slurp(pe[0], &elen);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+	if (drain(po[0], pe[0], &out, &msg)) {
+		snprintf(err, n, "gen: out of memory or poll failure reading m4");
+		goto done;
+	}
+	while ((w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
 		;
-	if (!out || !msg) {
-		snprintf(err, n, "gen: out of memory");
+	if (w < 0) {
+		snprintf(err, n, "gen: waitpid: %s", strerror(errno));
 		goto done;
 	}
+	reaped = 1;
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		while (elen && (msg[elen - 1] == '\n'))
-			msg[--elen] = 0;
+		while (msg.len && msg.b[msg.len - 1] == '\n')
+			msg.b[--msg.len] = 0;
 		snprintf(err, n, "m4 failed on %s (%s): %s", tmpl, params,
-			 *msg ? msg : "no message");
+			 msg.len ? msg.b : "no message");
 		goto done;
 	}
-	if ((left = leftover(out, &line))) {
-		int w = 0;
-		while (isalnum((unsigned char)left[w]) || left[w] == '_')
-			w++;
+	if ((left = leftover(out.b, &line))) {
+		int wd = 0;
+		while (isalnum((unsigned char)left[wd]) || left[wd] == '_')
+			wd++;
 		snprintf(err, n, "%s (%s): macro %.*s left unexpanded at line %d of the "
-			 "output; define it or fix its name", tmpl, params, w, left, line);
+			 "output; define it or fix its name", tmpl, params, wd, left, line);
 		goto done;
 	}
-	*src = out;
-	out = NULL;
+	*src = out.b;
+	out.b = NULL;
 	status = 0;
 done:
 	for (int i = 0; i < 2; i++) {
@@ -178,7 +210,10 @@ done:
 		if (pe[i] >= 0)
 			close(pe[i]);
 	}
-	free(out);
-	free(msg);
+	if (pid > 0 && !reaped)         /* m4 sees its pipes closed and ends */
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	free(out.b);
+	free(msg.b);
 	return status;
 }

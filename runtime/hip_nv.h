@@ -51,8 +51,7 @@ typedef struct {
 	X(cuGetErrorString) X(cuMemAlloc) X(cuMemFree) X(cuMemAllocHost) \
 	X(cuMemFreeHost) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD) \
 	X(cuMemsetD8) X(cuModuleLoadData) X(cuModuleGetFunction) \
-	X(cuModuleUnload) X(cuLaunchKernel) X(cuFuncGetAttribute) \
-	X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuEventCreate) \
+	X(cuModuleUnload) X(cuLaunchKernel) X(cuFuncGetAttribute) X(cuEventCreate) \
 	X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) \
 	X(cuEventDestroy)
 #define NV_STR_(s) #s
@@ -113,7 +112,7 @@ static inline hipError_t hipGetDeviceProperties(hipDeviceProp_t *p, int i)
 #undef A
 	};
 	CUdevice d;
-	int v;
+	int v = 0;
 	hipError_t e = nv_cuDeviceGet(&d, i);
 	memset(p, 0, sizeof *p);
 	if (e == hipSuccess)
@@ -149,12 +148,6 @@ static inline hipError_t hipModuleLoadData(hipModule_t *m, const void *img) { re
 static inline hipError_t hipModuleGetFunction(hipFunction_t *f, hipModule_t m, const char *s) { return nv_cuModuleGetFunction(f, m, s); }
 static inline hipError_t hipModuleUnload(hipModule_t m) { return nv_cuModuleUnload(m); }
 static inline hipError_t hipFuncGetAttribute(int *v, CUfunction_attribute a, hipFunction_t f) { return nv_cuFuncGetAttribute(v, a, f); }
-
-static inline hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
-	int *nb, hipFunction_t f, int threads, size_t shmem)
-{
-	return nv_cuOccupancyMaxActiveBlocksPerMultiprocessor(nb, f, threads, shmem);
-}
 
 static inline hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned gx,
 	unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,

@@ -37,6 +37,13 @@ struct rt_timer { hipEvent_t a, b; };
 	snprintf(err, n, "%s: %s (%d)", what, hipGetErrorString(e_), (int)e_); \
 	return 1; } } while (0)
 
+/* Releases that cannot fail the caller report a failure on stderr. */
+static void warn(hipError_t e, const char *what)
+{
+	if (e != hipSuccess)
+		fprintf(stderr, "fdtune: %s failed: %s\n", what, hipGetErrorString(e));
+}
+
 const char *rt_platform(void) { return PLATFORM; }
 const char *rt_default_arch(void) { return DEF_ARCH; }
 
@@ -259,7 +266,7 @@ int rt_load(const struct rt_prog *p, const char *fn, struct rt_kernel **k,
 	}
 	if ((e = hipModuleGetFunction(&x->fn, x->mod, fn)) != hipSuccess) {
 		snprintf(err, n, "hipModuleGetFunction(%s): %s", fn, hipGetErrorString(e));
-		(void)hipModuleUnload(x->mod);
+		warn(hipModuleUnload(x->mod), "hipModuleUnload");
 		free(x);
 		return 1;
 	}
@@ -278,13 +285,6 @@ int rt_attrs(struct rt_kernel *k, int *regs, int *lds, int *local,
 	return 0;
 }
 
-int rt_occupancy(struct rt_kernel *k, int threads, int *blocks, char *err, size_t n)
-{
-	HIP(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(blocks, k->fn, threads, 0),
-	    "occupancy");
-	return 0;
-}
-
 int rt_launch(struct rt_kernel *k, const unsigned g[3], const unsigned b[3],
 	      void **args, char *err, size_t n)
 {
@@ -296,7 +296,7 @@ int rt_launch(struct rt_kernel *k, const unsigned g[3], const unsigned b[3],
 void rt_unload(struct rt_kernel *k)
 {
 	if (k) {
-		(void)hipModuleUnload(k->mod);  /* nothing to do on failure */
+		warn(hipModuleUnload(k->mod), "hipModuleUnload");
 		free(k);
 	}
 }
@@ -309,7 +309,7 @@ int rt_alloc(void **p, size_t bytes, char *err, size_t n)
 	return 0;
 }
 
-void rt_free(void *p) { if (p) (void)hipFree(p); }
+void rt_free(void *p) { if (p) warn(hipFree(p), "hipFree"); }
 
 int rt_host_alloc(void **p, size_t bytes, char *err, size_t n)
 {
@@ -317,7 +317,7 @@ int rt_host_alloc(void **p, size_t bytes, char *err, size_t n)
 	return 0;
 }
 
-void rt_host_free(void *p) { if (p) (void)hipHostFree(p); }
+void rt_host_free(void *p) { if (p) warn(hipHostFree(p), "hipHostFree"); }
 
 int rt_upload(void *d, const void *s, size_t b, char *err, size_t n)
 {
@@ -386,8 +386,8 @@ void rt_timer_free(struct rt_timer *t)
 	if (!t)
 		return;
 	if (t->a)
-		(void)hipEventDestroy(t->a);
+		warn(hipEventDestroy(t->a), "hipEventDestroy");
 	if (t->b)
-		(void)hipEventDestroy(t->b);
+		warn(hipEventDestroy(t->b), "hipEventDestroy");
 	free(t);
 }

@@ -61,11 +61,9 @@ int rt_load(const struct rt_prog *p, const char *fn, struct rt_kernel **k,
 /* Resources of a loaded kernel as the driver sees them. */
 int rt_attrs(struct rt_kernel *k, int *regs, int *lds, int *local,
              int *max_threads, char *err, size_t n);
-int rt_occupancy(struct rt_kernel *k, int threads, int *blocks,
-                 char *err, size_t n);
 int rt_launch(struct rt_kernel *k, const unsigned grid[3],
               const unsigned block[3], void **args, char *err, size_t n);
-void rt_unload(struct rt_kernel *k);
+void rt_unload(struct rt_kernel *k);    /* releases report failures on stderr */
 
 int rt_alloc(void **p, size_t bytes, char *err, size_t n);
 void rt_free(void *p);

@@ -14,7 +14,7 @@ m4_include(`lib.m4')m4_dnl
 FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
 FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
 FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and by and ypt and nw must be positive')m4_dnl
-FDT_REQUIRE(`FDT_PF >= 0 && FDT_PF <= 2', `pf FDT_PF must be 0 or 1 or 2')m4_dnl
+FDT_REQUIRE(`FDT_PF >= 0 && (FDT_PF <= 1 || (FDT_PF == 2 && FDT_LDS == 2))', `pf FDT_PF must be 0 or 1 or with lds 2 also 2')m4_dnl
 FDT_REQUIRE(`FDT_LDS >= 0 && FDT_LDS <= 2', `lds FDT_LDS must be 0 or 1 or 2')m4_dnl
 FDT_REQUIRE(`FDT_MB >= 0 && FDT_MB <= 32', `mb FDT_MB outside 0..32')m4_dnl
 FDT_REQUIRE(`FDT_KU == 0 || FDT_KU == 1', `ku FDT_KU must be 0 or 1')m4_dnl

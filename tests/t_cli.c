@@ -68,6 +68,10 @@ static void bad_values(void **st)
 	expect("sweep extra", 2, "unexpected argument 'extra'");
 	expect("sweep --bogus", 2, "usage: fdtune sweep");
 	expect("best -r 0", 2, "--radius");
+	expect("sweep -p nw=0", 2, "--param nw=0: outside 1..65536");
+	expect("gen -p ypt=1042460", 2, "--param ypt=1042460: outside 1..64");
+	expect("sweep --spacing inf", 2, "--spacing 'inf'");
+	expect("sweep --spacing 1,2", 2, "--spacing '1,2'");
 }
 
 static void impossible_configs(void **st)
@@ -110,6 +114,10 @@ static void databases(void **st)
 	expect(args, 0, "sweep 1 done: built=4");
 	assert_int_equal(t_count(db, "select count(*) from builds where status='ok' and regs>0"), 4);
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status='done'"), 1);
+	expect(args, 0, "sweep 2 done: built=4");
+	assert_int_equal(t_count(db, "select count(*) from builds where status='ok' and regs>0"), 8);
+	assert_int_equal(t_count(db, "select count(*) from configs"), 4);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status='done'"), 2);
 	snprintf(args, sizeof args, "best --db %s", db);
 	expect(args, 3, "no successful runs match");
 	/* a corrupt file is refused and left as it was */

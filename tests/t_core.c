@@ -67,7 +67,7 @@ static void coef_consistent(void **st)
 
 static struct tn_problem problem(int r, int nx, int ny, int nz)
 {
-	struct tn_problem pb = { &fam_xyz, r, nx, ny, nz, "fp32", { 1, 1, 1 } };
+	struct tn_problem pb = { &tn_fam_xyz, r, nx, ny, nz, "fp32", { 1, 1, 1 } };
 	return pb;
 }
 
@@ -88,8 +88,8 @@ static void ref_quadratic(void **st)
 				for (int i = -r; i < 7 + r; i++)
 					in[l.origin + i + j * l.ld + k * l.slice] =
 						(float)(i * i + 2 * j * j + 3 * k * k - i * j + 5 * k);
-		fam_xyz.coef(&pb, &c);
-		fam_xyz.ref(&pb, &c, &l, in, out, mag);
+		tn_fam_xyz.coef(&pb, &c);
+		tn_fam_xyz.ref(&pb, &c, &l, in, out, mag);
 		for (long long p = 0; p < pts; p++) {
 			assert_true(fabs(out[p] - 12.0) <= 1e-4);
 			assert_true(mag[p] > 0);
@@ -114,11 +114,11 @@ static void ref_impulse(void **st)
 	float *in = calloc((size_t)l.total, sizeof *in), *mag = calloc(175, sizeof *mag);
 	double *out = calloc(175, sizeof *out);
 	in[l.origin + 3 + 2 * l.ld + 2 * l.slice] = 1;
-	fam_xyz.coef(&pb, &c);
+	tn_fam_xyz.coef(&pb, &c);
 	assert_true(fabs(c.x[1] - 16.0f / 3) < 1e-6 && fabs(c.y[2] + 1.0f / 12) < 1e-7);
 	assert_true(fabs(c.z[1] - 1.0f / 3) < 1e-7);
 	assert_true(fabs(c.c0 - (-2.5f * (4 + 1 + 0.25f))) < 1e-5);
-	fam_xyz.ref(&pb, &c, &l, in, out, mag);
+	tn_fam_xyz.ref(&pb, &c, &l, in, out, mag);
 #define AT(i, j, k) out[(i) + 7 * ((j) + 5 * (k))]
 	assert_true(AT(3, 2, 2) == (double)c.c0);
 	assert_true(AT(4, 2, 2) == (double)c.x[1] && AT(1, 2, 2) == (double)c.x[2]);
@@ -162,8 +162,8 @@ static void check_output(void **st)
 	tn_fill_random(in, l.total, 1);
 	for (long long i = 0; i < l.total; i++)
 		assert_true(in[i] >= -1 && in[i] < 1 && in[i] != 0);
-	fam_xyz.coef(&pb, &c);
-	fam_xyz.ref(&pb, &c, &l, in, ref, mag);
+	tn_fam_xyz.coef(&pb, &c);
+	tn_fam_xyz.ref(&pb, &c, &l, in, ref, mag);
 	memset(out, 0xff, l.total * sizeof *out);
 	for (int k = 0; k < 3; k++)
 		for (int j = 0; j < 4; j++)
@@ -199,11 +199,11 @@ static void space_enumerates(void **st)
 	char err[256], json[256];
 	int v[TN_MAXP], seen = 0;
 	(void)st;
-	tn_space_default(&fam_xyz, &s);
-	assert_int_equal(tn_space_size(&s), 3 * 3 * 4 * 3 * 3 * 4 * 2 * 2 * 2);
+	tn_space_default(&tn_fam_xyz, &s);
+	assert_int_equal(tn_space_size(&s), 3 * 3 * 4 * 3 * 3 * 4 * 2 * 2);
 	assert_int_equal(tn_space_set(&s, "vec=4", err, sizeof err), 0);
 	assert_int_equal(tn_space_set(&s, "nw=7,9", err, sizeof err), 0);
-	assert_int_equal(tn_space_size(&s), 3 * 4 * 3 * 3 * 2 * 2 * 2 * 2);
+	assert_int_equal(tn_space_size(&s), 3 * 4 * 3 * 3 * 2 * 2 * 2);
 	for (long long i = 0; i < tn_space_size(&s); i++) {
 		tn_space_at(&s, i, v);
 		assert_int_equal(v[0], 4);
@@ -212,7 +212,7 @@ static void space_enumerates(void **st)
 	}
 	assert_int_equal(seen, tn_space_size(&s) / 2);
 	tn_space_at(&s, 0, v);
-	tn_config_json(&fam_xyz, v, json, sizeof json);
+	tn_config_json(&tn_fam_xyz, v, json, sizeof json);
 	assert_string_equal(json, "{\"vec\":4,\"bx\":32,\"by\":1,\"ypt\":1,\"lds\":0,\"nw\":7,\"nt\":0,\"pf\":0,\"mb\":0,\"ku\":0,\"zd\":0}");
 	assert_int_not_equal(tn_space_set(&s, "bogus=1", err, sizeof err), 0);
 	assert_non_null(strstr(err, "no such parameter"));
@@ -230,34 +230,34 @@ static void constraints(void **st)
 	(void)st;
 	tn_limits_of_arch("sm_90", &lim);
 	int ok[] = { 4, 64, 4, 1, 1, 100, 1, 0, 0, 0, 0 };
-	assert_int_equal(fam_xyz.check(&pb, ok, &lim, why, sizeof why), 0);
+	assert_int_equal(tn_fam_xyz.check(&pb, ok, &lim, why, sizeof why), 0);
 	int threads[] = { 4, 256, 8, 1, 0, 64, 0, 0, 0, 0, 0 };
-	assert_int_equal(fam_xyz.check(&pb, threads, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_fam_xyz.check(&pb, threads, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "2048 threads"));
 	int lds[] = { 4, 256, 4, 4, 1, 64, 0, 1, 0, 0, 0 };   /* (16 + 8) * 256 * 16 B = 96 KiB */
-	assert_int_equal(fam_xyz.check(&pb, lds, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_fam_xyz.check(&pb, lds, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "LDS"));
 	int vec[] = { 3, 64, 4, 1, 1, 64, 0, 0, 0, 0, 0 };
-	assert_int_equal(fam_xyz.check(&pb, vec, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_fam_xyz.check(&pb, vec, &lim, why, sizeof why), 1);
 	int flag[] = { 4, 64, 4, 1, 3, 64, 0, 0, 0, 0, 0 };
 	int pf[] = { 4, 64, 4, 1, 1, 64, 0, 2, 0, 0, 0 };
 	int ring[] = { 4, 64, 4, 4, 2, 64, 0, 2, 0, 0, 0 };   /* 5 x 24 x 66 x 16 B = 124 KiB */
-	assert_int_equal(fam_xyz.check(&pb, ring, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_fam_xyz.check(&pb, ring, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "LDS"));
 	int mb[] = { 4, 256, 4, 1, 1, 64, 0, 0, 3, 0, 0 };
 	int zd[] = { 4, 64, 4, 1, 1, 64, 0, 0, 0, 0, 1 };
-	assert_int_equal(fam_xyz.check(&pb, zd, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_fam_xyz.check(&pb, zd, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "zd=1 needs lds=2"));
 	int zd2[] = { 4, 64, 4, 1, 2, 64, 0, 0, 0, 0, 1 };
-	assert_int_equal(fam_xyz.check(&pb, zd2, &lim, why, sizeof why), 0);
-	fam_xyz.geom(&pb, zd2, g, b);
+	assert_int_equal(tn_fam_xyz.check(&pb, zd2, &lim, why, sizeof why), 0);
+	tn_fam_xyz.geom(&pb, zd2, g, b);
 	assert_true(g[0] == 8 && g[1] == 2 && g[2] == 128);    /* z chunks first */
-	assert_int_equal(fam_xyz.check(&pb, mb, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_fam_xyz.check(&pb, mb, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "mb=3"));
-	assert_int_equal(fam_xyz.check(&pb, pf, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_fam_xyz.check(&pb, pf, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "pf=2: must be 0 or 1, or up to 2 with lds=2"));
-	assert_int_equal(fam_xyz.check(&pb, flag, &lim, why, sizeof why), 1);
-	fam_xyz.geom(&pb, ok, g, b);
+	assert_int_equal(tn_fam_xyz.check(&pb, flag, &lim, why, sizeof why), 1);
+	tn_fam_xyz.geom(&pb, ok, g, b);
 	assert_true(g[0] == 2 && g[1] == 128 && g[2] == 6 && b[0] == 64 && b[1] == 4);
 }
 

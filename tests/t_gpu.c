@@ -21,6 +21,7 @@
 
 #include "rt.h"
 #include "tn.h"
+#include "tn_bench.h"
 #include "tn_sweep.h"
 
 static char dir[] = "/tmp/fdt_gpuXXXXXX";
@@ -78,9 +79,71 @@ static void small_spaces(void **st)
 	sweep_all_ok(1, 5, 3, 2, a, 10, 300);
 }
 
+/* Kernels with the xyz ABI that are wrong on purpose, to show that the
+ * check catches each kind of damage. */
+static const char bad_src[] =
+	"struct fd_grid { int nx, ny, nz, ld; long long slice; };\n"
+	"struct fd_coef { float c0, x[9], y[9], z[9]; };\n"
+	/* copies the input: every interior value outside the bound */
+	"extern \"C\" __global__ void copy_in(float *out, const float *in, fd_grid g, fd_coef c)\n"
+	"{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < g.nx)\n"
+	"  for (int k = 0; k < g.nz; k++) for (int j = 0; j < g.ny; j++)\n"
+	"    out[i + j * g.ld + k * g.slice] = in[i + j * g.ld + k * g.slice]; }\n"
+	/* right everywhere except that it also writes one halo point */
+	"extern \"C\" __global__ void halo(float *out, const float *in, fd_grid g, fd_coef c)\n"
+	"{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < g.nx)\n"
+	"  for (int k = 0; k < g.nz; k++) for (int j = 0; j < g.ny; j++) {\n"
+	"    const float *u = in + i + j * g.ld + k * g.slice; float s = c.c0 * u[0];\n"
+	"    for (int r = 1; r <= 2; r++) s += c.x[r] * (u[-r] + u[r]) + c.y[r] * (u[-r * g.ld] +\n"
+	"      u[r * g.ld]) + c.z[r] * (u[-r * g.slice] + u[r * g.slice]);\n"
+	"    out[i + j * g.ld + k * g.slice] = s; }\n"
+	"  if (i == 0) out[-1] = 0.0f; }\n"
+	/* writes far outside any allocation */
+	"extern \"C\" __global__ void fault(float *out, const float *in, fd_grid g, fd_coef c)\n"
+	"{ out[(1LL << 40) + threadIdx.x] = 1.0f; }\n";
+
+static void bad_kernels(void **st)
+{
+	struct tn_problem pb = { tn_family("xyz"), 2, 37, 5, 4, "fp32", { 1, 1, 1 } };
+	struct tn_bench b;
+	struct tn_result res;
+	struct rt_prog p;
+	struct rt_kernel *k;
+	struct rt_dev dev;
+	unsigned grid[3] = { 1, 1, 1 }, block[3] = { 64, 1, 1 };
+	char err[2048];
+	static const struct { const char *name, *status, *msg; } want[] = {
+		{ "copy_in", "wrong_result", "outside the error bound" },
+		{ "halo", "wrong_result", "halo or padding overwritten" },
+	};
+	(void)st;
+	if (!have_gpu())
+		skip();
+	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
+	if (rt_compile(bad_src, "bad.cu", dev.arch, NULL, 0, &p, err, sizeof err))
+		fail_msg("%s\n%s", err, p.log);
+	assert_int_equal(tn_bench_open(&b, &pb, &dev, 1000.0, err, sizeof err), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(rt_load(&p, want[i].name, &k, err, sizeof err), 0);
+		assert_int_equal(tn_bench_run(&b, k, grid, block, &res, err, sizeof err), 0);
+		if (strcmp(res.status, want[i].status) || !strstr(res.msg, want[i].msg))
+			fail_msg("%s: %s: %s", want[i].name, res.status, res.msg);
+		rt_unload(k);
+	}
+	/* a fault ends the use of the GPU: reported, with the outcome filled in */
+	assert_int_equal(rt_load(&p, "fault", &k, err, sizeof err), 0);
+	assert_int_not_equal(tn_bench_run(&b, k, grid, block, &res, err, sizeof err), 0);
+	assert_string_equal(res.status, "launch_error");
+	assert_true(strlen(res.msg) > 0);
+	rt_unload(k);
+	tn_bench_close(&b);
+	rt_prog_free(&p);
+}
+
 int main(void)
 {
-	const struct CMUnitTest t[] = { cmocka_unit_test(small_spaces) };
+	/* bad_kernels runs last: its fault leaves the GPU unusable */
+	const struct CMUnitTest t[] = { cmocka_unit_test(small_spaces), cmocka_unit_test(bad_kernels) };
 	int rc;
 	if (!mkdtemp(dir))
 		return 1;

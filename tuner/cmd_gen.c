@@ -1,5 +1,5 @@
 /*
- * cmd_gen.c: fdtune gen, the generator's command line. It prints the source
+ * tn_cmd_gen.c: fdtune gen, the generator's command line. It prints the source
  * of one configuration, writes every configuration of a space into a
  * directory (one file each, parameters in the name), or lists the families.
  */
@@ -18,7 +18,7 @@ static const char usage[] =
 "usage: fdtune gen [options]\n"
 "Print the kernel source of one configuration, or with --all write every\n"
 "configuration of the space into a directory.\n\n"
-CLI_PROBLEM_HELP
+TN_CLI_PROBLEM_HELP
 "      --all             every configuration that passes the constraints\n"
 "  -o, --out DIR         directory for --all (created if missing)\n"
 "      --arch ARCH       target whose limits apply (default " "the platform's)\n"
@@ -52,14 +52,14 @@ static int source(const struct tn_problem *pb, const int *v, char **src, char *e
 	return gen_source(f->tmpl, "fdt_kernel", d, f->np + 1, src, err, n);
 }
 
-static int write_all(const struct cli_problem *c, const struct tn_limits *lim,
+static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim,
 		     const char *dir, char *err, size_t n)
 {
 	const struct tn_family *f = c->pb.fam;
 	long long total = tn_space_size(&c->sp), wrote = 0, pruned = 0;
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		snprintf(err, n, "--out %s: %s", dir, strerror(errno));
-		return EX_FAIL;
+		return TN_EX_FAIL;
 	}
 	for (long long i = 0; i < total; i++) {
 		int v[TN_MAXP];
@@ -77,24 +77,28 @@ static int write_all(const struct cli_problem *c, const struct tn_limits *lim,
 		if (o < sizeof path)
 			snprintf(path + o, sizeof path - o, ".cu");
 		if (source(&c->pb, v, &src, err, n))
-			return EX_FAIL;
-		if (!(fp = fopen(path, "w")) || fputs(src, fp) < 0 || fclose(fp)) {
+			return TN_EX_FAIL;
+		if ((fp = fopen(path, "w"))) {
+			int bad = fputs(src, fp) < 0;
+			fp = (fclose(fp) || bad) ? NULL : fp;
+		}
+		if (!fp) {
 			snprintf(err, n, "cannot write %.900s: %s", path, strerror(errno));
 			free(src);
-			return EX_FAIL;
+			return TN_EX_FAIL;
 		}
 		free(src);
 		wrote++;
 	}
 	fprintf(stderr, "fdtune gen: wrote %lld files to %s (%lld configurations pruned "
 		"by the constraints)\n", wrote, dir, pruned);
-	return EX_OK;
+	return TN_EX_OK;
 }
 
-int cmd_gen(int argc, char **argv)
+int tn_cmd_gen(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		CLI_PROBLEM_OPTIONS,
+		TN_CLI_PROBLEM_OPTIONS,
 		{ "all", no_argument, 0, 0x200 },
 		{ "out", required_argument, 0, 'o' },
 		{ "arch", required_argument, 0, 0x201 },
@@ -102,43 +106,43 @@ int cmd_gen(int argc, char **argv)
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
-	struct cli_problem c;
+	struct tn_cli_problem c;
 	struct tn_limits lim;
 	const char *out = NULL, *arch = rt_default_arch();
 	char err[1024], why[256];
 	int opt, all = 0, rc, v[TN_MAXP];
 	char *src;
 
-	cli_problem_init(&c);
-	while ((opt = getopt_long(argc, argv, CLI_PROBLEM_SHORT "o:h", lo, NULL)) != -1) {
-		switch (cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
+	tn_cli_problem_init(&c);
+	while ((opt = getopt_long(argc, argv, TN_CLI_PROBLEM_SHORT "o:h", lo, NULL)) != -1) {
+		switch (tn_cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
 		case 1:
 			continue;
 		case -1:
 			fprintf(stderr, "fdtune gen: %s\n", err);
-			return EX_USAGE;
+			return TN_EX_USAGE;
 		}
 		switch (opt) {
 		case 0x200: all = 1; break;
 		case 'o': out = optarg; break;
 		case 0x201: arch = optarg; break;
-		case 0x202: list(); return EX_OK;
-		case 'h': fputs(usage, stdout); return EX_OK;
-		default: fputs(usage, stderr); return EX_USAGE;
+		case 0x202: list(); return TN_EX_OK;
+		case 'h': fputs(usage, stdout); return TN_EX_OK;
+		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fdtune gen: unexpected argument '%s'\n%s", argv[optind], usage);
-		return EX_USAGE;
+		return TN_EX_USAGE;
 	}
-	if ((rc = cli_problem_done(&c, err, sizeof err))) {
+	if ((rc = tn_cli_problem_done(&c, err, sizeof err))) {
 		fprintf(stderr, "fdtune gen: %s\n", err);
 		return rc;
 	}
 	tn_limits_of_arch(arch, &lim);
 	if (all != !!out) {
 		fprintf(stderr, "fdtune gen: --all and --out go together\n");
-		return EX_USAGE;
+		return TN_EX_USAGE;
 	}
 	if (all) {
 		rc = write_all(&c, &lim, out, err, sizeof err);
@@ -155,19 +159,19 @@ int cmd_gen(int argc, char **argv)
 		if (given && c.sp.n[i] != 1) {
 			fprintf(stderr, "fdtune gen: --param %s has %d values; gen prints one "
 				"configuration (use --all for a space)\n", name, c.sp.n[i]);
-			return EX_USAGE;
+			return TN_EX_USAGE;
 		}
 		v[i] = c.sp.v[i][0];
 	}
 	if (c.pb.fam->check(&c.pb, v, &lim, why, sizeof why)) {
 		fprintf(stderr, "fdtune gen: impossible configuration for %s: %s\n", arch, why);
-		return EX_USAGE;
+		return TN_EX_USAGE;
 	}
 	if (source(&c.pb, v, &src, err, sizeof err)) {
 		fprintf(stderr, "fdtune gen: %s\n", err);
-		return EX_FAIL;
+		return TN_EX_FAIL;
 	}
 	fputs(src, stdout);
 	free(src);
-	return EX_OK;
+	return TN_EX_OK;
 }

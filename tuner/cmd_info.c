@@ -17,10 +17,10 @@ static const char devices_usage[] =
 "List the GPUs this build of fdtune sees (platform, compiler, arch, memory).\n"
 "  --calibrate     measure each GPU's copy bandwidth, the roof that sweeps\n"
 "                  report against, and store it in the database\n"
-"  --db PATH       database (default " CLI_DB_DEFAULT ")\n"
+"  --db PATH       database (default " TN_CLI_DB_DEFAULT ")\n"
 "  -h, --help      this text\n";
 
-int cmd_devices(int argc, char **argv)
+int tn_cmd_devices(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "calibrate", no_argument, 0, 'c' },
@@ -28,37 +28,37 @@ int cmd_devices(int argc, char **argv)
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
-	const char *path = CLI_DB_DEFAULT;
+	const char *path = TN_CLI_DB_DEFAULT;
 	char err[1024], comp[64];
-	int opt, cal = 0, ndev, rc = EX_OK;
+	int opt, cal = 0, ndev, rc = TN_EX_OK;
 	struct db *db = NULL;
 
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'c': cal = 1; break;
 		case 0x200: path = optarg; break;
-		case 'h': fputs(devices_usage, stdout); return EX_OK;
-		default: fputs(devices_usage, stderr); return EX_USAGE;
+		case 'h': fputs(devices_usage, stdout); return TN_EX_OK;
+		default: fputs(devices_usage, stderr); return TN_EX_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fdtune devices: unexpected argument '%s'\n", argv[optind]);
-		return EX_USAGE;
+		return TN_EX_USAGE;
 	}
 	rt_compiler(comp, sizeof comp);
 	printf("platform %s, compiler %s\n", rt_platform(), comp);
 	if (rt_init(&ndev, err, sizeof err)) {
 		fprintf(stderr, "fdtune devices: %s\n", err);
-		return EX_FAIL;
+		return TN_EX_FAIL;
 	}
 	if (!ndev) {
 		printf("no GPU found; fdtune can still compile for %s (fdtune sweep runs "
 		       "compile-only)\n", rt_default_arch());
-		return cal ? EX_FAIL : EX_OK;
+		return cal ? TN_EX_FAIL : TN_EX_OK;
 	}
 	if (db_open(path, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune devices: %s\n", err);
-		return EX_FAIL;
+		return TN_EX_FAIL;
 	}
 	for (int i = 0; i < ndev; i++) {
 		struct rt_dev d;
@@ -90,7 +90,7 @@ int cmd_devices(int argc, char **argv)
 	goto done;
 fail:
 	fprintf(stderr, "fdtune devices: %s\n", err);
-	rc = EX_FAIL;
+	rc = TN_EX_FAIL;
 done:
 	db_close(db);
 	return rc;
@@ -99,7 +99,7 @@ done:
 static const char best_usage[] =
 "usage: fdtune best [options]\n"
 "The best configuration of each device and problem in the database.\n"
-"  --db PATH           database (default " CLI_DB_DEFAULT ")\n"
+"  --db PATH           database (default " TN_CLI_DB_DEFAULT ")\n"
 "  --csv               CSV instead of a table\n"
 "  --all               every successful run, best first, not only the best\n"
 "  -f, --family F      only this family\n"
@@ -109,7 +109,7 @@ static const char best_usage[] =
 "  -h, --help          this text\n"
 "Exit status: 0 rows printed, 3 nothing matched, 1 database error, 2 usage.\n";
 
-int cmd_best(int argc, char **argv)
+int tn_cmd_best(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "db", required_argument, 0, 0x200 },
@@ -122,7 +122,7 @@ int cmd_best(int argc, char **argv)
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
-	const char *path = CLI_DB_DEFAULT;
+	const char *path = TN_CLI_DB_DEFAULT;
 	struct db_filter f = { 0 };
 	enum db_fmt fmt = DB_TABLE;
 	char err[1024];
@@ -138,32 +138,32 @@ int cmd_best(int argc, char **argv)
 		case 'r':
 			if (tn_parse_int(optarg, "--radius", 1, TN_RMAX, &f.radius, err, sizeof err)) {
 				fprintf(stderr, "fdtune best: %s\n", err);
-				return EX_USAGE;
+				return TN_EX_USAGE;
 			}
 			break;
 		case 0x203: f.device = optarg; break;
 		case 0x204: f.precision = optarg; break;
-		case 'h': fputs(best_usage, stdout); return EX_OK;
-		default: fputs(best_usage, stderr); return EX_USAGE;
+		case 'h': fputs(best_usage, stdout); return TN_EX_OK;
+		default: fputs(best_usage, stderr); return TN_EX_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fdtune best: unexpected argument '%s'\n", argv[optind]);
-		return EX_USAGE;
+		return TN_EX_USAGE;
 	}
 	if (db_open(path, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune best: %s\n", err);
-		return EX_FAIL;
+		return TN_EX_FAIL;
 	}
 	rc = db_best(db, &f, fmt, all, stdout, err, sizeof err);
 	db_close(db);
 	if (rc == 1) {
 		fprintf(stderr, "fdtune best: %s in %s\n", err, path);
-		return EX_NOMATCH;
+		return TN_EX_NOMATCH;
 	}
 	if (rc) {
 		fprintf(stderr, "fdtune best: %s\n", err);
-		return EX_FAIL;
+		return TN_EX_FAIL;
 	}
-	return EX_OK;
+	return TN_EX_OK;
 }

@@ -1,5 +1,5 @@
 /*
- * cmd_sweep.c: fdtune sweep, the main job: every configuration of a space
+ * tn_cmd_sweep.c: fdtune sweep, the main job: every configuration of a space
  * generated, compiled, validated, timed and stored.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -17,8 +17,8 @@ static const char usage[] =
 "Generate, compile, validate, time and store every configuration of the\n"
 "space of a problem. Without a GPU: a compile-only sweep that records each\n"
 "build's registers, LDS and spills.\n\n"
-CLI_PROBLEM_HELP
-"      --db PATH         database (default " CLI_DB_DEFAULT ")\n"
+TN_CLI_PROBLEM_HELP
+"      --db PATH         database (default " TN_CLI_DB_DEFAULT ")\n"
 "  -d, --device N        GPU ordinal (default 0)\n"
 "  -j, --jobs N          compile threads (default: the number of CPUs)\n"
 "      --compile-only    compile and record, do not run even with a GPU\n"
@@ -32,10 +32,10 @@ CLI_PROBLEM_HELP
 "not errors), 1 it could not run or stopped early, 2 bad usage.\n"
 "Example: fdtune sweep -r 4 -n 512 -p nw=64,128 -p vec=4\n";
 
-int cmd_sweep(int argc, char **argv)
+int tn_cmd_sweep(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		CLI_PROBLEM_OPTIONS,
+		TN_CLI_PROBLEM_OPTIONS,
 		{ "db", required_argument, 0, 0x200 },
 		{ "device", required_argument, 0, 'd' },
 		{ "jobs", required_argument, 0, 'j' },
@@ -47,24 +47,24 @@ int cmd_sweep(int argc, char **argv)
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
-	struct cli_problem c;
+	struct tn_cli_problem c;
 	struct tn_sweep_opts o;
 	char err[2048], cmd[4096];
 	int opt, rc, mc = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t off = 0;
 
-	cli_problem_init(&c);
+	tn_cli_problem_init(&c);
 	memset(&o, 0, sizeof o);
-	o.db_path = CLI_DB_DEFAULT;
+	o.db_path = TN_CLI_DB_DEFAULT;
 	o.jobs = cpus > 0 ? (int)cpus : 1;
-	while ((opt = getopt_long(argc, argv, CLI_PROBLEM_SHORT "d:j:qh", lo, NULL)) != -1) {
-		switch (cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
+	while ((opt = getopt_long(argc, argv, TN_CLI_PROBLEM_SHORT "d:j:qh", lo, NULL)) != -1) {
+		switch (tn_cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
 		case 1:
 			continue;
 		case -1:
 			fprintf(stderr, "fdtune sweep: %s\n", err);
-			return EX_USAGE;
+			return TN_EX_USAGE;
 		}
 		switch (opt) {
 		case 0x200: o.db_path = optarg; break;
@@ -85,15 +85,15 @@ int cmd_sweep(int argc, char **argv)
 			break;
 		case 'q': o.quiet = 1; break;
 		case 0x204: o.force = 1; break;
-		case 'h': fputs(usage, stdout); return EX_OK;
-		default: fputs(usage, stderr); return EX_USAGE;
+		case 'h': fputs(usage, stdout); return TN_EX_OK;
+		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fdtune sweep: unexpected argument '%s'\n%s", argv[optind], usage);
-		return EX_USAGE;
+		return TN_EX_USAGE;
 	}
-	if ((rc = cli_problem_done(&c, err, sizeof err))) {
+	if ((rc = tn_cli_problem_done(&c, err, sizeof err))) {
 		fprintf(stderr, "fdtune sweep: %s\n", err);
 		return rc;
 	}
@@ -105,10 +105,10 @@ int cmd_sweep(int argc, char **argv)
 	o.cmdline = cmd;
 	if (tn_sweep(&o, err, sizeof err)) {
 		fprintf(stderr, "fdtune sweep: %s\n", err);
-		return EX_FAIL;
+		return TN_EX_FAIL;
 	}
-	return EX_OK;
+	return TN_EX_OK;
 bad:
 	fprintf(stderr, "fdtune sweep: %s\n", err);
-	return EX_USAGE;
+	return TN_EX_USAGE;
 }

@@ -10,15 +10,15 @@
 
 /* Checks every family needs: vec in {1,2,4}, threads per block, LDS bytes
  * and the grid's y extent (rows = y points per block). */
-int fam_common_check(const struct tn_problem *pb, int vec, int bx, int by,
-		     int rows, int lds_bytes, const struct tn_limits *lim,
+int tn_fam_common_check(const struct tn_problem *pb, int vec, int bx, int by,
+		     long long rows, long long lds_bytes, const struct tn_limits *lim,
 		     char *why, size_t n);
-int fam_flag(int v, const char *name, char *why, size_t n);
+int tn_fam_flag(int v, const char *name, char *why, size_t n);
 /* Weights of the second derivatives along the axes in mask, scaled by 1/h^2. */
-void fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c);
+void tn_fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c);
 /* One read and one write of every interior point. */
-double fam_bytes_2(const struct tn_problem *pb);
+double tn_fam_bytes_2(const struct tn_problem *pb);
 
-extern const struct tn_family fam_xyz;
+extern const struct tn_family tn_fam_xyz;
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * fam_xyz.c: descriptor of the fused xyz family (templates/xyz.m4): the sum
+ * tn_fam_xyz.c: descriptor of the fused xyz family (templates/xyz.m4): the sum
  * of the three second derivatives in one pass. Parameters:
  *   vec  floats per thread in x (1, 2, 4: float, float2, float4)
  *   bx   threads of a block in x;  by  threads in y
@@ -13,8 +13,9 @@
  *   pf   planes loaded ahead: with lds 0 or 1, 1 loads plane k+1 into
  *        registers before computing plane k; with lds 2, the ring holds pf + 3
  *        planes and pf + 1 are in flight ahead of the one computed (pf up to 2)
- *   mb   minimum resident blocks per SM promised to the compiler through
- *        __launch_bounds__ (0: none), which caps registers per thread
+ *   mb   the second argument of __launch_bounds__ (0: none): on NVIDIA the
+ *        minimum resident blocks per SM, which caps registers per thread; on
+ *        AMD, HIP reads it as the minimum waves per execution unit
  *   ku   unroll the plane loop 2R+1 times, so that the z queue shifts by
  *        register renaming instead of moves
  *   zd   (lds 2) odd z chunks march downwards and chunks vary fastest in the
@@ -25,8 +26,8 @@
 
 #include <stdio.h>
 
-int fam_common_check(const struct tn_problem *pb, int vec, int bx, int by,
-		     int rows, int lds_bytes, const struct tn_limits *lim,
+int tn_fam_common_check(const struct tn_problem *pb, int vec, int bx, int by,
+		     long long rows, long long lds_bytes, const struct tn_limits *lim,
 		     char *why, size_t n)
 {
 	(void)pb;
@@ -36,14 +37,14 @@ int fam_common_check(const struct tn_problem *pb, int vec, int bx, int by,
 		return snprintf(why, n, "bx*by = %lld threads exceeds the limit of %d per block",
 				(long long)bx * by, lim->max_threads), 1;
 	if (lds_bytes > lim->lds_block)
-		return snprintf(why, n, "needs %d bytes of LDS, over the limit of %d per block",
+		return snprintf(why, n, "needs %lld bytes of LDS, over the limit of %d per block",
 				lds_bytes, lim->lds_block), 1;
 	if ((pb->ny + rows - 1) / rows > 65535)
-		return snprintf(why, n, "grid y = %d blocks exceeds 65535", (pb->ny + rows - 1) / rows), 1;
+		return snprintf(why, n, "grid y = %lld blocks exceeds 65535", (pb->ny + rows - 1) / rows), 1;
 	return 0;
 }
 
-int fam_flag(int v, const char *name, char *why, size_t n)
+int tn_fam_flag(int v, const char *name, char *why, size_t n)
 {
 	if (v == 0 || v == 1)
 		return 0;
@@ -56,15 +57,16 @@ enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB, KU, ZD };
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
 {
-	int rows = v[BY] * v[YPT], r = pb->r, xv = (r + v[VEC] - 1) / v[VEC];
-	int lds = v[LDS] == 1 ? (rows + 2 * r) * v[BX] * v[VEC] * 4 :
+	/* domains are bounded (tn_space_set), so these products fit */
+	long long rows = (long long)v[BY] * v[YPT], r = pb->r, xv = (r + v[VEC] - 1) / v[VEC];
+	long long lds = v[LDS] == 1 ? (rows + 2 * r) * v[BX] * v[VEC] * 4 :
 		  v[LDS] == 2 ? (v[PF] + 3) * (rows + 2 * r) * (v[BX] + 2 * xv) * v[VEC] * 4 : 0;
 	if (v[LDS] < 0 || v[LDS] > 2)
 		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
 	if (v[PF] < 0 || v[PF] > (v[LDS] == 2 ? 2 : 1))
 		return snprintf(why, n, "pf=%d: must be 0 or 1, or up to 2 with lds=2", v[PF]), 1;
-	if (fam_flag(v[NT], "nt", why, n) || fam_flag(v[KU], "ku", why, n) ||
-	    fam_flag(v[ZD], "zd", why, n))
+	if (tn_fam_flag(v[NT], "nt", why, n) || tn_fam_flag(v[KU], "ku", why, n) ||
+	    tn_fam_flag(v[ZD], "zd", why, n))
 		return 1;
 	if (v[ZD] && v[LDS] != 2)
 		return snprintf(why, n, "zd=1 needs lds=2"), 1;
@@ -80,11 +82,11 @@ static int check(const struct tn_problem *pb, const int *v,
 	if (v[MB] < 0 || v[MB] > 32)
 		return snprintf(why, n, "mb=%d: must be 0..32", v[MB]), 1;
 	if (v[MB] && (long long)v[MB] * v[BX] * v[BY] > 2048)
-		return snprintf(why, n, "mb=%d blocks of %d threads exceed 2048 threads per SM",
-				v[MB], v[BX] * v[BY]), 1;
-	if ((pb->nz + v[NW] - 1) / v[NW] > 65535)
+		return snprintf(why, n, "mb=%d blocks of %d threads exceed 2048 threads per SM "
+				"(the limit of sm_90 and of gfx90a CUs)", v[MB], v[BX] * v[BY]), 1;
+	if (!v[ZD] && (pb->nz + v[NW] - 1) / v[NW] > 65535)
 		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
-	return fam_common_check(pb, v[VEC], v[BX], v[BY], rows, lds, lim, why, n);
+	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, lds, lim, why, n);
 }
 
 static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
@@ -112,28 +114,29 @@ static void ref(const struct tn_problem *pb, const struct tn_coef *c,
 
 static void coef(const struct tn_problem *pb, struct tn_coef *c)
 {
-	fam_coef_axes(pb, TN_X | TN_Y | TN_Z, c);
+	tn_fam_coef_axes(pb, TN_X | TN_Y | TN_Z, c);
 }
 
 static int terms(int r) { return 6 * r + 1; }
 
-const struct tn_family fam_xyz = {
+const struct tn_family tn_fam_xyz = {
 	.name = "xyz", .tmpl = "xyz.m4",
 	.help = "fused Dxx+Dyy+Dzz in one pass: xy tile in registers or LDS, z register queue",
 	.np = 11,
 	.p = {
-		{ "vec", "floats per thread in x", 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x", 3, { 32, 64, 128 } },
-		{ "by", "threads per block in y", 4, { 1, 2, 4, 8 } },
-		{ "ypt", "rows per thread", 3, { 1, 2, 4 } },
-		{ "lds", "LDS: 0 none, 1 y tile, 2 async xy tile ring", 3, { 0, 1, 2 } },
-		{ "nw", "z planes per block (window length)", 4, { 48, 96, 192, 512 } },
-		{ "nt", "nontemporal stores", 2, { 0, 1 } },
-		{ "pf", "planes loaded ahead (prefetch depth)", 2, { 0, 1 } },
-		{ "mb", "min blocks per SM for __launch_bounds__ (0: none)", 1, { 0 } },
-		{ "ku", "unroll the plane loop 2R+1 times", 1, { 0 } },
-		{ "zd", "lds 2: chunks meet at their shared z halo", 2, { 0, 1 } },
+		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
+		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
+		{ "by", "threads per block in y", 1, 1024, 4, { 1, 2, 4, 8 } },
+		{ "ypt", "rows per thread", 1, 64, 3, { 1, 2, 4 } },
+		{ "lds", "LDS: 0 none, 1 y tile, 2 async xy tile ring", 0, 2, 3, { 0, 1, 2 } },
+		{ "nw", "z planes per block (window length)", 1, 65536, 4, { 48, 96, 192, 512 } },
+		{ "nt", "nontemporal stores", 0, 1, 2, { 0, 1 } },
+		{ "pf", "planes loaded ahead (prefetch depth)", 0, 2, 2, { 0, 1 } },
+		{ "mb", "min blocks per SM for __launch_bounds__ (0: none)", 0, 32, 1, { 0 } },
+		{ "ku", "unroll the plane loop 2R+1 times", 0, 1, 1, { 0 } },
+		{ "zd", "lds 2: chunks meet at their shared z halo", 0, 1, 1, { 0 } },
 	},
-	.check = check, .geom = geom, .bytes = fam_bytes_2, .coef = coef,
+
+	.check = check, .geom = geom, .bytes = tn_fam_bytes_2, .coef = coef,
 	.ref = ref, .terms = terms,
 };

@@ -18,16 +18,16 @@ static const char usage[] =
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
-		{ "devices", cmd_devices }, { "gen", cmd_gen },
-		{ "sweep", cmd_sweep }, { "best", cmd_best },
+		{ "devices", tn_cmd_devices }, { "gen", tn_cmd_gen },
+		{ "sweep", tn_cmd_sweep }, { "best", tn_cmd_best },
 	};
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage, argc < 2 ? stderr : stdout);
-		return argc < 2 ? EX_USAGE : EX_OK;
+		return argc < 2 ? TN_EX_USAGE : TN_EX_OK;
 	}
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "fdtune: unknown command '%s'\n%s", argv[1], usage);
-	return EX_USAGE;
+	return TN_EX_USAGE;
 }

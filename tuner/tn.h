@@ -37,10 +37,11 @@ struct tn_problem {
 struct tn_layout { int r, nx, ny, nz, ld; long long slice, origin, total; };
 
 /* What the target allows; from the device, or the arch's defaults. */
-struct tn_limits { int max_threads, lds_block, regs_block; };
+struct tn_limits { int max_threads, lds_block; };
 
 struct tn_param {
 	const char *name, *help;
+	int lo, hi;             /* every value given must lie in lo..hi */
 	int n, v[TN_MAXV];      /* default domain */
 };
 

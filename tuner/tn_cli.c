@@ -6,13 +6,15 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tn_cli.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *family_name = "xyz";
 
-void cli_problem_init(struct cli_problem *c)
+void tn_cli_problem_init(struct tn_cli_problem *c)
 {
 	memset(c, 0, sizeof *c);
 	family_name = "xyz";
@@ -22,14 +24,25 @@ void cli_problem_init(struct cli_problem *c)
 	c->pb.h[0] = c->pb.h[1] = c->pb.h[2] = 1.0;
 }
 
-static int spacing(struct cli_problem *c, const char *s, char *err, size_t n)
+static int spacing(struct tn_cli_problem *c, const char *s, char *err, size_t n)
 {
 	double h[3];
-	char tail;
-	int k = sscanf(s, "%lf,%lf,%lf%c", &h[0], &h[1], &h[2], &tail);
+	const char *p = s;
+	int k = 0, ok = 1;
+	while (k < 3) {
+		char *end;
+		errno = 0;
+		h[k++] = strtod(p, &end);
+		ok &= end != p && !errno && isfinite(h[k - 1]) && h[k - 1] > 0;
+		if (*end != ',' || !ok) {
+			ok &= !*end;
+			break;
+		}
+		p = end + 1;
+	}
 	if (k == 1)
 		h[1] = h[2] = h[0];
-	if ((k != 1 && k != 3) || !(h[0] > 0 && h[1] > 0 && h[2] > 0)) {
+	if (!ok || (k != 1 && k != 3)) {
 		snprintf(err, n, "--spacing '%s': expected H or HX,HY,HZ, all positive", s);
 		return -1;
 	}
@@ -37,7 +50,7 @@ static int spacing(struct cli_problem *c, const char *s, char *err, size_t n)
 	return 1;
 }
 
-int cli_problem_opt(struct cli_problem *c, int opt, const char *arg, char *err, size_t n)
+int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char *err, size_t n)
 {
 	switch (opt) {
 	case 'f':
@@ -67,19 +80,19 @@ int cli_problem_opt(struct cli_problem *c, int opt, const char *arg, char *err, 
 	return 0;
 }
 
-int cli_problem_done(struct cli_problem *c, char *err, size_t n)
+int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n)
 {
 	const struct tn_family *f = tn_family(family_name);
 	if (!f) {
 		int o = snprintf(err, n, "--family '%s': unknown; families:", family_name);
 		for (int i = 0; tn_families[i] && o > 0 && (size_t)o < n; i++)
 			o += snprintf(err + o, n - (size_t)o, " %s", tn_families[i]->name);
-		return EX_USAGE;
+		return TN_EX_USAGE;
 	}
 	c->pb.fam = f;
 	tn_space_default(f, &c->sp);
 	for (int i = 0; i < c->nparams; i++)
 		if (tn_space_set(&c->sp, c->params[i], err, n))
-			return EX_USAGE;
+			return TN_EX_USAGE;
 	return 0;
 }

@@ -9,20 +9,20 @@
 #include <getopt.h>
 #include "tn.h"
 
-enum { EX_OK = 0, EX_FAIL = 1, EX_USAGE = 2, EX_NOMATCH = 3 };
+enum { TN_EX_OK = 0, TN_EX_FAIL = 1, TN_EX_USAGE = 2, TN_EX_NOMATCH = 3 };
 
-#define CLI_DB_DEFAULT "results/fdtune.db"
+#define TN_CLI_DB_DEFAULT "results/fdtune.db"
 
 /* Long options of the problem; getopt values >= 0x100 belong to it. */
-#define CLI_PROBLEM_OPTIONS \
+#define TN_CLI_PROBLEM_OPTIONS \
 	{ "family", required_argument, 0, 'f' }, \
 	{ "radius", required_argument, 0, 'r' }, \
 	{ "size", required_argument, 0, 'n' }, \
 	{ "precision", required_argument, 0, 0x100 }, \
 	{ "spacing", required_argument, 0, 0x101 }, \
 	{ "param", required_argument, 0, 'p' }
-#define CLI_PROBLEM_SHORT "f:r:n:p:"
-#define CLI_PROBLEM_HELP \
+#define TN_CLI_PROBLEM_SHORT "f:r:n:p:"
+#define TN_CLI_PROBLEM_HELP \
 "  -f, --family F        kernel family (default xyz); see fdtune gen --list\n" \
 "  -r, --radius R        stencil radius 1..8, order 2R (default 4)\n" \
 "  -n, --size N|XxYxZ    interior grid points (default 512)\n" \
@@ -30,23 +30,23 @@ enum { EX_OK = 0, EX_FAIL = 1, EX_USAGE = 2, EX_NOMATCH = 3 };
 "      --spacing H|HX,HY,HZ  grid spacings (default 1)\n" \
 "  -p, --param NAME=V1,V2,...  replace a parameter's domain (repeatable)\n"
 
-struct cli_problem {
+struct tn_cli_problem {
 	struct tn_problem pb;
 	struct tn_space sp;
 	const char *params[64];
 	int nparams;
 };
 
-void cli_problem_init(struct cli_problem *c);
+void tn_cli_problem_init(struct tn_cli_problem *c);
 /* Handles one getopt result of the problem options: 1 if it was one of
  * them, 0 if not, -1 on a bad value (message in err). */
-int cli_problem_opt(struct cli_problem *c, int opt, const char *arg, char *err, size_t n);
+int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char *err, size_t n);
 /* Resolves the family and applies --param; 0 or an EX_ code. */
-int cli_problem_done(struct cli_problem *c, char *err, size_t n);
+int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n);
 
-int cmd_gen(int argc, char **argv);
-int cmd_sweep(int argc, char **argv);
-int cmd_devices(int argc, char **argv);
-int cmd_best(int argc, char **argv);
+int tn_cmd_gen(int argc, char **argv);
+int tn_cmd_sweep(int argc, char **argv);
+int tn_cmd_devices(int argc, char **argv);
+int tn_cmd_best(int argc, char **argv);
 
 #endif

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-const struct tn_family *const tn_families[] = { &fam_xyz, NULL };
+const struct tn_family *const tn_families[] = { &tn_fam_xyz, NULL };
 
 const struct tn_family *tn_family(const char *name)
 {
@@ -16,7 +16,7 @@ const struct tn_family *tn_family(const char *name)
 	return NULL;
 }
 
-void fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c)
+void tn_fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c)
 {
 	double w[TN_RMAX + 1], c0 = 0;
 	float *dst[3] = { c->x, c->y, c->z };
@@ -33,7 +33,7 @@ void fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c)
 	c->c0 = (float)c0;
 }
 
-double fam_bytes_2(const struct tn_problem *pb)
+double tn_fam_bytes_2(const struct tn_problem *pb)
 {
 	return 2.0 * pb->nx * pb->ny * pb->nz * sizeof(float);
 }

@@ -56,8 +56,7 @@ bad:
 void tn_limits_of_arch(const char *arch, struct tn_limits *lim)
 {
 	/* Static LDS per block and threads per block of the targets fdtune
-	 * knows; both vendors allow 1024 threads and 64 Ki registers. */
+	 * knows; both vendors allow 1024 threads per block. */
 	lim->max_threads = 1024;
-	lim->regs_block = 65536;
 	lim->lds_block = strncmp(arch, "gfx", 3) ? 48 * 1024 : 64 * 1024;
 }

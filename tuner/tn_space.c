@@ -64,6 +64,11 @@ int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n)
 			snprintf(err, n, "--param %s: more than %d values", name, TN_MAXV);
 			return 1;
 		}
+		if (x < f->p[idx].lo || x > f->p[idx].hi) {
+			snprintf(err, n, "--param %s=%ld: outside %d..%d", name, x, f->p[idx].lo,
+				 f->p[idx].hi);
+			return 1;
+		}
 		v[cnt++] = (int)x;
 		if (!*end)
 			break;

@@ -60,6 +60,8 @@ static void build(const struct tn_problem *pb, const char *arch, struct item *it
 		       sizeof it->err)) {
 		it->bad_gen = 1;
 		it->prog.log = NULL;
+		it->prog.regs = it->prog.lds = it->prog.spill = -1;    /* unknown */
+		it->prog.ms = NAN;
 		return;
 	}
 	gen_hash(it->src, it->hash);
@@ -81,23 +83,21 @@ static void *worker(void *p)
 	}
 }
 
-static int compile_chunk(struct pool *po, int jobs, char *err, size_t n)
+/* Builds po->it[0..n) on jobs threads, the caller one of them; threads that
+ * cannot be started leave their share to the others. */
+static void compile_chunk(struct pool *po, int jobs)
 {
 	pthread_t th[64];
-	int nt = jobs < po->n ? jobs : po->n, started = 0;
+	int nt = (jobs < po->n ? jobs : po->n) - 1, started = 0;
 	po->next = 0;
 	if (nt > 64)
 		nt = 64;
 	for (; started < nt; started++)
 		if (pthread_create(&th[started], NULL, worker, po))
 			break;
-	if (!started)
-		worker(po);
+	worker(po);
 	for (int i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
-	(void)err;
-	(void)n;
-	return 0;
 }
 
 struct ctx {
@@ -136,7 +136,7 @@ static int handle(struct ctx *c, struct item *it, char *err, size_t n)
 	struct tn_result res;
 	struct rt_kernel *k = NULL;
 	unsigned grid[3], block[3];
-	int fatal = 0;
+	int fatal = 0, regs, lds, local, maxt;
 
 	tn_config_json(f, it->v, json, sizeof json);
 	if (db_config_id(c->db, f->name, json, &cfg_id, err, n))
@@ -185,9 +185,18 @@ static int handle(struct ctx *c, struct item *it, char *err, size_t n)
 		snprintf(res.msg, sizeof res.msg, "%.500s", it->err);
 	} else if (rt_load(&it->prog, "fdt_kernel", &k, res.msg, sizeof res.msg)) {
 		res.status = "load_error";
+	} else if (rt_attrs(k, &regs, &lds, &local, &maxt, res.msg, sizeof res.msg)) {
+		res.status = "load_error";
 	} else {
 		f->geom(pb, it->v, grid, block);
-		fatal = tn_bench_run(&c->bench, k, grid, block, &res, err, n);
+		if ((long long)block[0] * block[1] * block[2] > maxt) {
+			res.status = "resource_limit";
+			snprintf(res.msg, sizeof res.msg, "%u threads per block, the kernel allows "
+				 "%d (%d registers per thread)", block[0] * block[1] * block[2],
+				 maxt, regs);
+		} else {
+			fatal = tn_bench_run(&c->bench, k, grid, block, &res, err, n);
+		}
 	}
 	r.status = res.status;
 	r.message = res.msg;
@@ -283,7 +292,8 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	const char *end_status = "failed";
 	double copy = 0, memcpy_gbs = 0, t0 = 0, tc = 0, tm = 0;
 	long long cbytes = 0;
-	struct sigaction sa;
+	struct sigaction sa, old_int, old_term;
+	int handlers = 0;
 
 	memset(&c, 0, sizeof c);
 	memset(&po, 0, sizeof po);
@@ -293,7 +303,6 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	if (c.gpu) {
 		lim.max_threads = dev.max_threads;
 		lim.lds_block = dev.lds_block;
-		lim.regs_block = dev.regs_block;
 	} else {
 		tn_limits_of_arch(c.arch, &lim);
 	}
@@ -342,13 +351,14 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		"%lld already recorded (--force runs them again), %lld pruned%s%s%s\n",
 		c.sweep_id, f->name, pb->r, pb->nx, pb->ny, pb->nz, pb->prec, nv, skipped,
 		pruned, pruned ? " (e.g. " : "", first_why, pruned ? ")" : "");
-	if (c.gpu && tn_bench_open(&c.bench, pb, &dev, copy, err, n))
-		goto fail;
-
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stop_signal = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	handlers = 1;
+	if (c.gpu && tn_bench_open(&c.bench, pb, &dev, copy, err, n))
+		goto fail;
 	tn_progress_init(&c.pr, nv, o->quiet);
 	chunk = 4 * (o->jobs > 0 ? o->jobs : 1);
 	if (!(po.it = calloc((size_t)chunk, sizeof *po.it))) {
@@ -368,7 +378,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		}
 		po.n = m;
 		t1 = now_s();
-		compile_chunk(&po, o->jobs, err, n);
+		compile_chunk(&po, o->jobs);
 		tc += now_s() - t1;
 		t1 = now_s();
 		for (int i = 0; i < m; i++) {
@@ -414,6 +424,10 @@ fail:
 		}
 	}
 out:
+	if (handlers) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+	}
 	if (po.it)
 		pthread_mutex_destroy(&po.mu);
 	free(po.it);

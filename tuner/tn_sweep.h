@@ -1,8 +1,10 @@
 /*
  * tn_sweep.h: the sweep, generate -> compile -> load -> validate -> time ->
  * store, for every configuration of a space that passes the family's
- * constraints. Compilation runs on a pool of CPU threads, a chunk of
- * configurations ahead of the GPU. Every outcome is stored as it happens.
+ * constraints. A chunk of configurations is compiled on a pool of CPU
+ * threads, then measured one by one on the GPU. Every outcome is stored as
+ * it happens; SIGINT and SIGTERM stop the sweep between configurations and
+ * mark it interrupted.
  */
 #ifndef TN_SWEEP_H
 #define TN_SWEEP_H
