@@ -37,11 +37,14 @@ struct rt_timer { hipEvent_t a, b; };
 	snprintf(err, n, "%s: %s (%d)", what, hipGetErrorString(e_), (int)e_); \
 	return 1; } } while (0)
 
-/* Releases that cannot fail the caller report a failure on stderr. */
+/* Releases that cannot fail the caller report a failure on stderr, the
+ * first one only: after a kernel fault every release fails the same way. */
 static void warn(hipError_t e, const char *what)
 {
-	if (e != hipSuccess)
-		fprintf(stderr, "fdtune: %s failed: %s\n", what, hipGetErrorString(e));
+	static int said;
+	if (e != hipSuccess && !said++)
+		fprintf(stderr, "fdtune: %s failed: %s (further failures to release "
+			"GPU resources are not reported)\n", what, hipGetErrorString(e));
 }
 
 const char *rt_platform(void) { return PLATFORM; }

@@ -149,11 +149,35 @@ static void databases(void **st)
 	assert_int_equal(run(args), 1);
 }
 
+/* A template that does not compile: every build is recorded as a compile
+ * error with its log, and the sweep still runs to its end. */
+static void failed_compiles(void **st)
+{
+	char cmd[2048], db[256], tdir[256];
+	const char *src = getenv("TEMPLATES");
+	(void)st;
+	if (!src)
+		skip();
+	snprintf(tdir, sizeof tdir, "%s/tmpl", dir);
+	snprintf(cmd, sizeof cmd, "cp -r '%s' '%s' && printf 'this is not C;\\n' >> '%s/xyz.m4'",
+		 src, tdir, tdir);
+	assert_int_equal(system(cmd), 0);
+	setenv("FDTUNE_TEMPLATES", tdir, 1);
+	snprintf(db, sizeof db, "%s/c.db", dir);
+	snprintf(cmd, sizeof cmd, "sweep --compile-only -q -j 2 -n 8 -r 1 -p vec=1,4 -p bx=32 "
+		 "-p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 --db %s", db);
+	expect(cmd, 0, "sweep 1 done: compile_error=2");
+	unsetenv("FDTUNE_TEMPLATES");
+	assert_int_equal(t_count(db, "select count(*) from builds where status='compile_error' "
+				 "and log like '%this%' and regs is null"), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(bad_values), cmocka_unit_test(impossible_configs),
 		cmocka_unit_test(help_everywhere), cmocka_unit_test(databases),
+		cmocka_unit_test(failed_compiles),
 	};
 	int rc;
 	if (!mkdtemp(dir))
