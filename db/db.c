@@ -545,7 +545,7 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
     struct val v[] = {num(dev), num(prob), num(cfg)};
     if (stmt(d->h, "SELECT count(*) FROM runs WHERE device_id = ?1 AND problem_id = ?2"
                    " AND config_id = ?3 AND status IN ('ok', 'compile_error', 'wrong_result',"
-                   " 'resource_limit')", v, 3, &r, "look up recorded runs", err, n))
+                   " 'resource_limit', 'launch_error')", v, 3, &r, "look up recorded runs", err, n))
         return -1;
     *yes = r.i[0] > 0;
     return 0;

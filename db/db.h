@@ -102,8 +102,8 @@ int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NUL
 
 /* *yes = 1 when a run of config cfg for (dev, prob) is recorded with an
  * outcome that running again would repeat (ok, compile_error, wrong_result,
- * resource_limit): what a resumed sweep skips. Load and launch errors and
- * timeouts may be transient and are run again. */
+ * resource_limit, launch_error: a kernel that faulted once faults again):
+ * what a resumed sweep skips. Load errors and timeouts are run again. */
 int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, int *yes,
                     char *err, size_t n);
 

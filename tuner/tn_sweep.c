@@ -218,8 +218,9 @@ static int handle(struct ctx *c, struct item *it, char *err, size_t n)
 		char cfg[256];
 		tn_config_text(f, it->v, cfg, sizeof cfg);
 		snprintf(err + strlen(err), n - strlen(err) < n ? n - strlen(err) : 0,
-			 " (configuration %s); the GPU context is lost, so the sweep "
-			 "stops here; run the same command again to resume", cfg);
+			 " (configuration %s, recorded as launch_error); the GPU context is "
+			 "lost, so the sweep stops here; run the same command again to go on "
+			 "past it", cfg);
 	}
 	return fatal;
 }
