@@ -98,7 +98,8 @@ test:
 # if any did. t_gpu skips itself where there is no GPU.
 check: fdtune $(T_CPU) $(B)/t_gpu
 	@fail=0; for t in $(T_CPU) $(B)/t_gpu; do \
-	  echo "== $$t"; FDTUNE=$(CURDIR)/fdtune TEMPLATES=$(CURDIR)/templates $$t || fail=1; done; \
+	  echo "== $$t"; FDTUNE=$(CURDIR)/fdtune TEMPLATES=$(CURDIR)/templates \
+	    RESULTS_DB=$(CURDIR)/results/h100/fdtune.db $$t || fail=1; done; \
 	  exit $$fail
 
 # GPU tests only: what the device machine runs.

@@ -107,22 +107,25 @@ int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NUL
 int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, int *yes,
                     char *err, size_t n);
 
-enum db_fmt { DB_TABLE, DB_CSV };
+enum db_fmt { DB_TABLE, DB_CSV, DB_JSON };
 /* NULL / 0 = any.  device matches device name or arch with LIKE '%x%';
- * family and precision match exactly. */
-struct db_filter { const char *device, *family, *precision; int radius; };
+ * family and precision match exactly; nx, ny, nz (all or none) the size. */
+struct db_filter { const char *device, *family, *precision; int radius, nx, ny, nz; };
 /*
  * Print the fastest ok run of each (device, problem) matching f (f may be
  * NULL), or with all = 1 every ok run ranked within its (device, problem).
  * DB_TABLE: aligned columns under a header line (device, family, R, size
  * NXxNYxNZ, prec, params, ms, GB/s, %copy, regs).  DB_CSV: RFC 4180 (CRLF
  * line ends; fields containing , " CR or LF quoted) with a header row and
- * the columns of v_best; unknown values are empty.  all = 1 adds a leading
- * rank column (1 = fastest) to both.
+ * the columns of v_best; unknown values are empty.  DB_JSON: one array of
+ * objects with those columns and params as a JSON object, made by SQLite's
+ * JSON functions.  all = 1 adds a leading rank column (1 = fastest) to the
+ * table and CSV.
  * Needs schema version 2.  Returns 0 after printing at least one row;
  * DB_NOMATCH (1) when no run matches: nothing is printed and err holds
- * "no successful runs match", followed by the active filters if any
- * (callers may append " in PATH"); -1 on error.
+ * "no successful runs match", followed by the active filters if any and,
+ * when a size was asked for, the nearest recorded size (callers may append
+ * " in PATH"); -1 on error.
  */
 int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, FILE *out,
             char *err, size_t n);

@@ -17,17 +17,35 @@
 enum { DEV, ARCH, FAM, RAD, NX, NY, NZ, PREC, PARAMS, MS, GBS, PCT, MCELLS, REGS, SPILL,
        REPS, RUN, RANK, NQ };
 
-static const char query[] =
-    "SELECT device, arch, family, radius, nx, ny, nz, precision, params, median_ms, gbs,"
-    " pct_copy, mcells, regs, spill_bytes, reps, run_id, rk"
-    " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY device_id, problem_id"
-    "                                    ORDER BY median_ms, run_id) AS rk"
-    "       FROM v_runs WHERE status = 'ok' AND median_ms IS NOT NULL"
-    "        AND (?1 IS NULL OR device LIKE '%' || ?1 || '%' OR arch LIKE '%' || ?1 || '%')"
-    "        AND (?2 IS NULL OR family = ?2) AND (?3 IS NULL OR precision = ?3)"
-    "        AND (?4 = 0 OR radius = ?4))"
-    " WHERE ?5 OR rk = 1"
-    " ORDER BY device, arch, family, radius, nx, ny, nz, precision, rk";
+#define MATCH \
+    " status = 'ok' AND median_ms IS NOT NULL" \
+    " AND (?1 IS NULL OR device LIKE '%' || ?1 || '%' OR arch LIKE '%' || ?1 || '%')" \
+    " AND (?2 IS NULL OR family = ?2) AND (?3 IS NULL OR precision = ?3)" \
+    " AND (?4 = 0 OR radius = ?4)"
+#define RANKED \
+    "SELECT device, arch, family, radius, nx, ny, nz, precision, params, median_ms, gbs," \
+    " pct_copy, mcells, regs, spill_bytes, reps, run_id, rk" \
+    " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY device_id, problem_id" \
+    "                                    ORDER BY median_ms, run_id) AS rk" \
+    "       FROM v_runs WHERE" MATCH " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)))" \
+    " WHERE ?5 OR rk = 1" \
+    " ORDER BY device, arch, family, radius, nx, ny, nz, precision, rk"
+
+static const char query[] = RANKED;
+
+/* The same rows as one JSON array of objects, made by SQLite. */
+static const char json_query[] =
+    "SELECT json_group_array(json_object('rank', rk, 'device', device, 'arch', arch,"
+    " 'family', family, 'radius', radius, 'nx', nx, 'ny', ny, 'nz', nz,"
+    " 'precision', precision, 'params', json(params), 'median_ms', median_ms, 'gbs', gbs,"
+    " 'pct_copy', pct_copy, 'mcells', mcells, 'regs', regs, 'spill_bytes', spill_bytes,"
+    " 'reps', reps, 'run_id', run_id)), count(*) FROM (" RANKED ")";
+
+/* The recorded size nearest to ?6 x ?7 x ?8 (by point count) among runs that
+ * match the other filters. */
+static const char nearest_query[] =
+    "SELECT nx, ny, nz FROM v_runs WHERE" MATCH
+    " GROUP BY nx, ny, nz ORDER BY abs(nx * ny * nz - ?6 * ?7 * ?8), nx * ny * nz LIMIT 1";
 
 /* Output columns: the query column each shows (-1 = NXxNYxNZ) and, for the
  * table, its digits after the point (-1 = text as is). */
@@ -154,32 +172,95 @@ static const char *filters(const struct db_filter *f, char *b, size_t n)
         k += snprintf(b + k, n - (size_t)k, "precision %.30s, ", f->precision);
     if (f->radius)
         k += snprintf(b + k, n - (size_t)k, "radius %d, ", f->radius);
+    if (f->nx)
+        k += snprintf(b + k, n - (size_t)k, "size %dx%dx%d, ", f->nx, f->ny, f->nz);
     if (b[k - 1] == '(')
         return "";
     snprintf(b + k - 2, n - (size_t)k + 2, ")");
     return b;
 }
 
+/* Prepares sql with the filters bound to ?1..?8. */
+static int prepare(sqlite3 *h, const char *sql, const struct db_filter *f, int all,
+                   sqlite3_stmt **st)
+{
+    int src = sqlite3_prepare_v2(h, sql, -1, st, NULL);
+    int np = src == SQLITE_OK ? sqlite3_bind_parameter_count(*st) : 0;
+
+    if (src == SQLITE_OK && (src = bindtext(*st, 1, f->device)) == SQLITE_OK &&
+        (src = bindtext(*st, 2, f->family)) == SQLITE_OK &&
+        (src = bindtext(*st, 3, f->precision)) == SQLITE_OK &&
+        (src = sqlite3_bind_int(*st, 4, f->radius)) == SQLITE_OK && np >= 5 &&
+        (src = sqlite3_bind_int(*st, 5, all != 0)) == SQLITE_OK &&
+        (src = sqlite3_bind_int(*st, 6, f->nx)) == SQLITE_OK &&
+        (src = sqlite3_bind_int(*st, 7, f->ny)) == SQLITE_OK)
+        src = sqlite3_bind_int(*st, 8, f->nz);
+    return src;
+}
+
+/* The message for no match: names the filters and, when a size was asked
+ * for, the nearest size recorded. */
+static int nomatch(sqlite3 *h, const struct db_filter *f, char *err, size_t n)
+{
+    sqlite3_stmt *st = NULL;
+    char desc[256], near[128] = "";
+    int src = prepare(h, nearest_query, f, 0, &st);
+
+    if (src == SQLITE_OK && f->nx && (src = sqlite3_step(st)) == SQLITE_ROW)
+        snprintf(near, sizeof near, "; the nearest size recorded is %dx%dx%d (--size %dx%dx%d)",
+                 sqlite3_column_int(st, 0), sqlite3_column_int(st, 1), sqlite3_column_int(st, 2),
+                 sqlite3_column_int(st, 0), sqlite3_column_int(st, 1), sqlite3_column_int(st, 2));
+    if (sqlite3_finalize(st) != SQLITE_OK || (src != SQLITE_OK && src != SQLITE_ROW &&
+                                              src != SQLITE_DONE))
+        return db_fail(err, n, "db_best: query failed: %s", sqlite3_errmsg(h));
+    db_fail(err, n, "no successful runs match%s%s", filters(f, desc, sizeof desc), near);
+    return DB_NOMATCH;
+}
+
+/* DB_JSON: one array, built by SQLite's JSON functions. */
+static int best_json(sqlite3 *h, const struct db_filter *f, int all, FILE *out, char *err,
+                     size_t n)
+{
+    sqlite3_stmt *st = NULL;
+    int src = prepare(h, json_query, f, all, &st), rc = -1;
+
+    if (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        if (sqlite3_column_int(st, 1) == 0)
+            rc = nomatch(h, f, err, n);
+        else if (fprintf(out, "%s\n", (const char *)sqlite3_column_text(st, 0)) < 0 ||
+                 fflush(out))
+            rc = db_fail(err, n, "db_best: writing the report failed; check the output");
+        else
+            rc = 0;
+    } else {
+        rc = db_fail(err, n, "db_best: query failed: %s", sqlite3_errmsg(h));
+    }
+    if (sqlite3_finalize(st) != SQLITE_OK && rc == 0)
+        rc = db_fail(err, n, "db_best: %s", sqlite3_errmsg(h));
+    return rc;
+}
+
 int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, FILE *out,
             char *err, size_t n)
 {
-    static const struct db_filter any = {NULL, NULL, NULL, 0};
+    static const struct db_filter any = {NULL, NULL, NULL, 0, 0, 0, 0};
     const struct col *cols = fmt == DB_CSV ? ccols : tcols;
     size_t nc = fmt == DB_CSV ? sizeof ccols / sizeof ccols[0] : sizeof tcols / sizeof tcols[0];
     struct grid g = {NULL, 0, 0};
     sqlite3_stmt *st = NULL;
     sqlite3 *h = NULL;
-    char desc[256];
     size_t i;
     int rc = -1, src, v;
 
-    if (!out || (fmt != DB_TABLE && fmt != DB_CSV))
-        return db_fail(err, n, "db_best: an output stream and a format (DB_TABLE or DB_CSV) are required");
+    if (!out || (fmt != DB_TABLE && fmt != DB_CSV && fmt != DB_JSON))
+        return db_fail(err, n, "db_best: an output stream and a format (DB_TABLE, DB_CSV or DB_JSON) are required");
     if (db_handle(d, &h, err, n))
         return -1;
     if ((v = db_version(d)) < 2)
         return db_fail(err, n, "db_best: schema version %d has no v_runs view; open the database with db_open to migrate it", v);
     f = f ? f : &any;
+    if (fmt == DB_JSON)
+        return best_json(h, f, all, out, err, n);
     if (!all) { /* the rank column is shown only when every run is listed */
         cols++;
         nc--;
@@ -190,12 +271,7 @@ int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, F
             goto done;
         }
     }
-    src = sqlite3_prepare_v2(h, query, -1, &st, NULL);
-    if (src == SQLITE_OK && (src = bindtext(st, 1, f->device)) == SQLITE_OK &&
-        (src = bindtext(st, 2, f->family)) == SQLITE_OK &&
-        (src = bindtext(st, 3, f->precision)) == SQLITE_OK &&
-        (src = sqlite3_bind_int(st, 4, f->radius)) == SQLITE_OK &&
-        (src = sqlite3_bind_int(st, 5, all != 0)) == SQLITE_OK) {
+    if ((src = prepare(h, query, f, all, &st)) == SQLITE_OK) {
         while ((src = sqlite3_step(st)) == SQLITE_ROW) {
             for (i = 0; i < nc; i++) {
                 if (cell(&g, st, &cols[i], fmt == DB_CSV)) {
@@ -211,8 +287,7 @@ int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, F
         goto done;
     }
     if (g.len == nc) {
-        rc = DB_NOMATCH;
-        db_fail(err, n, "no successful runs match%s", filters(f, desc, sizeof desc));
+        rc = nomatch(h, f, err, n);
         goto done;
     }
     rc = print(out, &g, cols, nc, fmt == DB_CSV);

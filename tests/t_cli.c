@@ -149,6 +149,37 @@ static void databases(void **st)
 	assert_int_equal(run(args), 1);
 }
 
+/* Queries on a recorded database (a copy of the H100 results): filters,
+ * formats, and the nearest size when the size asked for is not recorded. */
+static void queries(void **st)
+{
+	const char *src = getenv("RESULTS_DB");
+	char db[256], args[512];
+	(void)st;
+	if (!src)
+		skip();
+	snprintf(db, sizeof db, "%s/q.db", dir);
+	snprintf(args, sizeof args, "cp '%s' '%s'", src, db);
+	assert_int_equal(system(args), 0);
+	long long best = t_count(db, "select cast(round(max(gbs) * 10) as int) from v_runs");
+	char want[64];
+	snprintf(want, sizeof want, "%lld.%lld", best / 10, best % 10);
+	snprintf(args, sizeof args, "best --db %s -r 4 -n 512 -f xyz --device H100", db);
+	expect(args, 0, want);
+	snprintf(args, sizeof args, "best --db %s --csv", db);
+	expect(args, 0, "device,arch,family,radius,nx,ny,nz,precision,params,median_ms");
+	snprintf(args, sizeof args, "best --db %s --json", db);
+	expect(args, 0, "\"params\":{\"vec\":");
+	snprintf(args, sizeof args, "best --db %s --json --all | tr , '\\n' | grep -c '\"rank\"'", db);
+	expect(args, 0, "4641");
+	snprintf(args, sizeof args, "best --db %s -n 500", db);
+	expect(args, 3, "the nearest size recorded is 512x512x512 (--size 512x512x512)");
+	snprintf(args, sizeof args, "best --db %s -r 7", db);
+	expect(args, 3, "no successful runs match the filters (radius 7)");
+	snprintf(args, sizeof args, "best --db %s --device MI250X --json", db);
+	expect(args, 3, "device ~MI250X");
+}
+
 /* A template that does not compile: every build is recorded as a compile
  * error with its log, and the sweep still runs to its end. */
 static void failed_compiles(void **st)
@@ -177,7 +208,7 @@ int main(void)
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(bad_values), cmocka_unit_test(impossible_configs),
 		cmocka_unit_test(help_everywhere), cmocka_unit_test(databases),
-		cmocka_unit_test(failed_compiles),
+		cmocka_unit_test(failed_compiles), cmocka_unit_test(queries),
 	};
 	int rc;
 	if (!mkdtemp(dir))

@@ -317,7 +317,7 @@ static void test_roundtrip(void **state)
     struct db *d;
     struct ids x;
     struct db_build bb = {0, 0, "nvcc", "12.4", "sm_90", "-O3", "def456", 900, 64, 4096, 16, "ok", "log"};
-    struct db_filter flt = {NULL, NULL, NULL, 0};
+    struct db_filter flt = {NULL, NULL, NULL, 0, 0, 0, 0};
     long long cfg2, build2, slow, fast;
     char *out;
     int rc, nf;

@@ -101,9 +101,11 @@ static const char best_usage[] =
 "The best configuration of each device and problem in the database.\n"
 "  --db PATH           database (default " TN_CLI_DB_DEFAULT ")\n"
 "  --csv               CSV instead of a table\n"
+"  --json              a JSON array instead of a table\n"
 "  --all               every successful run, best first, not only the best\n"
 "  -f, --family F      only this family\n"
 "  -r, --radius R      only this radius\n"
+"  -n, --size N|XxYxZ  only this size; when none is recorded, the nearest is named\n"
 "  --device TEXT       only devices whose name or arch contains TEXT\n"
 "  --precision P       only this precision\n"
 "  -h, --help          this text\n"
@@ -114,6 +116,8 @@ int tn_cmd_best(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "db", required_argument, 0, 0x200 },
 		{ "csv", no_argument, 0, 0x201 },
+		{ "json", no_argument, 0, 0x205 },
+		{ "size", required_argument, 0, 'n' },
 		{ "all", no_argument, 0, 0x202 },
 		{ "family", required_argument, 0, 'f' },
 		{ "radius", required_argument, 0, 'r' },
@@ -129,10 +133,17 @@ int tn_cmd_best(int argc, char **argv)
 	int opt, all = 0, rc;
 	struct db *db = NULL;
 
-	while ((opt = getopt_long(argc, argv, "f:r:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:r:n:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 0x200: path = optarg; break;
 		case 0x201: fmt = DB_CSV; break;
+		case 0x205: fmt = DB_JSON; break;
+		case 'n':
+			if (tn_parse_size(optarg, &f.nx, &f.ny, &f.nz, err, sizeof err)) {
+				fprintf(stderr, "fdtune best: %s\n", err);
+				return TN_EX_USAGE;
+			}
+			break;
 		case 0x202: all = 1; break;
 		case 'f': f.family = optarg; break;
 		case 'r':
