@@ -30,7 +30,9 @@ CORE = gen/gen.c db/db.c db/db_best.c tuner/tn_coef.c tuner/tn_field.c \
        tuner/tn_ref.c tuner/tn_space.c tuner/tn_problem.c tuner/tn_families.c \
        tuner/fam_xyz.c
 TOOL = tuner/tn_bench.c tuner/tn_sweep.c tuner/tn_progress.c tuner/tn_cli.c \
-       tuner/cmd_gen.c tuner/cmd_sweep.c tuner/cmd_info.c tuner/main.c
+       tuner/cmd_gen.c tuner/cmd_sweep.c tuner/cmd_info.c tuner/cmd_report.c tuner/tn_report.c \
+       tuner/cmd_export.c \
+       tuner/main.c
 CORE_O = $(CORE:%.c=$(B)/%.o)
 TOOL_O = $(TOOL:%.c=$(B)/%.o)
 
@@ -48,7 +50,7 @@ fdtune-nvidia: $(CORE_O) $(TOOL_O) $(B)/nvidia/rt.o
 fdtune-amd: $(CORE_O) $(TOOL_O) $(B)/amd/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(AMD_LIBS)
 
-$(B)/tests/%.o: CPPFLAGS += -Itests
+$(B)/tests/%.o: CPPFLAGS += -Itests -Idb
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
@@ -61,19 +63,37 @@ $(B)/amd/rt.o: runtime/rt.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(AMD_CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
+# ---- libfdtune: the run-time lookup library (db/fdtune.h) ----
+PREFIX ?= /usr/local
+$(B)/libfdtune.a: $(B)/db/fdt_lib.o
+	$(AR) rcs $@ $^
+
+lib: $(B)/libfdtune.a
+
+install: $(B)/libfdtune.a
+	install -d $(PREFIX)/include $(PREFIX)/lib/pkgconfig
+	install -m 644 db/fdtune.h $(PREFIX)/include/fdtune.h
+	install -m 644 $(B)/libfdtune.a $(PREFIX)/lib/libfdtune.a
+	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: 0.1\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
+	  '$(PREFIX)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
+
 # ---- generated kernels, in the build tree only ----
 gen-all: fdtune
 	./fdtune gen --all --out $(B)/kernels -r 4
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_db $(B)/t_cli $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU = $(B)/t_core $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_best.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+$(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_cli: $(B)/tests/t_cli.o $(B)/tests/t_util.o
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_report: $(B)/tests/t_report.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_compile-nvidia: $(B)/tests/t_compile.o $(CORE_O) $(B)/nvidia/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(NV_LIBS) $(TESTLIBS)
@@ -99,7 +119,7 @@ test:
 check: fdtune $(T_CPU) $(B)/t_gpu
 	@fail=0; for t in $(T_CPU) $(B)/t_gpu; do \
 	  echo "== $$t"; FDTUNE=$(CURDIR)/fdtune TEMPLATES=$(CURDIR)/templates \
-	    RESULTS_DB=$(CURDIR)/results/h100/fdtune.db $$t || fail=1; done; \
+	    RESULTS_DB=$(CURDIR)/results/h100/fdtune.db ROOT=$(CURDIR) $$t || fail=1; done; \
 	  exit $$fail
 
 # GPU tests only: what the device machine runs.
@@ -112,5 +132,5 @@ deps:
 clean:
 	rm -rf $(B) fdtune fdtune-nvidia fdtune-amd
 
-.PHONY: all sweep test check test-gpu deps clean gen-all
+.PHONY: all sweep test check test-gpu deps clean gen-all lib install
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -4,7 +4,8 @@
 # with apt-get (as root, or through sudo); elsewhere it names the packages.
 #   sh .ci/deps.sh          build: C compiler, make, m4, SQLite headers, and a
 #                           GPU compiler (CUDA's NVRTC or ROCm's hiprtc)
-#   sh .ci/deps.sh test     also cmocka, and ROCm's hiprtc so that generated
+#   sh .ci/deps.sh test     also cmocka, sqlite3, gnuplot (fdtune report's
+#                           tests), and ROCm's hiprtc so that generated
 #                           kernels are compile-tested for AMD as well as NVIDIA
 set -eu
 want=""
@@ -18,6 +19,8 @@ if [ "${1:-}" = test ]; then
 	have_hdr cmocka.h || want="$want libcmocka-dev"
 	have_hdr hip/hiprtc.h || want="$want libamdhip64-dev libhiprtc-builtins5"
 	command -v sqlite3 >/dev/null 2>&1 || want="$want sqlite3"
+	command -v gnuplot >/dev/null 2>&1 || want="$want gnuplot-nox"
+	command -v pkg-config >/dev/null 2>&1 || want="$want pkg-config"
 elif ! have_hdr nvrtc.h && ! have_hdr hip/hiprtc.h; then
 	want="$want libamdhip64-dev libhiprtc-builtins5"
 fi

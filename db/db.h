@@ -130,4 +130,21 @@ struct db_filter { const char *device, *family, *precision; int radius, nx, ny, 
 int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, FILE *out,
             char *err, size_t n);
 
+/* A successful run, as exports need it. */
+struct db_pick {
+    long long run;
+    char device[256], arch[64], family[64], precision[16], params[1024], created[32];
+    int radius, nx, ny, nz;
+    double median_ms, gbs, pct_copy;
+};
+/* The fastest ok run matching f (or run id `run` when nonzero, which must
+ * also match f). 0 with *p filled; DB_NOMATCH with the message of db_best;
+ * -1 on error. */
+int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pick *p,
+            char *err, size_t n);
+/* The integer at $.key of json (SQLite's json_extract); *found = 0 when
+ * there is none. */
+int db_json_int(struct db *d, const char *json, const char *key, int *v, int *found,
+                char *err, size_t n);
+
 #endif

@@ -302,3 +302,82 @@ done:
     free(g.c);
     return rc;
 }
+
+int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pick *p,
+            char *err, size_t n)
+{
+    static const struct db_filter any = {NULL, NULL, NULL, 0, 0, 0, 0};
+    static const char sql[] =
+        "SELECT run_id, device, arch, family, radius, nx, ny, nz, precision, params, median_ms,"
+        " gbs, pct_copy, created FROM v_runs WHERE" MATCH
+        " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)) AND (?9 = 0 OR run_id = ?9)"
+        " ORDER BY median_ms, run_id LIMIT 1";
+    sqlite3_stmt *st = NULL;
+    sqlite3 *h = NULL;
+    int src, rc = -1;
+
+    if (!p || db_handle(d, &h, err, n))
+        return p ? -1 : db_fail(err, n, "db_pick: no result structure");
+    f = f ? f : &any;
+    memset(p, 0, sizeof *p);
+    src = prepare(h, sql, f, 0, &st);
+    if (src == SQLITE_OK)
+        src = sqlite3_bind_int64(st, 9, run);
+    if (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *t[6];
+        int k[6] = {1, 2, 3, 8, 9, 13};
+        for (int i = 0; i < 6; i++)
+            t[i] = (const char *)sqlite3_column_text(st, k[i]);
+        p->run = sqlite3_column_int64(st, 0);
+        snprintf(p->device, sizeof p->device, "%s", t[0] ? t[0] : "");
+        snprintf(p->arch, sizeof p->arch, "%s", t[1] ? t[1] : "");
+        snprintf(p->family, sizeof p->family, "%s", t[2] ? t[2] : "");
+        snprintf(p->precision, sizeof p->precision, "%s", t[3] ? t[3] : "");
+        snprintf(p->params, sizeof p->params, "%s", t[4] ? t[4] : "{}");
+        snprintf(p->created, sizeof p->created, "%s", t[5] ? t[5] : "");
+        p->radius = sqlite3_column_int(st, 4);
+        p->nx = sqlite3_column_int(st, 5);
+        p->ny = sqlite3_column_int(st, 6);
+        p->nz = sqlite3_column_int(st, 7);
+        p->median_ms = sqlite3_column_double(st, 10);
+        p->gbs = sqlite3_column_double(st, 11);
+        p->pct_copy = sqlite3_column_double(st, 12);
+        rc = 0;
+    } else if (src == SQLITE_DONE) {
+        char desc[256];
+        if (run) {
+            db_fail(err, n, "no successful run %lld matches%s", run, filters(f, desc, sizeof desc));
+            rc = DB_NOMATCH;
+        } else
+            rc = nomatch(h, f, err, n);
+    } else {
+        rc = db_fail(err, n, "db_pick: query failed: %s", sqlite3_errmsg(h));
+    }
+    if (sqlite3_finalize(st) != SQLITE_OK && rc == 0)
+        rc = db_fail(err, n, "db_pick: %s", sqlite3_errmsg(h));
+    return rc;
+}
+
+int db_json_int(struct db *d, const char *json, const char *key, int *v, int *found,
+                char *err, size_t n)
+{
+    sqlite3_stmt *st = NULL;
+    sqlite3 *h = NULL;
+    int src, rc = -1;
+
+    if (db_handle(d, &h, err, n))
+        return -1;
+    src = sqlite3_prepare_v2(h, "SELECT json_extract(?1, '$.' || ?2)", -1, &st, NULL);
+    if (src == SQLITE_OK && (src = sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC)) == SQLITE_OK &&
+        (src = sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC)) == SQLITE_OK &&
+        (src = sqlite3_step(st)) == SQLITE_ROW) {
+        *found = sqlite3_column_type(st, 0) == SQLITE_INTEGER;
+        *v = sqlite3_column_int(st, 0);
+        rc = 0;
+    } else {
+        rc = db_fail(err, n, "db_json_int(%s): %s", key, sqlite3_errmsg(h));
+    }
+    if (sqlite3_finalize(st) != SQLITE_OK && rc == 0)
+        rc = db_fail(err, n, "db_json_int: %s", sqlite3_errmsg(h));
+    return rc;
+}

@@ -6,8 +6,11 @@ m4_dnl the overloads below, never through operators that only HIP defines.
 #define FD_AMD 1
 #endif
 
+#ifndef FD_TYPES                /* also defined by the header of an exported kernel */
+#define FD_TYPES
 struct fd_grid { int nx, ny, nz, ld; long long slice; };
 struct fd_coef { float c0, x[9], y[9], z[9]; };   /* weights for offsets 1..8; c0: sum of centre weights */
+#endif
 
 __device__ __forceinline__ float  fd_zero1(void) { return 0.0f; }
 __device__ __forceinline__ float2 fd_zero2(void) { return make_float2(0.0f, 0.0f); }

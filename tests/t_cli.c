@@ -87,7 +87,7 @@ static void impossible_configs(void **st)
 static void help_everywhere(void **st)
 {
 	static const char *const cmds[] = { "--help", "gen --help", "sweep --help",
-		"best --help", "devices --help" };
+		"best --help", "devices --help", "export --help" };
 	(void)st;
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		expect(cmds[i], 0, "usage: fdtune");
@@ -180,6 +180,40 @@ static void queries(void **st)
 	expect(args, 3, "device ~MI250X");
 }
 
+/* fdtune export of the best H100 run: the header compiles as C, the source
+ * with nvcc where it is installed (the t_compile tests compile it with NVRTC
+ * and hiprtc); asking for what is not recorded fails clearly. */
+static void export(void **st)
+{
+	const char *src = getenv("RESULTS_DB");
+	char db[256], args[4096], exp[128];
+	(void)st;
+	if (!src)
+		skip();
+	snprintf(db, sizeof db, "%s/e.db", dir);
+	snprintf(exp, sizeof exp, "%s/export", dir);
+	snprintf(args, sizeof args, "cp '%s' '%s'", src, db);
+	assert_int_equal(system(args), 0);
+	snprintf(args, sizeof args, "export --db %s -r 4 -n 512 --out %s --name fdk", db, exp);
+	expect(args, 0, "fdk.cu and fdk.h: xyz R=4");
+	snprintf(args, sizeof args, "printf '#include \"fdk.h\"\\nint main(void) { struct fd_coef c;"
+		 " fdk_coef(&c, 1, 1, 1); return !(c.x[1] > 1.59f && c.x[1] < 1.61f); }\\n' > %s/m.c &&"
+		 " cc -std=c11 -Wall -Wextra -Werror -I%s %s/m.c -o %s/m && %s/m", exp, exp, exp, exp, exp);
+	assert_int_equal(system(args), 0);
+	snprintf(args, sizeof args, "grep -q 'Tuned on NVIDIA H100 80GB HBM3 (sm_90) for 512x512x512' %s/fdk.h"
+		 " && grep -q 'DO NOT EDIT' %s/fdk.cu", exp, exp);
+	assert_int_equal(system(args), 0);
+	if (!system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc")) {
+		snprintf(args, sizeof args, "PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
+			 "%s/fdk.cu -o %s/fdk.o", exp, exp);
+		assert_int_equal(system(args), 0);
+	}
+	snprintf(args, sizeof args, "export --db %s -r 8 --out %s", db, exp);
+	expect(args, 3, "no successful runs match the filters (radius 8)");
+	snprintf(args, sizeof args, "export --db %s --name 9lives", db);
+	expect(args, 2, "not a C identifier");
+}
+
 /* A template that does not compile: every build is recorded as a compile
  * error with its log, and the sweep still runs to its end. */
 static void failed_compiles(void **st)
@@ -209,6 +243,7 @@ int main(void)
 		cmocka_unit_test(bad_values), cmocka_unit_test(impossible_configs),
 		cmocka_unit_test(help_everywhere), cmocka_unit_test(databases),
 		cmocka_unit_test(failed_compiles), cmocka_unit_test(queries),
+		cmocka_unit_test(export),
 	};
 	int rc;
 	if (!mkdtemp(dir))

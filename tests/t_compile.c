@@ -95,6 +95,38 @@ static void helper_kernels(void **st)
 	}
 }
 
+/* The source fdtune export writes compiles with the run-time compiler too. */
+static void exported(void **st)
+{
+	const char *bin = getenv("FDTUNE"), *db = getenv("RESULTS_DB");
+	char dir[] = "/tmp/fdt_expXXXXXX", cmd[1024], path[256], err[4096], *src;
+	struct rt_prog p;
+	FILE *f;
+	long len;
+	(void)st;
+	if (!bin || !db)
+		skip();
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof cmd, "cp '%s' %s/e.db && '%s' export --db %s/e.db --out %s "
+		 "--name k >/dev/null", db, dir, bin, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof path, "%s/k.cu", dir);
+	assert_non_null(f = fopen(path, "rb"));
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	assert_non_null(src = calloc(1, (size_t)len + 1));
+	assert_int_equal(fread(src, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	if (rt_compile(src, "k.cu", rt_default_arch(), NULL, 0, &p, err, sizeof err))
+		print_error("%s\n%s\n", err, p.log);
+	assert_non_null(p.code);
+	rt_prog_free(&p);
+	free(src);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void broken_source(void **st)
 {
 	struct rt_prog p;
@@ -112,7 +144,7 @@ int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(representative_set), cmocka_unit_test(helper_kernels),
-		cmocka_unit_test(broken_source),
+		cmocka_unit_test(exported), cmocka_unit_test(broken_source),
 	};
 	char name[64];
 	snprintf(name, sizeof name, "compile-%s-%s", rt_platform(), rt_default_arch());

@@ -261,6 +261,34 @@ static void constraints(void **st)
 	assert_true(g[0] == 2 && g[1] == 128 && g[2] == 6 && b[0] == 64 && b[1] == 4);
 }
 
+/* The geometry exported kernels compute (C expressions "(n? + A) / B")
+ * agrees with the one the sweep launches. */
+static void geometry_source(void **st)
+{
+	static const int cfg[][11] = {
+		{ 4, 64, 4, 1, 1, 100, 1, 0, 0, 0, 0 }, { 2, 64, 4, 4, 2, 96, 0, 0, 0, 0, 0 },
+		{ 1, 32, 8, 2, 2, 7, 0, 1, 0, 0, 1 }, { 4, 128, 1, 1, 0, 512, 1, 1, 0, 1, 0 },
+	};
+	static const int sizes[][3] = { { 512, 512, 512 }, { 1, 1, 1 }, { 61, 37, 29 }, { 1000, 3, 700 } };
+	(void)st;
+	for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++)
+		for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+			struct tn_problem pb = problem(4, sizes[s][0], sizes[s][1], sizes[s][2]);
+			char ex[3][96];
+			unsigned g[3], b[3], b2[3];
+			tn_fam_xyz.geom(&pb, cfg[c], g, b);
+			tn_fam_xyz.geom_src(cfg[c], ex, b2);
+			for (int k = 0; k < 3; k++) {
+				char var[3];
+				int a, d, val;
+				assert_int_equal(sscanf(ex[k], "(%2[nxyz] + %d) / %d", var, &a, &d), 3);
+				val = var[1] == 'x' ? pb.nx : var[1] == 'y' ? pb.ny : pb.nz;
+				assert_int_equal((unsigned)((val + a) / d), g[k]);
+				assert_int_equal(b2[k], b[k]);
+			}
+		}
+}
+
 static int expand(int r, int vec, int lds, int ypt, char **src, char *err, size_t n)
 {
 	struct gen_def d[] = { { "r", r }, { "vec", vec }, { "bx", 64 }, { "by", 4 },
@@ -343,6 +371,7 @@ int main(void)
 		cmocka_unit_test(ref_quadratic), cmocka_unit_test(ref_impulse),
 		cmocka_unit_test(layout_aligned), cmocka_unit_test(check_output),
 		cmocka_unit_test(space_enumerates), cmocka_unit_test(constraints),
+		cmocka_unit_test(geometry_source),
 		cmocka_unit_test(gen_expands), cmocka_unit_test(gen_rejects),
 		cmocka_unit_test(gen_hash_stable),
 	};

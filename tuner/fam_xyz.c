@@ -106,6 +106,17 @@ static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsig
 	}
 }
 
+static void geom_src(const int *v, char grid[3][96], unsigned b[3])
+{
+	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT], z = v[ZD] ? 0 : 2;
+	snprintf(grid[v[ZD] ? 1 : 0], 96, "(nx + %d) / %d", wx - 1, wx);
+	snprintf(grid[v[ZD] ? 2 : 1], 96, "(ny + %d) / %d", wy - 1, wy);
+	snprintf(grid[z], 96, "(nz + %d) / %d", v[NW] - 1, v[NW]);
+	b[0] = (unsigned)v[BX];
+	b[1] = (unsigned)v[BY];
+	b[2] = 1;
+}
+
 static void ref(const struct tn_problem *pb, const struct tn_coef *c,
 		const struct tn_layout *l, const float *in, double *out, float *mag)
 {
@@ -137,6 +148,6 @@ const struct tn_family tn_fam_xyz = {
 		{ "zd", "lds 2: chunks meet at their shared z halo", 0, 1, 1, { 0 } },
 	},
 
-	.check = check, .geom = geom, .bytes = tn_fam_bytes_2, .coef = coef,
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes_2, .coef = coef,
 	.ref = ref, .terms = terms,
 };

@@ -13,13 +13,16 @@ static const char usage[] =
 "  devices   list the GPUs; --calibrate measures their copy bandwidth\n"
 "  gen       print or write the generated kernel sources\n"
 "  sweep     generate, compile, validate, time and store a space of kernels\n"
-"  best      the best configurations recorded, as a table or CSV\n";
+"  best      the best configurations recorded, as a table or CSV\n"
+"  report    a markdown report with gnuplot plots of the recorded runs\n"
+"  export    a tuned kernel as source and header for another code\n";
 
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
 		{ "devices", tn_cmd_devices }, { "gen", tn_cmd_gen },
 		{ "sweep", tn_cmd_sweep }, { "best", tn_cmd_best },
+		{ "report", tn_cmd_report }, { "export", tn_cmd_export },
 	};
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage, argc < 2 ? stderr : stdout);

@@ -54,6 +54,9 @@ struct tn_family {
 		     const struct tn_limits *lim, char *why, size_t n);
 	void (*geom)(const struct tn_problem *pb, const int *v,
 		     unsigned grid[3], unsigned block[3]);
+	/* The same geometry as C source, for exported kernels: the grid as
+	 * expressions in the ints nx, ny, nz, and the block as numbers. */
+	void (*geom_src)(const int *v, char grid[3][96], unsigned block[3]);
 	double (*bytes)(const struct tn_problem *pb);   /* effective bytes moved */
 	void (*coef)(const struct tn_problem *pb, struct tn_coef *c);
 	/* Reference over the interior, compact x-fastest: out = value in double

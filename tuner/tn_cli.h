@@ -48,5 +48,7 @@ int tn_cmd_gen(int argc, char **argv);
 int tn_cmd_sweep(int argc, char **argv);
 int tn_cmd_devices(int argc, char **argv);
 int tn_cmd_best(int argc, char **argv);
+int tn_cmd_report(int argc, char **argv);
+int tn_cmd_export(int argc, char **argv);
 
 #endif

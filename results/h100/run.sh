@@ -15,3 +15,5 @@ db=$dir/fdtune.db
 	-p nw=100 -p nt=1 -p pf=0
 ./fdtune best --db "$db" --csv > "$dir/best.csv"
 ./fdtune best --db "$db" --all --csv > "$dir/ranked.csv"
+# the report with plots (CPU only; needs gnuplot)
+./fdtune report --db "$db" --out "$dir/report"

@@ -1,0 +1,191 @@
+/*
+ * fdt_lib.c: libfdtune (fdtune.h). One read-only SQLite connection to an
+ * fdtune database; a lookup is one query on the v_runs view that prefers the
+ * exact size and otherwise takes the nearest, and SQLite's json_each splits
+ * the parameters. When nothing is recorded, each family has a default: a
+ * configuration that ran near the top of the H100 sweep of results/h100 and
+ * fits any device with 48 KiB of LDS per block.
+ */
+#include "fdtune.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fdtune_db { sqlite3 *h; };
+
+static const struct { const char *family; int np; const char *name[12]; int value[12]; } defaults[] = {
+	{ "xyz", 8, { "vec", "bx", "by", "ypt", "lds", "nw", "nt", "pf" },
+	  { 2, 64, 4, 2, 2, 192, 0, 1 } },
+};
+
+int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
+{
+	fdtune_db *d = calloc(1, sizeof *d);
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*db = NULL;
+	if (!d) {
+		snprintf(err, n, "out of memory");
+		return 1;
+	}
+	rc = sqlite3_open_v2(path, &d->h, SQLITE_OPEN_READONLY, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(d->h, "PRAGMA application_id", -1, &st, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW &&
+	    sqlite3_column_int(st, 0) != 0x46445455) {
+		snprintf(err, n, "%s is not an fdtune database", path);
+		rc = -1;
+	} else if (rc == SQLITE_ROW) {
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_OK && rc != -1)
+		snprintf(err, n, "cannot open %s: %s", path, d->h ? sqlite3_errmsg(d->h) : "no memory");
+	if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK) {
+		snprintf(err, n, "%s: %s", path, sqlite3_errmsg(d->h));
+		rc = -1;
+	}
+	if (rc != SQLITE_OK) {
+		fdtune_close(d);
+		return 1;
+	}
+	*db = d;
+	return 0;
+}
+
+void fdtune_close(fdtune_db *db)
+{
+	if (!db)
+		return;
+	if (sqlite3_close(db->h) != SQLITE_OK)
+		fprintf(stderr, "fdtune: closing the database: %s\n", sqlite3_errmsg(db->h));
+	free(db);
+}
+
+static int fallback(const char *family, int radius, int nx, int ny, int nz,
+		    struct fdtune_config *cfg, char *err, size_t n)
+{
+	for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
+		size_t o = 0;
+		if (strcmp(defaults[i].family, family))
+			continue;
+		cfg->source = FDTUNE_DEFAULT;
+		snprintf(cfg->family, sizeof cfg->family, "%s", family);
+		snprintf(cfg->device, sizeof cfg->device, "any");
+		cfg->radius = radius;
+		cfg->nx = nx;
+		cfg->ny = ny;
+		cfg->nz = nz;
+		cfg->np = defaults[i].np;
+		o += (size_t)snprintf(cfg->params, sizeof cfg->params, "{");
+		for (int k = 0; k < cfg->np; k++) {
+			snprintf(cfg->name[k], sizeof cfg->name[k], "%s", defaults[i].name[k]);
+			cfg->value[k] = defaults[i].value[k];
+			o += (size_t)snprintf(cfg->params + o, sizeof cfg->params - o, "%s\"%s\":%d",
+					      k ? "," : "", cfg->name[k], cfg->value[k]);
+		}
+		snprintf(cfg->params + o, sizeof cfg->params - o, "}");
+		return 0;
+	}
+	snprintf(err, n, "fdtune_lookup: unknown family '%s'", family);
+	return 1;
+}
+
+/* Splits cfg->params into name/value pairs with json_each. */
+static int split(sqlite3 *h, struct fdtune_config *cfg, char *err, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(h, "SELECT key, value FROM json_each(?1) WHERE type = 'integer'",
+				    -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(st, 1, cfg->params, -1, SQLITE_STATIC);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *k = sqlite3_column_text(st, 0);
+		rc = SQLITE_OK;
+		if (cfg->np == 16)
+			continue;
+		snprintf(cfg->name[cfg->np], sizeof cfg->name[0], "%s", k ? (const char *)k : "");
+		cfg->value[cfg->np++] = sqlite3_column_int(st, 1);
+	}
+	if (rc == SQLITE_DONE)
+		rc = SQLITE_OK;
+	if (rc != SQLITE_OK)
+		snprintf(err, n, "fdtune_lookup: parameters: %s", sqlite3_errmsg(h));
+	if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK) {
+		snprintf(err, n, "fdtune_lookup: %s", sqlite3_errmsg(h));
+		rc = SQLITE_ERROR;
+	}
+	return rc != SQLITE_OK;
+}
+
+int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int radius,
+		  int nx, int ny, int nz, const char *precision, struct fdtune_config *cfg,
+		  char *err, size_t n)
+{
+	static const char sql[] =
+		"SELECT family, device, params, radius, nx, ny, nz, median_ms, gbs,"
+		" nx = ?5 AND ny = ?6 AND nz = ?7 FROM v_runs"
+		" WHERE status = 'ok' AND median_ms IS NOT NULL AND family = ?2 AND radius = ?3"
+		" AND precision = ?4 AND (device LIKE '%' || ?1 || '%' OR arch LIKE '%' || ?1 || '%')"
+		" ORDER BY 10 DESC, abs(nx * ny * nz - ?5 * ?6 * ?7), median_ms LIMIT 1";
+	sqlite3_stmt *st = NULL;
+	int rc, found = 0;
+
+	memset(cfg, 0, sizeof *cfg);
+	if (!family || !precision || !device) {
+		snprintf(err, n, "fdtune_lookup: device, family and precision are required");
+		return 1;
+	}
+	if (!db)
+		return fallback(family, radius, nx, ny, nz, cfg, err, n);
+	rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_bind_text(st, 1, device, -1, SQLITE_STATIC)) == SQLITE_OK &&
+	    (rc = sqlite3_bind_text(st, 2, family, -1, SQLITE_STATIC)) == SQLITE_OK &&
+	    (rc = sqlite3_bind_int(st, 3, radius)) == SQLITE_OK &&
+	    (rc = sqlite3_bind_text(st, 4, precision, -1, SQLITE_STATIC)) == SQLITE_OK &&
+	    (rc = sqlite3_bind_int(st, 5, nx)) == SQLITE_OK &&
+	    (rc = sqlite3_bind_int(st, 6, ny)) == SQLITE_OK &&
+	    (rc = sqlite3_bind_int(st, 7, nz)) == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			const char *t[3];
+			for (int i = 0; i < 3; i++)
+				t[i] = (const char *)sqlite3_column_text(st, i);
+			snprintf(cfg->family, sizeof cfg->family, "%s", t[0] ? t[0] : "");
+			snprintf(cfg->device, sizeof cfg->device, "%s", t[1] ? t[1] : "");
+			snprintf(cfg->params, sizeof cfg->params, "%s", t[2] ? t[2] : "{}");
+			cfg->radius = sqlite3_column_int(st, 3);
+			cfg->nx = sqlite3_column_int(st, 4);
+			cfg->ny = sqlite3_column_int(st, 5);
+			cfg->nz = sqlite3_column_int(st, 6);
+			cfg->median_ms = sqlite3_column_double(st, 7);
+			cfg->gbs = sqlite3_column_double(st, 8);
+			cfg->source = sqlite3_column_int(st, 9) ? FDTUNE_EXACT : FDTUNE_NEAREST;
+			found = 1;
+			rc = SQLITE_OK;
+		} else if (rc == SQLITE_DONE) {
+			rc = SQLITE_OK;
+		}
+	}
+	if (rc != SQLITE_OK)
+		snprintf(err, n, "fdtune_lookup: %s", sqlite3_errmsg(db->h));
+	if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK) {
+		snprintf(err, n, "fdtune_lookup: %s", sqlite3_errmsg(db->h));
+		rc = SQLITE_ERROR;
+	}
+	if (rc != SQLITE_OK)
+		return 1;
+	if (!found)
+		return fallback(family, radius, nx, ny, nz, cfg, err, n);
+	return split(db->h, cfg, err, n);
+}
+
+int fdtune_param(const struct fdtune_config *cfg, const char *name, int def)
+{
+	for (int i = 0; i < cfg->np; i++)
+		if (!strcmp(cfg->name[i], name))
+			return cfg->value[i];
+	return def;
+}

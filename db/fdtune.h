@@ -1,0 +1,58 @@
+/*
+ * fdtune.h: libfdtune, the run-time side of fdtune. A code that launches
+ * fdtune's kernels asks, once at start-up, which configuration a database of
+ * tuning results recommends for its device and problem, in the manner of
+ * FFTW's wisdom: the best recorded run for the device and problem; else the
+ * best for the nearest recorded size; else a default known to run well.
+ *
+ * Link with `pkg-config --cflags --libs fdtune` after `make install`. The
+ * database is opened read-only and is never changed. Functions return 0 on
+ * success and a nonzero status with a message in err[0..n) otherwise.
+ */
+#ifndef FDTUNE_H
+#define FDTUNE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fdtune_db fdtune_db;
+
+/* Where a configuration came from. */
+enum fdtune_source {
+	FDTUNE_EXACT = 0,       /* the best run for this device and problem */
+	FDTUNE_NEAREST = 1,     /* the best run for this device at the nearest size */
+	FDTUNE_DEFAULT = 2      /* nothing recorded: the family's default */
+};
+
+struct fdtune_config {
+	enum fdtune_source source;
+	char family[32], device[256], params[1024];     /* params: JSON object */
+	int radius, nx, ny, nz;         /* the problem the configuration was tuned for */
+	double median_ms, gbs;          /* as measured; 0 for a default */
+	int np;                         /* the parameters, also as name/value pairs */
+	char name[16][16];
+	int value[16];
+};
+
+/* Opens an fdtune database read-only; refuses other files. */
+int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n);
+void fdtune_close(fdtune_db *db);
+
+/* The configuration for (device, problem). device matches a recorded
+ * device's name or arch by substring ("H100", "sm_90", "gfx90a"); db may be
+ * NULL, which gives the default. Fails only for an unknown family or a
+ * database error. */
+int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int radius,
+		  int nx, int ny, int nz, const char *precision, struct fdtune_config *cfg,
+		  char *err, size_t n);
+
+/* The value of parameter name in cfg, or def when it has none. */
+int fdtune_param(const struct fdtune_config *cfg, const char *name, int def);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

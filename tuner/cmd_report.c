@@ -1,0 +1,149 @@
+/*
+ * cmd_report.c: fdtune report, the database as a markdown page with plots.
+ * It parses the options, opens the database (refusing a path that does not
+ * exist rather than creating it), has tn_report_write (tn_report.c) write
+ * DIR/report.md, the plot data and DIR/plots.gp, then runs gnuplot on that
+ * script in DIR as a child process, which draws every plot as PNG and SVG.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "db.h"
+#include "tn_cli.h"
+#include "tn_report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define REPORT_DIR_DEFAULT "results/report"
+
+static const char usage[] =
+"usage: fdtune report [options]\n"
+"Write DIR/report.md: for each device and problem in the database, the copy\n"
+"bandwidth, the runs that failed, the ten fastest configurations and plots\n"
+"of the effective bandwidth against nw, the block shape and the radius\n"
+"(PNG and SVG, drawn by gnuplot from DIR/plots.gp and DIR/*.dat).\n"
+"  --db PATH           database (default " TN_CLI_DB_DEFAULT ")\n"
+"  -o, --out DIR       output directory, created if missing (default "
+REPORT_DIR_DEFAULT ")\n"
+"  -f, --family F      only this family\n"
+"  -r, --radius R      only this radius (the radius plot still shows every\n"
+"                      radius recorded for the same device, family and size)\n"
+"  --device TEXT       only devices whose name or arch contains TEXT\n"
+"  -h, --help          this text\n"
+"Exit status: 0 report written, 3 nothing matched, 1 error, 2 usage.\n";
+
+/* Runs "gnuplot plots.gp" in dir and waits for it: 0 when it exits 0, else
+ * TN_EX_FAIL with the reason in err (gnuplot missing: what to install). */
+static int run_gnuplot(const char *dir, char *err, size_t n)
+{
+	char *const argv[] = { "gnuplot", "plots.gp", NULL };
+	int fd[2], e[2] = { 0, 0 }, st; /* e: what the child could not do (1 chdir, 2 exec), errno */
+	ssize_t got;
+	pid_t pid;
+
+	if (pipe(fd)) {
+		snprintf(err, n, "cannot start gnuplot: %s", strerror(errno));
+		return TN_EX_FAIL;
+	}
+	if (fcntl(fd[1], F_SETFD, FD_CLOEXEC) || (pid = fork()) < 0) {
+		snprintf(err, n, "cannot start gnuplot: %s", strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
+		return TN_EX_FAIL;
+	}
+	if (!pid) { /* child: on failure, tells the parent through the pipe */
+		close(fd[0]);
+		e[0] = chdir(dir) ? 1 : 2;
+		if (e[0] == 2)
+			execvp(argv[0], argv);
+		e[1] = errno;
+		if (write(fd[1], e, sizeof e) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(fd[1]);
+	while ((got = read(fd[0], e, sizeof e)) < 0 && errno == EINTR)
+		;
+	close(fd[0]);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(err, n, "waiting for gnuplot: %s", strerror(errno));
+			return TN_EX_FAIL;
+		}
+	if (got == (ssize_t)sizeof e && e[0] == 2 && e[1] == ENOENT)
+		snprintf(err, n, "gnuplot not found: install gnuplot-nox (apt-get install "
+			 "gnuplot-nox), then run fdtune report again");
+	else if (got == (ssize_t)sizeof e)
+		snprintf(err, n, "cannot %s %.900s: %s", e[0] == 1 ? "enter" : "run gnuplot in",
+			 dir, strerror(e[1]));
+	else if (!WIFEXITED(st) || WEXITSTATUS(st))
+		snprintf(err, n, "gnuplot failed (%s %d) on %.900s/plots.gp; its messages are above",
+			 WIFEXITED(st) ? "exit status" : "signal",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), dir);
+	else
+		return 0;
+	return TN_EX_FAIL;
+}
+
+int tn_cmd_report(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "db", required_argument, 0, 0x200 },
+		{ "out", required_argument, 0, 'o' },
+		{ "family", required_argument, 0, 'f' },
+		{ "radius", required_argument, 0, 'r' },
+		{ "device", required_argument, 0, 0x201 },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	const char *path = TN_CLI_DB_DEFAULT, *dir = REPORT_DIR_DEFAULT;
+	struct tn_report_filter f = { 0 };
+	char err[1024] = "";
+	int opt, rc = TN_EX_FAIL, nplots = 0;
+	struct db *db = NULL;
+	struct sqlite3 *h;
+	struct stat sb;
+
+	while ((opt = getopt_long(argc, argv, "o:f:r:h", lo, NULL)) != -1) {
+		switch (opt) {
+		case 0x200: path = optarg; break;
+		case 'o': dir = optarg; break;
+		case 'f': f.family = optarg; break;
+		case 'r':
+			if (tn_parse_int(optarg, "--radius", 1, TN_RMAX, &f.radius, err, sizeof err)) {
+				fprintf(stderr, "fdtune report: %s\n", err);
+				return TN_EX_USAGE;
+			}
+			break;
+		case 0x201: f.device = optarg; break;
+		case 'h': fputs(usage, stdout); return TN_EX_OK;
+		default: fputs(usage, stderr); return TN_EX_USAGE;
+		}
+	}
+	if (optind < argc || !*dir || !*path) {
+		fprintf(stderr, "fdtune report: %s%s%s\n%s", optind < argc ? "unexpected argument '" :
+			"--db and --out need a non-empty path", optind < argc ? argv[optind] : "",
+			optind < argc ? "'" : "", usage);
+		return TN_EX_USAGE;
+	}
+	if (stat(path, &sb)) { /* db_open would create a missing file */
+		fprintf(stderr, "fdtune report: database %s: %s (give --db PATH of a database "
+			"that fdtune sweep wrote)\n", path, strerror(errno));
+		return TN_EX_FAIL;
+	}
+	if (db_open(path, &db, err, sizeof err) || db_handle(db, &h, err, sizeof err))
+		goto done;
+	if ((rc = tn_report_write(h, path, &f, dir, &nplots, err, sizeof err)) ||
+	    (nplots && (rc = run_gnuplot(dir, err, sizeof err))))
+		goto done;
+	printf("fdtune report: wrote %s/report.md with %d plots (PNG and SVG)\n", dir, nplots);
+done:
+	db_close(db);
+	if (rc)
+		fprintf(stderr, "fdtune report: %s\n", err);
+	return rc;
+}
