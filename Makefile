@@ -124,7 +124,7 @@ check: fdtune $(T_CPU) $(B)/t_gpu
 
 # GPU tests only: what the device machine runs.
 test-gpu: fdtune $(B)/t_gpu
-	FDTUNE=$(CURDIR)/fdtune $(B)/t_gpu
+	FDTUNE=$(CURDIR)/fdtune ROOT=$(CURDIR) RESULTS_DB=$(CURDIR)/results/h100/fdtune.db $(B)/t_gpu
 
 deps:
 	@sh .ci/deps.sh test

@@ -79,6 +79,27 @@ static void small_spaces(void **st)
 	sweep_all_ok(1, 5, 3, 2, a, 10, 300);
 }
 
+/* The kernel fdtune export writes, built with nvcc into a program of a
+ * user's (tests/export_main.cu), runs and validates at sizes other than the
+ * tuned one. */
+static void exported_kernel(void **st)
+{
+	const char *root = getenv("ROOT"), *db = getenv("RESULTS_DB");
+	char cmd[4096];
+	struct rt_dev dev;
+	char err[256];
+	(void)st;
+	if (!have_gpu() || !root || !db || strcmp(rt_platform(), "nvidia") ||
+	    system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc"))
+		skip();
+	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
+	snprintf(cmd, sizeof cmd, "cp '%s' %s/x.db && '%s/fdtune' export --db %s/x.db --out %s "
+		 "--name k && PATH=$PATH:/usr/local/cuda/bin nvcc -O2 -arch=%s -I%s "
+		 "'%s/tests/export_main.cu' %s/k.cu -o %s/ex && %s/ex 61 37 29 && %s/ex 512 256 64 "
+		 "&& %s/ex 1 1 1", db, dir, root, dir, dir, dev.arch, dir, root, dir, dir, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Kernels with the xyz ABI that are wrong on purpose, to show that the
  * check catches each kind of damage. */
 static const char bad_src[] =
@@ -143,7 +164,8 @@ static void bad_kernels(void **st)
 int main(void)
 {
 	/* bad_kernels runs last: its fault leaves the GPU unusable */
-	const struct CMUnitTest t[] = { cmocka_unit_test(small_spaces), cmocka_unit_test(bad_kernels) };
+	const struct CMUnitTest t[] = { cmocka_unit_test(small_spaces),
+		cmocka_unit_test(exported_kernel), cmocka_unit_test(bad_kernels) };
 	int rc;
 	if (!mkdtemp(dir))
 		return 1;
