@@ -117,10 +117,8 @@ test:
 # Every test binary runs even when an earlier one fails; the target fails
 # if any did. t_gpu skips itself where there is no GPU.
 check: fdtune $(T_CPU) $(B)/t_gpu
-	@fail=0; for t in $(T_CPU) $(B)/t_gpu; do \
-	  echo "== $$t"; FDTUNE=$(CURDIR)/fdtune TEMPLATES=$(CURDIR)/templates \
-	    RESULTS_DB=$(CURDIR)/results/h100/fdtune.db ROOT=$(CURDIR) $$t || fail=1; done; \
-	  exit $$fail
+	@FDTUNE=$(CURDIR)/fdtune TEMPLATES=$(CURDIR)/templates ROOT=$(CURDIR) \
+	  RESULTS_DB=$(CURDIR)/results/h100/fdtune.db sh tests/run.sh $(T_CPU) $(B)/t_gpu
 
 # GPU tests only: what the device machine runs.
 test-gpu: fdtune $(B)/t_gpu

@@ -1,0 +1,23 @@
+#!/bin/sh
+# run.sh: runs every test program given, even after one fails, and ends with
+# one line that adds them all up: "tests: N passed, N failed, N skipped".
+# A program that exits non-zero, or ends without cmocka's summary, counts as
+# a failure. Exit status 1 when anything failed. Used by `make check`.
+p=0 f=0 s=0 log=$(mktemp)
+count() { sed -n "s/^\[  $1 *\] \([0-9]*\) test.*/\1/p" "$log" | tail -n 1; }
+for t in "$@"; do
+	echo "== $t"
+	"$t" > "$log" 2>&1
+	st=$?
+	cat "$log"
+	p=$((p + $(count PASSED | grep . || echo 0)))
+	f=$((f + $(count FAILED | grep . || echo 0)))
+	s=$((s + $(count SKIPPED | grep . || echo 0)))
+	if [ "$st" -ne 0 ] && [ -z "$(count FAILED)" ] || ! grep -q 'test(s) run\.' "$log"; then
+		echo "$t: exit status $st"
+		f=$((f + 1))
+	fi
+done
+rm -f "$log"
+echo "tests: $p passed, $f failed, $s skipped"
+[ "$f" -eq 0 ]
