@@ -142,6 +142,12 @@ struct db_pick {
  * -1 on error. */
 int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pick *p,
             char *err, size_t n);
+/* Calls fn for every run of the device and problem of run `like`, in the
+ * order they were recorded: params (JSON), status, median_ms (-1 when not
+ * timed). A nonzero return of fn stops the walk and is returned. */
+int db_each_run(struct db *d, long long like,
+                int (*fn)(void *ctx, const char *params, const char *status, double ms),
+                void *ctx, char *err, size_t n);
 /* The integer at $.key of json (SQLite's json_extract); *found = 0 when
  * there is none. */
 int db_json_int(struct db *d, const char *json, const char *key, int *v, int *found,

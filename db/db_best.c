@@ -381,3 +381,34 @@ int db_json_int(struct db *d, const char *json, const char *key, int *v, int *fo
         rc = db_fail(err, n, "db_json_int: %s", sqlite3_errmsg(h));
     return rc;
 }
+
+int db_each_run(struct db *d, long long like,
+                int (*fn)(void *ctx, const char *params, const char *status, double ms),
+                void *ctx, char *err, size_t n)
+{
+    static const char sql[] =
+        "SELECT params, status, median_ms FROM v_runs"
+        " WHERE device_id = (SELECT device_id FROM runs WHERE id = ?1)"
+        " AND problem_id = (SELECT problem_id FROM runs WHERE id = ?1) ORDER BY run_id";
+    sqlite3_stmt *st = NULL;
+    sqlite3 *h = NULL;
+    int src, rc = 0;
+
+    if (db_handle(d, &h, err, n))
+        return -1;
+    src = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+    if (src == SQLITE_OK)
+        src = sqlite3_bind_int64(st, 1, like);
+    while (src == SQLITE_OK && !rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *p = (const char *)sqlite3_column_text(st, 0);
+        const char *s = (const char *)sqlite3_column_text(st, 1);
+        double ms = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_double(st, 2);
+        src = SQLITE_OK;
+        rc = fn(ctx, p ? p : "{}", s ? s : "", ms);
+    }
+    if (!rc && src != SQLITE_DONE && src != SQLITE_OK)
+        rc = db_fail(err, n, "db_each_run: %s", sqlite3_errmsg(h));
+    if (sqlite3_finalize(st) != SQLITE_OK && !rc)
+        rc = db_fail(err, n, "db_each_run: %s", sqlite3_errmsg(h));
+    return rc;
+}

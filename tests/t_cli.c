@@ -87,7 +87,7 @@ static void impossible_configs(void **st)
 static void help_everywhere(void **st)
 {
 	static const char *const cmds[] = { "--help", "gen --help", "sweep --help",
-		"best --help", "devices --help", "export --help" };
+		"best --help", "devices --help", "export --help", "replay --help", "report --help" };
 	(void)st;
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		expect(cmds[i], 0, "usage: fdtune");
@@ -178,6 +178,12 @@ static void queries(void **st)
 	expect(args, 3, "no successful runs match the filters (radius 7)");
 	snprintf(args, sizeof args, "best --db %s --device MI250X --json", db);
 	expect(args, 3, "device ~MI250X");
+	/* the replay of issue 5: guided within 2% of the exhaustive best, 10% of the runs */
+	snprintf(args, sizeof args, "replay --db %s -s guided -b 10 | awk '/^guided/ && $(NF - 4) >= 98 "
+		 "{ print \"target met\" }'", db);
+	expect(args, 0, "target met");
+	snprintf(args, sizeof args, "replay --db %s -s nope", db);
+	expect(args, 2, "exhaustive, random or guided");
 }
 
 /* fdtune export of the best H100 run: the header compiles as C, the source

@@ -18,6 +18,7 @@
 #include "fam.h"
 #include "gen.h"
 #include "tn.h"
+#include "tn_search.h"
 
 /* Known weights of orders 2, 4, 6, 8 (Fornberg's tables). */
 static void coef_exact(void **st)
@@ -354,6 +355,56 @@ static void gen_rejects(void **st)
 	rmdir(dir);
 }
 
+/* Strategies on a synthetic space of 3 parameters: a bowl with its minimum
+ * at (7, 2, 5), plus a ridge of failures. */
+static double bowl(const int *v)
+{
+	if (v[0] == 3)
+		return -1;      /* failed */
+	return 1 + (v[0] - 7) * (v[0] - 7) + 2.0 * (v[1] - 2) * (v[1] - 2) + 0.5 * (v[2] - 5) * (v[2] - 5);
+}
+
+static void strategies(void **st)
+{
+	enum { N = 12 * 6 * 10 };
+	static int cfg[N * 3];
+	char err[256];
+	(void)st;
+	for (int i = 0; i < N; i++) {
+		cfg[3 * i] = i / 60;
+		cfg[3 * i + 1] = i / 10 % 6;
+		cfg[3 * i + 2] = i % 10;
+	}
+	for (int s = 0; s < 3; s++) {
+		struct tn_search *x;
+		long long idx[16], used = 0;
+		static char seen[N];
+		double best = INFINITY;
+		int m;
+		memset(seen, 0, sizeof seen);
+		assert_int_equal(tn_search_new((enum tn_strategy)s, cfg, 3, N, s ? N / 10 : 0, 42,
+					       &x, err, sizeof err), 0);
+		while ((m = tn_search_next(x, idx, 16)) > 0)
+			for (int i = 0; i < m; i++) {
+				double t = bowl(cfg + 3 * idx[i]);
+				assert_false(seen[idx[i]]);     /* never twice */
+				seen[idx[i]] = 1;
+				tn_search_report(x, idx[i], t);
+				if (t >= 0 && t < best)
+					best = t;
+				used++;
+			}
+		tn_search_free(x);
+		assert_int_equal(used, s ? N / 10 : N);       /* the budget, all of it */
+		if (s != TN_RANDOM)
+			assert_true(best == 1.0);               /* the minimum */
+	}
+	enum tn_strategy e;
+	assert_int_equal(tn_strategy_parse("guided", &e), 0);
+	assert_int_equal(e, TN_GUIDED);
+	assert_int_not_equal(tn_strategy_parse("bogus", &e), 0);
+}
+
 static void gen_hash_stable(void **st)
 {
 	char a[17], b[17];
@@ -373,7 +424,7 @@ int main(void)
 		cmocka_unit_test(space_enumerates), cmocka_unit_test(constraints),
 		cmocka_unit_test(geometry_source),
 		cmocka_unit_test(gen_expands), cmocka_unit_test(gen_rejects),
-		cmocka_unit_test(gen_hash_stable),
+		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies),
 	};
 	return cmocka_run_group_tests_name("core", t, NULL, NULL);
 }

@@ -15,7 +15,8 @@ static const char usage[] =
 "  sweep     generate, compile, validate, time and store a space of kernels\n"
 "  best      the best configurations recorded, as a table or CSV\n"
 "  report    a markdown report with gnuplot plots of the recorded runs\n"
-"  export    a tuned kernel as source and header for another code\n";
+"  export    a tuned kernel as source and header for another code\n"
+"  replay    search strategies replayed against recorded runs, no GPU\n";
 
 int main(int argc, char **argv)
 {
@@ -23,6 +24,7 @@ int main(int argc, char **argv)
 		{ "devices", tn_cmd_devices }, { "gen", tn_cmd_gen },
 		{ "sweep", tn_cmd_sweep }, { "best", tn_cmd_best },
 		{ "report", tn_cmd_report }, { "export", tn_cmd_export },
+		{ "replay", tn_cmd_replay },
 	};
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage, argc < 2 ? stderr : stdout);

@@ -15,5 +15,7 @@ db=$dir/fdtune.db
 	-p nw=100 -p nt=1 -p pf=0
 ./fdtune best --db "$db" --csv > "$dir/best.csv"
 ./fdtune best --db "$db" --all --csv > "$dir/ranked.csv"
+# search strategies replayed against the sweep (CPU only)
+for b in 5 10 20; do ./fdtune replay --db "$db" -b $b; done
 # the report with plots (CPU only; needs gnuplot)
 ./fdtune report --db "$db" --out "$dir/report"

@@ -1,0 +1,220 @@
+/*
+ * tn_search.c: the search strategies of tn_search.h. Configurations are
+ * located by their parameter values through a dense table indexed by the
+ * position of each value in its (sorted, distinct) domain, so the neighbours
+ * of a configuration are found in O(parameters).
+ */
+#include "tn_search.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tn_search {
+	enum tn_strategy kind;
+	const int *cfg;
+	int np;
+	long long n, budget, used, cursor;
+	double *t;              /* NAN: not evaluated; INFINITY: failed */
+	long long *perm;        /* random order (random, and guided's start) */
+	int nd[TN_MAXP], dom[TN_MAXP][TN_MAXV];
+	long long *where;       /* dense code -> index, -1 where none */
+	long long ncode;
+	char *expanded;         /* guided: neighbourhood already proposed */
+	long long start;        /* guided: evaluations of the random start */
+	unsigned long long rng;
+};
+
+static unsigned long long next_rand(unsigned long long *s)
+{
+	unsigned long long z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static int pos(const struct tn_search *s, int k, int v)
+{
+	for (int i = 0; i < s->nd[k]; i++)
+		if (s->dom[k][i] == v)
+			return i;
+	return -1;
+}
+
+/* Dense code of a vector of domain positions. */
+static long long code(const struct tn_search *s, const int *p)
+{
+	long long c = 0;
+	for (int k = 0; k < s->np; k++)
+		c = c * s->nd[k] + p[k];
+	return c;
+}
+
+int tn_strategy_parse(const char *name, enum tn_strategy *s)
+{
+	static const char *const names[] = { "exhaustive", "random", "guided" };
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(name, names[i])) {
+			*s = (enum tn_strategy)i;
+			return 0;
+		}
+	return 1;
+}
+
+const char *tn_strategy_name(enum tn_strategy s)
+{
+	return s == TN_EXHAUSTIVE ? "exhaustive" : s == TN_RANDOM ? "random" : "guided";
+}
+
+int tn_search_new(enum tn_strategy kind, const int *cfg, int np, long long n, long long budget,
+		  unsigned long long seed, struct tn_search **out, char *err, size_t en)
+{
+	struct tn_search *s = calloc(1, sizeof *s);
+	*out = NULL;
+	if (!s || np > TN_MAXP || n < 1)
+		goto fail;
+	s->kind = kind;
+	s->cfg = cfg;
+	s->np = np;
+	s->n = n;
+	s->budget = budget > 0 && budget < n ? budget : n;
+	s->rng = seed;
+	if (!(s->t = malloc((size_t)n * sizeof *s->t)) ||
+	    !(s->perm = malloc((size_t)n * sizeof *s->perm)) || !(s->expanded = calloc((size_t)n, 1)))
+		goto fail;
+	for (long long i = 0; i < n; i++) {
+		s->t[i] = NAN;
+		s->perm[i] = i;
+	}
+	for (long long i = n - 1; i > 0; i--) {         /* Fisher-Yates */
+		long long j = (long long)(next_rand(&s->rng) % (unsigned long long)(i + 1)), x = s->perm[i];
+		s->perm[i] = s->perm[j];
+		s->perm[j] = x;
+	}
+	/* domains: the distinct values of each parameter, sorted */
+	for (long long i = 0; i < n; i++)
+		for (int k = 0; k < np; k++) {
+			int v = cfg[i * np + k], p = pos(s, k, v), j;
+			if (p >= 0)
+				continue;
+			if (s->nd[k] == TN_MAXV) {
+				snprintf(err, en, "search: parameter %d has more than %d values", k, TN_MAXV);
+				goto fail2;
+			}
+			for (j = s->nd[k]++; j > 0 && s->dom[k][j - 1] > v; j--)
+				s->dom[k][j] = s->dom[k][j - 1];
+			s->dom[k][j] = v;
+		}
+	s->ncode = 1;
+	for (int k = 0; k < np; k++) {
+		s->ncode *= s->nd[k];
+		if (s->ncode > (1LL << 26)) {
+			snprintf(err, en, "search: the space spans more than 2^26 parameter vectors");
+			goto fail2;
+		}
+	}
+	if (!(s->where = malloc((size_t)s->ncode * sizeof *s->where)))
+		goto fail;
+	memset(s->where, 0xff, (size_t)s->ncode * sizeof *s->where);
+	for (long long i = 0; i < n; i++) {
+		int p[TN_MAXP];
+		for (int k = 0; k < np; k++)
+			p[k] = pos(s, k, cfg[i * np + k]);
+		s->where[code(s, p)] = i;
+	}
+	s->start = (long long)ceil(0.03 * (double)n);
+	if (s->start > s->budget)
+		s->start = s->budget;
+	*out = s;
+	return 0;
+fail:
+	snprintf(err, en, "search: out of memory or an empty space");
+fail2:
+	tn_search_free(s);
+	return 1;
+}
+
+void tn_search_free(struct tn_search *s)
+{
+	if (!s)
+		return;
+	free(s->t);
+	free(s->perm);
+	free(s->where);
+	free(s->expanded);
+	free(s);
+}
+
+void tn_search_report(struct tn_search *s, long long i, double ms)
+{
+	if (i >= 0 && i < s->n)
+		s->t[i] = ms >= 0 ? ms : INFINITY;
+}
+
+/* The fastest evaluated configuration whose neighbourhood is unexplored. */
+static long long best_open(const struct tn_search *s)
+{
+	long long b = -1;
+	for (long long i = 0; i < s->n; i++)
+		if (!isnan(s->t[i]) && !isinf(s->t[i]) && !s->expanded[i] &&
+		    (b < 0 || s->t[i] < s->t[b]))
+			b = i;
+	return b;
+}
+
+/* Unevaluated neighbours of c into idx (at most max). */
+static int neighbours(const struct tn_search *s, long long c, long long *idx, int max)
+{
+	int p[TN_MAXP], m = 0;
+	for (int k = 0; k < s->np; k++)
+		p[k] = pos(s, k, s->cfg[c * s->np + k]);
+	for (int k = 0; k < s->np && m < max; k++)
+		for (int d = -1; d <= 1 && m < max; d += 2) {
+			int q = p[k] + d;
+			long long j;
+			if (q < 0 || q >= s->nd[k])
+				continue;
+			p[k] = q;
+			j = s->where[code(s, p)];
+			p[k] -= d;
+			if (j >= 0 && isnan(s->t[j])) {
+				int dup = 0;
+				for (int u = 0; u < m; u++)
+					dup |= idx[u] == j;
+				if (!dup)
+					idx[m++] = j;
+			}
+		}
+	return m;
+}
+
+int tn_search_next(struct tn_search *s, long long *idx, int max)
+{
+	int m = 0;
+	long long left = s->budget - s->used;
+	if (left <= 0 || max <= 0)
+		return 0;
+	if (max > left)
+		max = (int)left;
+	if (s->kind == TN_EXHAUSTIVE || s->kind == TN_RANDOM) {
+		for (; m < max && s->cursor < s->n; m++)
+			idx[m] = s->kind == TN_EXHAUSTIVE ? s->cursor++ : s->perm[s->cursor++];
+	} else if (s->used < s->start) {        /* guided: the random start */
+		for (; m < max && s->used + m < s->start; m++)
+			idx[m] = s->perm[s->cursor++];
+	} else {                                 /* guided: local search */
+		long long c;
+		while (!m && (c = best_open(s)) >= 0) {
+			m = neighbours(s, c, idx, max);
+			if (!m)
+				s->expanded[c] = 1;     /* a local optimum: start elsewhere */
+		}
+		/* every neighbourhood explored: the rest at random */
+		for (; !m && s->cursor < s->n; s->cursor++)
+			if (isnan(s->t[s->perm[s->cursor]]))
+				idx[m++] = s->perm[s->cursor];
+	}
+	s->used += m;
+	return m;
+}

@@ -1,0 +1,36 @@
+/*
+ * tn_search.h: search strategies over a list of configurations. A strategy
+ * proposes batches of configurations to evaluate and is told each outcome
+ * (a time, or a failure); it never sees a GPU, so the same code drives a
+ * live sweep and a replay against a database of recorded runs.
+ *
+ *   exhaustive  every configuration, in order
+ *   random      a random sample, without repeats
+ *   guided      a random 3% to start, then local search: all neighbours of
+ *               the best so far (configurations that differ in one parameter,
+ *               to the next value of its domain), until none improves, then
+ *               again from the best unexplored start; stops at the budget
+ */
+#ifndef TN_SEARCH_H
+#define TN_SEARCH_H
+
+#include "tn.h"
+
+enum tn_strategy { TN_EXHAUSTIVE, TN_RANDOM, TN_GUIDED };
+
+struct tn_search;
+
+/* cfg: n configurations of np parameters each, row-major; budget: the most
+ * evaluations (0: all). The strategy keeps a pointer to cfg. */
+int tn_search_new(enum tn_strategy s, const int *cfg, int np, long long n, long long budget,
+		  unsigned long long seed, struct tn_search **out, char *err, size_t en);
+void tn_search_free(struct tn_search *s);
+/* Up to max indices (into cfg) to evaluate next; 0 when the search is over. */
+int tn_search_next(struct tn_search *s, long long *idx, int max);
+/* The outcome of configuration i: its time in ms, or a negative value for a
+ * failure. Every proposed index must be reported before the next batch. */
+void tn_search_report(struct tn_search *s, long long i, double ms);
+int tn_strategy_parse(const char *name, enum tn_strategy *s);
+const char *tn_strategy_name(enum tn_strategy s);
+
+#endif
