@@ -65,6 +65,38 @@ static void sweep_all_ok(int r, int nx, int ny, int nz, const char *const *specs
 	assert_int_equal(t_count(db, "select count(*) from runs where max_err > err_bound"), 0);
 }
 
+/* A guided sweep runs exactly its share of the space, and every run is ok. */
+static void guided_sweep(void **st)
+{
+	struct tn_problem pb = { tn_family("xyz"), 2, 45, 23, 17, "fp32", { 1, 1, 1 } };
+	struct tn_space sp;
+	struct tn_sweep_opts o = { 0 };
+	char db[256], err[2048];
+	static const char *const a[] = { "vec=1,2,4", "bx=32,64", "by=1,2,4", "ypt=1,2",
+		"lds=0,2", "nw=8,64", "nt=0", "pf=0,1" };
+	(void)st;
+	if (!have_gpu())
+		skip();
+	tn_space_default(pb.fam, &sp);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(tn_space_set(&sp, a[i], err, sizeof err), 0);
+	snprintf(db, sizeof db, "%s/guided.db", dir);
+	o.pb = &pb;
+	o.sp = &sp;
+	o.db_path = db;
+	o.cmdline = "t_gpu guided";
+	o.jobs = 8;
+	o.quiet = 1;
+	o.strategy = TN_GUIDED;
+	o.evals = 25;
+	o.seed = 7;
+	if (tn_sweep(&o, err, sizeof err))
+		fail_msg("guided sweep failed: %s", err);
+	long long space = t_count(db, "select n_space - n_pruned from sweeps");
+	assert_int_equal(t_count(db, "select count(*) from runs"), (space * 25 + 99) / 100);
+	assert_int_equal(t_count(db, "select count(*) from runs where status <> 'ok'"), 0);
+}
+
 static void small_spaces(void **st)
 {
 	static const char *const a[] = { "vec=1,2,4", "bx=32", "by=1,4", "ypt=1,2",
@@ -164,7 +196,7 @@ static void bad_kernels(void **st)
 int main(void)
 {
 	/* bad_kernels runs last: its fault leaves the GPU unusable */
-	const struct CMUnitTest t[] = { cmocka_unit_test(small_spaces),
+	const struct CMUnitTest t[] = { cmocka_unit_test(small_spaces), cmocka_unit_test(guided_sweep),
 		cmocka_unit_test(exported_kernel), cmocka_unit_test(bad_kernels) };
 	int rc;
 	if (!mkdtemp(dir))

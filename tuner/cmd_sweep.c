@@ -24,6 +24,9 @@ TN_CLI_PROBLEM_HELP
 "      --compile-only    compile and record, do not run even with a GPU\n"
 "      --arch ARCH       compile target of a compile-only sweep\n"
 "      --max-configs N   stop after N configurations\n"
+"  -s, --strategy S      exhaustive (default), random, or guided: a random 3%\n"
+"                        start, then local search around the best (GPU sweeps)\n"
+"      --evals PCT       random and guided: percent of the space to run (10)\n"
 "      --force           run again what is already recorded for this device and\n"
 "                        problem (by default a sweep resumes: it skips those)\n"
 "  -q, --quiet           no progress display\n"
@@ -44,6 +47,8 @@ int tn_cmd_sweep(int argc, char **argv)
 		{ "max-configs", required_argument, 0, 0x203 },
 		{ "quiet", no_argument, 0, 'q' },
 		{ "force", no_argument, 0, 0x204 },
+		{ "strategy", required_argument, 0, 's' },
+		{ "evals", required_argument, 0, 0x205 },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -58,7 +63,9 @@ int tn_cmd_sweep(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	o.db_path = TN_CLI_DB_DEFAULT;
 	o.jobs = cpus > 0 ? (int)cpus : 1;
-	while ((opt = getopt_long(argc, argv, TN_CLI_PROBLEM_SHORT "d:j:qh", lo, NULL)) != -1) {
+	o.evals = 10;
+	o.seed = 0x5eed;
+	while ((opt = getopt_long(argc, argv, TN_CLI_PROBLEM_SHORT "d:j:s:qh", lo, NULL)) != -1) {
 		switch (tn_cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
 		case 1:
 			continue;
@@ -85,6 +92,17 @@ int tn_cmd_sweep(int argc, char **argv)
 			break;
 		case 'q': o.quiet = 1; break;
 		case 0x204: o.force = 1; break;
+		case 's':
+			if (tn_strategy_parse(optarg, &o.strategy)) {
+				snprintf(err, sizeof err, "--strategy '%s': exhaustive, random or guided",
+					 optarg);
+				goto bad;
+			}
+			break;
+		case 0x205:
+			if (tn_parse_int(optarg, "--evals", 1, 100, &o.evals, err, sizeof err))
+				goto bad;
+			break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}

@@ -13,6 +13,7 @@
 #include "rt.h"
 #include "tn_bench.h"
 #include "tn_progress.h"
+#include "tn_search.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -25,6 +26,8 @@
 
 struct item {
 	int v[TN_MAXP];
+	long long idx;          /* index of the configuration in the sweep's list */
+	double ms;              /* outcome for the strategy: median ms, or -1 */
 	char *src, hash[17], err[1024];
 	struct rt_prog prog;
 	int bad_gen, bad_compile;
@@ -198,6 +201,7 @@ static int handle(struct ctx *c, struct item *it, char *err, size_t n)
 			fatal = tn_bench_run(&c->bench, k, grid, block, &res, err, n);
 		}
 	}
+	it->ms = strcmp(res.status, "ok") ? -1 : res.median;
 	r.status = res.status;
 	r.message = res.msg;
 	r.median_ms = res.median;
@@ -292,6 +296,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	char why[256], first_why[256] = "", host[256] = "?", msg[512];
 	const char *end_status = "failed";
 	double copy = 0, memcpy_gbs = 0, t0 = 0, tc = 0, tm = 0;
+	struct tn_search *search = NULL;
 	long long cbytes = 0;
 	struct sigaction sa, old_int, old_term;
 	int handlers = 0;
@@ -307,7 +312,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	} else {
 		tn_limits_of_arch(c.arch, &lim);
 	}
-	if (!(cfgs = malloc((size_t)total * TN_MAXP * sizeof *cfgs))) {
+	if (!(cfgs = calloc((size_t)total * TN_MAXP, sizeof *cfgs))) {   /* unused columns 0 */
 		snprintf(err, n, "out of memory for a space of %lld configurations", total);
 		return 1;
 	}
@@ -360,7 +365,8 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	handlers = 1;
 	if (c.gpu && tn_bench_open(&c.bench, pb, &dev, copy, err, n))
 		goto fail;
-	tn_progress_init(&c.pr, nv, o->quiet);
+	tn_progress_init(&c.pr, c.gpu && o->strategy != TN_EXHAUSTIVE ?
+			 (nv * o->evals + 99) / 100 : nv, o->quiet);
 	chunk = 4 * (o->jobs > 0 ? o->jobs : 1);
 	if (!(po.it = calloc((size_t)chunk, sizeof *po.it))) {
 		snprintf(err, n, "out of memory");
@@ -369,13 +375,25 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	po.pb = pb;
 	po.arch = c.arch;
 	pthread_mutex_init(&po.mu, NULL);
+	if (nv && tn_search_new(c.gpu ? o->strategy : TN_EXHAUSTIVE, cfgs, TN_MAXP, nv,
+				o->strategy == TN_EXHAUSTIVE || !c.gpu ? 0 : (nv * o->evals + 99) / 100,
+				o->seed, &search, err, n))
+		goto fail;
+	if (search && c.gpu && o->strategy != TN_EXHAUSTIVE)
+		fprintf(stderr, "fdtune: %s search, at most %d%% of the configurations\n",
+			tn_strategy_name(o->strategy), o->evals);
 	t0 = now_s();
-	while (done < nv && !stop_signal) {
-		int m = 0, rc = 0;
+	while (search && !stop_signal) {
+		long long idx[256];
+		int m = tn_search_next(search, idx, chunk < 256 ? chunk : 256), rc = 0;
 		double t1;
-		for (; m < chunk && done + m < nv; m++) {
-			memset(&po.it[m], 0, sizeof po.it[m]);
-			memcpy(po.it[m].v, cfgs + (done + m) * TN_MAXP, sizeof po.it[m].v);
+		if (m <= 0)
+			break;
+		for (int i = 0; i < m; i++) {
+			memset(&po.it[i], 0, sizeof po.it[i]);
+			memcpy(po.it[i].v, cfgs + idx[i] * TN_MAXP, sizeof po.it[i].v);
+			po.it[i].idx = idx[i];
+			po.it[i].ms = -1;
 		}
 		po.n = m;
 		t1 = now_s();
@@ -385,6 +403,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		for (int i = 0; i < m; i++) {
 			if (!rc && !stop_signal)
 				rc = handle(&c, &po.it[i], err, n);
+			tn_search_report(search, po.it[i].idx, po.it[i].ms);
 			rt_prog_free(&po.it[i].prog);
 			free(po.it[i].src);
 		}
@@ -425,6 +444,7 @@ fail:
 		}
 	}
 out:
+	tn_search_free(search);
 	if (handlers) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);

@@ -10,6 +10,7 @@
 #define TN_SWEEP_H
 
 #include "tn.h"
+#include "tn_search.h"
 
 struct tn_sweep_opts {
 	const struct tn_problem *pb;
@@ -22,6 +23,9 @@ struct tn_sweep_opts {
 	int force;              /* measure again what is already recorded */
 	int quiet;              /* no progress display */
 	long long max_configs;  /* 0: no limit */
+	enum tn_strategy strategy;      /* compile-only sweeps are exhaustive */
+	int evals;              /* random, guided: percent of the space to run */
+	unsigned long long seed;
 };
 
 /* 0: the sweep ran to its end (configurations may have failed, as
