@@ -177,6 +177,14 @@ static const char *const base_opts[] = { "-O3" };
 
 #define NBASE (int)(sizeof base_opts / sizeof base_opts[0])
 
+void rt_compile_options(const char *arch, char *buf, size_t n)
+{
+	char ab[80];
+	size_t off = (size_t)snprintf(buf, n, "%s", arch_opt(arch, ab, sizeof ab));
+	for (int i = 0; i < NBASE && off < n; i++)
+		off += (size_t)snprintf(buf + off, n - off, " %s", base_opts[i]);
+}
+
 int rt_compile(const char *src, const char *name, const char *arch,
 	       const char *const *opts, int nopt, struct rt_prog *p,
 	       char *err, size_t n)

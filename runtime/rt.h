@@ -51,6 +51,8 @@ void rt_compiler(char *buf, size_t n);  /* "nvrtc 13.0" / "hiprtc 5.2" */
 int rt_init(int *ndev, char *err, size_t n);
 int rt_device(int i, struct rt_dev *d, char *err, size_t n); /* select it */
 
+/* The options rt_compile gives the compiler for arch, before any extra. */
+void rt_compile_options(const char *arch, char *buf, size_t n);
 int rt_compile(const char *src, const char *name, const char *arch,
                const char *const *opts, int nopt, struct rt_prog *p,
                char *err, size_t n);

@@ -4,6 +4,9 @@
 # A program that exits non-zero, or ends without cmocka's summary, counts as
 # a failure. Exit status 1 when anything failed. Used by `make check`.
 p=0 f=0 s=0 log=$(mktemp)
+# the compile cache of the sweeps under test: fresh, and removed afterwards
+FDTUNE_CACHE=$(mktemp -d)
+export FDTUNE_CACHE
 count() { sed -n "s/^\[  $1 *\] \([0-9]*\) test.*/\1/p" "$log" | tail -n 1; }
 for t in "$@"; do
 	echo "== $t"
@@ -18,6 +21,6 @@ for t in "$@"; do
 		f=$((f + 1))
 	fi
 done
-rm -f "$log"
+rm -rf "$log" "$FDTUNE_CACHE"
 echo "tests: $p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ]

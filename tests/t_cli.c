@@ -115,7 +115,11 @@ static void databases(void **st)
 	assert_int_equal(t_count(db, "select count(*) from builds where status='ok' and regs>0"), 4);
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status='done'"), 1);
 	expect(args, 0, "sweep 2 done: built=4");
+	if (getenv("FDTUNE_CACHE") && *getenv("FDTUNE_CACHE"))
+		assert_non_null(strstr(out, "4 from the cache"));     /* nothing compiled twice */
 	assert_int_equal(t_count(db, "select count(*) from builds where status='ok' and regs>0"), 8);
+	if (getenv("FDTUNE_CACHE") && *getenv("FDTUNE_CACHE"))
+		assert_int_equal(t_count(db, "select count(*) from builds where log = 'from the compile cache'"), 4);
 	assert_int_equal(t_count(db, "select count(*) from configs"), 4);
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status='done'"), 2);
 	snprintf(args, sizeof args, "best --db %s", db);

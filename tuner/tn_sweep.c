@@ -12,6 +12,7 @@
 #include "gen.h"
 #include "rt.h"
 #include "tn_bench.h"
+#include "tn_cache.h"
 #include "tn_progress.h"
 #include "tn_search.h"
 
@@ -30,12 +31,12 @@ struct item {
 	double ms;              /* outcome for the strategy: median ms, or -1 */
 	char *src, hash[17], err[1024];
 	struct rt_prog prog;
-	int bad_gen, bad_compile;
+	int bad_gen, bad_compile, cached;
 };
 
 struct pool {
 	const struct tn_problem *pb;
-	const char *arch;
+	const char *arch, *compiler, *cache;     /* cache: NULL when off */
 	struct item *it;
 	int n, next;
 	pthread_mutex_t mu;
@@ -51,10 +52,13 @@ static double now_s(void)
 }
 static void on_signal(int s) { stop_signal = s; }
 
-/* Generates and compiles one configuration into it. */
-static void build(const struct tn_problem *pb, const char *arch, struct item *it)
+/* Generates and compiles one configuration into it, or takes the code from
+ * the compile cache. */
+static void build(const struct pool *po, struct item *it)
 {
+	const struct tn_problem *pb = po->pb;
 	const struct tn_family *f = pb->fam;
+	char key[40];
 	struct gen_def d[TN_MAXP + 1];
 	d[0] = (struct gen_def){ "r", pb->r };
 	for (int i = 0; i < f->np; i++)
@@ -68,8 +72,17 @@ static void build(const struct tn_problem *pb, const char *arch, struct item *it
 		return;
 	}
 	gen_hash(it->src, it->hash);
-	if (rt_compile(it->src, f->tmpl, arch, NULL, 0, &it->prog, it->err, sizeof it->err))
+	if (po->cache) {
+		tn_cache_key(it->src, po->compiler, po->arch, key);
+		if (!tn_cache_get(po->cache, key, &it->prog)) {
+			it->cached = 1;
+			return;
+		}
+	}
+	if (rt_compile(it->src, f->tmpl, po->arch, NULL, 0, &it->prog, it->err, sizeof it->err))
 		it->bad_compile = 1;
+	else if (po->cache)
+		tn_cache_put(po->cache, key, &it->prog);        /* a failure costs a compile later */
 }
 
 static void *worker(void *p)
@@ -82,7 +95,7 @@ static void *worker(void *p)
 		pthread_mutex_unlock(&po->mu);
 		if (i >= po->n)
 			return NULL;
-		build(po->pb, po->arch, &po->it[i]);
+		build(po, &po->it[i]);
 	}
 }
 
@@ -113,6 +126,7 @@ struct ctx {
 	const char *arch;
 	long long count[8];     /* outcomes, by index of outcome[] */
 	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
+	long long cached;               /* builds taken from the compile cache */
 	struct tn_progress pr;
 };
 
@@ -142,6 +156,7 @@ static int handle(struct ctx *c, struct item *it, char *err, size_t n)
 	int fatal = 0, regs, lds, local, maxt;
 
 	tn_config_json(f, it->v, json, sizeof json);
+	c->cached += it->cached;
 	if (db_config_id(c->db, f->name, json, &cfg_id, err, n))
 		return 1;
 	memset(&b, 0, sizeof b);
@@ -374,6 +389,14 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	}
 	po.pb = pb;
 	po.arch = c.arch;
+	{
+		static char id[700];    /* what decides the code, besides the source */
+		char opts[512];
+		rt_compile_options(c.arch, opts, sizeof opts);
+		snprintf(id, sizeof id, "%s %s", c.compiler, opts);
+		po.compiler = id;
+	}
+	po.cache = tn_cache_dir();
 	pthread_mutex_init(&po.mu, NULL);
 	if (nv && tn_search_new(c.gpu ? o->strategy : TN_EXHAUSTIVE, cfgs, TN_MAXP, nv,
 				o->strategy == TN_EXHAUSTIVE || !c.gpu ? 0 : (nv * o->evals + 99) / 100,
@@ -416,8 +439,10 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	if (done) {
 		double tt = now_s() - t0;
 		fprintf(stderr, "fdtune: %lld configurations in %.1f s, %.1f per second: compile "
-			"%.1f s on %d threads, %s %.1f s\n", done, tt, done / tt, tc, o->jobs,
-			c.gpu ? "load, validate and time" : "record", tm);
+			"%.1f s on %d threads (%lld from the cache%s%s), %s %.1f s\n", done, tt,
+			done / tt, tc, o->jobs, c.cached, po.cache ? " in " : "",
+			po.cache ? po.cache : ", which is off", c.gpu ? "load, validate and time" :
+			"record", tm);
 		if (!c.gpu && c.count[7])
 			fprintf(stderr, "fdtune: compile-only for %s: registers %d..%d per thread, "
 				"LDS up to %d bytes, %d of %lld builds spill; each build is in the "

@@ -1,0 +1,124 @@
+/*
+ * tn_cache.c: the compile cache. A compiled kernel is stored as two files
+ * in the cache directory, KEY.bin (the code object) and KEY.txt (registers,
+ * LDS, spills, compile time, options), where KEY hashes the source, the
+ * compiler and its version, and the target arch: what decides the code. A
+ * re-run, or a sweep of another problem size, then loads instead of
+ * compiling. Files are written under a temporary name and renamed, so that
+ * concurrent sweeps and a kill at any moment leave only whole entries.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "tn_cache.h"
+#include "gen.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *tn_cache_dir(void)
+{
+	static char dir[4096];
+	const char *e = getenv("FDTUNE_CACHE"), *home = getenv("HOME");
+	if (e)
+		return *e ? e : NULL;   /* FDTUNE_CACHE= turns the cache off */
+	if (!home || !*home)
+		return NULL;
+	snprintf(dir, sizeof dir, "%s/.cache/fdtune", home);
+	return dir;
+}
+
+void tn_cache_key(const char *src, const char *compiler, const char *arch, char key[40])
+{
+	char a[17], b[17];
+	size_t n = strlen(compiler) + strlen(arch) + 3;
+	char *id = malloc(n);
+	gen_hash(src, a);
+	if (id)
+		snprintf(id, n, "%s|%s|", compiler, arch);
+	gen_hash(id ? id : "", b);
+	free(id);
+	snprintf(key, 40, "%s%s", a, b);
+}
+
+static int mkdirs(const char *dir)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s", dir);
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = 0;
+			if (mkdir(p, 0777) && errno != EEXIST)
+				return 1;
+			*s = '/';
+		}
+	return mkdir(p, 0777) && errno != EEXIST;
+}
+
+int tn_cache_get(const char *dir, const char *key, struct rt_prog *p)
+{
+	char path[4200];
+	FILE *f;
+	long len;
+	int ok = 0;
+
+	memset(p, 0, sizeof *p);
+	p->regs = p->lds = p->spill = -1;
+	snprintf(path, sizeof path, "%s/%s.txt", dir, key);
+	if (!(f = fopen(path, "r")))
+		return 1;
+	ok = fscanf(f, "%d %d %d %lf ", &p->regs, &p->lds, &p->spill, &p->ms) == 4 &&
+	     fgets(p->options, sizeof p->options, f);
+	fclose(f);
+	p->options[strcspn(p->options, "\n")] = 0;
+	snprintf(path, sizeof path, "%s/%s.bin", dir, key);
+	if (!ok || !(f = fopen(path, "rb")))
+		return 1;
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) ||
+	    !(p->code = malloc((size_t)len)) || fread(p->code, 1, (size_t)len, f) != (size_t)len) {
+		fclose(f);
+		free(p->code);
+		p->code = NULL;
+		return 1;
+	}
+	fclose(f);
+	p->size = (size_t)len;
+	p->log = strdup("from the compile cache");
+	return p->log ? 0 : (free(p->code), p->code = NULL, 1);
+}
+
+/* Writes len bytes of b to dir/name through a temporary file. */
+static int put(const char *dir, const char *name, const void *b, size_t len)
+{
+	char tmp[4300], path[4200];
+	FILE *f;
+	int bad;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+	if (!(f = fopen(tmp, "wb")))
+		return 1;
+	bad = fwrite(b, 1, len, f) != len;
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp, path)) {
+		unlink(tmp);
+		return 1;
+	}
+	return 0;
+}
+
+int tn_cache_put(const char *dir, const char *key, const struct rt_prog *p)
+{
+	char name[64], meta[700];
+	int n;
+	if (!p->code || mkdirs(dir))
+		return 1;
+	snprintf(name, sizeof name, "%s.bin", key);
+	if (put(dir, name, p->code, p->size))
+		return 1;
+	n = snprintf(meta, sizeof meta, "%d %d %d %.3f %s\n", p->regs, p->lds, p->spill, p->ms,
+		     p->options);
+	snprintf(name, sizeof name, "%s.txt", key);     /* last: it makes the entry visible */
+	return put(dir, name, meta, (size_t)n);
+}
