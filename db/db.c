@@ -550,3 +550,20 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
     *yes = r.i[0] > 0;
     return 0;
 }
+
+int db_build_recorded(struct db *d, long long cfg, const char *arch, const char *compiler,
+                      int *yes, char *err, size_t n)
+{
+    struct res r;
+
+    if (need(d, "database", err, n) || need(yes, "yes", err, n) || need(arch, "arch", err, n) ||
+        need(compiler, "compiler", err, n))
+        return -1;
+    struct val v[] = {num(cfg), txt(arch), txt(compiler)};
+    if (stmt(d->h, "SELECT count(*) FROM builds WHERE config_id = ?1 AND arch = ?2"
+                   " AND compiler = ?3 AND status IN ('ok', 'compile_error')", v, 3, &r,
+             "look up recorded builds", err, n))
+        return -1;
+    *yes = r.i[0] > 0;
+    return 0;
+}

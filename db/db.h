@@ -107,6 +107,11 @@ int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NUL
 int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, int *yes,
                     char *err, size_t n);
 
+/* *yes = 1 when config cfg has a build recorded for arch with compiler (its
+ * name and version), ok or failed: what a resumed compile-only sweep skips. */
+int db_build_recorded(struct db *d, long long cfg, const char *arch, const char *compiler,
+                      int *yes, char *err, size_t n);
+
 enum db_fmt { DB_TABLE, DB_CSV, DB_JSON };
 /* NULL / 0 = any.  device matches device name or arch with LIKE '%x%';
  * family and precision match exactly; nx, ny, nz (all or none) the size. */

@@ -107,21 +107,25 @@ static void databases(void **st)
 	char db[256], args[512], junk[4096], back[4096];
 	FILE *f;
 	(void)st;
-	/* a compile-only sweep records every build; running it again adds, loses nothing */
+	/* a compile-only sweep records every build; running it again resumes (does
+	 * nothing), with --force it adds and loses nothing */
 	snprintf(db, sizeof db, "%s/a.db", dir);
 	snprintf(args, sizeof args, "sweep --compile-only -q -j 2 -n 20x9x7 -r 2 -p vec=2,4 "
 		 "-p bx=32 -p by=4 -p ypt=1 -p lds=0,1 -p nw=8 -p nt=1 -p pf=1 --db %s", db);
 	expect(args, 0, "sweep 1 done: built=4");
 	assert_int_equal(t_count(db, "select count(*) from builds where status='ok' and regs>0"), 4);
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status='done'"), 1);
-	expect(args, 0, "sweep 2 done: built=4");
+	expect(args, 0, "4 already recorded");                  /* resumed: nothing to do */
+	assert_int_equal(t_count(db, "select count(*) from builds"), 4);
+	strcat(args, " --force");
+	expect(args, 0, "sweep 3 done: built=4");
 	if (getenv("FDTUNE_CACHE") && *getenv("FDTUNE_CACHE"))
 		assert_non_null(strstr(out, "4 from the cache"));     /* nothing compiled twice */
 	assert_int_equal(t_count(db, "select count(*) from builds where status='ok' and regs>0"), 8);
 	if (getenv("FDTUNE_CACHE") && *getenv("FDTUNE_CACHE"))
 		assert_int_equal(t_count(db, "select count(*) from builds where log = 'from the compile cache'"), 4);
 	assert_int_equal(t_count(db, "select count(*) from configs"), 4);
-	assert_int_equal(t_count(db, "select count(*) from sweeps where status='done'"), 2);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status='done'"), 3);
 	snprintf(args, sizeof args, "best --db %s", db);
 	expect(args, 3, "no successful runs match");
 	/* a corrupt file is refused and left as it was */
@@ -224,6 +228,39 @@ static void export(void **st)
 	expect(args, 2, "not a C identifier");
 }
 
+/* kill -9 in the middle of a sweep loses nothing recorded, and running the
+ * same command again finishes the space with no configuration twice; two
+ * shards of the space together are the whole space. */
+static void kill_resume_shards(void **st)
+{
+	char db[256], args[1024], cmd[1800];
+	const char *bin = getenv("FDTUNE");
+	static const char space[] = "-n 16 -r 3 -p vec=1,2,4 -p bx=32,64 -p by=1,2 -p ypt=1,2 "
+		"-p lds=0,1,2 -p nw=8 -p nt=0 -p pf=0";    /* 3*2*2*2*3 = 72 configurations */
+	(void)st;
+	snprintf(db, sizeof db, "%s/k.db", dir);
+	/* killed once a few builds are in, whatever the speed of the machine */
+	snprintf(cmd, sizeof cmd, "FDTUNE_CACHE= '%s' sweep --compile-only -q -j 1 %s --db %s "
+		 ">/dev/null 2>&1 & i=0; while [ \"$(sqlite3 %s 'select count(*) from builds' "
+		 "2>/dev/null || echo 0)\" -lt 3 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; "
+		 "kill -9 $! 2>/dev/null; wait", bin ? bin : "./fdtune", space, db, db);
+	assert_int_equal(system(cmd), 0);
+	long long first = t_count(db, "select count(*) from builds");
+	assert_true(first > 0 && first < 72);       /* killed in the middle */
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 2 %s --db %s", space, db);
+	expect(args, 0, "already recorded");
+	assert_int_equal(t_count(db, "select count(*) from builds"), 72);
+	assert_int_equal(t_count(db, "select count(distinct config_id) from builds"), 72);
+	/* shards */
+	for (int i = 0; i < 2; i++) {
+		snprintf(args, sizeof args, "sweep --compile-only -q -j 2 %s --shard %d/2 --db %s/s%d.db",
+			 space, i, dir, i);
+		expect(args, 0, "36 configurations to run");
+	}
+	snprintf(args, sizeof args, "%s/s0.db", dir);
+	assert_int_equal(t_count(args, "select count(*) from builds"), 36);
+}
+
 /* A template that does not compile: every build is recorded as a compile
  * error with its log, and the sweep still runs to its end. */
 static void failed_compiles(void **st)
@@ -253,7 +290,7 @@ int main(void)
 		cmocka_unit_test(bad_values), cmocka_unit_test(impossible_configs),
 		cmocka_unit_test(help_everywhere), cmocka_unit_test(databases),
 		cmocka_unit_test(failed_compiles), cmocka_unit_test(queries),
-		cmocka_unit_test(export),
+		cmocka_unit_test(export), cmocka_unit_test(kill_resume_shards),
 	};
 	int rc;
 	if (!mkdtemp(dir))

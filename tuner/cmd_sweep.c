@@ -24,11 +24,15 @@ TN_CLI_PROBLEM_HELP
 "      --compile-only    compile and record, do not run even with a GPU\n"
 "      --arch ARCH       compile target of a compile-only sweep\n"
 "      --max-configs N   stop after N configurations\n"
+"      --budget TIME     stop after TIME (8h, 90m, 600s); run again to go on\n"
+"      --shard I/N       run the I-th of N shares of the space (0 <= I < N), for\n"
+"                        job arrays; fdtune merge combines their databases\n"
 "  -s, --strategy S      exhaustive (default), random, or guided: a random 3%\n"
 "                        start, then local search around the best (GPU sweeps)\n"
 "      --evals PCT       random and guided: percent of the space to run (10)\n"
 "      --force           run again what is already recorded for this device and\n"
-"                        problem (by default a sweep resumes: it skips those)\n"
+"                        problem, or compile-only for this arch and compiler (by\n"
+"                        default a sweep resumes: it skips those)\n"
 "  -q, --quiet           no progress display\n"
 "  -h, --help            this text\n"
 "Exit status: 0 the sweep ran to its end (failed configurations are recorded,\n"
@@ -49,6 +53,8 @@ int tn_cmd_sweep(int argc, char **argv)
 		{ "force", no_argument, 0, 0x204 },
 		{ "strategy", required_argument, 0, 's' },
 		{ "evals", required_argument, 0, 0x205 },
+		{ "shard", required_argument, 0, 0x206 },
+		{ "budget", required_argument, 0, 0x207 },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -99,6 +105,28 @@ int tn_cmd_sweep(int argc, char **argv)
 				goto bad;
 			}
 			break;
+		case 0x206: {
+			char tail;
+			if (sscanf(optarg, "%d/%d%c", &o.shard, &o.shards, &tail) != 2 || o.shards < 1 ||
+			    o.shard < 0 || o.shard >= o.shards) {
+				snprintf(err, sizeof err, "--shard '%s': expected I/N with 0 <= I < N", optarg);
+				goto bad;
+			}
+			break;
+		}
+		case 0x207: {
+			char *end;
+			double v = strtod(optarg, &end);
+			double unit = !strcmp(end, "h") ? 3600 : !strcmp(end, "m") ? 60 :
+				      (!strcmp(end, "s") || !*end) ? 1 : -1;
+			if (end == optarg || unit < 0 || !(v > 0)) {
+				snprintf(err, sizeof err, "--budget '%s': expected a time such as 8h, 90m "
+					 "or 600s", optarg);
+				goto bad;
+			}
+			o.budget_s = v * unit;
+			break;
+		}
 		case 0x205:
 			if (tn_parse_int(optarg, "--evals", 1, 100, &o.evals, err, sizeof err))
 				goto bad;

@@ -244,8 +244,9 @@ static int handle(struct ctx *c, struct item *it, char *err, size_t n)
 	return fatal;
 }
 
-/* Drops from cfgs[0..*nv) the configurations with a run recorded for this
- * device and problem, keeping the order of the rest. */
+/* Drops from cfgs[0..*nv) the configurations already recorded, keeping the
+ * order of the rest: with a GPU, those with a run for this device and
+ * problem; compile-only, those with a build for this arch and compiler. */
 static int skip_recorded(struct ctx *c, int *cfgs, long long *nv, long long *skipped,
 			 char *err, size_t n)
 {
@@ -257,7 +258,8 @@ static int skip_recorded(struct ctx *c, int *cfgs, long long *nv, long long *ski
 		int yes;
 		tn_config_json(f, cfgs + i * TN_MAXP, json, sizeof json);
 		if (db_config_id(c->db, f->name, json, &id, err, n) ||
-		    db_run_recorded(c->db, c->dev_id, c->prob_id, id, &yes, err, n))
+		    (c->gpu ? db_run_recorded(c->db, c->dev_id, c->prob_id, id, &yes, err, n) :
+		     db_build_recorded(c->db, id, c->arch, c->compiler, &yes, err, n)))
 			return 1;
 		if (yes)
 			continue;
@@ -333,6 +335,8 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	}
 	for (long long i = 0; i < total; i++) {
 		int *v = cfgs + nv * TN_MAXP;
+		if (o->shards > 1 && i % o->shards != o->shard)
+			continue;               /* another job's share */
 		tn_space_at(o->sp, i, v);
 		if (f->check(pb, v, &lim, why, sizeof why)) {
 			if (!pruned++)
@@ -364,7 +368,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	    db_sweep_begin(c.db, o->cmdline, host, c.dev_id, c.prob_id,
 			   c.gpu ? "gpu" : "compile-only", &c.sweep_id, err, n))
 		goto out;
-	if (c.gpu && !o->force && skip_recorded(&c, cfgs, &nv, &skipped, err, n))
+	if (!o->force && skip_recorded(&c, cfgs, &nv, &skipped, err, n))
 		goto fail;
 	if (o->max_configs > 0 && nv > o->max_configs)
 		nv = o->max_configs;
@@ -406,7 +410,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		fprintf(stderr, "fdtune: %s search, at most %d%% of the configurations\n",
 			tn_strategy_name(o->strategy), o->evals);
 	t0 = now_s();
-	while (search && !stop_signal) {
+	while (search && !stop_signal && !(o->budget_s > 0 && now_s() - t0 > o->budget_s)) {
 		long long idx[256];
 		int m = tn_search_next(search, idx, chunk < 256 ? chunk : 256), rc = 0;
 		double t1;
@@ -436,6 +440,9 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 			goto fail;
 	}
 	tn_progress_end(&c.pr);
+	if (o->budget_s > 0 && now_s() - t0 > o->budget_s && !stop_signal)
+		fprintf(stderr, "fdtune: the time budget of %.0f s is spent; the same command "
+			"resumes where this stopped\n", o->budget_s);
 	if (done) {
 		double tt = now_s() - t0;
 		fprintf(stderr, "fdtune: %lld configurations in %.1f s, %.1f per second: compile "

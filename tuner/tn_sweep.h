@@ -25,6 +25,8 @@ struct tn_sweep_opts {
 	long long max_configs;  /* 0: no limit */
 	enum tn_strategy strategy;      /* compile-only sweeps are exhaustive */
 	int evals;              /* random, guided: percent of the space to run */
+	int shard, shards;      /* this job runs configurations i with i % shards == shard */
+	double budget_s;        /* stop after this long (0: no limit); resumable */
 	unsigned long long seed;
 };
 
