@@ -112,6 +112,13 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
 int db_build_recorded(struct db *d, long long cfg, const char *arch, const char *compiler,
                       int *yes, char *err, size_t n);
 
+/* Merges the fdtune database at src into d in one transaction (see
+ * db_merge.c for how rows are matched): merging the same file twice adds
+ * nothing, and on failure d is unchanged. src is only read. *runs and
+ * *builds count the rows added. */
+int db_merge(struct db *d, const char *src, long long *runs, long long *builds, char *err,
+             size_t n);
+
 enum db_fmt { DB_TABLE, DB_CSV, DB_JSON };
 /* NULL / 0 = any.  device matches device name or arch with LIKE '%x%';
  * family and precision match exactly; nx, ny, nz (all or none) the size. */

@@ -87,7 +87,8 @@ static void impossible_configs(void **st)
 static void help_everywhere(void **st)
 {
 	static const char *const cmds[] = { "--help", "gen --help", "sweep --help",
-		"best --help", "devices --help", "export --help", "replay --help", "report --help" };
+		"best --help", "devices --help", "export --help", "replay --help", "report --help",
+		"merge --help" };
 	(void)st;
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		expect(cmds[i], 0, "usage: fdtune");
@@ -259,6 +260,21 @@ static void kill_resume_shards(void **st)
 	}
 	snprintf(args, sizeof args, "%s/s0.db", dir);
 	assert_int_equal(t_count(args, "select count(*) from builds"), 36);
+	/* the merge of the two shards is the whole space, and merging again adds nothing */
+	snprintf(args, sizeof args, "merge --db %s/m.db %s/s0.db %s/s1.db", dir, dir, dir);
+	expect(args, 0, "s1.db: 0 runs and 36 builds added");
+	expect(args, 0, "s1.db: 0 runs and 0 builds added");
+	snprintf(args, sizeof args, "%s/m.db", dir);
+	assert_int_equal(t_count(args, "select count(*) from builds"), 72);
+	assert_int_equal(t_count(args, "select count(*) from sweeps"), 2);
+	snprintf(cmd, sizeof cmd, "test \"$(sqlite3 %s/m.db \"attach '%s' as k; select count(*) from"
+		 " (select params from configs except select params from k.configs)\")\" = 0", dir, db);
+	assert_int_equal(system(cmd), 0);
+	/* a foreign source is refused and the target left as it was */
+	snprintf(args, sizeof args, "merge --db %s/m.db %s/other.db", dir, dir);
+	expect(args, 1, "not an fdtune database; nothing was merged");
+	snprintf(args, sizeof args, "%s/m.db", dir);
+	assert_int_equal(t_count(args, "select count(*) from builds"), 72);
 }
 
 /* A template that does not compile: every build is recorded as a compile

@@ -16,7 +16,8 @@ static const char usage[] =
 "  best      the best configurations recorded, as a table or CSV\n"
 "  report    a markdown report with gnuplot plots of the recorded runs\n"
 "  export    a tuned kernel as source and header for another code\n"
-"  replay    search strategies replayed against recorded runs, no GPU\n";
+"  replay    search strategies replayed against recorded runs, no GPU\n"
+"  merge     combine the databases of several sweeps into one\n";
 
 int main(int argc, char **argv)
 {
@@ -24,7 +25,7 @@ int main(int argc, char **argv)
 		{ "devices", tn_cmd_devices }, { "gen", tn_cmd_gen },
 		{ "sweep", tn_cmd_sweep }, { "best", tn_cmd_best },
 		{ "report", tn_cmd_report }, { "export", tn_cmd_export },
-		{ "replay", tn_cmd_replay },
+		{ "replay", tn_cmd_replay }, { "merge", tn_cmd_merge },
 	};
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage, argc < 2 ? stderr : stdout);

@@ -51,5 +51,6 @@ int tn_cmd_best(int argc, char **argv);
 int tn_cmd_report(int argc, char **argv);
 int tn_cmd_export(int argc, char **argv);
 int tn_cmd_replay(int argc, char **argv);
+int tn_cmd_merge(int argc, char **argv);
 
 #endif

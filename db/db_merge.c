@@ -1,0 +1,163 @@
+/*
+ * db_merge.c: merging one fdtune database into another, for sweeps split
+ * into shards or run on several nodes. SQLite does the work: the source is
+ * attached read-only and copied table by table in one transaction, rows
+ * matched by their natural keys, so that merging the same file twice adds
+ * nothing and a failure leaves the target as it was:
+ *   devices (vendor, name, arch, uuid), problems and configs by their unique
+ *   keys; sweeps by (cmdline, host, started); builds by (config, arch,
+ *   compiler, source hash, created); runs by (device, problem, config,
+ *   created, status, median). Ids are remapped through those keys.
+ */
+#include "db.h"
+#include "db_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+/* Maps from the source's ids to the target's, through natural keys. */
+static const char merge_sql[] =
+    "INSERT INTO devices(vendor, name, arch, uuid, sms, mem_bytes, l2_bytes, lds_per_block,"
+    " max_threads, copy_gbs, memcpy_gbs, copy_bytes, calibrated_at)"
+    " SELECT vendor, name, arch, uuid, sms, mem_bytes, l2_bytes, lds_per_block, max_threads,"
+    " copy_gbs, memcpy_gbs, copy_bytes, calibrated_at FROM src.devices WHERE true"
+    " ON CONFLICT(vendor, name, arch, uuid) DO UPDATE SET"
+    " copy_gbs = coalesce(copy_gbs, excluded.copy_gbs),"
+    " memcpy_gbs = coalesce(memcpy_gbs, excluded.memcpy_gbs),"
+    " copy_bytes = coalesce(copy_bytes, excluded.copy_bytes),"
+    " calibrated_at = coalesce(calibrated_at, excluded.calibrated_at);"
+    "INSERT INTO problems(family, radius, nx, ny, nz, precision)"
+    " SELECT family, radius, nx, ny, nz, precision FROM src.problems WHERE true"
+    " ON CONFLICT DO NOTHING;"
+    "INSERT INTO configs(family, params) SELECT family, params FROM src.configs WHERE true"
+    " ON CONFLICT DO NOTHING;"
+    "CREATE TEMP TABLE mdev AS SELECT s.id AS old, t.id AS new FROM src.devices s"
+    " JOIN main.devices t USING (vendor, name, arch, uuid);"
+    "CREATE TEMP TABLE mprob AS SELECT s.id AS old, t.id AS new FROM src.problems s"
+    " JOIN main.problems t USING (family, radius, nx, ny, nz, precision);"
+    "CREATE TEMP TABLE mcfg AS SELECT s.id AS old, t.id AS new FROM src.configs s"
+    " JOIN main.configs t USING (family, params);"
+    "INSERT INTO sweeps(cmdline, host, device_id, problem_id, mode, started, ended, status,"
+    " n_space, n_pruned, message)"
+    " SELECT s.cmdline, s.host, (SELECT new FROM mdev WHERE old = s.device_id),"
+    " (SELECT new FROM mprob WHERE old = s.problem_id), s.mode, s.started, s.ended, s.status,"
+    " s.n_space, s.n_pruned, s.message FROM src.sweeps s WHERE NOT EXISTS (SELECT 1 FROM"
+    " main.sweeps t WHERE t.cmdline = s.cmdline AND t.host = s.host AND t.started = s.started);"
+    "CREATE TEMP TABLE msweep AS SELECT s.id AS old, t.id AS new FROM src.sweeps s"
+    " JOIN main.sweeps t ON t.cmdline = s.cmdline AND t.host = s.host AND t.started = s.started;"
+    "INSERT INTO builds(config_id, sweep_id, compiler, compiler_version, arch, options,"
+    " source_hash, compile_ms, regs, lds_bytes, spill_bytes, status, log, created)"
+    " SELECT m.new, (SELECT new FROM msweep WHERE old = b.sweep_id), b.compiler,"
+    " b.compiler_version, b.arch, b.options, b.source_hash, b.compile_ms, b.regs, b.lds_bytes,"
+    " b.spill_bytes, b.status, b.log, b.created FROM src.builds b JOIN mcfg m ON m.old = b.config_id"
+    " WHERE NOT EXISTS (SELECT 1 FROM main.builds t WHERE t.config_id = m.new AND t.arch = b.arch"
+    " AND t.compiler = b.compiler AND t.source_hash = b.source_hash AND t.created = b.created);"
+    "CREATE TEMP TABLE mbuild AS SELECT b.id AS old, t.id AS new FROM src.builds b"
+    " JOIN mcfg m ON m.old = b.config_id JOIN main.builds t ON t.config_id = m.new"
+    " AND t.arch = b.arch AND t.compiler = b.compiler AND t.source_hash = b.source_hash"
+    " AND t.created = b.created;"
+    "INSERT INTO runs(sweep_id, build_id, device_id, problem_id, config_id, status, message,"
+    " median_ms, min_ms, max_ms, reps, gbs, mcells, pct_copy, max_err, err_bound, created)"
+    " SELECT (SELECT new FROM msweep WHERE old = r.sweep_id),"
+    " (SELECT new FROM mbuild WHERE old = r.build_id), d.new, p.new, c.new, r.status, r.message,"
+    " r.median_ms, r.min_ms, r.max_ms, r.reps, r.gbs, r.mcells, r.pct_copy, r.max_err,"
+    " r.err_bound, r.created FROM src.runs r JOIN mdev d ON d.old = r.device_id"
+    " JOIN mprob p ON p.old = r.problem_id JOIN mcfg c ON c.old = r.config_id"
+    " WHERE NOT EXISTS (SELECT 1 FROM main.runs t WHERE t.device_id = d.new"
+    " AND t.problem_id = p.new AND t.config_id = c.new AND t.created = r.created"
+    " AND t.status = r.status AND t.median_ms IS r.median_ms);";
+
+/* The source must be an fdtune database of this schema version; checked
+ * through a read-only connection so that nothing touches it. */
+static int check_source(const char *path, char *err, size_t n)
+{
+    sqlite3 *h = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), app = 0, ver = 0;
+
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(h, "SELECT (SELECT application_id FROM pragma_application_id),"
+                                   " (SELECT user_version FROM pragma_user_version)", -1, &st, NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        app = sqlite3_column_int(st, 0);
+        ver = sqlite3_column_int(st, 1);
+        rc = SQLITE_OK;
+    }
+    if (rc != SQLITE_OK)
+        db_fail(err, n, "cannot read %s: %s", path, h ? sqlite3_errmsg(h) : "out of memory");
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    if (rc != SQLITE_OK)
+        return -1;
+    if (app != DB_APPLICATION_ID)
+        return db_fail(err, n, "%s is not an fdtune database; nothing was merged", path);
+    if (ver != DB_SCHEMA_LATEST)
+        return db_fail(err, n, "%s has schema version %d, this fdtune writes %d; open it once "
+                       "with this fdtune (fdtune best --db %s) to migrate it, then merge", path,
+                       ver, DB_SCHEMA_LATEST, path);
+    return 0;
+}
+
+int db_merge(struct db *d, const char *src, long long *runs, long long *builds, char *err,
+             size_t n)
+{
+    sqlite3 *h = NULL;
+    sqlite3_stmt *st = NULL;
+    char uri[4200];
+    int rc;
+    long long before[2] = {0, 0}, after[2] = {0, 0};
+    long long *cnt[2] = {before, after};
+
+    if (check_source(src, err, n) || db_handle(d, &h, err, n))
+        return -1;
+    snprintf(uri, sizeof uri, "%s", src);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            rc = sqlite3_prepare_v2(h, "ATTACH ?1 AS src", -1, &st, NULL);
+            if (rc == SQLITE_OK && (rc = sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC)) == SQLITE_OK)
+                rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+            if (sqlite3_finalize(st) != SQLITE_OK || rc != SQLITE_OK)
+                return db_fail(err, n, "cannot attach %s: %s", src, sqlite3_errmsg(h));
+            st = NULL;
+            rc = sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+            if (rc == SQLITE_OK)
+                rc = sqlite3_exec(h, merge_sql, NULL, NULL, NULL);
+            if (rc != SQLITE_OK) {
+                db_fail(err, n, "merging %s failed: %s; the target is unchanged", src,
+                        sqlite3_errmsg(h));
+                if (sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK)
+                    fprintf(stderr, "fdtune: rollback: %s\n", sqlite3_errmsg(h));
+                goto detach;
+            }
+            if ((rc = sqlite3_exec(h, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) {
+                db_fail(err, n, "committing the merge of %s: %s", src, sqlite3_errmsg(h));
+                goto detach;
+            }
+        }
+        rc = sqlite3_prepare_v2(h, "SELECT (SELECT count(*) FROM main.runs),"
+                                   " (SELECT count(*) FROM main.builds)", -1, &st, NULL);
+        if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+            cnt[pass][0] = sqlite3_column_int64(st, 0);
+            cnt[pass][1] = sqlite3_column_int64(st, 1);
+        }
+        if (sqlite3_finalize(st) != SQLITE_OK || rc != SQLITE_OK) {
+            rc = db_fail(err, n, "counting rows: %s", sqlite3_errmsg(h));
+            if (pass)
+                goto detach;
+            return rc;
+        }
+        st = NULL;
+    }
+    *runs = after[0] - before[0];
+    *builds = after[1] - before[1];
+    rc = SQLITE_OK;
+detach:
+    if (sqlite3_exec(h, "DROP TABLE IF EXISTS temp.mdev; DROP TABLE IF EXISTS temp.mprob;"
+                        " DROP TABLE IF EXISTS temp.mcfg; DROP TABLE IF EXISTS temp.msweep;"
+                        " DROP TABLE IF EXISTS temp.mbuild; DETACH src", NULL, NULL, NULL)
+        != SQLITE_OK && rc == SQLITE_OK)
+        rc = db_fail(err, n, "detaching %s: %s", src, sqlite3_errmsg(h));
+    return rc == SQLITE_OK ? 0 : -1;
+}
