@@ -301,7 +301,8 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
     if (!exists && errno != ENOENT)
         return db_fail(err, n, "cannot access %s: %s; check the path and its permissions", path,
                     strerror(errno));
-    rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE), NULL);
+    rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI |
+                         (exists ? 0 : SQLITE_OPEN_CREATE), NULL);
     if (rc != SQLITE_OK) {
         rc = db_fail(err, n, "cannot open %s: %s; check the path and its permissions", path,
                   h ? sqlite3_errmsg(h) : sqlite3_errstr(rc));
@@ -545,7 +546,9 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
     struct val v[] = {num(dev), num(prob), num(cfg)};
     if (stmt(d->h, "SELECT count(*) FROM runs WHERE device_id = ?1 AND problem_id = ?2"
                    " AND config_id = ?3 AND status IN ('ok', 'compile_error', 'wrong_result',"
-                   " 'resource_limit', 'launch_error')", v, 3, &r, "look up recorded runs", err, n))
+                   " 'resource_limit', 'launch_error') AND NOT EXISTS (SELECT 1 FROM builds b"
+                   " WHERE b.id = runs.build_id AND b.status = 'gen_error')", v, 3, &r,
+             "look up recorded runs", err, n))
         return -1;
     *yes = r.i[0] > 0;
     return 0;

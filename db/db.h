@@ -149,8 +149,8 @@ struct db_pick {
     int radius, nx, ny, nz;
     double median_ms, gbs, pct_copy;
 };
-/* The fastest ok run matching f (or run id `run` when nonzero, which must
- * also match f). 0 with *p filled; DB_NOMATCH with the message of db_best;
+/* The fastest ok run matching f, of the largest problem when several sizes
+ * match (or run id `run` when nonzero, which must also match f). 0 with *p filled; DB_NOMATCH with the message of db_best;
  * -1 on error. */
 int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pick *p,
             char *err, size_t n);

@@ -5,7 +5,8 @@
  * matched by their natural keys, so that merging the same file twice adds
  * nothing and a failure leaves the target as it was:
  *   devices (vendor, name, arch, uuid), problems and configs by their unique
- *   keys; sweeps by (cmdline, host, started); builds by (config, arch,
+ *   keys; sweeps by (cmdline, host, started, mode, device, problem), and a
+ *   sweep merged while it ran takes its final state later; builds by (config, arch,
  *   compiler, source hash, created); runs by (device, problem, config,
  *   created, status, median). Ids are remapped through those keys.
  */
@@ -14,6 +15,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 
@@ -44,9 +46,17 @@ static const char merge_sql[] =
     " SELECT s.cmdline, s.host, (SELECT new FROM mdev WHERE old = s.device_id),"
     " (SELECT new FROM mprob WHERE old = s.problem_id), s.mode, s.started, s.ended, s.status,"
     " s.n_space, s.n_pruned, s.message FROM src.sweeps s WHERE NOT EXISTS (SELECT 1 FROM"
-    " main.sweeps t WHERE t.cmdline = s.cmdline AND t.host = s.host AND t.started = s.started);"
-    "CREATE TEMP TABLE msweep AS SELECT s.id AS old, t.id AS new FROM src.sweeps s"
-    " JOIN main.sweeps t ON t.cmdline = s.cmdline AND t.host = s.host AND t.started = s.started;"
+    " main.sweeps t WHERE t.cmdline = s.cmdline AND t.host = s.host AND t.started = s.started"
+    " AND t.mode = s.mode AND t.device_id IS (SELECT new FROM mdev WHERE old = s.device_id)"
+    " AND t.problem_id = (SELECT new FROM mprob WHERE old = s.problem_id));"
+    "CREATE TEMP TABLE msweep AS SELECT s.id AS old, min(t.id) AS new FROM src.sweeps s"
+    " JOIN main.sweeps t ON t.cmdline = s.cmdline AND t.host = s.host AND t.started = s.started"
+    " AND t.mode = s.mode AND t.device_id IS (SELECT new FROM mdev WHERE old = s.device_id)"
+    " AND t.problem_id = (SELECT new FROM mprob WHERE old = s.problem_id) GROUP BY s.id;"
+    /* a sweep merged while it ran takes its final state */
+    "UPDATE main.sweeps SET status = s.status, ended = s.ended, message = s.message,"
+    " n_space = s.n_space, n_pruned = s.n_pruned FROM src.sweeps s JOIN msweep m ON m.old = s.id"
+    " WHERE main.sweeps.id = m.new AND main.sweeps.status = 'running' AND s.status <> 'running';"
     "INSERT INTO builds(config_id, sweep_id, compiler, compiler_version, arch, options,"
     " source_hash, compile_ms, regs, lds_bytes, spill_bytes, status, log, created)"
     " SELECT m.new, (SELECT new FROM msweep WHERE old = b.sweep_id), b.compiler,"
@@ -87,8 +97,14 @@ static int check_source(const char *path, char *err, size_t n)
     }
     if (rc != SQLITE_OK)
         db_fail(err, n, "cannot read %s: %s", path, h ? sqlite3_errmsg(h) : "out of memory");
-    sqlite3_finalize(st);
-    sqlite3_close(h);
+    if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK) {
+        db_fail(err, n, "cannot read %s: %s", path, sqlite3_errmsg(h));
+        rc = SQLITE_ERROR;
+    }
+    if (sqlite3_close(h) != SQLITE_OK && rc == SQLITE_OK) {
+        db_fail(err, n, "closing %s failed", path);
+        rc = SQLITE_ERROR;
+    }
     if (rc != SQLITE_OK)
         return -1;
     if (app != DB_APPLICATION_ID)
@@ -112,7 +128,22 @@ int db_merge(struct db *d, const char *src, long long *runs, long long *builds, 
 
     if (check_source(src, err, n) || db_handle(d, &h, err, n))
         return -1;
-    snprintf(uri, sizeof uri, "%s", src);
+    {
+        const char *main_path = sqlite3_db_filename(h, "main");
+        struct stat a, b;
+        if (main_path && !stat(main_path, &a) && !stat(src, &b) && a.st_dev == b.st_dev &&
+            a.st_ino == b.st_ino)
+            return db_fail(err, n, "%s is the target itself; nothing to merge", src);
+    }
+    /* file: URI, read-only; the path percent-encoded where URIs need it */
+    {
+        size_t o = (size_t)snprintf(uri, sizeof uri, "file:");
+        for (const char *c = src; *c && o + 4 < sizeof uri; c++)
+            o += (size_t)(strchr("?#%", *c) ? snprintf(uri + o, sizeof uri - o, "%%%02X",
+                                                       (unsigned char)*c)
+                                          : snprintf(uri + o, sizeof uri - o, "%c", *c));
+        snprintf(uri + o, sizeof uri - o, "?mode=ro");
+    }
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             rc = sqlite3_prepare_v2(h, "ATTACH ?1 AS src", -1, &st, NULL);
@@ -124,15 +155,16 @@ int db_merge(struct db *d, const char *src, long long *runs, long long *builds, 
             rc = sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL);
             if (rc == SQLITE_OK)
                 rc = sqlite3_exec(h, merge_sql, NULL, NULL, NULL);
-            if (rc != SQLITE_OK) {
+            if (rc == SQLITE_OK && (rc = sqlite3_exec(h, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK)
+                db_fail(err, n, "committing the merge of %s: %s; the target is unchanged", src,
+                        sqlite3_errmsg(h));
+            else if (rc != SQLITE_OK)
                 db_fail(err, n, "merging %s failed: %s; the target is unchanged", src,
                         sqlite3_errmsg(h));
-                if (sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK)
+            if (rc != SQLITE_OK) {
+                if (!sqlite3_get_autocommit(h) &&
+                    sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK)
                     fprintf(stderr, "fdtune: rollback: %s\n", sqlite3_errmsg(h));
-                goto detach;
-            }
-            if ((rc = sqlite3_exec(h, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) {
-                db_fail(err, n, "committing the merge of %s: %s", src, sqlite3_errmsg(h));
                 goto detach;
             }
         }

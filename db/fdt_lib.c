@@ -3,8 +3,9 @@
  * fdtune database; a lookup is one query on the v_runs view that prefers the
  * exact size and otherwise takes the nearest, and SQLite's json_each splits
  * the parameters. When nothing is recorded, each family has a default: a
- * configuration that ran near the top of the H100 sweep of results/h100 and
- * fits any device with 48 KiB of LDS per block.
+ * configuration that ran near the top of the H100 sweep of results/h100,
+ * with the prefetch depth lowered for R >= 7 so that it fits any device with
+ * 48 KiB of LDS per block at every radius.
  */
 #include "fdtune.h"
 
@@ -12,8 +13,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct fdtune_db { sqlite3 *h; };
+
+/* Whether the directory of path takes new files (WAL readers need to). */
+static int dir_writable(const char *path)
+{
+	char d[4096];
+	const char *s = strrchr(path, '/');
+	if (!s)
+		return !access(".", W_OK);
+	snprintf(d, sizeof d, "%.*s", (int)(s - path) + (s == path), path);
+	return !access(d, W_OK);
+}
 
 static const struct { const char *family; int np; const char *name[12]; int value[12]; } defaults[] = {
 	{ "xyz", 8, { "vec", "bx", "by", "ypt", "lds", "nw", "nt", "pf" },
@@ -31,18 +44,44 @@ int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
 		snprintf(err, n, "out of memory");
 		return 1;
 	}
+	/* read-only; immutable where the directory is not writable, so that
+	 * nothing (no -wal or -shm file either) is ever created */
 	rc = sqlite3_open_v2(path, &d->h, SQLITE_OPEN_READONLY, NULL);
+	if (rc == SQLITE_OK && access(path, F_OK)) {
+		snprintf(err, n, "cannot open %s: no such file", path);
+		rc = -1;
+	}
+	if (rc == SQLITE_OK && !dir_writable(path)) {
+		char uri[4200];
+		size_t o = (size_t)snprintf(uri, sizeof uri, "file:");
+		for (const char *c = path; *c && o + 4 < sizeof uri; c++)
+			o += (size_t)(strchr("?#%", *c) ? snprintf(uri + o, sizeof uri - o, "%%%02X",
+								    (unsigned char)*c)
+					   : snprintf(uri + o, sizeof uri - o, "%c", *c));
+		snprintf(uri + o, sizeof uri - o, "?immutable=1");
+		if (sqlite3_close(d->h) == SQLITE_OK)
+			d->h = NULL;
+		rc = sqlite3_open_v2(uri, &d->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	}
 	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(d->h, "PRAGMA application_id", -1, &st, NULL);
+		rc = sqlite3_prepare_v2(d->h, "SELECT (SELECT application_id FROM pragma_application_id),"
+					" (SELECT user_version FROM pragma_user_version)", -1, &st, NULL);
 	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW &&
 	    sqlite3_column_int(st, 0) != 0x46445455) {
 		snprintf(err, n, "%s is not an fdtune database", path);
+		rc = -1;
+	} else if (rc == SQLITE_ROW && sqlite3_column_int(st, 1) < 2) {
+		snprintf(err, n, "%s has schema version %d, before the views libfdtune reads; "
+			 "open it once with fdtune (fdtune best --db %s) to migrate it", path,
+			 sqlite3_column_int(st, 1), path);
 		rc = -1;
 	} else if (rc == SQLITE_ROW) {
 		rc = SQLITE_OK;
 	}
 	if (rc != SQLITE_OK && rc != -1)
 		snprintf(err, n, "cannot open %s: %s", path, d->h ? sqlite3_errmsg(d->h) : "no memory");
+	if (rc == SQLITE_OK && !st)
+		rc = -1;
 	if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK) {
 		snprintf(err, n, "%s: %s", path, sqlite3_errmsg(d->h));
 		rc = -1;
@@ -83,6 +122,9 @@ static int fallback(const char *family, int radius, int nx, int ny, int nz,
 		for (int k = 0; k < cfg->np; k++) {
 			snprintf(cfg->name[k], sizeof cfg->name[k], "%s", defaults[i].name[k]);
 			cfg->value[k] = defaults[i].value[k];
+			/* one stage fewer in the LDS ring keeps R = 7, 8 within 48 KiB */
+			if (!strcmp(cfg->name[k], "pf") && radius >= 7)
+				cfg->value[k] = 0;
 			o += (size_t)snprintf(cfg->params + o, sizeof cfg->params - o, "%s\"%s\":%d",
 					      k ? "," : "", cfg->name[k], cfg->value[k]);
 		}

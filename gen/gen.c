@@ -145,8 +145,9 @@ int gen_source(const char *tmpl, const char *kernel, const struct gen_def *defs,
 			return 1;
 		}
 		argv[na++] = defbuf[i];
-		off += (size_t)snprintf(params + off, off < sizeof params ? sizeof params - off : 0,
-					"%s%s=%d", i ? " " : "", defs[i].name, defs[i].value);
+		if (off < sizeof params)
+			off += (size_t)snprintf(params + off, sizeof params - off, "%s%s=%d",
+						i ? " " : "", defs[i].name, defs[i].value);
 	}
 	snprintf(kdef, sizeof kdef, "-DFDT_KERNEL=%s", kernel);
 	snprintf(pdef, sizeof pdef, "-DFDT_PARAMS=%s", params);
@@ -166,13 +167,14 @@ int gen_source(const char *tmpl, const char *kernel, const struct gen_def *defs,
 	{
 		posix_spawn_file_actions_t fa;
 		int e = posix_spawn_file_actions_init(&fa);
-		if (!e)
+		if (!e) {
 			e = posix_spawn_file_actions_adddup2(&fa, po[1], 1);
-		if (!e)
-			e = posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
-		if (!e)
-			e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-		posix_spawn_file_actions_destroy(&fa);
+			if (!e)
+				e = posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
+			if (!e)
+				e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+			posix_spawn_file_actions_destroy(&fa);
+		}
 		if (e) {
 			pid = -1;
 			snprintf(err, n, "cannot run %s: %s; install m4 (apt-get install m4) or set "

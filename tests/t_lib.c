@@ -50,6 +50,7 @@ static void lookups(void **st)
 	assert_int_equal(fdtune_lookup(d, "H100", "xyz", 8, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
 	assert_int_equal(c.source, FDTUNE_DEFAULT);
 	assert_int_equal(c.radius, 8);
+	assert_int_equal(fdtune_param(&c, "pf", -1), 0);        /* fits 48 KiB at R = 8 */
 	assert_int_not_equal(fdtune_lookup(d, "H100", "nope", 4, 8, 8, 8, "fp32", &c, err, sizeof err), 0);
 	assert_non_null(strstr(err, "unknown family 'nope'"));
 	fdtune_close(d);

@@ -37,7 +37,8 @@ static int header(FILE *o, const char *name, const struct db_pick *p, const char
 		  const char *db_path)
 {
 	double w[TN_RMAX + 1];
-	tn_d2_weights(p->radius, w);
+	if (tn_d2_weights(p->radius, w))
+		return -1;
 	fprintf(o, "/*\n * %s.h: exported by fdtune from %s (run %lld). DO NOT EDIT; export again.\n"
 		" * %s, R = %d, order %d, %s; parameters: %s\n"
 		" * Tuned on %s (%s) for %dx%dx%d, %s: %.4f ms, %.1f GB/s, %.1f%% of the copy\n"
@@ -154,13 +155,17 @@ int tn_cmd_export(int argc, char **argv)
 		snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
 		goto usage;
 	}
+	if (name && (!*name || strlen(name) > 100)) {
+		snprintf(err, sizeof err, "--name: 1 to 100 characters");
+		goto usage;
+	}
 	for (const char *c = name; c && *c; c++)
 		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 		      (c > name && *c >= '0' && *c <= '9'))) {
 			snprintf(err, sizeof err, "--name '%s': not a C identifier", name);
 			goto usage;
 		}
-	if (db_open(path, &db, err, sizeof err))
+	if (tn_cli_db_exists(path, err, sizeof err) || db_open(path, &db, err, sizeof err))
 		goto fail;
 	if ((rc = db_pick(db, &flt, run, &p, err, sizeof err))) {
 		rc = rc == DB_NOMATCH ? TN_EX_NOMATCH : TN_EX_FAIL;

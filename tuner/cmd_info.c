@@ -162,7 +162,7 @@ int tn_cmd_best(int argc, char **argv)
 		fprintf(stderr, "fdtune best: unexpected argument '%s'\n", argv[optind]);
 		return TN_EX_USAGE;
 	}
-	if (db_open(path, &db, err, sizeof err)) {
+	if (tn_cli_db_exists(path, err, sizeof err) || db_open(path, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune best: %s\n", err);
 		return TN_EX_FAIL;
 	}

@@ -61,11 +61,15 @@ static int add(void *p, const char *params, const char *status, double ms)
 		long long cap = s->cap ? 2 * s->cap : 1024;
 		int *c = realloc(s->cfg, (size_t)cap * (size_t)s->fam->np * sizeof *c);
 		double *m;
-		if (!c)
+		if (!c) {
+			snprintf(s->err, sizeof s->err, "out of memory for %lld configurations", cap);
 			return -1;
+		}
 		s->cfg = c;
-		if (!(m = realloc(s->ms, (size_t)cap * sizeof *m)))
+		if (!(m = realloc(s->ms, (size_t)cap * sizeof *m))) {
+			snprintf(s->err, sizeof s->err, "out of memory for %lld configurations", cap);
 			return -1;
+		}
 		s->ms = m;
 		s->cap = cap;
 	}
@@ -154,7 +158,7 @@ int tn_cmd_replay(int argc, char **argv)
 		snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
 		goto usage;
 	}
-	if (db_open(path, &sp.db, err, sizeof err))
+	if (tn_cli_db_exists(path, err, sizeof err) || db_open(path, &sp.db, err, sizeof err))
 		goto fail;
 	if ((rc = db_pick(sp.db, &flt, 0, &p, err, sizeof err))) {
 		rc = rc == DB_NOMATCH ? TN_EX_NOMATCH : TN_EX_FAIL;

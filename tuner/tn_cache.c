@@ -94,11 +94,16 @@ static int put(const char *dir, const char *name, const void *b, size_t len)
 {
 	char tmp[4300], path[4200];
 	FILE *f;
-	int bad;
+	int bad, fd;
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-	if (!(f = fopen(tmp, "wb")))
+	snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);  /* unique even on a shared cache */
+	if ((fd = mkstemp(tmp)) < 0)
 		return 1;
+	if (!(f = fdopen(fd, "wb"))) {
+		close(fd);
+		unlink(tmp);
+		return 1;
+	}
 	bad = fwrite(b, 1, len, f) != len;
 	bad |= fclose(f) != 0;
 	if (bad || rename(tmp, path)) {

@@ -7,6 +7,7 @@
 #include "tn_cli.h"
 
 #include <errno.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,4 +96,13 @@ int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n)
 		if (tn_space_set(&c->sp, c->params[i], err, n))
 			return TN_EX_USAGE;
 	return 0;
+}
+
+int tn_cli_db_exists(const char *path, char *err, size_t n)
+{
+	if (!access(path, F_OK))
+		return 0;
+	snprintf(err, n, "no database at %s (%s); give --db the file a sweep wrote", path,
+		 strerror(errno));
+	return 1;
 }

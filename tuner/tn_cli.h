@@ -43,6 +43,9 @@ void tn_cli_problem_init(struct tn_cli_problem *c);
 int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char *err, size_t n);
 /* Resolves the family and applies --param; 0 or an EX_ code. */
 int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n);
+/* 0 when a database exists at path; commands that only read it check this
+ * first, so that a mistyped --db creates nothing. */
+int tn_cli_db_exists(const char *path, char *err, size_t n);
 
 int tn_cmd_gen(int argc, char **argv);
 int tn_cmd_sweep(int argc, char **argv);

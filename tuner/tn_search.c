@@ -218,3 +218,8 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 	s->used += m;
 	return m;
 }
+
+int tn_search_next_left(const struct tn_search *s)
+{
+	return s && s->used < s->budget && (s->kind == TN_GUIDED || s->cursor < s->n);
+}

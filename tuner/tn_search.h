@@ -30,6 +30,8 @@ int tn_search_next(struct tn_search *s, long long *idx, int max);
 /* The outcome of configuration i: its time in ms, or a negative value for a
  * failure. Every proposed index must be reported before the next batch. */
 void tn_search_report(struct tn_search *s, long long i, double ms);
+/* Nonzero while the search may still propose configurations. */
+int tn_search_next_left(const struct tn_search *s);
 int tn_strategy_parse(const char *name, enum tn_strategy *s);
 const char *tn_strategy_name(enum tn_strategy s);
 

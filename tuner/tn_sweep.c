@@ -440,9 +440,6 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 			goto fail;
 	}
 	tn_progress_end(&c.pr);
-	if (o->budget_s > 0 && now_s() - t0 > o->budget_s && !stop_signal)
-		fprintf(stderr, "fdtune: the time budget of %.0f s is spent; the same command "
-			"resumes where this stopped\n", o->budget_s);
 	if (done) {
 		double tt = now_s() - t0;
 		fprintf(stderr, "fdtune: %lld configurations in %.1f s, %.1f per second: compile "
@@ -456,11 +453,17 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 				"builds table of %s (nothing was timed, so fdtune best has no rows)\n",
 				c.arch, c.rmin, c.rmax, c.lmax, c.nspill, c.count[7], o->db_path);
 	}
-	end_status = stop_signal ? "interrupted" : "done";
-	status = stop_signal ? 1 : 0;
-	if (stop_signal)
-		snprintf(err, n, "interrupted by signal %d; what finished is recorded",
-			 (int)stop_signal);
+	{
+		int spent = o->budget_s > 0 && now_s() - t0 > o->budget_s && tn_search_next_left(search);
+		end_status = stop_signal || spent ? "interrupted" : "done";
+		status = stop_signal || spent ? 1 : 0;
+		if (stop_signal)
+			snprintf(err, n, "interrupted by signal %d; what finished is recorded",
+				 (int)stop_signal);
+		else if (spent)
+			snprintf(err, n, "the time budget of %.0f s is spent before the end; what "
+				 "finished is recorded, and the same command goes on", o->budget_s);
+	}
 fail:
 	{
 		int o2 = snprintf(msg, sizeof msg, "%s", status ? err : "");
