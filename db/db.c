@@ -537,13 +537,20 @@ int db_run_add(struct db *d, const struct db_run *x, long long *id, char *err, s
 }
 
 int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, int *yes,
-                    char *err, size_t n)
+                    double *ms, char *err, size_t n)
 {
     struct res r;
 
     if (need(d, "database", err, n) || need(yes, "yes", err, n))
         return -1;
     struct val v[] = {num(dev), num(prob), num(cfg)};
+    if (ms) {
+        if (stmt(d->h, "SELECT coalesce(min(median_ms), -1) FROM runs WHERE device_id = ?1"
+                       " AND problem_id = ?2 AND config_id = ?3 AND status = 'ok'", v, 3, &r,
+                 "look up recorded times", err, n))
+            return -1;
+        *ms = r.d;
+    }
     if (stmt(d->h, "SELECT count(*) FROM runs WHERE device_id = ?1 AND problem_id = ?2"
                    " AND config_id = ?3 AND status IN ('ok', 'compile_error', 'wrong_result',"
                    " 'resource_limit', 'launch_error') AND NOT EXISTS (SELECT 1 FROM builds b"

@@ -101,11 +101,13 @@ int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NUL
                size_t n);
 
 /* *yes = 1 when a run of config cfg for (dev, prob) is recorded with an
- * outcome that running again would repeat (ok, compile_error, wrong_result,
+ * outcome worth keeping; *ms (when ms is not NULL) gets its fastest ok median,
+ * or -1 when it has none. A run is kept when it has an outcome that running
+ * again would repeat (ok, compile_error, wrong_result,
  * resource_limit, launch_error: a kernel that faulted once faults again):
  * what a resumed sweep skips. Load errors and timeouts are run again. */
 int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, int *yes,
-                    char *err, size_t n);
+                    double *ms, char *err, size_t n);
 
 /* *yes = 1 when config cfg has a build recorded for arch with compiler (its
  * name and version), ok or failed: what a resumed compile-only sweep skips. */

@@ -399,6 +399,24 @@ static void strategies(void **st)
 		if (s != TN_RANDOM)
 			assert_true(best == 1.0);               /* the minimum */
 	}
+	/* outcomes known from an earlier run are never proposed and use the budget */
+	{
+		struct tn_search *x;
+		long long idx[16], used = 0;
+		int m;
+		assert_int_equal(tn_search_new(TN_GUIDED, cfg, 3, N, N / 10, 9, &x, err, sizeof err), 0);
+		for (long long i = 0; i < 30; i++)
+			tn_search_prior(x, i * 7, bowl(cfg + 3 * i * 7));
+		while ((m = tn_search_next(x, idx, 16)) > 0)
+			for (int i = 0; i < m; i++) {
+				assert_true(idx[i] % 7 != 0 || idx[i] >= 210);
+				tn_search_report(x, idx[i], bowl(cfg + 3 * idx[i]));
+				used++;
+			}
+		assert_int_equal(used, N / 10 - 30);
+		assert_false(tn_search_next_left(x));
+		tn_search_free(x);
+	}
 	enum tn_strategy e;
 	assert_int_equal(tn_strategy_parse("guided", &e), 0);
 	assert_int_equal(e, TN_GUIDED);

@@ -198,11 +198,15 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 	if (max > left)
 		max = (int)left;
 	if (s->kind == TN_EXHAUSTIVE || s->kind == TN_RANDOM) {
-		for (; m < max && s->cursor < s->n; m++)
-			idx[m] = s->kind == TN_EXHAUSTIVE ? s->cursor++ : s->perm[s->cursor++];
+		for (; m < max && s->cursor < s->n; s->cursor++) {
+			long long i = s->kind == TN_EXHAUSTIVE ? s->cursor : s->perm[s->cursor];
+			if (isnan(s->t[i]))     /* not known from an earlier run */
+				idx[m++] = i;
+		}
 	} else if (s->used < s->start) {        /* guided: the random start */
-		for (; m < max && s->used + m < s->start; m++)
-			idx[m] = s->perm[s->cursor++];
+		for (; m < max && s->used + m < s->start && s->cursor < s->n; s->cursor++)
+			if (isnan(s->t[s->perm[s->cursor]]))
+				idx[m++] = s->perm[s->cursor];
 	} else {                                 /* guided: local search */
 		long long c;
 		while (!m && (c = best_open(s)) >= 0) {
@@ -222,4 +226,12 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 int tn_search_next_left(const struct tn_search *s)
 {
 	return s && s->used < s->budget && (s->kind == TN_GUIDED || s->cursor < s->n);
+}
+
+void tn_search_prior(struct tn_search *s, long long i, double ms)
+{
+	if (i < 0 || i >= s->n || !isnan(s->t[i]))
+		return;
+	s->t[i] = ms >= 0 ? ms : INFINITY;
+	s->used++;              /* spent by an earlier run of the same sweep */
 }

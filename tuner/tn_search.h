@@ -30,6 +30,10 @@ int tn_search_next(struct tn_search *s, long long *idx, int max);
 /* The outcome of configuration i: its time in ms, or a negative value for a
  * failure. Every proposed index must be reported before the next batch. */
 void tn_search_report(struct tn_search *s, long long i, double ms);
+/* Configuration i was evaluated by an earlier run of the same sweep: it
+ * counts against the budget and is never proposed. Call before the first
+ * tn_search_next. */
+void tn_search_prior(struct tn_search *s, long long i, double ms);
 /* Nonzero while the search may still propose configurations. */
 int tn_search_next_left(const struct tn_search *s);
 int tn_strategy_parse(const char *name, enum tn_strategy *s);

@@ -127,6 +127,8 @@ struct ctx {
 	long long count[8];     /* outcomes, by index of outcome[] */
 	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
 	long long cached;               /* builds taken from the compile cache */
+	long long nprior, *prior_idx;   /* recorded outcomes a search starts from */
+	double *prior_ms;
 	struct tn_progress pr;
 };
 
@@ -252,17 +254,34 @@ static int skip_recorded(struct ctx *c, int *cfgs, long long *nv, long long *ski
 {
 	const struct tn_family *f = c->o->pb->fam;
 	long long keep = 0;
+	/* a random or guided search keeps what is recorded, as known outcomes */
+	int prior = c->gpu && c->o->strategy != TN_EXHAUSTIVE;
 	for (long long i = 0; i < *nv; i++) {
 		char json[512];
 		long long id;
 		int yes;
+		double ms = -1;
 		tn_config_json(f, cfgs + i * TN_MAXP, json, sizeof json);
 		if (db_config_id(c->db, f->name, json, &id, err, n) ||
-		    (c->gpu ? db_run_recorded(c->db, c->dev_id, c->prob_id, id, &yes, err, n) :
+		    (c->gpu ? db_run_recorded(c->db, c->dev_id, c->prob_id, id, &yes, &ms, err, n) :
 		     db_build_recorded(c->db, id, c->arch, c->compiler, &yes, err, n)))
 			return 1;
-		if (yes)
+		if (yes && prior) {
+			double *p = realloc(c->prior_ms, (size_t)(c->nprior + 1) * sizeof *p);
+			long long *q = realloc(c->prior_idx, (size_t)(c->nprior + 1) * sizeof *q);
+			if (p)
+				c->prior_ms = p;
+			if (q)
+				c->prior_idx = q;
+			if (!p || !q) {
+				snprintf(err, n, "out of memory");
+				return 1;
+			}
+			c->prior_ms[c->nprior] = ms;
+			c->prior_idx[c->nprior++] = keep;       /* its index once kept */
+		} else if (yes) {
 			continue;
+		}
 		memmove(cfgs + keep * TN_MAXP, cfgs + i * TN_MAXP, TN_MAXP * sizeof *cfgs);
 		keep++;
 	}
@@ -406,9 +425,12 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 				o->strategy == TN_EXHAUSTIVE || !c.gpu ? 0 : (nv * o->evals + 99) / 100,
 				o->seed, &search, err, n))
 		goto fail;
+	for (long long i = 0; search && i < c.nprior; i++)
+		tn_search_prior(search, c.prior_idx[i], c.prior_ms[i]);
 	if (search && c.gpu && o->strategy != TN_EXHAUSTIVE)
-		fprintf(stderr, "fdtune: %s search, at most %d%% of the configurations\n",
-			tn_strategy_name(o->strategy), o->evals);
+		fprintf(stderr, "fdtune: %s search, at most %d%% of the configurations, %lld of "
+			"them known from earlier runs\n", tn_strategy_name(o->strategy), o->evals,
+			c.nprior);
 	t0 = now_s();
 	while (search && !stop_signal && !(o->budget_s > 0 && now_s() - t0 > o->budget_s)) {
 		long long idx[256];
@@ -480,6 +502,8 @@ fail:
 	}
 out:
 	tn_search_free(search);
+	free(c.prior_idx);
+	free(c.prior_ms);
 	if (handlers) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
