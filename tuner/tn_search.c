@@ -163,10 +163,11 @@ static long long best_open(const struct tn_search *s)
 	return b;
 }
 
-/* Unevaluated neighbours of c into idx (at most max). */
-static int neighbours(const struct tn_search *s, long long c, long long *idx, int max)
+/* Appends the unevaluated neighbours of c to idx[0..m), not repeating any,
+ * up to max entries in all; returns the new count. */
+static int neighbours(const struct tn_search *s, long long c, long long *idx, int m, int max)
 {
-	int p[TN_MAXP], m = 0;
+	int p[TN_MAXP];
 	for (int k = 0; k < s->np; k++)
 		p[k] = pos(s, k, s->cfg[c * s->np + k]);
 	for (int k = 0; k < s->np && m < max; k++)
@@ -209,10 +210,11 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 				idx[m++] = s->perm[s->cursor];
 	} else {                                 /* guided: local search */
 		long long c;
-		while (!m && (c = best_open(s)) >= 0) {
-			m = neighbours(s, c, idx, max);
-			if (!m)
-				s->expanded[c] = 1;     /* a local optimum: start elsewhere */
+		/* the neighbours of the best open configuration, then of the next
+		 * best, until the batch is full: parallel work for the compilers */
+		while (m < max && (c = best_open(s)) >= 0) {
+			m = neighbours(s, c, idx, m, max);
+			s->expanded[c] = 1;
 		}
 		/* every neighbourhood explored: the rest at random */
 		for (; !m && s->cursor < s->n; s->cursor++)

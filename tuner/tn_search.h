@@ -6,10 +6,10 @@
  *
  *   exhaustive  every configuration, in order
  *   random      a random sample, without repeats
- *   guided      a random 3% to start, then local search: all neighbours of
- *               the best so far (configurations that differ in one parameter,
- *               to the next value of its domain), until none improves, then
- *               again from the best unexplored start; stops at the budget
+ *   guided      a random 3% to start, then local search: the neighbours of
+ *               the best configuration not yet expanded (those that differ in
+ *               one parameter, to the next value of its domain), then of the
+ *               next best, as many as a batch holds; stops at the budget
  */
 #ifndef TN_SEARCH_H
 #define TN_SEARCH_H
