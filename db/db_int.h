@@ -5,9 +5,23 @@
 #define FDTUNE_DB_INT_H
 
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 /* Formats a message into err[0..n) (err may be NULL when n is 0); returns -1. */
 __attribute__((format(printf, 3, 4)))
 int db_fail(char *err, size_t n, const char *fmt, ...);
+
+/* SQLite's file: URI of path with query appended ("mode=ro"), the path
+ * percent-encoded where URIs need it; truncated to n bytes at most. */
+static inline void db_uri(char *uri, size_t n, const char *path, const char *query)
+{
+	size_t o = (size_t)snprintf(uri, n, "file:");
+	for (const char *c = path; *c && o + 4 < n; c++)
+		o += (size_t)(strchr("?#%", *c) ? snprintf(uri + o, n - o, "%%%02X", (unsigned char)*c)
+						: snprintf(uri + o, n - o, "%c", *c));
+	if (o < n)
+		snprintf(uri + o, n - o, "?%s", query);
+}
 
 #endif

@@ -135,15 +135,7 @@ int db_merge(struct db *d, const char *src, long long *runs, long long *builds, 
             a.st_ino == b.st_ino)
             return db_fail(err, n, "%s is the target itself; nothing to merge", src);
     }
-    /* file: URI, read-only; the path percent-encoded where URIs need it */
-    {
-        size_t o = (size_t)snprintf(uri, sizeof uri, "file:");
-        for (const char *c = src; *c && o + 4 < sizeof uri; c++)
-            o += (size_t)(strchr("?#%", *c) ? snprintf(uri + o, sizeof uri - o, "%%%02X",
-                                                       (unsigned char)*c)
-                                          : snprintf(uri + o, sizeof uri - o, "%c", *c));
-        snprintf(uri + o, sizeof uri - o, "?mode=ro");
-    }
+    db_uri(uri, sizeof uri, src, "mode=ro");    /* attached read-only */
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             rc = sqlite3_prepare_v2(h, "ATTACH ?1 AS src", -1, &st, NULL);

@@ -8,6 +8,7 @@
  * 48 KiB of LDS per block at every radius.
  */
 #include "fdtune.h"
+#include "db_int.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -53,12 +54,7 @@ int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
 	}
 	if (rc == SQLITE_OK && !dir_writable(path)) {
 		char uri[4200];
-		size_t o = (size_t)snprintf(uri, sizeof uri, "file:");
-		for (const char *c = path; *c && o + 4 < sizeof uri; c++)
-			o += (size_t)(strchr("?#%", *c) ? snprintf(uri + o, sizeof uri - o, "%%%02X",
-								    (unsigned char)*c)
-					   : snprintf(uri + o, sizeof uri - o, "%c", *c));
-		snprintf(uri + o, sizeof uri - o, "?immutable=1");
+		db_uri(uri, sizeof uri, path, "immutable=1");
 		if (sqlite3_close(d->h) == SQLITE_OK)
 			d->h = NULL;
 		rc = sqlite3_open_v2(uri, &d->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);

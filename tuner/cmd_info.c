@@ -117,12 +117,8 @@ int tn_cmd_best(int argc, char **argv)
 		{ "db", required_argument, 0, 0x200 },
 		{ "csv", no_argument, 0, 0x201 },
 		{ "json", no_argument, 0, 0x205 },
-		{ "size", required_argument, 0, 'n' },
 		{ "all", no_argument, 0, 0x202 },
-		{ "family", required_argument, 0, 'f' },
-		{ "radius", required_argument, 0, 'r' },
-		{ "device", required_argument, 0, 0x203 },
-		{ "precision", required_argument, 0, 0x204 },
+		TN_CLI_FILTER_OPTIONS,
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -133,27 +129,19 @@ int tn_cmd_best(int argc, char **argv)
 	int opt, all = 0, rc;
 	struct db *db = NULL;
 
-	while ((opt = getopt_long(argc, argv, "f:r:n:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h" TN_CLI_FILTER_SHORT, lo, NULL)) != -1) {
+		switch (tn_cli_filter_opt(&f, opt, optarg, err, sizeof err)) {
+		case 1:
+			continue;
+		case -1:
+			fprintf(stderr, "fdtune best: %s\n", err);
+			return TN_EX_USAGE;
+		}
 		switch (opt) {
 		case 0x200: path = optarg; break;
 		case 0x201: fmt = DB_CSV; break;
 		case 0x205: fmt = DB_JSON; break;
-		case 'n':
-			if (tn_parse_size(optarg, &f.nx, &f.ny, &f.nz, err, sizeof err)) {
-				fprintf(stderr, "fdtune best: %s\n", err);
-				return TN_EX_USAGE;
-			}
-			break;
 		case 0x202: all = 1; break;
-		case 'f': f.family = optarg; break;
-		case 'r':
-			if (tn_parse_int(optarg, "--radius", 1, TN_RMAX, &f.radius, err, sizeof err)) {
-				fprintf(stderr, "fdtune best: %s\n", err);
-				return TN_EX_USAGE;
-			}
-			break;
-		case 0x203: f.device = optarg; break;
-		case 0x204: f.precision = optarg; break;
 		case 'h': fputs(best_usage, stdout); return TN_EX_OK;
 		default: fputs(best_usage, stderr); return TN_EX_USAGE;
 		}

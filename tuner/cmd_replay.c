@@ -106,9 +106,7 @@ int tn_cmd_replay(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "db", required_argument, 0, 0x200 }, { "strategy", required_argument, 0, 's' },
 		{ "budget", required_argument, 0, 'b' }, { "seeds", required_argument, 0, 0x201 },
-		{ "family", required_argument, 0, 'f' }, { "radius", required_argument, 0, 'r' },
-		{ "size", required_argument, 0, 'n' }, { "device", required_argument, 0, 0x203 },
-		{ "precision", required_argument, 0, 0x204 }, { "help", no_argument, 0, 'h' },
+		TN_CLI_FILTER_OPTIONS, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
 	const char *path = TN_CLI_DB_DEFAULT;
@@ -120,7 +118,13 @@ int tn_cmd_replay(int argc, char **argv)
 	enum tn_strategy only = TN_EXHAUSTIVE;
 	double exh = INFINITY;
 
-	while ((opt = getopt_long(argc, argv, "s:b:f:r:n:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:b:h" TN_CLI_FILTER_SHORT, lo, NULL)) != -1) {
+		switch (tn_cli_filter_opt(&flt, opt, optarg, err, sizeof err)) {
+		case 1:
+			continue;
+		case -1:
+			goto usage;
+		}
 		switch (opt) {
 		case 0x200: path = optarg; break;
 		case 's':
@@ -139,17 +143,6 @@ int tn_cmd_replay(int argc, char **argv)
 			if (tn_parse_int(optarg, "--seeds", 1, 10000, &seeds, err, sizeof err))
 				goto usage;
 			break;
-		case 'f': flt.family = optarg; break;
-		case 'r':
-			if (tn_parse_int(optarg, "--radius", 1, TN_RMAX, &flt.radius, err, sizeof err))
-				goto usage;
-			break;
-		case 'n':
-			if (tn_parse_size(optarg, &flt.nx, &flt.ny, &flt.nz, err, sizeof err))
-				goto usage;
-			break;
-		case 0x203: flt.device = optarg; break;
-		case 0x204: flt.precision = optarg; break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}

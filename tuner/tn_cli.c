@@ -106,3 +106,23 @@ int tn_cli_db_exists(const char *path, char *err, size_t n)
 		 strerror(errno));
 	return 1;
 }
+
+int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, char *err, size_t n)
+{
+	switch (opt) {
+	case 'f':
+		f->family = arg;
+		return 1;
+	case 'r':
+		return tn_parse_int(arg, "--radius", 1, TN_RMAX, &f->radius, err, n) ? -1 : 1;
+	case 'n':
+		return tn_parse_size(arg, &f->nx, &f->ny, &f->nz, err, n) ? -1 : 1;
+	case 0x300:
+		f->device = arg;
+		return 1;
+	case 0x301:
+		f->precision = arg;
+		return 1;
+	}
+	return 0;
+}

@@ -7,6 +7,7 @@
 #define TN_CLI_H
 
 #include <getopt.h>
+#include "db.h"
 #include "tn.h"
 
 enum { TN_EX_OK = 0, TN_EX_FAIL = 1, TN_EX_USAGE = 2, TN_EX_NOMATCH = 3 };
@@ -29,6 +30,19 @@ enum { TN_EX_OK = 0, TN_EX_FAIL = 1, TN_EX_USAGE = 2, TN_EX_NOMATCH = 3 };
 "      --precision P     fp32 (default; the only one so far)\n" \
 "      --spacing H|HX,HY,HZ  grid spacings (default 1)\n" \
 "  -p, --param NAME=V1,V2,...  replace a parameter's domain (repeatable)\n"
+
+/* Long options that pick runs from a database, shared by best, export and
+ * replay; getopt values 0x300.. belong to them. */
+#define TN_CLI_FILTER_OPTIONS \
+	{ "family", required_argument, 0, 'f' }, \
+	{ "radius", required_argument, 0, 'r' }, \
+	{ "size", required_argument, 0, 'n' }, \
+	{ "device", required_argument, 0, 0x300 }, \
+	{ "precision", required_argument, 0, 0x301 }
+#define TN_CLI_FILTER_SHORT "f:r:n:"
+/* 1 when opt was a filter option (stored in f), 0 when not, -1 on a bad
+ * value (message in err). */
+int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, char *err, size_t n);
 
 struct tn_cli_problem {
 	struct tn_problem pb;
