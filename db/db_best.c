@@ -412,3 +412,33 @@ int db_each_run(struct db *d, long long like,
         rc = db_fail(err, n, "db_each_run: %s", sqlite3_errmsg(h));
     return rc;
 }
+
+int db_devices(struct db *d, const struct db_filter *f, char names[][256], int max, int *count,
+               char *err, size_t n)
+{
+    static const char sql[] =
+        "SELECT DISTINCT device FROM v_runs WHERE" MATCH
+        " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)) ORDER BY device";
+    sqlite3_stmt *st = NULL;
+    sqlite3 *h = NULL;
+    int src, rc = 0;
+
+    *count = 0;
+    if (db_handle(d, &h, err, n))
+        return -1;
+    src = prepare(h, sql, f, 0, &st);
+    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        src = SQLITE_OK;
+        if (*count == max) {
+            rc = db_fail(err, n, "db_devices: more than %d devices match", max);
+            break;
+        }
+        snprintf(names[(*count)++], 256, "%s", t ? t : "");
+    }
+    if (!rc && src != SQLITE_DONE && src != SQLITE_OK)
+        rc = db_fail(err, n, "db_devices: %s", sqlite3_errmsg(h));
+    if (sqlite3_finalize(st) != SQLITE_OK && !rc)
+        rc = db_fail(err, n, "db_devices: %s", sqlite3_errmsg(h));
+    return rc;
+}

@@ -2,6 +2,8 @@ m4_dnl prelude.m4: the one place where kernels differ between AMD (hiprtc) and
 m4_dnl NVIDIA (NVRTC): the nontemporal store and asynchronous copies to LDS. Vector arithmetic is done through
 m4_dnl the overloads below, never through operators that only HIP defines.
 `/* prelude: platform differences and vector helpers */
+#ifndef FD_PRELUDE              /* once per file: exports hold several kernels */
+#define FD_PRELUDE
 #if defined(__HIPCC_RTC__) || defined(__HIP_PLATFORM_AMD__)
 #define FD_AMD 1
 #endif
@@ -57,4 +59,5 @@ template <class T> __device__ __forceinline__ void fd_cp(T *dst, const T *src)
 __device__ __forceinline__ void fd_commit(void) { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N> __device__ __forceinline__ void fd_wait(void) { asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory"); }
 #endif
+#endif /* FD_PRELUDE */
 '

@@ -215,14 +215,32 @@ static void export(void **st)
 		 " fdk_coef(&c, 1, 1, 1); return !(c.x[1] > 1.59f && c.x[1] < 1.61f); }\\n' > %s/m.c &&"
 		 " cc -std=c11 -Wall -Wextra -Werror -I%s %s/m.c -o %s/m && %s/m", exp, exp, exp, exp, exp);
 	assert_int_equal(system(args), 0);
-	snprintf(args, sizeof args, "grep -q 'Tuned on NVIDIA H100 80GB HBM3 (sm_90) for 512x512x512' %s/fdk.h"
-		 " && grep -q 'DO NOT EDIT' %s/fdk.cu", exp, exp);
+	snprintf(args, sizeof args, "grep -q 'Tuned on NVIDIA H100 80GB HBM3 (sm_90), run [0-9]*, for "
+		 "512x512x512' %s/fdk.h && grep -q 'DO NOT EDIT' %s/fdk.cu", exp, exp);
 	assert_int_equal(system(args), 0);
 	if (!system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc")) {
 		snprintf(args, sizeof args, "PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
 			 "%s/fdk.cu -o %s/fdk.o", exp, exp);
 		assert_int_equal(system(args), 0);
 	}
+	/* one header for several devices: a second (renamed) device merged in */
+	snprintf(args, sizeof args, "cp %s %s/f.db && sqlite3 %s/f.db \"update devices set name="
+		 "'Fake GPU', arch='sm_80', uuid='x'\" && '%s' merge --db %s %s/f.db >/dev/null",
+		 db, dir, dir, getenv("FDTUNE") ? getenv("FDTUNE") : "./fdtune", db, dir);
+	assert_int_equal(system(args), 0);
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-devices --out %s --name multi", db, exp);
+	expect(args, 0, "and on any other device: vec=2");
+	snprintf(args, sizeof args, "grep -q '\"Fake GPU\", \"NVIDIA H100 80GB HBM3\"' %s/multi.cu && "
+		 "grep -q 'multi_dflt::multi_dflt_kernel' %s/multi.cu && grep -q 'Selected on Fake GPU' "
+		 "%s/multi.h", exp, exp, exp);
+	assert_int_equal(system(args), 0);
+	if (!system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc")) {
+		snprintf(args, sizeof args, "PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
+			 "%s/multi.cu -o %s/multi.o", exp, exp);
+		assert_int_equal(system(args), 0);
+	}
+	snprintf(args, sizeof args, "export --db %s --all-devices", db);
+	expect(args, 2, "--all-devices needs --radius");
 	snprintf(args, sizeof args, "export --db %s -r 8 --out %s", db, exp);
 	expect(args, 3, "no successful runs match the filters (radius 8)");
 	snprintf(args, sizeof args, "export --db %s --name 9lives", db);

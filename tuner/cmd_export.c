@@ -27,29 +27,36 @@ static const char usage[] =
 "  -o, --out DIR       directory for the files (default .)\n"
 "      --name NAME     base name of files and symbols (default fdt_FAMILY_rR)\n"
 "      --run ID        this run instead of the best one\n"
+"      --all-devices   one kernel per device with runs for the problem (-r\n"
+"                      needed), chosen at run time by the device's name, and\n"
+"                      the family's default for any other device\n"
 "  -f, --family F, -r, --radius R, -n, --size N|XxYxZ, --device TEXT,\n"
 "      --precision P   which problem and device (as for fdtune best)\n"
 "  -h, --help          this text\n"
 "Exit status: 0 written, 3 nothing matched, 1 failure, 2 usage.\n";
 
-/* Writes NAME.h. */
-static int header(FILE *o, const char *name, const struct db_pick *p, const char *cfg,
+/* Writes NAME.h for the runs p[0..np): one, or one per device (with
+ * cfg[np] the fallback). */
+static int header(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
 		  const char *db_path)
 {
 	double w[TN_RMAX + 1];
 	if (tn_d2_weights(p->radius, w))
 		return -1;
-	fprintf(o, "/*\n * %s.h: exported by fdtune from %s (run %lld). DO NOT EDIT; export again.\n"
-		" * %s, R = %d, order %d, %s; parameters: %s\n"
-		" * Tuned on %s (%s) for %dx%dx%d, %s: %.4f ms, %.1f GB/s, %.1f%% of the copy\n"
-		" * bandwidth fdtune measured there (recorded %s).\n"
-		" * Contract: in and out point at interior point (0,0,0) of fields with %d halo\n"
+	fprintf(o, "/*\n * %s.h: exported by fdtune from %s. DO NOT EDIT; export again.\n"
+		" * %s, R = %d, order %d, %s.\n", name, db_path, p->family, p->radius,
+		2 * p->radius, p->precision);
+	for (int i = 0; i < np; i++)
+		fprintf(o, " * %s on %s (%s), run %lld, for %dx%dx%d: %.4f ms, %.1f GB/s, %.1f%%\n"
+			" *   of the copy bandwidth fdtune measured there (recorded %s); %s\n",
+			np > 1 ? "Selected" : "Tuned", p[i].device, p[i].arch, p[i].run, p[i].nx,
+			p[i].ny, p[i].nz, p[i].median_ms, p[i].gbs, p[i].pct_copy, p[i].created, cfg[i]);
+	if (np > 1)
+		fprintf(o, " * On any other device: the family default, %s\n", cfg[np]);
+	fprintf(o, " * Contract: in and out point at interior point (0,0,0) of fields with %d halo\n"
 		" * points on every side, rows of g.ld floats and planes of g.slice floats;\n"
 		" * g.ld a multiple of 4 and the interior origin 16-byte aligned. Only the\n"
-		" * interior of out is written.\n */\n",
-		name, db_path, p->run, p->family, p->radius, 2 * p->radius, p->precision, cfg,
-		p->device, p->arch, p->nx, p->ny, p->nz, p->precision, p->median_ms, p->gbs,
-		p->pct_copy, p->created, p->radius);
+		" * interior of out is written.\n */\n", p->radius);
 	fprintf(o, "#ifndef %s_H\n#define %s_H\n\n#ifndef FD_TYPES\n#define FD_TYPES\n"
 		"struct fd_grid { int nx, ny, nz, ld; long long slice; };\n"
 		"struct fd_coef { float c0, x[9], y[9], z[9]; };\n#endif\n\n"
@@ -95,6 +102,59 @@ static int source(FILE *o, const char *name, const char *src, char grid[3][96],
 	return ferror(o) ? -1 : 0;
 }
 
+/* Writes NAME.cu for several devices: kernel i of src[i] in namespace
+ * NAME_dI (the last, NAME_dflt, the fallback), chosen at the first launch
+ * on each device by the device's name. */
+static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
+			char dev[][256], char **src, char grid[][3][96], unsigned block[][3])
+{
+	fprintf(o, "/* %s.cu: see %s.h. DO NOT EDIT; export again. */\n"
+		"#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n"
+		"#if defined(__HIPCC__)\n#include <hip/hip_runtime.h>\n#define FD_RT(x) hip##x\n"
+		"#define FD_PROP hipDeviceProp_t\n#else\n#include <cuda_runtime.h>\n"
+		"#define FD_RT(x) cuda##x\n#define FD_PROP cudaDeviceProp\n#endif\n"
+		"#include <string.h>\n#include \"%s.h\"\n#endif\n\n%s\n", name, name, name, prelude);
+	for (int i = 0; i <= nd; i++) {
+		if (i < nd)
+			fprintf(o, "namespace %s_d%d {          /* %s */\n%s}\n\n", name, i, dev[i], src[i]);
+		else
+			fprintf(o, "namespace %s_dflt {        /* any other device */\n%s}\n\n", name, src[i]);
+	}
+	fprintf(o, "#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n"
+		"static const char *const %s_devices[%d] = {", name, nd);
+	for (int i = 0; i < nd; i++)
+		fprintf(o, "%s\"%s\"", i ? ", " : " ", dev[i]);
+	fprintf(o, " };\n\n/* The configuration of the current device: its index, or %d. */\n"
+		"static int %s_pick(void)\n{\n\tstatic int known[64], which[64];\n"
+		"\tint d = 0, k = %d;\n\tFD_PROP p;\n"
+		"\tif (FD_RT(GetDevice)(&d) != FD_RT(Success) || d < 0 || d >= 64)\n\t\treturn %d;\n"
+		"\tif (known[d])\n\t\treturn which[d];\n"
+		"\tif (FD_RT(GetDeviceProperties)(&p, d) == FD_RT(Success))\n"
+		"\t\tfor (int i = 0; i < %d; i++)\n"
+		"\t\t\tif (!strcmp(p.name, %s_devices[i]))\n\t\t\t\tk = i;\n"
+		"\twhich[d] = k;\n\tknown[d] = 1;\n\treturn k;\n}\n\n"
+		"extern \"C\" int %s_launch(float *out, const float *in, struct fd_grid g,\n"
+		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
+		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n\tswitch (%s_pick()) {\n",
+		nd, name, nd, nd, nd, name, name, name);
+	for (int i = 0; i <= nd; i++) {
+		char ns[160], label[32];
+		if (i < nd) {
+			snprintf(ns, sizeof ns, "%s_d%d", name, i);
+			snprintf(label, sizeof label, "case %d", i);
+		} else {
+			snprintf(ns, sizeof ns, "%s_dflt", name);
+			snprintf(label, sizeof label, "default");
+		}
+		fprintf(o, "\t%s: {\n\t\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n"
+			"\t\t%s::%s_kernel<<<grid, block, 0, (FD_RT(Stream_t))stream>>>(out, in, g, *c);\n"
+			"\t\tbreak;\n\t}\n", label, grid[i][0], grid[i][1], grid[i][2], block[i][0],
+			block[i][1], block[i][2], ns, ns);
+	}
+	fprintf(o, "\t}\n\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
+	return ferror(o) ? -1 : 0;
+}
+
 static int write_file(const char *dir, const char *name, const char *ext, char *path, size_t pn,
 		      FILE **f, char *err, size_t n)
 {
@@ -106,23 +166,67 @@ static int write_file(const char *dir, const char *name, const char *ext, char *
 	return 0;
 }
 
+/* The kernel of configuration params (JSON; parameters it lacks take their
+ * first default value) named kname: v, its text cfg, source and geometry.
+ * With fit, a configuration over the limits of sm_90 and gfx90a is replaced
+ * by its first neighbour (one parameter changed) that fits. */
+static int kernel_of(struct db *db, const struct tn_family *fam, const struct db_pick *p,
+		     const char *params, int fit, const char *kname, int *v, char cfg[512],
+		     char **src, char grid[3][96], unsigned block[3], char *err, size_t n)
+{
+	struct tn_problem pb = { fam, p->radius, p->nx, p->ny, p->nz, p->precision, { 1, 1, 1 } };
+	struct tn_limits lim;
+	struct gen_def d[TN_MAXP + 1];
+	char why[256];
+	tn_limits_of_arch("sm_90", &lim);
+	for (int i = 0; i < fam->np; i++) {
+		int found;
+		if (db_json_int(db, params, fam->p[i].name, &v[i], &found, err, n))
+			return 1;
+		if (!found)
+			v[i] = fam->p[i].v[0];
+	}
+	for (int i = 0; fit && fam->check(&pb, v, &lim, why, sizeof why) && i < fam->np; i++)
+		for (int j = 0; j < fam->p[i].n; j++) {
+			int keep = v[i];
+			v[i] = fam->p[i].v[j];
+			if (!fam->check(&pb, v, &lim, why, sizeof why))
+				break;
+			v[i] = keep;
+		}
+	d[0] = (struct gen_def){ "r", p->radius };
+	cfg[0] = 0;
+	for (int i = 0; i < fam->np; i++) {
+		size_t o = strlen(cfg);
+		d[i + 1] = (struct gen_def){ fam->p[i].name, v[i] };
+		snprintf(cfg + o, 512 - o, "%s%s=%d", i ? " " : "", fam->p[i].name, v[i]);
+	}
+	if (gen_source(fam->tmpl, kname, d, fam->np + 1, src, err, n))
+		return 1;
+	fam->geom_src(v, grid, block);
+	return 0;
+}
+
 int tn_cmd_export(int argc, char **argv)
 {
+	enum { MAXDEV = 16 };
 	static const struct option lo[] = {
 		{ "db", required_argument, 0, 0x200 }, { "out", required_argument, 0, 'o' },
 		{ "name", required_argument, 0, 0x201 }, { "run", required_argument, 0, 0x202 },
+		{ "all-devices", no_argument, 0, 0x203 },
 		TN_CLI_FILTER_OPTIONS, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
 	const char *path = TN_CLI_DB_DEFAULT, *dir = ".", *name = NULL;
 	struct db_filter flt = { 0 };
-	struct db_pick p;
+	static struct db_pick p[MAXDEV + 1];
+	static char dev[MAXDEV][256], cfg[MAXDEV + 1][512], grid[MAXDEV + 1][3][96];
+	unsigned block[MAXDEV + 1][3];
+	char *src[MAXDEV + 1] = { 0 }, *prelude = NULL;
 	struct db *db = NULL;
 	const struct tn_family *fam;
-	struct gen_def d[TN_MAXP + 1];
-	char err[2048], nm[128], kname[160], cfg[512] = "", fpath[4096], grid[3][96], *src = NULL;
-	unsigned block[3];
-	int opt, run = 0, rc = TN_EX_FAIL, v[TN_MAXP];
+	char err[2048], nm[128], kname[200], fpath[4096];
+	int opt, run = 0, rc = TN_EX_FAIL, v[TN_MAXP], all = 0, nd = 1;
 	FILE *f = NULL;
 
 	while ((opt = getopt_long(argc, argv, "o:h" TN_CLI_FILTER_SHORT, lo, NULL)) != -1) {
@@ -140,12 +244,18 @@ int tn_cmd_export(int argc, char **argv)
 			if (tn_parse_int(optarg, "--run", 1, 0x7fffffff, &run, err, sizeof err))
 				goto usage;
 			break;
+		case 0x203: all = 1; break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}
 	}
 	if (optind < argc) {
 		snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
+		goto usage;
+	}
+	if (all && (run || !flt.radius || flt.device)) {
+		snprintf(err, sizeof err, "--all-devices needs --radius and takes neither --run nor "
+			 "--device: it exports the best run of each device for one problem");
 		goto usage;
 	}
 	if (name && (!*name || strlen(name) > 100)) {
@@ -160,62 +270,81 @@ int tn_cmd_export(int argc, char **argv)
 		}
 	if (tn_cli_db_exists(path, err, sizeof err) || db_open(path, &db, err, sizeof err))
 		goto fail;
-	if ((rc = db_pick(db, &flt, run, &p, err, sizeof err))) {
-		rc = rc == DB_NOMATCH ? TN_EX_NOMATCH : TN_EX_FAIL;
-		fprintf(stderr, "fdtune export: %s in %s\n", err, path);
+	if (all && db_devices(db, &flt, dev, MAXDEV, &nd, err, sizeof err))
+		goto fail;
+	for (int i = 0; i < (all ? nd : 1); i++) {
+		struct db_filter one = flt;
+		if (all)
+			one.device = dev[i];
+		if ((rc = db_pick(db, &one, run, &p[i], err, sizeof err))) {
+			rc = rc == DB_NOMATCH ? TN_EX_NOMATCH : TN_EX_FAIL;
+			fprintf(stderr, "fdtune export: %s in %s\n", err, path);
+			goto done;
+		}
+		rc = TN_EX_FAIL;
+		if (strcmp(p[i].family, p[0].family) || p[i].radius != p[0].radius) {
+			snprintf(err, sizeof err, "the devices disagree on the problem (%s R=%d and %s "
+				 "R=%d); give --family", p[0].family, p[0].radius, p[i].family, p[i].radius);
+			goto fail;
+		}
+	}
+	if (all && !nd) {
+		fprintf(stderr, "fdtune export: no successful runs match in %s\n", path);
+		rc = TN_EX_NOMATCH;
 		goto done;
 	}
-	rc = TN_EX_FAIL;
-	if (!(fam = tn_family(p.family))) {
+	if (!(fam = tn_family(p[0].family))) {
 		snprintf(err, sizeof err, "run %lld is of family '%s', which this fdtune does not "
-			 "know", p.run, p.family);
+			 "know", p[0].run, p[0].family);
 		goto fail;
 	}
-	/* parameters missing from an older record take their default, the first value */
-	d[0] = (struct gen_def){ "r", p.radius };
-	for (int i = 0; i < fam->np; i++) {
-		int found;
-		size_t o = strlen(cfg);
-		if (db_json_int(db, p.params, fam->p[i].name, &v[i], &found, err, sizeof err))
-			goto fail;
-		if (!found)
-			v[i] = fam->p[i].v[0];
-		d[i + 1] = (struct gen_def){ fam->p[i].name, v[i] };
-		snprintf(cfg + o, sizeof cfg - o, "%s%s=%d", i ? " " : "", fam->p[i].name, v[i]);
-	}
-	snprintf(nm, sizeof nm, "fdt_%s_r%d", p.family, p.radius);
+	snprintf(nm, sizeof nm, "fdt_%s_r%d", p[0].family, p[0].radius);
 	name = name ? name : nm;
-	snprintf(kname, sizeof kname, "%s_kernel", name);
-	if (gen_source(fam->tmpl, kname, d, fam->np + 1, &src, err, sizeof err))
+	for (int i = 0; i < (all ? nd + 1 : 1); i++) {
+		if (!all)
+			snprintf(kname, sizeof kname, "%s_kernel", name);
+		else if (i < nd)
+			snprintf(kname, sizeof kname, "%s_d%d_kernel", name, i);
+		else
+			snprintf(kname, sizeof kname, "%s_dflt_kernel", name);
+		if (kernel_of(db, fam, &p[0], i < nd || !all ? p[i].params : fam->dflt, i == nd, kname,
+			      v, cfg[i], &src[i], grid[i], block[i], err, sizeof err))
+			goto fail;
+	}
+	if (all && gen_source("prelude.m4", "none", NULL, 0, &prelude, err, sizeof err))
 		goto fail;
-	fam->geom_src(v, grid, block);
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		snprintf(err, sizeof err, "--out %s: %s", dir, strerror(errno));
 		goto fail;
 	}
 	if (write_file(dir, name, ".h", fpath, sizeof fpath, &f, err, sizeof err) ||
-	    header(f, name, &p, cfg, path) | fclose(f)) {
+	    header(f, name, p, all ? nd : 1, cfg, path) | fclose(f)) {
 		f = NULL;
 		snprintf(err, sizeof err, "cannot write %.900s", fpath);
 		goto fail;
 	}
 	if (write_file(dir, name, ".cu", fpath, sizeof fpath, &f, err, sizeof err) ||
-	    source(f, name, src, grid, block) | fclose(f)) {
+	    (all ? source_multi(f, name, prelude, nd, dev, src, grid, block)
+		 : source(f, name, src[0], grid[0], block[0])) | fclose(f)) {
 		snprintf(err, sizeof err, "cannot write %.900s", fpath);
 		goto fail;
 	}
-	printf("%s/%s.cu and %s.h: %s R=%d (%s), %.1f GB/s on %s\n", dir, name, name,
-	       p.family, p.radius, cfg, p.gbs, p.device);
+	for (int i = 0; i < (all ? nd : 1); i++)
+		printf("%s/%s.cu and %s.h: %s R=%d (%s), %.1f GB/s on %s\n", dir, name, name,
+		       p[i].family, p[i].radius, cfg[i], p[i].gbs, p[i].device);
+	if (all)
+		printf("  and on any other device: %s\n", cfg[nd]);
 	rc = TN_EX_OK;
 	goto done;
 usage:
 	fprintf(stderr, "fdtune export: %s\n", err);
-	free(src);
 	return TN_EX_USAGE;
 fail:
 	fprintf(stderr, "fdtune export: %s\n", err);
 done:
-	free(src);
+	for (int i = 0; i <= MAXDEV; i++)
+		free(src[i]);
+	free(prelude);
 	db_close(db);
 	return rc;
 }

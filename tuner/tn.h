@@ -65,6 +65,7 @@ struct tn_family {
 		    const struct tn_layout *l, const float *in, double *out,
 		    float *mag);
 	int (*terms)(int r);    /* terms summed per output point */
+	const char *dflt;       /* a configuration that runs well anywhere (JSON) */
 };
 
 /* tn_families.c */
