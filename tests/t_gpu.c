@@ -33,27 +33,41 @@ static int have_gpu(void)
 	return !rt_init(&n, err, sizeof err) && n > 0;
 }
 
+/* Runs a sweep of the xyz space given by specs for R and size into
+ * dir/NAME.db with strategy st (evals percent for random and guided);
+ * the database path is left in db. */
+static void sweep(const char *name, int r, int nx, int ny, int nz, const char *const *specs,
+		  int ns, enum tn_strategy st, int evals, char db[256])
+{
+	struct tn_problem pb = { tn_family("xyz"), r, nx, ny, nz, "fp32", { 1, 1, 1 } };
+	struct tn_space sp;
+	struct tn_sweep_opts o = { 0 };
+	char err[2048];
+	tn_space_default(pb.fam, &sp);
+	for (int i = 0; i < ns; i++)
+		assert_int_equal(tn_space_set(&sp, specs[i], err, sizeof err), 0);
+	snprintf(db, 256, "%s/%s.db", dir, name);
+	o.pb = &pb;
+	o.sp = &sp;
+	o.db_path = db;
+	o.cmdline = name;
+	o.jobs = 8;
+	o.quiet = 1;
+	o.strategy = st;
+	o.evals = evals;
+	o.seed = 7;
+	if (tn_sweep(&o, err, sizeof err))
+		fail_msg("sweep %s failed: %s", name, err);
+}
+
 /* Sweeps the space given by specs for R and size: every configuration that
  * passes the constraints must run, and every run must be ok. */
 static void sweep_all_ok(int r, int nx, int ny, int nz, const char *const *specs, int ns,
 			 long long min_runs)
 {
-	struct tn_problem pb = { tn_family("xyz"), r, nx, ny, nz, "fp32", { 1, 1, 1 } };
-	struct tn_space sp;
-	struct tn_sweep_opts o = { 0 };
-	char db[256], err[2048];
-	tn_space_default(pb.fam, &sp);
-	for (int i = 0; i < ns; i++)
-		assert_int_equal(tn_space_set(&sp, specs[i], err, sizeof err), 0);
-	snprintf(db, sizeof db, "%s/r%d.db", dir, r);
-	o.pb = &pb;
-	o.sp = &sp;
-	o.db_path = db;
-	o.cmdline = "t_gpu";
-	o.jobs = 8;
-	o.quiet = 1;
-	if (tn_sweep(&o, err, sizeof err))
-		fail_msg("sweep failed: %s", err);
+	char db[256], name[32];
+	snprintf(name, sizeof name, "r%d", r);
+	sweep(name, r, nx, ny, nz, specs, ns, TN_EXHAUSTIVE, 100, db);
 	long long runs = t_count(db, "select count(*) from runs");
 	long long bad = t_count(db, "select count(*) from runs where status <> 'ok'");
 	long long want = t_count(db, "select n_space - n_pruned from sweeps");
@@ -68,30 +82,13 @@ static void sweep_all_ok(int r, int nx, int ny, int nz, const char *const *specs
 /* A guided sweep runs exactly its share of the space, and every run is ok. */
 static void guided_sweep(void **st)
 {
-	struct tn_problem pb = { tn_family("xyz"), 2, 45, 23, 17, "fp32", { 1, 1, 1 } };
-	struct tn_space sp;
-	struct tn_sweep_opts o = { 0 };
-	char db[256], err[2048];
 	static const char *const a[] = { "vec=1,2,4", "bx=32,64", "by=1,2,4", "ypt=1,2",
 		"lds=0,2", "nw=8,64", "nt=0", "pf=0,1" };
+	char db[256];
 	(void)st;
 	if (!have_gpu())
 		skip();
-	tn_space_default(pb.fam, &sp);
-	for (int i = 0; i < 8; i++)
-		assert_int_equal(tn_space_set(&sp, a[i], err, sizeof err), 0);
-	snprintf(db, sizeof db, "%s/guided.db", dir);
-	o.pb = &pb;
-	o.sp = &sp;
-	o.db_path = db;
-	o.cmdline = "t_gpu guided";
-	o.jobs = 8;
-	o.quiet = 1;
-	o.strategy = TN_GUIDED;
-	o.evals = 25;
-	o.seed = 7;
-	if (tn_sweep(&o, err, sizeof err))
-		fail_msg("guided sweep failed: %s", err);
+	sweep("guided", 2, 45, 23, 17, a, 8, TN_GUIDED, 25, db);
 	long long space = t_count(db, "select n_space - n_pruned from sweeps");
 	assert_int_equal(t_count(db, "select count(*) from runs"), (space * 25 + 99) / 100);
 	assert_int_equal(t_count(db, "select count(*) from runs where status <> 'ok'"), 0);
