@@ -4,7 +4,10 @@ m4_dnl must lie within its error bound of the CPU reference (computed on the CPU
 m4_dnl uploaded once), every other element must still hold the poison bits.
 m4_dnl Parameters: FDT_BS (threads per block).
 m4_dnl Kernel ABI: (const float *out, const double *ref, const float *mag,
-m4_dnl fd_chk geometry, unsigned long long *res); res[0] counts bad points, res[1] is
+m4_dnl const float *base, fd_chk geometry, unsigned long long *res). base is NULL,
+m4_dnl or for an accumulating kernel the output before it ran (same layout as out):
+m4_dnl then an interior point must hold base + ref within the bound of terms + 1
+m4_dnl and mag + |base|. res[0] counts bad points, res[1] is
 m4_dnl the smallest bad index (start it at ~0), res[2] and res[3] hold the largest
 m4_dnl |out - ref| and the largest bound as float bits (start them at 0).
 m4_include(`lib.m4')m4_dnl
@@ -15,7 +18,8 @@ struct fd_chk { long long total, slice; int ld, xoff, r, nx, ny, nz, terms; };
 
 extern "C" __global__ void __launch_bounds__('FDT_BS`)
 'FDT_KERNEL`(const float *__restrict__ out, const double *__restrict__ ref,
-	   const float *__restrict__ mag, fd_chk q, unsigned long long *res)
+	   const float *__restrict__ mag, const float *__restrict__ base, fd_chk q,
+	   unsigned long long *res)
 {
 	const long long a = (long long)blockIdx.x * 'FDT_BS` + threadIdx.x;
 	if (a >= q.total)
@@ -28,8 +32,10 @@ extern "C" __global__ void __launch_bounds__('FDT_BS`)
 	if (i >= 0 && i < q.nx && j >= 0 && j < q.ny && k >= 0 && k < q.nz) {
 		const long long c = i + (long long)q.nx * (j + (long long)q.ny * k);
 		/* the bound of tn_err_bound: 2 (terms + 1) 2^-24 mag + 1e-30 */
-		const double e = fabs((double)v - ref[c]);
-		const double b = 2.0 * (q.terms + 1) * 5.9604644775390625e-8 * mag[c] + 1e-30;
+		const double o = base ? (double)base[a] : 0.0;
+		const float m = base ? mag[c] + fabsf(base[a]) : mag[c];
+		const double e = fabs((double)v - ref[c] - o);
+		const double b = 2.0 * (q.terms + 1 + (base != 0)) * 5.9604644775390625e-8 * m + 1e-30;
 		bad = !(e <= b);
 		const float ef = (float)e, bf = (float)b;
 		if (!bad) {

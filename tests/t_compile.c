@@ -4,7 +4,8 @@
  * t_compile-amd (hiprtc, gfx90a). The set covers every R, every vec and LDS
  * modes 0, 1 and 2, with rows per thread, prefetch depth and store kinds
  * varied along the way, and
- * checks that the compiler reports the resources fdtune records.
+ * checks that the compiler reports the resources fdtune records. Every
+ * other family compiles across R, vec and each value of its parameters.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -72,6 +73,80 @@ static void representative_set(void **st)
 				n++;
 			}
 	assert_int_equal(n, 72);
+}
+
+/* Compiles config v of family f at radius r; fails the test on any error. */
+static void compile_one(const struct tn_family *f, int r, const int *v, const char *arch)
+{
+	struct gen_def d[TN_MAXP + 1];
+	char err[4096], *src, cfg[256];
+	struct rt_prog p;
+	d[0] = (struct gen_def){ "r", r };
+	for (int i = 0; i < f->np; i++)
+		d[i + 1] = (struct gen_def){ f->p[i].name, v[i] };
+	tn_config_text(f, v, cfg, sizeof cfg);
+	if (gen_source(f->tmpl, "fdt_kernel", d, f->np + 1, &src, err, sizeof err))
+		fail_msg("%s R=%d %s: %s", f->name, r, cfg, err);
+	if (rt_compile(src, f->tmpl, arch, NULL, 0, &p, err, sizeof err))
+		fail_msg("%s R=%d %s: %s\n%s", f->name, r, cfg, err, p.log);
+	assert_true(p.regs > 0 && p.regs <= 512);
+	assert_true(p.lds >= 0 && p.spill >= 0);
+	rt_prog_free(&p);
+	free(src);
+}
+
+/* Every other family of the table: for every R and every vec, the first
+ * configuration of the default space (walked from an offset that moves
+ * with R, so that the other parameters vary) that passes the constraints;
+ * and every value of every parameter's default domain at least once. */
+static void every_family(void **st)
+{
+	const char *arch = rt_default_arch();
+	struct tn_limits lim;
+	(void)st;
+	tn_limits_of_arch(arch, &lim);
+	for (int fi = 0; tn_families[fi]; fi++) {
+		const struct tn_family *f = tn_families[fi];
+		struct tn_space sp;
+		long long size, done = 0;
+		int vec = tn_param_index(f, "vec"), v[TN_MAXP];
+		char why[256];
+		if (!strcmp(f->name, "xyz"))
+			continue;               /* representative_set */
+		tn_space_default(f, &sp);
+		size = tn_space_size(&sp);
+		for (int r = 1; r <= TN_RMAX; r++)
+			for (int w = 0; w < (vec >= 0 ? f->p[vec].n : 1); w++) {
+				struct tn_problem pb = { f, r, 96, 40, 24, "fp32", { 1, 1, 1 } };
+				long long i = 0;
+				for (; i < size; i++) {
+					tn_space_at(&sp, (i + 7919LL * r) % size, v);
+					if ((vec < 0 || v[vec] == f->p[vec].v[w]) &&
+					    !f->check(&pb, v, &lim, why, sizeof why))
+						break;
+				}
+				if (i == size)
+					fail_msg("%s R=%d: no configuration fits", f->name, r);
+				compile_one(f, r, v, arch);
+				done++;
+			}
+		for (int p = 0; p < f->np; p++)
+			for (int j = 0; j < f->p[p].n; j++) {
+				int r = 1 + (int)(done % TN_RMAX);
+				struct tn_problem pb = { f, r, 96, 40, 24, "fp32", { 1, 1, 1 } };
+				long long i = 0;
+				for (; i < size; i++) {
+					tn_space_at(&sp, i, v);
+					if (v[p] == f->p[p].v[j] && !f->check(&pb, v, &lim, why, sizeof why))
+						break;
+				}
+				if (i < size) {         /* some values fit only other radii */
+					compile_one(f, r, v, arch);
+					done++;
+				}
+			}
+		print_message("%s: %lld kernels\n", f->name, done);
+	}
 }
 
 /* The helper kernels of a sweep: the copy of the roof and the output check. */
@@ -143,7 +218,8 @@ static void broken_source(void **st)
 int main(void)
 {
 	const struct CMUnitTest t[] = {
-		cmocka_unit_test(representative_set), cmocka_unit_test(helper_kernels),
+		cmocka_unit_test(representative_set), cmocka_unit_test(every_family),
+		cmocka_unit_test(helper_kernels),
 		cmocka_unit_test(exported), cmocka_unit_test(broken_source),
 	};
 	char name[64];

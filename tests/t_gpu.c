@@ -161,6 +161,7 @@ static void bad_kernels(void **st)
 	struct rt_kernel *k;
 	struct rt_dev dev;
 	unsigned grid[3] = { 1, 1, 1 }, block[3] = { 64, 1, 1 };
+	int v[TN_MAXP] = { 0 };
 	char err[2048];
 	static const struct { const char *name, *status, *msg; } want[] = {
 		{ "copy_in", "wrong_result", "outside the error bound" },
@@ -175,14 +176,14 @@ static void bad_kernels(void **st)
 	assert_int_equal(tn_bench_open(&b, &pb, &dev, 1000.0, err, sizeof err), 0);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(rt_load(&p, want[i].name, &k, err, sizeof err), 0);
-		assert_int_equal(tn_bench_run(&b, k, grid, block, &res, err, sizeof err), 0);
+		assert_int_equal(tn_bench_run(&b, k, v, grid, block, &res, err, sizeof err), 0);
 		if (strcmp(res.status, want[i].status) || !strstr(res.msg, want[i].msg))
 			fail_msg("%s: %s: %s", want[i].name, res.status, res.msg);
 		rt_unload(k);
 	}
 	/* a fault ends the use of the GPU: reported, with the outcome filled in */
 	assert_int_equal(rt_load(&p, "fault", &k, err, sizeof err), 0);
-	assert_int_not_equal(tn_bench_run(&b, k, grid, block, &res, err, sizeof err), 0);
+	assert_int_not_equal(tn_bench_run(&b, k, v, grid, block, &res, err, sizeof err), 0);
 	assert_string_equal(res.status, "launch_error");
 	assert_true(strlen(res.msg) > 0);
 	rt_unload(k);

@@ -16,8 +16,9 @@ int tn_fam_common_check(const struct tn_problem *pb, int vec, int bx, int by,
 int tn_fam_flag(int v, const char *name, char *why, size_t n);
 /* Weights of the second derivatives along the axes in mask, scaled by 1/h^2. */
 void tn_fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c);
-/* One read and one write of every interior point. */
-double tn_fam_bytes_2(const struct tn_problem *pb);
+/* One read and one write of every interior point, and with acc=1 (when the
+ * family has acc) a read of the output too. */
+double tn_fam_bytes(const struct tn_problem *pb, const int *v);
 
 extern const struct tn_family tn_fam_xyz;
 

@@ -148,7 +148,7 @@ const struct tn_family tn_fam_xyz = {
 		{ "zd", "lds 2: chunks meet at their shared z halo", 0, 1, 1, { 0 } },
 	},
 
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes_2, .coef = coef,
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = coef,
 	.ref = ref, .terms = terms,
 	/* near the top of the H100 sweep; libfdtune's default too */
 	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"lds\":2,\"nw\":192,\"nt\":0,\"pf\":1}",

@@ -5,6 +5,11 @@
  * launch geometry, bytes moved, coefficients and CPU reference. The sweep
  * loop knows families only through this descriptor, so adding a family never
  * touches it.
+ *
+ * A family with a parameter named "acc" accumulates when acc=1: the kernel
+ * adds its result to the output (out += D u) instead of storing it, which is
+ * how a multi-pass strategy builds a sum one pass at a time. The bench then
+ * starts the output from a random base field and checks base + reference.
  */
 #ifndef TN_H
 #define TN_H
@@ -57,7 +62,9 @@ struct tn_family {
 	/* The same geometry as C source, for exported kernels: the grid as
 	 * expressions in the ints nx, ny, nz, and the block as numbers. */
 	void (*geom_src)(const int *v, char grid[3][96], unsigned block[3]);
-	double (*bytes)(const struct tn_problem *pb);   /* effective bytes moved */
+	/* Effective bytes moved by config v: each point read once per input
+	 * field (twice with acc=1, the output read too) and written once. */
+	double (*bytes)(const struct tn_problem *pb, const int *v);
 	void (*coef)(const struct tn_problem *pb, struct tn_coef *c);
 	/* Reference over the interior, compact x-fastest: out = value in double
 	 * precision, mag = sum of |term| (for the error bound). */
@@ -79,6 +86,8 @@ int tn_d2_weights(int r, double w[TN_RMAX + 1]);
 void tn_layout_of(const struct tn_problem *pb, struct tn_layout *l);
 void tn_fill_random(float *f, long long n, unsigned long long seed);
 double tn_err_bound(int terms, float mag);
+/* Sets every element outside the interior to the poison bits (0xFF bytes). */
+void tn_poison_halo(const struct tn_layout *l, float *f);
 /* Checks out against ref/mag on the interior and the poison bit pattern
  * elsewhere; returns the count of bad points, the largest |out - ref|
  * (infinite for a NaN) and the largest bound over the interior, and
@@ -86,6 +95,11 @@ double tn_err_bound(int terms, float mag);
 long long tn_check(const struct tn_layout *l, const float *out, const double *ref,
 		   const float *mag, int terms, double *max_err, double *bound,
 		   char *first, size_t n);
+/* The same for an accumulating kernel: out must hold base + ref on the
+ * interior (base in the field layout), within the bound of terms + 1. */
+long long tn_check_acc(const struct tn_layout *l, const float *out, const float *base,
+		       const double *ref, const float *mag, int terms, double *max_err,
+		       double *bound, char *first, size_t n);
 /* The message of tn_check for bad points, the first at allocation index a. */
 void tn_describe_bad(const struct tn_layout *l, long long bad, long long a, char *msg, size_t n);
 

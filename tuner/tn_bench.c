@@ -6,6 +6,8 @@
  * the result is checked against the reference, which the CPU computes once
  * per problem (tn_field.c); the comparison itself runs on the GPU
  * (templates/check.m4) unless $FDTUNE_CHECK asks for the CPU or both.
+ * An accumulating configuration (acc=1, tn.h) starts from a random base
+ * field on the interior, poison elsewhere, and must leave base + reference.
  *
  * Timing: two warm-up launches, then launches timed one by one with device
  * events, in batches of 10, rotating over the input/output pairs. It stops
@@ -100,8 +102,8 @@ static int load_check(struct tn_bench *b, const struct rt_dev *dev, char *err, s
 }
 
 /* The check of templates/check.m4 on dout[0]; 0 when it ran. */
-static int check_gpu(struct tn_bench *b, long long *bad, double *max_err, double *bound,
-		     char *msg, size_t mn, char *err, size_t n)
+static int check_gpu(struct tn_bench *b, int acc, long long *bad, double *max_err,
+		     double *bound, char *msg, size_t mn, char *err, size_t n)
 {
 	struct { long long total, slice; int ld, xoff, r, nx, ny, nz, terms; } q = {
 		b->l.total, b->l.slice, b->l.ld,
@@ -110,7 +112,8 @@ static int check_gpu(struct tn_bench *b, long long *bad, double *max_err, double
 	unsigned long long res[4] = { 0, ~0ULL, 0, 0 };
 	unsigned g[3] = { (unsigned)((q.total + 255) / 256), 1, 1 }, blk[3] = { 256, 1, 1 };
 	float e, bo;
-	void *args[] = { &b->dout[0], &b->dref, &b->dmag, &q, &b->dres };
+	void *base = acc ? b->dbase : NULL;
+	void *args[] = { &b->dout[0], &b->dref, &b->dmag, &base, &q, &b->dres };
 	if (rt_upload(b->dres, res, sizeof res, err, n) || rt_launch(b->check, g, blk, args, err, n) ||
 	    rt_sync(err, n) || rt_download(res, b->dres, sizeof res, err, n))
 		return 1;
@@ -156,6 +159,17 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
 		goto fail;
 	tn_fill_random(b->in, b->l.total, 0x5eed + (unsigned long long)pts);
 	pb->fam->ref(pb, &b->c, &b->l, b->in, b->ref, b->mag);
+	if ((b->acc = tn_param_index(pb->fam, "acc")) >= 0) {
+		if (!(b->base = malloc(bytes))) {
+			snprintf(err, n, "out of host memory for a %dx%dx%d problem", pb->nx,
+				 pb->ny, pb->nz);
+			goto fail;
+		}
+		tn_fill_random(b->base, b->l.total, 0xba5e + (unsigned long long)pts);
+		tn_poison_halo(&b->l, b->base);
+		if (rt_alloc(&b->dbase, bytes, err, n) || rt_upload(b->dbase, b->base, bytes, err, n))
+			goto fail;
+	}
 	b->mode = check_mode();
 	if ((b->mode & TN_CHECK_GPU) &&
 	    (load_check(b, dev, err, n) ||
@@ -180,6 +194,8 @@ void tn_bench_close(struct tn_bench *b)
 {
 	rt_free(b->dref);
 	rt_free(b->dmag);
+	rt_free(b->dbase);
+	free(b->base);
 	rt_free(b->dres);
 	rt_unload(b->check);
 	for (int i = 0; i < TN_NROT; i++) {
@@ -211,19 +227,22 @@ static int launch_kernel(void *p, int i, char *err, size_t n)
 	return rt_launch(c->k, c->grid, c->block, args, err, n);
 }
 
-int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const unsigned grid[3],
-		 const unsigned block[3], struct tn_result *res, char *err, size_t n)
+int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
+		 const unsigned grid[3], const unsigned block[3], struct tn_result *res,
+		 char *err, size_t n)
 {
 	struct kctx c = { b, k, grid, block };
 	size_t bytes = (size_t)b->l.total * sizeof(float);
 	struct stats st;
 	long long bad = 0;
+	int acc = b->acc >= 0 && v[b->acc];
 
 	memset(res, 0, sizeof *res);
 	res->median = res->min = res->max = res->gbs = res->mcells = res->pct = NAN;
 	res->max_err = res->bound = NAN;
 	res->reps = -1;
-	if (rt_fill(b->dout[0], 0xff, bytes, err, n) || rt_sync(err, n)) {
+	if ((acc ? rt_copy(b->dout[0], b->dbase, bytes, err, n) :
+	     rt_fill(b->dout[0], 0xff, bytes, err, n)) || rt_sync(err, n)) {
 		res->status = "launch_error";
 		snprintf(res->msg, sizeof res->msg, "%s", err);
 		return 1;
@@ -234,7 +253,7 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const unsigned grid[3]
 		return 0;
 	}
 	if (rt_sync(err, n) ||
-	    ((b->mode & TN_CHECK_GPU) && check_gpu(b, &bad, &res->max_err, &res->bound,
+	    ((b->mode & TN_CHECK_GPU) && check_gpu(b, acc, &bad, &res->max_err, &res->bound,
 						   res->msg, sizeof res->msg, err, n)) ||
 	    ((b->mode & TN_CHECK_CPU) && rt_download(b->out, b->dout[0], bytes, err, n))) {
 		res->status = "launch_error";
@@ -244,8 +263,8 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const unsigned grid[3]
 	if (b->mode & TN_CHECK_CPU) {
 		double e2, b2;
 		char m2[256];
-		long long bad2 = tn_check(&b->l, b->out, b->ref, b->mag, b->terms, &e2, &b2,
-					  m2, sizeof m2);
+		long long bad2 = tn_check_acc(&b->l, b->out, acc ? b->base : NULL, b->ref,
+					      b->mag, b->terms, &e2, &b2, m2, sizeof m2);
 		if (b->mode == TN_CHECK_BOTH && (bad2 != bad || (!bad &&
 		    (fabs(e2 - res->max_err) > 1e-6 * e2 || fabs(b2 - res->bound) > 1e-6 * b2)))) {
 			res->status = "wrong_result";
@@ -275,7 +294,7 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const unsigned grid[3]
 	res->min = st.min;
 	res->max = st.max;
 	res->reps = st.reps;
-	res->gbs = b->pb->fam->bytes(b->pb) / (st.median * 1e6);
+	res->gbs = b->pb->fam->bytes(b->pb, v) / (st.median * 1e6);
 	res->mcells = (double)b->pb->nx * b->pb->ny * b->pb->nz / (st.median * 1e3);
 	res->pct = b->copy_gbs > 0 ? 100.0 * res->gbs / b->copy_gbs : NAN;
 	return 0;

@@ -25,7 +25,9 @@ struct tn_bench {
 	float *in, *out;        /* host: input; output read back (pinned) */
 	double *ref;            /* reference on the compact interior */
 	float *mag;
-	void *din[TN_NROT], *dout[TN_NROT];
+	float *base;            /* acc=1: the output before the kernel (layout) */
+	int acc;                /* index of the family's acc parameter, or -1 */
+	void *din[TN_NROT], *dout[TN_NROT], *dbase;
 	void *dref, *dmag, *dres;     /* the reference on the GPU, and check results */
 	struct rt_kernel *check;      /* templates/check.m4 */
 	int mode;                     /* TN_CHECK_*: where outputs are checked */
@@ -48,8 +50,9 @@ void tn_bench_close(struct tn_bench *b);
 /* Returns 0 when res holds the outcome, whatever it is; nonzero when the
  * GPU can no longer be used (a fault poisons the context): res then holds
  * the failing configuration's outcome, and err says what happened. */
-int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const unsigned grid[3],
-		 const unsigned block[3], struct tn_result *res, char *err, size_t n);
+int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
+		 const unsigned grid[3], const unsigned block[3], struct tn_result *res,
+		 char *err, size_t n);
 
 /* Copy bandwidth of the device, reads plus writes: the best of fdtune's own
  * copy kernels (templates/copy.m4) and a device-to-device memcpy. */

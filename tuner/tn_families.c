@@ -33,7 +33,8 @@ void tn_fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c)
 	c->c0 = (float)c0;
 }
 
-double tn_fam_bytes_2(const struct tn_problem *pb)
+double tn_fam_bytes(const struct tn_problem *pb, const int *v)
 {
-	return 2.0 * pb->nx * pb->ny * pb->nz * sizeof(float);
+	int a = tn_param_index(pb->fam, "acc");
+	return (2.0 + (a >= 0 && v[a])) * pb->nx * pb->ny * pb->nz * sizeof(float);
 }

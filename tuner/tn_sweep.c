@@ -215,7 +215,7 @@ static int handle(struct ctx *c, struct item *it, char *err, size_t n)
 				 "%d (%d registers per thread)", block[0] * block[1] * block[2],
 				 maxt, regs);
 		} else {
-			fatal = tn_bench_run(&c->bench, k, grid, block, &res, err, n);
+			fatal = tn_bench_run(&c->bench, k, it->v, grid, block, &res, err, n);
 		}
 	}
 	it->ms = strcmp(res.status, "ok") ? -1 : res.median;
