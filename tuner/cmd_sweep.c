@@ -20,6 +20,11 @@ static const char usage[] =
 TN_CLI_PROBLEM_HELP
 "      --db PATH         database (default " TN_CLI_DB_DEFAULT ")\n"
 "  -d, --device N        GPU ordinal (default 0)\n"
+"      --devices I,J,...  GPUs of one model, one worker process each; they\n"
+"                        share out the configurations\n"
+"      --timeout S       a run may take S seconds plus 2000 times the best\n"
+"                        median so far before its worker is killed and the\n"
+"                        run recorded as a timeout (default 10)\n"
 "  -j, --jobs N          compile threads (default: the number of CPUs)\n"
 "      --compile-only    compile and record, do not run even with a GPU\n"
 "      --arch ARCH       compile target of a compile-only sweep\n"
@@ -55,6 +60,8 @@ int tn_cmd_sweep(int argc, char **argv)
 		{ "evals", required_argument, 0, 0x205 },
 		{ "shard", required_argument, 0, 0x206 },
 		{ "budget", required_argument, 0, 0x207 },
+		{ "devices", required_argument, 0, 0x208 },
+		{ "timeout", required_argument, 0, 0x209 },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -71,6 +78,7 @@ int tn_cmd_sweep(int argc, char **argv)
 	o.jobs = cpus > 0 ? (int)cpus : 1;
 	o.evals = 10;
 	o.seed = 0x5eed;
+	o.timeout_s = 10;
 	while ((opt = getopt_long(argc, argv, TN_CLI_PROBLEM_SHORT "d:j:s:qh", lo, NULL)) != -1) {
 		switch (tn_cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
 		case 1:
@@ -82,9 +90,40 @@ int tn_cmd_sweep(int argc, char **argv)
 		switch (opt) {
 		case 0x200: o.db_path = optarg; break;
 		case 'd':
-			if (tn_parse_int(optarg, "--device", 0, 63, &o.device, err, sizeof err))
+			if (tn_parse_int(optarg, "--device", 0, 63, &o.devices[0], err, sizeof err))
 				goto bad;
+			o.ndev = 1;
 			break;
+		case 0x208: {
+			char *tok, *save = NULL, list[256];
+			snprintf(list, sizeof list, "%s", optarg);
+			o.ndev = 0;
+			for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				if (o.ndev == TN_MAXDEV) {
+					snprintf(err, sizeof err, "--devices: at most %d GPUs", TN_MAXDEV);
+					goto bad;
+				}
+				if (tn_parse_int(tok, "--devices", 0, 63, &o.devices[o.ndev++], err,
+						 sizeof err))
+					goto bad;
+			}
+			if (!o.ndev) {
+				snprintf(err, sizeof err, "--devices '%s': expected GPU ordinals such as "
+					 "0,1", optarg);
+				goto bad;
+			}
+			break;
+		}
+		case 0x209: {
+			char *end;
+			o.timeout_s = strtod(optarg, &end);
+			if (end == optarg || *end || !(o.timeout_s >= 1 && o.timeout_s <= 86400)) {
+				snprintf(err, sizeof err, "--timeout '%s': expected seconds, 1..86400",
+					 optarg);
+				goto bad;
+			}
+			break;
+		}
 		case 'j':
 			if (tn_parse_int(optarg, "--jobs", 1, 64, &o.jobs, err, sizeof err))
 				goto bad;

@@ -2,6 +2,7 @@
  * main.c: fdtune's entry point; dispatches to the subcommands.
  */
 #include "tn_cli.h"
+#include "tn_worker.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,8 @@ int main(int argc, char **argv)
 		{ "report", tn_cmd_report }, { "export", tn_cmd_export },
 		{ "replay", tn_cmd_replay }, { "merge", tn_cmd_merge },
 	};
+	if (argc > 1 && !strcmp(argv[1], "__worker"))   /* a sweep's GPU worker */
+		return tn_worker_main(argc - 1, argv + 1);
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? TN_EX_USAGE : TN_EX_OK;

@@ -22,12 +22,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAXS 300
 
 struct stats { double median, min, max; int reps; };
 
 typedef int (*launch_fn)(void *ctx, int i, char *err, size_t n);
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
 
 static int cmpd(const void *a, const void *b)
 {
@@ -236,6 +244,7 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 	struct stats st;
 	long long bad = 0;
 	int acc = b->acc >= 0 && v[b->acc];
+	double t0 = now_s();
 
 	memset(res, 0, sizeof *res);
 	res->median = res->min = res->max = res->gbs = res->mcells = res->pct = NAN;
@@ -278,6 +287,7 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 		res->bound = b2;
 		snprintf(res->msg, sizeof res->msg, "%s", m2);
 	}
+	res->check_s = now_s() - t0;
 	if (bad) {
 		/* a kernel that writes where it must not may have hit the input */
 		res->status = "wrong_result";

@@ -40,6 +40,7 @@ struct tn_result {
 	const char *status;
 	char msg[512];
 	double median, min, max, gbs, mcells, pct, max_err, bound;
+	double check_s;         /* wall time of the validation */
 	int reps;
 };
 

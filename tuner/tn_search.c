@@ -22,6 +22,8 @@ struct tn_search {
 	long long *where;       /* dense code -> index, -1 where none */
 	long long ncode;
 	char *expanded;         /* guided: neighbourhood already proposed */
+	char *prop;             /* proposed by tn_search_next */
+	long long pending;      /* proposed and not yet reported */
 	long long start;        /* guided: evaluations of the random start */
 	unsigned long long rng;
 };
@@ -81,7 +83,8 @@ int tn_search_new(enum tn_strategy kind, const int *cfg, int np, long long n, lo
 	s->budget = budget > 0 && budget < n ? budget : n;
 	s->rng = seed;
 	if (!(s->t = malloc((size_t)n * sizeof *s->t)) ||
-	    !(s->perm = malloc((size_t)n * sizeof *s->perm)) || !(s->expanded = calloc((size_t)n, 1)))
+	    !(s->perm = malloc((size_t)n * sizeof *s->perm)) || !(s->expanded = calloc((size_t)n, 1)) ||
+	    !(s->prop = calloc((size_t)n, 1)))
 		goto fail;
 	for (long long i = 0; i < n; i++) {
 		s->t[i] = NAN;
@@ -143,13 +146,17 @@ void tn_search_free(struct tn_search *s)
 	free(s->perm);
 	free(s->where);
 	free(s->expanded);
+	free(s->prop);
 	free(s);
 }
 
 void tn_search_report(struct tn_search *s, long long i, double ms)
 {
-	if (i >= 0 && i < s->n)
-		s->t[i] = ms >= 0 ? ms : INFINITY;
+	if (i < 0 || i >= s->n)
+		return;
+	if (s->prop[i] && isnan(s->t[i]))
+		s->pending--;
+	s->t[i] = ms >= 0 ? ms : INFINITY;
 }
 
 /* The fastest evaluated configuration whose neighbourhood is unexplored. */
@@ -179,7 +186,7 @@ static int neighbours(const struct tn_search *s, long long c, long long *idx, in
 			p[k] = q;
 			j = s->where[code(s, p)];
 			p[k] -= d;
-			if (j >= 0 && isnan(s->t[j])) {
+			if (j >= 0 && isnan(s->t[j]) && !s->prop[j]) {
 				int dup = 0;
 				for (int u = 0; u < m; u++)
 					dup |= idx[u] == j;
@@ -206,7 +213,7 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 		}
 	} else if (s->used < s->start) {        /* guided: the random start */
 		for (; m < max && s->used + m < s->start && s->cursor < s->n; s->cursor++)
-			if (isnan(s->t[s->perm[s->cursor]]))
+			if (isnan(s->t[s->perm[s->cursor]]) && !s->prop[s->perm[s->cursor]])
 				idx[m++] = s->perm[s->cursor];
 	} else {                                 /* guided: local search */
 		long long c;
@@ -216,11 +223,15 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 			m = neighbours(s, c, idx, m, max);
 			s->expanded[c] = 1;
 		}
-		/* every neighbourhood explored: the rest at random */
-		for (; !m && s->cursor < s->n; s->cursor++)
-			if (isnan(s->t[s->perm[s->cursor]]))
+		/* every neighbourhood explored and nothing outstanding that could
+		 * open another: the rest at random */
+		for (; !m && !s->pending && s->cursor < s->n; s->cursor++)
+			if (isnan(s->t[s->perm[s->cursor]]) && !s->prop[s->perm[s->cursor]])
 				idx[m++] = s->perm[s->cursor];
 	}
+	for (int k = 0; k < m; k++)
+		s->prop[idx[k]] = 1;
+	s->pending += m;
 	s->used += m;
 	return m;
 }

@@ -25,10 +25,13 @@ struct tn_search;
 int tn_search_new(enum tn_strategy s, const int *cfg, int np, long long n, long long budget,
 		  unsigned long long seed, struct tn_search **out, char *err, size_t en);
 void tn_search_free(struct tn_search *s);
-/* Up to max indices (into cfg) to evaluate next; 0 when the search is over. */
+/* Up to max indices (into cfg) to evaluate next, never one proposed before.
+ * 0: nothing now; the search is over when nothing proposed is still
+ * unreported (a guided search waits for outcomes to choose more). */
 int tn_search_next(struct tn_search *s, long long *idx, int max);
 /* The outcome of configuration i: its time in ms, or a negative value for a
- * failure. Every proposed index must be reported before the next batch. */
+ * failure. Batches may overlap: later ones can be asked for before earlier
+ * ones are reported, as a pipelined sweep does. */
 void tn_search_report(struct tn_search *s, long long i, double ms);
 /* Configuration i was evaluated by an earlier run of the same sweep: it
  * counts against the budget and is never proposed. Call before the first

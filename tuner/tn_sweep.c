@@ -1,23 +1,27 @@
 /*
  * tn_sweep.c: the sweep loop. It knows families only through their
- * descriptors (tn.h). Configurations are compiled a chunk at a time by a
- * pool of threads, then measured one by one on the GPU; each build and each
- * run is written to the database as soon as it exists, so an interrupted
- * sweep loses nothing it finished. Without a GPU the sweep is compile-only:
- * it records every build with its registers, LDS and spills.
+ * descriptors (tn.h). A pool of threads compiles configurations (tn_pool.c)
+ * while worker processes, one per GPU, measure those already compiled
+ * (tn_worker.c); this loop feeds both, waits on both, and writes each build
+ * and each run to the database as soon as it exists, so an interrupted
+ * sweep loses nothing it finished. A worker that dies or overruns its time
+ * is recorded against its configuration and replaced. Without a GPU the
+ * sweep is compile-only: it records every build with its registers, LDS
+ * and spills.
  */
 #define _GNU_SOURCE
 #include "tn_sweep.h"
 #include "db.h"
-#include "gen.h"
 #include "rt.h"
-#include "tn_bench.h"
 #include "tn_cache.h"
+#include "tn_pool.h"
 #include "tn_progress.h"
 #include "tn_search.h"
+#include "tn_worker.h"
 
+#include <errno.h>
 #include <math.h>
-#include <pthread.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,22 +29,29 @@
 #include <time.h>
 #include <unistd.h>
 
-struct item {
-	int v[TN_MAXP];
-	long long idx;          /* index of the configuration in the sweep's list */
-	double ms;              /* outcome for the strategy: median ms, or -1 */
-	char *src, hash[17], err[1024];
-	struct rt_prog prog;
-	int bad_gen, bad_compile, cached;
+struct ctx {
+	const struct tn_sweep_opts *o;
+	struct db *db;
+	long long prob_id, sweep_id, dev_id[TN_MAXDEV];
+	struct tn_wk wk[TN_MAXDEV];
+	double copy[TN_MAXDEV];
+	int nwk, gpu;
+	char compiler[64];
+	const char *arch;
+	long long count[8];     /* outcomes, by index of outcome[] */
+	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
+	long long cached, restarts, done;
+	long long nprior, *prior_idx;   /* recorded outcomes a search starts from */
+	double *prior_ms;
+	double best_ms;         /* best median of this sweep: the base of timeouts */
+	double t_build, t_check, t_time;        /* summed over configurations */
+	struct tn_search *search;
+	const int *cfgs;        /* the configurations to run, TN_MAXP ints each */
+	struct tn_progress pr;
 };
 
-struct pool {
-	const struct tn_problem *pb;
-	const char *arch, *compiler, *cache;     /* cache: NULL when off */
-	struct item *it;
-	int n, next;
-	pthread_mutex_t mu;
-};
+static const char *const outcome[] = { "ok", "compile_error", "load_error",
+	"launch_error", "wrong_result", "resource_limit", "timeout", "built" };
 
 static volatile sig_atomic_t stop_signal;
 
@@ -52,89 +63,6 @@ static double now_s(void)
 }
 static void on_signal(int s) { stop_signal = s; }
 
-/* Generates and compiles one configuration into it, or takes the code from
- * the compile cache. */
-static void build(const struct pool *po, struct item *it)
-{
-	const struct tn_problem *pb = po->pb;
-	const struct tn_family *f = pb->fam;
-	char key[40];
-	struct gen_def d[TN_MAXP + 1];
-	d[0] = (struct gen_def){ "r", pb->r };
-	for (int i = 0; i < f->np; i++)
-		d[i + 1] = (struct gen_def){ f->p[i].name, it->v[i] };
-	if (gen_source(f->tmpl, "fdt_kernel", d, f->np + 1, &it->src, it->err,
-		       sizeof it->err)) {
-		it->bad_gen = 1;
-		it->prog.log = NULL;
-		it->prog.regs = it->prog.lds = it->prog.spill = -1;    /* unknown */
-		it->prog.ms = NAN;
-		return;
-	}
-	gen_hash(it->src, it->hash);
-	if (po->cache) {
-		tn_cache_key(it->src, po->compiler, po->arch, key);
-		if (!tn_cache_get(po->cache, key, &it->prog)) {
-			it->cached = 1;
-			return;
-		}
-	}
-	if (rt_compile(it->src, f->tmpl, po->arch, NULL, 0, &it->prog, it->err, sizeof it->err))
-		it->bad_compile = 1;
-	else if (po->cache)
-		tn_cache_put(po->cache, key, &it->prog);        /* a failure costs a compile later */
-}
-
-static void *worker(void *p)
-{
-	struct pool *po = p;
-	for (;;) {
-		int i;
-		pthread_mutex_lock(&po->mu);
-		i = po->next++;
-		pthread_mutex_unlock(&po->mu);
-		if (i >= po->n)
-			return NULL;
-		build(po, &po->it[i]);
-	}
-}
-
-/* Builds po->it[0..n) on jobs threads, the caller one of them; threads that
- * cannot be started leave their share to the others. */
-static void compile_chunk(struct pool *po, int jobs)
-{
-	pthread_t th[64];
-	int nt = (jobs < po->n ? jobs : po->n) - 1, started = 0;
-	po->next = 0;
-	if (nt > 64)
-		nt = 64;
-	for (; started < nt; started++)
-		if (pthread_create(&th[started], NULL, worker, po))
-			break;
-	worker(po);
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-}
-
-struct ctx {
-	const struct tn_sweep_opts *o;
-	struct db *db;
-	long long dev_id, prob_id, sweep_id;
-	struct tn_bench bench;
-	int gpu;
-	char compiler[64];
-	const char *arch;
-	long long count[8];     /* outcomes, by index of outcome[] */
-	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
-	long long cached;               /* builds taken from the compile cache */
-	long long nprior, *prior_idx;   /* recorded outcomes a search starts from */
-	double *prior_ms;
-	struct tn_progress pr;
-};
-
-static const char *const outcome[] = { "ok", "compile_error", "load_error",
-	"launch_error", "wrong_result", "resource_limit", "timeout", "built" };
-
 static void tally(struct ctx *c, const char *s)
 {
 	for (int i = 0; i < 8; i++)
@@ -142,27 +70,37 @@ static void tally(struct ctx *c, const char *s)
 			c->count[i]++;
 }
 
-/* Stores one compiled item and, on a GPU, measures it. Nonzero: the sweep
- * must stop (database failure or a GPU fault). */
-static int handle(struct ctx *c, struct item *it, char *err, size_t n)
+/* The time a run may take before its worker is killed: the --timeout
+ * floor plus 2000 launches of the best kernel so far (6x the floor before
+ * any kernel is timed). */
+static double limit_s(const struct ctx *c)
 {
-	const struct tn_problem *pb = c->o->pb;
-	const struct tn_family *f = pb->fam;
+	return c->best_ms > 0 ? c->o->timeout_s + 2.0 * c->best_ms : 6 * c->o->timeout_s;
+}
+
+static void empty_result(struct tn_result *r, const char *status)
+{
+	memset(r, 0, sizeof *r);
+	r->status = status;
+	r->median = r->min = r->max = r->gbs = r->mcells = r->pct = NAN;
+	r->max_err = r->bound = NAN;
+	r->reps = -1;
+}
+
+/* Records the build of it (its configuration first). */
+static int record_build(struct ctx *c, struct tn_item *it, char *err, size_t n)
+{
+	const struct tn_family *f = c->o->pb->fam;
 	char json[512];
-	long long cfg_id, build_id;
 	struct db_build b;
-	struct db_run r;
-	struct tn_result res;
-	struct rt_kernel *k = NULL;
-	unsigned grid[3], block[3];
-	int fatal = 0, regs, lds, local, maxt;
 
 	tn_config_json(f, it->v, json, sizeof json);
 	c->cached += it->cached;
-	if (db_config_id(c->db, f->name, json, &cfg_id, err, n))
+	c->t_build += it->build_s;
+	if (db_config_id(c->db, f->name, json, &it->cfg_id, err, n))
 		return 1;
 	memset(&b, 0, sizeof b);
-	b.config_id = cfg_id;
+	b.config_id = it->cfg_id;
 	b.sweep_id = c->sweep_id;
 	b.compiler = c->compiler;
 	b.compiler_version = c->compiler;
@@ -177,78 +115,130 @@ static int handle(struct ctx *c, struct item *it, char *err, size_t n)
 	b.log = it->bad_gen || it->bad_compile ? it->err : it->prog.log;
 	if (it->bad_compile && it->prog.log && *it->prog.log)
 		b.log = it->prog.log;
-	if (db_build_add(c->db, &b, &build_id, err, n))
+	return db_build_add(c->db, &b, &it->build_id, err, n) != 0;
+}
+
+/* Records the run of it on worker w's GPU and reports it to the search. */
+static int record_run(struct ctx *c, struct tn_item *it, int w, const struct tn_result *res,
+		      char *err, size_t n)
+{
+	struct db_run r;
+	memset(&r, 0, sizeof r);
+	r.sweep_id = c->sweep_id;
+	r.build_id = it->build_id;
+	r.device_id = c->dev_id[w];
+	r.problem_id = c->prob_id;
+	r.config_id = it->cfg_id;
+	r.status = res->status;
+	r.message = res->msg;
+	r.median_ms = res->median;
+	r.min_ms = res->min;
+	r.max_ms = res->max;
+	r.reps = res->reps;
+	r.gbs = res->gbs;
+	r.mcells = res->mcells;
+	r.pct_copy = res->pct;
+	r.max_err = res->max_err;
+	r.err_bound = res->bound;
+	it->ms = strcmp(res->status, "ok") ? -1 : res->median;
+	if (it->ms > 0 && (c->best_ms <= 0 || it->ms < c->best_ms))
+		c->best_ms = it->ms;
+	tally(c, res->status);
+	tn_search_report(c->search, it->idx, it->ms);
+	c->done++;
+	if (db_run_add(c->db, &r, NULL, err, n))
+		return 1;
+	tn_progress_step(&c->pr, res->gbs, res->pct);
+	return 0;
+}
+
+/* Records a built item; *gpu is set when it still has to be measured. */
+static int start_item(struct ctx *c, struct tn_item *it, int *gpu, char *err, size_t n)
+{
+	int bad = it->bad_gen || it->bad_compile;
+	*gpu = 0;
+	if (record_build(c, it, err, n))
 		return 1;
 	if (!c->gpu) {
-		tally(c, it->bad_gen || it->bad_compile ? "compile_error" : "built");
-		if (!it->bad_gen && !it->bad_compile) {
+		tally(c, bad ? "compile_error" : "built");
+		if (!bad) {
 			c->rmin = c->rmin && c->rmin < it->prog.regs ? c->rmin : it->prog.regs;
 			c->rmax = c->rmax > it->prog.regs ? c->rmax : it->prog.regs;
 			c->lmax = c->lmax > it->prog.lds ? c->lmax : it->prog.lds;
 			c->nspill += it->prog.spill > 0;
 		}
+		c->done++;
+		tn_search_report(c->search, it->idx, -1);
 		tn_progress_step(&c->pr, NAN, NAN);
 		return 0;
 	}
-	memset(&r, 0, sizeof r);
-	r.sweep_id = c->sweep_id;
-	r.build_id = build_id;
-	r.device_id = c->dev_id;
-	r.problem_id = c->prob_id;
-	r.config_id = cfg_id;
-	memset(&res, 0, sizeof res);
-	res.median = res.min = res.max = res.gbs = res.mcells = res.pct = NAN;
-	res.max_err = res.bound = NAN;
-	res.reps = -1;
-	if (it->bad_gen || it->bad_compile) {
-		res.status = "compile_error";
+	if (bad) {
+		struct tn_result res;
+		empty_result(&res, "compile_error");
 		snprintf(res.msg, sizeof res.msg, "%.500s", it->err);
-	} else if (rt_load(&it->prog, "fdt_kernel", &k, res.msg, sizeof res.msg)) {
-		res.status = "load_error";
-	} else if (rt_attrs(k, &regs, &lds, &local, &maxt, res.msg, sizeof res.msg)) {
-		res.status = "load_error";
+		return record_run(c, it, 0, &res, err, n);
+	}
+	*gpu = 1;
+	return 0;
+}
+
+/* Starts worker w and opens the problem's bench in it, if not running. */
+static int worker_up(struct ctx *c, int w, char *err, size_t n)
+{
+	struct tn_wk *k = &c->wk[w];
+	if (k->pid > 0)
+		return 0;
+	if (k->starts)
+		c->restarts++;
+	return tn_wk_spawn(k, err, n) || tn_wk_open(k, c->o->pb, c->copy[w], err, n);
+}
+
+/* Reads worker w's answer and records it; a worker that died is recorded
+ * against its configuration and left to be started again. */
+static int finish(struct ctx *c, int w, char *err, size_t n)
+{
+	struct tn_wk *k = &c->wk[w];
+	struct tn_item *it = k->job;
+	struct tn_wk_done d;
+	int rc;
+	if (tn_wk_read(k, &d)) {
+		empty_result(&d.res, "launch_error");
+		snprintf(d.res.msg, sizeof d.res.msg, "%s while measuring this configuration",
+			 k->why);
 	} else {
-		f->geom(pb, it->v, grid, block);
-		if ((long long)block[0] * block[1] * block[2] > maxt) {
-			res.status = "resource_limit";
-			snprintf(res.msg, sizeof res.msg, "%u threads per block, the kernel allows "
-				 "%d (%d registers per thread)", block[0] * block[1] * block[2],
-				 maxt, regs);
-		} else {
-			fatal = tn_bench_run(&c->bench, k, it->v, grid, block, &res, err, n);
-		}
+		c->t_check += d.check_s;
+		c->t_time += d.time_s;
+		if (d.fatal)            /* it exits: its GPU context is lost */
+			tn_wk_kill(k);
 	}
-	it->ms = strcmp(res.status, "ok") ? -1 : res.median;
-	r.status = res.status;
-	r.message = res.msg;
-	r.median_ms = res.median;
-	r.min_ms = res.min;
-	r.max_ms = res.max;
-	r.reps = res.reps;
-	r.gbs = res.gbs;
-	r.mcells = res.mcells;
-	r.pct_copy = res.pct;
-	r.max_err = res.max_err;
-	r.err_bound = res.bound;
-	rt_unload(k);
-	tally(c, res.status);
-	if (db_run_add(c->db, &r, NULL, err, n))
-		return 1;
-	tn_progress_step(&c->pr, res.gbs, res.pct);
-	if (fatal) {
-		char cfg[256];
-		tn_config_text(f, it->v, cfg, sizeof cfg);
-		snprintf(err + strlen(err), n - strlen(err) < n ? n - strlen(err) : 0,
-			 " (configuration %s, recorded as launch_error); the GPU context is "
-			 "lost, so the sweep stops here; run the same command again to go on "
-			 "past it", cfg);
-	}
-	return fatal;
+	k->job = NULL;
+	rc = record_run(c, it, w, &d.res, err, n);
+	tn_item_clear(it);
+	free(it);
+	return rc;
+}
+
+static int overrun(struct ctx *c, int w, char *err, size_t n)
+{
+	struct tn_wk *k = &c->wk[w];
+	struct tn_item *it = k->job;
+	struct tn_result res;
+	int rc;
+	tn_wk_kill(k);
+	empty_result(&res, "timeout");
+	snprintf(res.msg, sizeof res.msg, "killed after %.1f s, over the limit of --timeout %.0f s "
+		 "+ 2000 x the best median so far (%.3f ms)", limit_s(c), c->o->timeout_s,
+		 c->best_ms > 0 ? c->best_ms : 0.0);
+	rc = record_run(c, it, w, &res, err, n);
+	tn_item_clear(it);
+	free(it);
+	return rc;
 }
 
 /* Drops from cfgs[0..*nv) the configurations already recorded, keeping the
- * order of the rest: with a GPU, those with a run for this device and
- * problem; compile-only, those with a build for this arch and compiler. */
+ * order of the rest: with a GPU, those with a run on one of the sweep's
+ * GPUs for this problem; compile-only, those with a build for this arch
+ * and compiler. */
 static int skip_recorded(struct ctx *c, int *cfgs, long long *nv, long long *skipped,
 			 char *err, size_t n)
 {
@@ -259,13 +249,16 @@ static int skip_recorded(struct ctx *c, int *cfgs, long long *nv, long long *ski
 	for (long long i = 0; i < *nv; i++) {
 		char json[512];
 		long long id;
-		int yes;
+		int yes = 0;
 		double ms = -1;
 		tn_config_json(f, cfgs + i * TN_MAXP, json, sizeof json);
-		if (db_config_id(c->db, f->name, json, &id, err, n) ||
-		    (c->gpu ? db_run_recorded(c->db, c->dev_id, c->prob_id, id, &yes, &ms, err, n) :
-		     db_build_recorded(c->db, id, c->arch, c->compiler, &yes, err, n)))
+		if (db_config_id(c->db, f->name, json, &id, err, n))
 			return 1;
+		for (int w = 0; w < (c->gpu ? c->nwk : 1) && !yes; w++)
+			if (c->gpu ? db_run_recorded(c->db, c->dev_id[w], c->prob_id, id, &yes, &ms,
+						     err, n) :
+			    db_build_recorded(c->db, id, c->arch, c->compiler, &yes, err, n))
+				return 1;
 		if (yes && prior) {
 			double *p = realloc(c->prior_ms, (size_t)(c->nprior + 1) * sizeof *p);
 			long long *q = realloc(c->prior_idx, (size_t)(c->nprior + 1) * sizeof *q);
@@ -290,7 +283,9 @@ static int skip_recorded(struct ctx *c, int *cfgs, long long *nv, long long *ski
 	return 0;
 }
 
-static int setup(struct ctx *c, struct rt_dev *dev, char *err, size_t n)
+/* Decides GPU or compile-only, and starts one worker per GPU asked for:
+ * they must be of one model, as their runs share the space. */
+static int setup(struct ctx *c, char *err, size_t n)
 {
 	const struct tn_sweep_opts *o = c->o;
 	int ndev = 0;
@@ -307,16 +302,188 @@ static int setup(struct ctx *c, struct rt_dev *dev, char *err, size_t n)
 				"is timed\n", rt_platform(), *why ? ": " : "", why, c->arch);
 		return 0;
 	}
-	if (o->device >= ndev) {
-		snprintf(err, n, "--device %d: only %d GPU(s) present (0..%d)", o->device,
-			 ndev, ndev - 1);
-		return 1;
+	c->nwk = o->ndev > 0 ? o->ndev : 1;
+	for (int w = 0; w < c->nwk; w++) {
+		struct tn_wk *k = &c->wk[w];
+		k->device = o->ndev > 0 ? o->devices[w] : 0;
+		k->to = k->from = -1;
+		if (k->device >= ndev) {
+			snprintf(err, n, "GPU %d: only %d GPU(s) present (0..%d)", k->device, ndev,
+				 ndev - 1);
+			return 1;
+		}
+		for (int v = 0; v < w; v++)
+			if (c->wk[v].device == k->device) {
+				snprintf(err, n, "--devices names GPU %d twice", k->device);
+				return 1;
+			}
+		if (tn_wk_spawn(k, err, n))
+			return 1;
+		if (w && strcmp(k->dev.name, c->wk[0].dev.name)) {
+			snprintf(err, n, "GPUs %d and %d differ (%s, %s): the GPUs of one sweep share "
+				 "out its space, so they must be of one model; run one sweep per model",
+				 c->wk[0].device, k->device, c->wk[0].dev.name, k->dev.name);
+			return 1;
+		}
 	}
-	if (rt_device(o->device, dev, err, n))
-		return 1;
 	c->gpu = 1;
-	c->arch = dev->arch;
+	c->arch = c->wk[0].dev.arch;
 	return 0;
+}
+
+/* Records the GPUs and their copy bandwidth, measured where missing. */
+static int devices(struct ctx *c, char *err, size_t n)
+{
+	for (int w = 0; w < c->nwk; w++) {
+		const struct rt_dev *d = &c->wk[w].dev;
+		struct db_device dd = { d->vendor, d->name, d->arch, d->uuid, d->sms, d->mem, d->l2,
+			d->lds_block, d->max_threads };
+		double mgbs;
+		long long bytes;
+		if (db_device_id(c->db, &dd, &c->dev_id[w], err, n) ||
+		    db_device_copy(c->db, c->dev_id[w], &c->copy[w], err, n))
+			return 1;
+		if (c->copy[w] <= 0) {
+			fprintf(stderr, "fdtune: measuring the copy bandwidth of GPU %d, %s ...\n",
+				c->wk[w].device, d->name);
+			if (tn_wk_calibrate(&c->wk[w], &c->copy[w], &mgbs, &bytes, err, n) ||
+			    db_device_set_copy(c->db, c->dev_id[w], c->copy[w], mgbs, bytes, err, n))
+				return 1;
+		}
+		fprintf(stderr, "fdtune: GPU %d: %s (%s), copy bandwidth %.0f GB/s\n",
+			c->wk[w].device, d->name, d->arch, c->copy[w]);
+	}
+	return 0;
+}
+
+/* The loop: keeps the compilers fed, hands built items to idle workers,
+ * records what comes back, and ends when the search is over or a stop
+ * (signal, budget) has let the runs in progress finish. */
+static int loop(struct ctx *c, char *err, size_t n)
+{
+	const struct tn_sweep_opts *o = c->o;
+	struct tn_pool *pool = NULL;
+	static char id[700];            /* what decides the code, besides the source */
+	char opts[512];
+	long long inflight = 0;
+	int over = 0, rc = 1, want_max = 2 * o->jobs + c->nwk + 4;
+	double t0 = now_s();
+	const char *cache = tn_cache_dir();
+
+	rt_compile_options(c->arch, opts, sizeof opts);
+	snprintf(id, sizeof id, "%s %s", c->compiler, opts);
+	if (tn_pool_new(&pool, o->pb, c->arch, id, cache, o->jobs, err, n))
+		return 1;
+	for (;;) {
+		int stopping = stop_signal || (o->budget_s > 0 && now_s() - t0 > o->budget_s);
+		int busy = 0, nfd = 0, wait_ms = 1000;
+		struct pollfd pf[TN_MAXDEV + 1];
+		int who[TN_MAXDEV + 1];
+		struct tn_item *it;
+
+		if (!stopping && !over) {
+			int want = want_max - tn_pool_queued(pool);
+			long long idx[256];
+			int m = want > 0 ? tn_search_next(c->search, idx, want < 256 ? want : 256) : -1;
+			for (int i = 0; i < m; i++) {
+				if (!(it = calloc(1, sizeof *it))) {
+					snprintf(err, n, "out of memory");
+					goto out;
+				}
+				memcpy(it->v, c->cfgs + idx[i] * TN_MAXP, sizeof it->v);
+				it->idx = idx[i];
+				it->ms = -1;
+				tn_pool_add(pool, it);
+				inflight++;
+			}
+			if (m == 0 && inflight == 0)
+				over = 1;
+		}
+		if (!c->gpu) {
+			while (!stopping && (it = tn_pool_take(pool))) {
+				int g, bad;
+				inflight--;
+				bad = start_item(c, it, &g, err, n);
+				tn_item_clear(it);
+				free(it);
+				if (bad)
+					goto out;
+			}
+		} else {
+			for (int w = 0; w < c->nwk && !stopping; w++) {
+				struct tn_wk *k = &c->wk[w];
+				unsigned grid[3], block[3];
+				int g = 0;
+				while (!k->job && !g && (it = tn_pool_take(pool))) {
+					if (start_item(c, it, &g, err, n)) {
+						tn_item_clear(it);
+						free(it);
+						goto out;
+					}
+					if (!g) {
+						inflight--;
+						tn_item_clear(it);
+						free(it);
+					}
+				}
+				if (!g)
+					continue;
+				if (worker_up(c, w, err, n)) {
+					tn_item_clear(it);
+					free(it);
+					goto out;
+				}
+				o->pb->fam->geom(o->pb, it->v, grid, block);
+				if (tn_wk_submit(k, &it->prog, it->v, grid, block, err, n)) {
+					tn_item_clear(it);
+					free(it);
+					goto out;
+				}
+				/* the code is in the worker: keep only what is recorded */
+				tn_item_clear(it);
+				k->job = it;
+				k->deadline = now_s() + limit_s(c);
+			}
+		}
+		for (int w = 0; w < c->nwk; w++)
+			busy += c->wk[w].job != NULL;
+		if ((stopping && !busy) || (over && inflight == 0))
+			break;
+		if (!stopping) {
+			pf[nfd] = (struct pollfd){ tn_pool_fd(pool), POLLIN, 0 };
+			who[nfd++] = -1;
+		}
+		for (int w = 0; w < c->nwk; w++)
+			if (c->wk[w].job) {
+				double left = c->wk[w].deadline - now_s();
+				int ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
+				pf[nfd] = (struct pollfd){ c->wk[w].from, POLLIN, 0 };
+				who[nfd++] = w;
+				wait_ms = ms < wait_ms ? ms : wait_ms;
+			}
+		if (poll(pf, (nfds_t)nfd, wait_ms) < 0 && errno != EINTR) {
+			snprintf(err, n, "poll: %s", strerror(errno));
+			goto out;
+		}
+		for (int i = 0; i < nfd; i++) {
+			int w = who[i];
+			if (w < 0)
+				continue;
+			if (pf[i].revents) {
+				inflight--;
+				if (finish(c, w, err, n))
+					goto out;
+			} else if (now_s() > c->wk[w].deadline) {
+				inflight--;
+				if (overrun(c, w, err, n))
+					goto out;
+			}
+		}
+	}
+	rc = 0;
+out:
+	tn_pool_free(pool);
+	return rc;
 }
 
 int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
@@ -324,33 +491,31 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	const struct tn_problem *pb = o->pb;
 	const struct tn_family *f = pb->fam;
 	struct ctx c;
-	struct rt_dev dev;
 	struct tn_limits lim;
-	struct pool po;
-	int *cfgs = NULL, status = 1, chunk;
-	long long total = tn_space_size(o->sp), nv = 0, pruned = 0, done = 0, skipped = 0;
+	int *cfgs = NULL, status = 1;
+	long long total = tn_space_size(o->sp), nv = 0, pruned = 0, skipped = 0;
 	char why[256], first_why[256] = "", host[256] = "?", msg[512];
 	const char *end_status = "failed";
-	double copy = 0, memcpy_gbs = 0, t0 = 0, tc = 0, tm = 0;
-	struct tn_search *search = NULL;
-	long long cbytes = 0;
-	struct sigaction sa, old_int, old_term;
-	int handlers = 0;
+	double t0 = 0;
+	struct sigaction sa, old_int, old_term, old_pipe;
+	int handlers = 0, spent = 0;
 
 	memset(&c, 0, sizeof c);
-	memset(&po, 0, sizeof po);
 	c.o = o;
-	if (setup(&c, &dev, err, n))
-		return 1;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_IGN;        /* a dead worker shows as EPIPE, not a signal */
+	sigaction(SIGPIPE, &sa, &old_pipe);
+	if (setup(&c, err, n))
+		goto out;
 	if (c.gpu) {
-		lim.max_threads = dev.max_threads;
-		lim.lds_block = dev.lds_block;
+		lim.max_threads = c.wk[0].dev.max_threads;
+		lim.lds_block = c.wk[0].dev.lds_block;
 	} else {
 		tn_limits_of_arch(c.arch, &lim);
 	}
 	if (!(cfgs = calloc((size_t)total * TN_MAXP, sizeof *cfgs))) {   /* unused columns 0 */
 		snprintf(err, n, "out of memory for a space of %lld configurations", total);
-		return 1;
+		goto out;
 	}
 	for (long long i = 0; i < total; i++) {
 		int *v = cfgs + nv * TN_MAXP;
@@ -364,27 +529,15 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		}
 		nv++;
 	}
+	c.cfgs = cfgs;
 	if (db_open(o->db_path, &c.db, err, n))
 		goto out;
 	gethostname(host, sizeof host - 1);
-	if (c.gpu) {
-		struct db_device dd = { dev.vendor, dev.name, dev.arch, dev.uuid, dev.sms,
-			dev.mem, dev.l2, dev.lds_block, dev.max_threads };
-		if (db_device_id(c.db, &dd, &c.dev_id, err, n) ||
-		    db_device_copy(c.db, c.dev_id, &copy, err, n))
-			goto out;
-		if (copy <= 0) {
-			fprintf(stderr, "fdtune: measuring the copy bandwidth of %s ...\n", dev.name);
-			if (tn_calibrate(&dev, &copy, &memcpy_gbs, &cbytes, err, n) ||
-			    db_device_set_copy(c.db, c.dev_id, copy, memcpy_gbs, cbytes, err, n))
-				goto out;
-		}
-		fprintf(stderr, "fdtune: %s (%s), copy bandwidth %.0f GB/s\n", dev.name,
-			dev.arch, copy);
-	}
+	if (c.gpu && devices(&c, err, n))
+		goto out;
 	if (db_problem_id(c.db, f->name, pb->r, pb->nx, pb->ny, pb->nz, pb->prec,
 			  &c.prob_id, err, n) ||
-	    db_sweep_begin(c.db, o->cmdline, host, c.dev_id, c.prob_id,
+	    db_sweep_begin(c.db, o->cmdline, host, c.dev_id[0], c.prob_id,
 			   c.gpu ? "gpu" : "compile-only", &c.sweep_id, err, n))
 		goto out;
 	if (!o->force && skip_recorded(&c, cfgs, &nv, &skipped, err, n))
@@ -395,97 +548,58 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		"%lld already recorded (--force runs them again), %lld pruned%s%s%s\n",
 		c.sweep_id, f->name, pb->r, pb->nx, pb->ny, pb->nz, pb->prec, nv, skipped,
 		pruned, pruned ? " (e.g. " : "", first_why, pruned ? ")" : "");
-	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	stop_signal = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	handlers = 1;
-	if (c.gpu && tn_bench_open(&c.bench, pb, &dev, copy, err, n))
-		goto fail;
-	tn_progress_init(&c.pr, c.gpu && o->strategy != TN_EXHAUSTIVE ?
-			 (nv * o->evals + 99) / 100 : nv, o->quiet);
-	chunk = 4 * (o->jobs > 0 ? o->jobs : 1);
-	if (!(po.it = calloc((size_t)chunk, sizeof *po.it))) {
-		snprintf(err, n, "out of memory");
-		goto fail;
-	}
-	po.pb = pb;
-	po.arch = c.arch;
-	{
-		static char id[700];    /* what decides the code, besides the source */
-		char opts[512];
-		rt_compile_options(c.arch, opts, sizeof opts);
-		snprintf(id, sizeof id, "%s %s", c.compiler, opts);
-		po.compiler = id;
-	}
-	po.cache = tn_cache_dir();
-	pthread_mutex_init(&po.mu, NULL);
+	for (int w = 0; w < c.nwk; w++)
+		if (tn_wk_open(&c.wk[w], pb, c.copy[w], err, n))
+			goto fail;
 	if (nv && tn_search_new(c.gpu ? o->strategy : TN_EXHAUSTIVE, cfgs, TN_MAXP, nv,
 				o->strategy == TN_EXHAUSTIVE || !c.gpu ? 0 : (nv * o->evals + 99) / 100,
-				o->seed, &search, err, n))
+				o->seed, &c.search, err, n))
 		goto fail;
-	for (long long i = 0; search && i < c.nprior; i++)
-		tn_search_prior(search, c.prior_idx[i], c.prior_ms[i]);
-	if (search && c.gpu && o->strategy != TN_EXHAUSTIVE)
+	for (long long i = 0; c.search && i < c.nprior; i++)
+		tn_search_prior(c.search, c.prior_idx[i], c.prior_ms[i]);
+	if (c.search && c.gpu && o->strategy != TN_EXHAUSTIVE)
 		fprintf(stderr, "fdtune: %s search, at most %d%% of the configurations, %lld of "
 			"them known from earlier runs\n", tn_strategy_name(o->strategy), o->evals,
 			c.nprior);
+	tn_progress_init(&c.pr, c.gpu && o->strategy != TN_EXHAUSTIVE ?
+			 (nv * o->evals + 99) / 100 - c.nprior : nv, o->quiet);
 	t0 = now_s();
-	while (search && !stop_signal && !(o->budget_s > 0 && now_s() - t0 > o->budget_s)) {
-		long long idx[256];
-		int m = tn_search_next(search, idx, chunk < 256 ? chunk : 256), rc = 0;
-		double t1;
-		if (m <= 0)
-			break;
-		for (int i = 0; i < m; i++) {
-			memset(&po.it[i], 0, sizeof po.it[i]);
-			memcpy(po.it[i].v, cfgs + idx[i] * TN_MAXP, sizeof po.it[i].v);
-			po.it[i].idx = idx[i];
-			po.it[i].ms = -1;
-		}
-		po.n = m;
-		t1 = now_s();
-		compile_chunk(&po, o->jobs);
-		tc += now_s() - t1;
-		t1 = now_s();
-		for (int i = 0; i < m; i++) {
-			if (!rc && !stop_signal)
-				rc = handle(&c, &po.it[i], err, n);
-			tn_search_report(search, po.it[i].idx, po.it[i].ms);
-			rt_prog_free(&po.it[i].prog);
-			free(po.it[i].src);
-		}
-		tm += now_s() - t1;
-		done += m;
-		if (rc)
-			goto fail;
+	if (c.search && loop(&c, err, n)) {
+		tn_progress_end(&c.pr);
+		goto fail;
 	}
 	tn_progress_end(&c.pr);
-	if (done) {
+	if (c.done) {
 		double tt = now_s() - t0;
-		fprintf(stderr, "fdtune: %lld configurations in %.1f s, %.1f per second: compile "
-			"%.1f s on %d threads (%lld from the cache%s%s), %s %.1f s\n", done, tt,
-			done / tt, tc, o->jobs, c.cached, po.cache ? " in " : "",
-			po.cache ? po.cache : ", which is off", c.gpu ? "load, validate and time" :
-			"record", tm);
+		const char *cache = tn_cache_dir();
+		fprintf(stderr, "fdtune: %lld configurations in %.1f s, %.1f per second; summed over "
+			"configurations: compile %.1f s on %d threads (%lld from the cache%s%s)",
+			c.done, tt, c.done / tt, c.t_build, o->jobs, c.cached, cache ? " in " : "",
+			cache ? cache : ", which is off");
+		if (c.gpu)
+			fprintf(stderr, ", validate %.1f s, time %.1f s on %d GPU(s); workers "
+				"restarted %lld times", c.t_check, c.t_time, c.nwk, c.restarts);
+		fputc('\n', stderr);
 		if (!c.gpu && c.count[7])
 			fprintf(stderr, "fdtune: compile-only for %s: registers %d..%d per thread, "
 				"LDS up to %d bytes, %d of %lld builds spill; each build is in the "
 				"builds table of %s (nothing was timed, so fdtune best has no rows)\n",
 				c.arch, c.rmin, c.rmax, c.lmax, c.nspill, c.count[7], o->db_path);
 	}
-	{
-		int spent = o->budget_s > 0 && now_s() - t0 > o->budget_s && tn_search_next_left(search);
-		end_status = stop_signal || spent ? "interrupted" : "done";
-		status = stop_signal || spent ? 1 : 0;
-		if (stop_signal)
-			snprintf(err, n, "interrupted by signal %d; what finished is recorded",
-				 (int)stop_signal);
-		else if (spent)
-			snprintf(err, n, "the time budget of %.0f s is spent before the end; what "
-				 "finished is recorded, and the same command goes on", o->budget_s);
-	}
+	spent = o->budget_s > 0 && now_s() - t0 > o->budget_s && tn_search_next_left(c.search);
+	end_status = stop_signal || spent ? "interrupted" : "done";
+	status = stop_signal || spent ? 1 : 0;
+	if (stop_signal)
+		snprintf(err, n, "interrupted by signal %d; what finished is recorded",
+			 (int)stop_signal);
+	else if (spent)
+		snprintf(err, n, "the time budget of %.0f s is spent before the end; what "
+			 "finished is recorded, and the same command goes on", o->budget_s);
 fail:
 	{
 		int o2 = snprintf(msg, sizeof msg, "%s", status ? err : "");
@@ -501,18 +615,16 @@ fail:
 		}
 	}
 out:
-	tn_search_free(search);
+	for (int w = 0; w < c.nwk; w++)
+		tn_wk_kill(&c.wk[w]);
+	tn_search_free(c.search);
 	free(c.prior_idx);
 	free(c.prior_ms);
 	if (handlers) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
 	}
-	if (po.it)
-		pthread_mutex_destroy(&po.mu);
-	free(po.it);
-	if (c.gpu)
-		tn_bench_close(&c.bench);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	db_close(c.db);
 	free(cfgs);
 	return status;

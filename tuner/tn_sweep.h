@@ -1,10 +1,10 @@
 /*
  * tn_sweep.h: the sweep, generate -> compile -> load -> validate -> time ->
  * store, for every configuration of a space that passes the family's
- * constraints. A chunk of configurations is compiled on a pool of CPU
- * threads, then measured one by one on the GPU. Every outcome is stored as
- * it happens; SIGINT and SIGTERM stop the sweep between configurations and
- * mark it interrupted.
+ * constraints. A pool of CPU threads compiles while one worker process per
+ * GPU measures what is compiled. Every outcome is stored as it happens;
+ * SIGINT and SIGTERM stop the sweep after the runs in progress and mark it
+ * interrupted.
  */
 #ifndef TN_SWEEP_H
 #define TN_SWEEP_H
@@ -12,11 +12,14 @@
 #include "tn.h"
 #include "tn_search.h"
 
+#define TN_MAXDEV 16
+
 struct tn_sweep_opts {
 	const struct tn_problem *pb;
 	const struct tn_space *sp;
 	const char *db_path, *cmdline;
-	int device;             /* GPU ordinal */
+	int ndev, devices[TN_MAXDEV];   /* GPU ordinals, one worker each; 0: GPU 0 */
+	double timeout_s;       /* a run may take this plus 2000x the best median */
 	int jobs;               /* compile threads */
 	int compile_only;       /* do not use a GPU even if one is present */
 	const char *arch;       /* compile target without a GPU; NULL: default */

@@ -1,0 +1,215 @@
+/*
+ * tn_pool.c: the compile pool of tn_pool.h. One list holds every item not
+ * yet taken, in the order queued; threads claim items in that order and
+ * build them outside the lock; the sweep takes built items from anywhere in
+ * the list, so one slow compile does not hold back the others.
+ */
+#define _GNU_SOURCE
+#include "tn_pool.h"
+#include "gen.h"
+#include "tn_cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAXT 64
+
+enum { QUEUED, BUILDING, BUILT };
+
+struct tn_pool {
+	const struct tn_problem *pb;
+	const char *arch, *compiler, *cache;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct tn_item *head, *tail, *cursor;   /* cursor: first item not claimed */
+	int nq, quit, nt, fd[2];
+	pthread_t th[MAXT];
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* Generates and compiles it, or takes the code from the compile cache. */
+static void build(const struct tn_pool *po, struct tn_item *it)
+{
+	const struct tn_problem *pb = po->pb;
+	const struct tn_family *f = pb->fam;
+	char key[40];
+	struct gen_def d[TN_MAXP + 1];
+	d[0] = (struct gen_def){ "r", pb->r };
+	for (int i = 0; i < f->np; i++)
+		d[i + 1] = (struct gen_def){ f->p[i].name, it->v[i] };
+	if (gen_source(f->tmpl, "fdt_kernel", d, f->np + 1, &it->src, it->err,
+		       sizeof it->err)) {
+		it->bad_gen = 1;
+		it->prog.log = NULL;
+		it->prog.regs = it->prog.lds = it->prog.spill = -1;    /* unknown */
+		it->prog.ms = NAN;
+		return;
+	}
+	gen_hash(it->src, it->hash);
+	if (po->cache) {
+		tn_cache_key(it->src, po->compiler, po->arch, key);
+		if (!tn_cache_get(po->cache, key, &it->prog)) {
+			it->cached = 1;
+			return;
+		}
+	}
+	if (rt_compile(it->src, f->tmpl, po->arch, NULL, 0, &it->prog, it->err, sizeof it->err))
+		it->bad_compile = 1;
+	else if (po->cache)
+		tn_cache_put(po->cache, key, &it->prog);        /* a failure costs a compile later */
+}
+
+static void *thread_main(void *arg)
+{
+	struct tn_pool *p = arg;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		struct tn_item *it;
+		double t0;
+		while (!p->quit && !p->cursor)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->quit)
+			break;
+		it = p->cursor;
+		p->cursor = it->next;
+		it->built = BUILDING;
+		pthread_mutex_unlock(&p->mu);
+		t0 = now_s();
+		build(p, it);
+		it->build_s = now_s() - t0;
+		pthread_mutex_lock(&p->mu);
+		it->built = BUILT;
+		/* a full pipe already wakes the sweep: the byte may be dropped */
+		if (write(p->fd[1], "b", 1) < 0 && errno != EAGAIN)
+			break;
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *arch,
+		const char *compiler, const char *cache, int jobs, char *err, size_t n)
+{
+	struct tn_pool *p = calloc(1, sizeof *p);
+	*pp = NULL;
+	if (!p) {
+		snprintf(err, n, "out of memory");
+		return 1;
+	}
+	p->pb = pb;
+	p->arch = arch;
+	p->compiler = compiler;
+	p->cache = cache;
+	p->fd[0] = p->fd[1] = -1;
+	if (pipe2(p->fd, O_CLOEXEC | O_NONBLOCK)) {
+		snprintf(err, n, "pipe: %s", strerror(errno));
+		free(p);
+		return 1;
+	}
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	for (; p->nt < (jobs < MAXT ? jobs : MAXT); p->nt++)
+		if (pthread_create(&p->th[p->nt], NULL, thread_main, p))
+			break;
+	if (!p->nt) {
+		snprintf(err, n, "cannot start a compile thread");
+		tn_pool_free(p);
+		return 1;
+	}
+	*pp = p;
+	return 0;
+}
+
+int tn_pool_fd(const struct tn_pool *p) { return p->fd[0]; }
+
+void tn_pool_add(struct tn_pool *p, struct tn_item *it)
+{
+	it->next = NULL;
+	it->built = QUEUED;
+	pthread_mutex_lock(&p->mu);
+	if (p->tail)
+		p->tail->next = it;
+	else
+		p->head = it;
+	p->tail = it;
+	if (!p->cursor)
+		p->cursor = it;
+	p->nq++;
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+struct tn_item *tn_pool_take(struct tn_pool *p)
+{
+	struct tn_item *it, *prev = NULL;
+	char buf[256];
+	while (read(p->fd[0], buf, sizeof buf) > 0)
+		;                               /* drained: we look at the list itself */
+	pthread_mutex_lock(&p->mu);
+	for (it = p->head; it && it->built != BUILT; it = it->next)
+		prev = it;
+	if (it) {
+		if (prev)
+			prev->next = it->next;
+		else
+			p->head = it->next;
+		if (p->tail == it)
+			p->tail = prev;
+		it->next = NULL;
+		p->nq--;
+	}
+	pthread_mutex_unlock(&p->mu);
+	return it;
+}
+
+int tn_pool_queued(struct tn_pool *p)
+{
+	int q;
+	pthread_mutex_lock(&p->mu);
+	q = p->nq;
+	pthread_mutex_unlock(&p->mu);
+	return q;
+}
+
+void tn_pool_free(struct tn_pool *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	for (int i = 0; i < p->nt; i++)
+		pthread_join(p->th[i], NULL);
+	while (p->head) {
+		struct tn_item *it = p->head;
+		p->head = it->next;
+		tn_item_clear(it);
+		free(it);
+	}
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cv);
+	close(p->fd[0]);
+	close(p->fd[1]);
+	free(p);
+}
+
+void tn_item_clear(struct tn_item *it)
+{
+	rt_prog_free(&it->prog);
+	free(it->src);
+	it->src = NULL;
+}

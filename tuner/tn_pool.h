@@ -1,0 +1,48 @@
+/*
+ * tn_pool.h: the compile pool of a sweep. Threads generate and compile the
+ * configurations handed to them (or take the code from the compile cache)
+ * while the sweep measures earlier ones on the GPU: compilation and
+ * measurement overlap. The pool tells the sweep that an item is built by
+ * writing a byte to a pipe, so the sweep can wait on it next to its workers.
+ */
+#ifndef TN_POOL_H
+#define TN_POOL_H
+
+#include "rt.h"
+#include "tn.h"
+
+struct tn_item {
+	int v[TN_MAXP];
+	long long idx;          /* index of the configuration in the sweep's list */
+	double ms;              /* outcome for the strategy: median ms, or -1 */
+	char *src, hash[17], err[1024];
+	struct rt_prog prog;
+	int bad_gen, bad_compile, cached;
+	double build_s;         /* generate + compile (or cache) wall time */
+	int built;              /* set by the pool under its lock */
+	long long cfg_id, build_id;     /* the sweep's: where it is recorded */
+	struct tn_item *next;
+};
+
+struct tn_pool;
+
+/* Starts jobs threads compiling for arch; compiler identifies the compiler
+ * and its options for the cache, cache is its directory (NULL: off). */
+int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *arch,
+		const char *compiler, const char *cache, int jobs, char *err, size_t n);
+/* The read end of the pipe that gets a byte for every item built. */
+int tn_pool_fd(const struct tn_pool *p);
+/* Queues it (calloc'ed, then v and idx set) for building; the pool owns it
+ * until tn_pool_take returns it. */
+void tn_pool_add(struct tn_pool *p, struct tn_item *it);
+/* A built item, the earliest queued first, or NULL when none is built yet. */
+struct tn_item *tn_pool_take(struct tn_pool *p);
+/* Items queued and not yet taken. */
+int tn_pool_queued(struct tn_pool *p);
+/* Stops the threads after the builds in progress and frees the items not
+ * taken. */
+void tn_pool_free(struct tn_pool *p);
+/* Frees what building put into it. */
+void tn_item_clear(struct tn_item *it);
+
+#endif

@@ -1,0 +1,344 @@
+/*
+ * tn_worker.c: both sides of tn_worker.h. Requests and replies are fixed
+ * structs over two pipes (the worker is this same executable, so the
+ * layouts agree); a run request is followed by the code object's bytes.
+ * A reply is smaller than PIPE_BUF and written at once, so when the pipe
+ * is readable the whole reply is there.
+ */
+#define _GNU_SOURCE
+#include "tn_worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+enum { REQ_CAL = 1, REQ_OPEN, REQ_RUN };
+
+struct req {
+	int type;
+	char fam[32], prec[8];
+	int r, nx, ny, nz;
+	double h[3], copy;
+	int v[TN_MAXP];
+	unsigned grid[3], block[3];
+	long long size;         /* REQ_RUN: bytes of code that follow */
+};
+
+struct rep {
+	int status, fatal;
+	char err[768];
+	struct rt_dev dev;
+	double copy, mcpy, check_s, time_s;
+	long long bytes;
+	struct tn_result res;
+	char rstatus[32];
+};
+_Static_assert(sizeof(struct rep) < 4096, "a reply fits in PIPE_BUF");
+
+static const char *const statuses[] = { "ok", "compile_error", "load_error", "launch_error",
+	"wrong_result", "resource_limit", "timeout", NULL };
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static int put(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t k = write(fd, p, len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return 1;
+		p += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+static int get(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	while (len) {
+		ssize_t k = read(fd, p, len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return 1;
+		p += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+/* ---- the sweep's side ---- */
+
+static void reap(struct tn_wk *w)
+{
+	int st = 0;
+	if (w->pid > 0 && waitpid(w->pid, &st, 0) == w->pid) {
+		if (WIFSIGNALED(st))
+			snprintf(w->why, sizeof w->why, "the worker was killed by signal %d (%s)",
+				 WTERMSIG(st), strsignal(WTERMSIG(st)));
+		else
+			snprintf(w->why, sizeof w->why, "the worker exited with status %d",
+				 WEXITSTATUS(st));
+	}
+	if (w->to >= 0)
+		close(w->to);
+	if (w->from >= 0)
+		close(w->from);
+	w->to = w->from = -1;
+	w->pid = 0;
+	w->job = NULL;
+}
+
+void tn_wk_kill(struct tn_wk *w)
+{
+	if (w->pid > 0)
+		kill(w->pid, SIGKILL);
+	reap(w);
+}
+
+/* Waits up to limit seconds for a reply; nonzero with err set otherwise. */
+static int answer(struct tn_wk *w, double limit, struct rep *r, char *err, size_t n)
+{
+	struct pollfd p = { w->from, POLLIN, 0 };
+	int k;
+	do
+		k = poll(&p, 1, (int)(limit * 1000));
+	while (k < 0 && errno == EINTR);
+	if (k == 0) {
+		tn_wk_kill(w);
+		snprintf(err, n, "GPU %d: the worker did not answer within %.0f s; it was killed",
+			 w->device, limit);
+		return 1;
+	}
+	if (k < 0 || get(w->from, r, sizeof *r)) {
+		reap(w);
+		snprintf(err, n, "GPU %d: %s", w->device, w->why);
+		return 1;
+	}
+	if (r->status) {
+		snprintf(err, n, "GPU %d: %s", w->device, r->err);
+		return 1;
+	}
+	return 0;
+}
+
+int tn_wk_spawn(struct tn_wk *w, char *err, size_t n)
+{
+	int to[2], from[2];
+	char dev[16], *argv[] = { "fdtune", "__worker", dev, NULL };
+	posix_spawn_file_actions_t fa;
+	struct rep r;
+	int rc;
+
+	w->to = w->from = -1;
+	w->pid = 0;
+	w->job = NULL;
+	snprintf(dev, sizeof dev, "%d", w->device);
+	if (pipe2(to, O_CLOEXEC))
+		return snprintf(err, n, "pipe: %s", strerror(errno)), 1;
+	if (pipe2(from, O_CLOEXEC)) {
+		close(to[0]);
+		close(to[1]);
+		return snprintf(err, n, "pipe: %s", strerror(errno)), 1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, to[0], 0);
+	posix_spawn_file_actions_adddup2(&fa, from[1], 1);
+	rc = posix_spawn(&w->pid, "/proc/self/exe", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(to[0]);
+	close(from[1]);
+	w->to = to[1];
+	w->from = from[0];
+	if (rc) {
+		w->pid = 0;
+		reap(w);
+		return snprintf(err, n, "cannot start a worker process: %s", strerror(rc)), 1;
+	}
+	w->starts++;
+	if (answer(w, 300, &r, err, n))
+		return 1;
+	w->dev = r.dev;
+	return 0;
+}
+
+int tn_wk_calibrate(struct tn_wk *w, double *copy, double *memcpy_gbs, long long *bytes,
+		    char *err, size_t n)
+{
+	struct req q;
+	struct rep r;
+	memset(&q, 0, sizeof q);
+	q.type = REQ_CAL;
+	if (put(w->to, &q, sizeof q))
+		return snprintf(err, n, "GPU %d: the worker is gone", w->device), 1;
+	if (answer(w, 600, &r, err, n))
+		return 1;
+	*copy = r.copy;
+	*memcpy_gbs = r.mcpy;
+	*bytes = r.bytes;
+	return 0;
+}
+
+int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
+	       char *err, size_t n)
+{
+	struct req q;
+	struct rep r;
+	memset(&q, 0, sizeof q);
+	q.type = REQ_OPEN;
+	snprintf(q.fam, sizeof q.fam, "%s", pb->fam->name);
+	snprintf(q.prec, sizeof q.prec, "%s", pb->prec);
+	q.r = pb->r;
+	q.nx = pb->nx;
+	q.ny = pb->ny;
+	q.nz = pb->nz;
+	memcpy(q.h, pb->h, sizeof q.h);
+	q.copy = copy_gbs;
+	if (put(w->to, &q, sizeof q))
+		return snprintf(err, n, "GPU %d: the worker is gone", w->device), 1;
+	return answer(w, 1800, &r, err, n);     /* the CPU reference of a large grid */
+}
+
+int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
+		 const unsigned grid[3], const unsigned block[3], char *err, size_t n)
+{
+	struct req q;
+	memset(&q, 0, sizeof q);
+	q.type = REQ_RUN;
+	memcpy(q.v, v, sizeof q.v);
+	memcpy(q.grid, grid, sizeof q.grid);
+	memcpy(q.block, block, sizeof q.block);
+	q.size = (long long)p->size;
+	if (put(w->to, &q, sizeof q) || put(w->to, p->code, p->size)) {
+		tn_wk_kill(w);
+		return snprintf(err, n, "GPU %d: the worker is gone: %s", w->device, w->why), 1;
+	}
+	return 0;
+}
+
+int tn_wk_read(struct tn_wk *w, struct tn_wk_done *d)
+{
+	struct rep r;
+	memset(d, 0, sizeof *d);
+	if (get(w->from, &r, sizeof r)) {
+		reap(w);
+		return 1;
+	}
+	d->res = r.res;
+	d->res.status = "launch_error";
+	for (int i = 0; statuses[i]; i++)
+		if (!strcmp(statuses[i], r.rstatus))
+			d->res.status = statuses[i];
+	d->fatal = r.fatal;
+	d->check_s = r.check_s;
+	d->time_s = r.time_s;
+	return 0;
+}
+
+/* ---- the worker's side ---- */
+
+/* Loads, checks the resources of, validates and times one kernel. */
+static int run_one(struct tn_bench *b, const struct req *q, void *code, struct rep *r)
+{
+	struct rt_prog p;
+	struct rt_kernel *k = NULL;
+	int regs, lds, local, maxt, fatal = 0;
+	double t0 = now_s();
+	memset(&p, 0, sizeof p);
+	p.code = code;
+	p.size = (size_t)q->size;
+	r->res.status = "load_error";
+	if (rt_load(&p, "fdt_kernel", &k, r->res.msg, sizeof r->res.msg) ||
+	    rt_attrs(k, &regs, &lds, &local, &maxt, r->res.msg, sizeof r->res.msg)) {
+		r->res.median = r->res.min = r->res.max = r->res.gbs = r->res.pct = -1;
+	} else if ((long long)q->block[0] * q->block[1] * q->block[2] > maxt) {
+		r->res.status = "resource_limit";
+		snprintf(r->res.msg, sizeof r->res.msg, "%u threads per block, the kernel allows %d "
+			 "(%d registers per thread)", q->block[0] * q->block[1] * q->block[2], maxt,
+			 regs);
+	} else {
+		fatal = tn_bench_run(b, k, q->v, q->grid, q->block, &r->res, r->err, sizeof r->err);
+		r->check_s = r->res.check_s;
+		r->time_s = now_s() - t0 - r->check_s;
+	}
+	rt_unload(k);
+	snprintf(r->rstatus, sizeof r->rstatus, "%s", r->res.status);
+	r->fatal = fatal;
+	return fatal;
+}
+
+int tn_worker_main(int argc, char **argv)
+{
+	int out, ndev = 0, dev = argc > 1 ? atoi(argv[1]) : 0, open = 0;
+	struct tn_problem pb;
+	struct tn_bench b;
+	struct rt_dev me;
+	struct rep r;
+	struct req q;
+	void *code = NULL;
+
+	/* replies go to the original stdout; anything else printed goes to stderr */
+	if ((out = dup(1)) < 0 || dup2(2, 1) < 0)
+		return 3;
+	signal(SIGINT, SIG_IGN);        /* the sweep decides when to stop */
+	memset(&r, 0, sizeof r);
+	memset(&b, 0, sizeof b);
+	if (rt_init(&ndev, r.err, sizeof r.err) ||
+	    (dev >= ndev && snprintf(r.err, sizeof r.err, "no GPU %d (%d present)", dev, ndev)) ||
+	    rt_device(dev, &r.dev, r.err, sizeof r.err))
+		r.status = 1;
+	me = r.dev;
+	if (put(out, &r, sizeof r) || r.status)
+		return 3;
+	while (!get(0, &q, sizeof q)) {
+		memset(&r, 0, sizeof r);
+		if (q.type == REQ_CAL) {
+			r.status = tn_calibrate(&me, &r.copy, &r.mcpy, &r.bytes, r.err, sizeof r.err);
+		} else if (q.type == REQ_OPEN && !open) {
+			memset(&pb, 0, sizeof pb);
+			q.fam[sizeof q.fam - 1] = q.prec[sizeof q.prec - 1] = 0;
+			pb.fam = tn_family(q.fam);
+			pb.prec = q.prec;
+			pb.r = q.r;
+			pb.nx = q.nx;
+			pb.ny = q.ny;
+			pb.nz = q.nz;
+			memcpy(pb.h, q.h, sizeof pb.h);
+			r.status = !pb.fam ? snprintf(r.err, sizeof r.err, "unknown family %s", q.fam), 1 :
+				   tn_bench_open(&b, &pb, &me, q.copy, r.err, sizeof r.err);
+			open = !r.status;
+		} else if (q.type == REQ_RUN && open && q.size > 0 && q.size < (1LL << 30)) {
+			if (!(code = malloc((size_t)q.size)) || get(0, code, (size_t)q.size))
+				return 3;
+			run_one(&b, &q, code, &r);
+			free(code);
+			code = NULL;
+		} else {
+			r.status = 1;
+			snprintf(r.err, sizeof r.err, "worker: unexpected request %d", q.type);
+		}
+		if (put(out, &r, sizeof r) || r.fatal)
+			break;          /* a lost context is never reused */
+	}
+	if (open && !r.fatal)
+		tn_bench_close(&b);
+	return r.fatal ? 4 : 0;
+}

@@ -1,0 +1,58 @@
+/*
+ * tn_worker.h: measuring kernels in a worker process, one per GPU. The
+ * sweep never touches a GPU itself: it hands compiled code to a worker
+ * (this executable started again as "fdtune __worker"), which loads,
+ * validates and times it and answers with the outcome. A kernel that
+ * faults kills only the worker's GPU context; one that hangs is killed
+ * with its worker. Either way the sweep records the outcome, starts a new
+ * worker and goes on.
+ */
+#ifndef TN_WORKER_H
+#define TN_WORKER_H
+
+#include <sys/types.h>
+
+#include "rt.h"
+#include "tn.h"
+#include "tn_bench.h"
+
+struct tn_wk {
+	int device;             /* GPU ordinal */
+	pid_t pid;              /* 0: not running */
+	int to, from;           /* pipes: requests to it, replies from it */
+	struct rt_dev dev;
+	void *job;              /* the sweep's item in progress, NULL when idle */
+	double deadline;        /* CLOCK_MONOTONIC seconds the job may run until */
+	int starts;             /* processes started for this GPU */
+	char why[256];          /* how the last process ended, when it died */
+};
+
+/* A worker's answer to a run. */
+struct tn_wk_done {
+	struct tn_result res;   /* res.status points at a static string */
+	int fatal;              /* the worker's GPU context is lost: it exits */
+	double check_s, time_s; /* validation and timing wall time in the worker */
+};
+
+/* Starts a worker on GPU w->device and reads its properties into w->dev. */
+int tn_wk_spawn(struct tn_wk *w, char *err, size_t n);
+/* Calibrates the copy bandwidth (tn_calibrate) in the worker. */
+int tn_wk_calibrate(struct tn_wk *w, double *copy, double *memcpy_gbs, long long *bytes,
+		    char *err, size_t n);
+/* Opens the bench of pb in the worker: fields, the CPU reference. */
+int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
+	       char *err, size_t n);
+/* Sends one run: code p of config v, launched on grid x block. Returns at
+ * once; the answer is read with tn_wk_read once w->from is readable. */
+int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
+		 const unsigned grid[3], const unsigned block[3], char *err, size_t n);
+/* Reads the answer to the run in progress. Nonzero: the worker died first
+ * (w->why says how); it is reaped and must be spawned again. */
+int tn_wk_read(struct tn_wk *w, struct tn_wk_done *d);
+/* Kills the worker (SIGKILL) and reaps it. */
+void tn_wk_kill(struct tn_wk *w);
+
+/* The worker's side: serves requests on stdin/stdout until EOF. */
+int tn_worker_main(int argc, char **argv);
+
+#endif
