@@ -553,7 +553,7 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
     }
     if (stmt(d->h, "SELECT count(*) FROM runs WHERE device_id = ?1 AND problem_id = ?2"
                    " AND config_id = ?3 AND status IN ('ok', 'compile_error', 'wrong_result',"
-                   " 'resource_limit', 'launch_error') AND NOT EXISTS (SELECT 1 FROM builds b"
+                   " 'resource_limit', 'launch_error', 'timeout') AND NOT EXISTS (SELECT 1 FROM builds b"
                    " WHERE b.id = runs.build_id AND b.status = 'gen_error')", v, 3, &r,
              "look up recorded runs", err, n))
         return -1;

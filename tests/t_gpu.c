@@ -33,19 +33,22 @@ static int have_gpu(void)
 	return !rt_init(&n, err, sizeof err) && n > 0;
 }
 
-/* Runs a sweep of the xyz space given by specs for R and size into
+static char exe[512];          /* the fdtune executable, for the sweep's workers */
+
+/* Runs a sweep of family fam's space given by specs for R and size into
  * dir/NAME.db with strategy st (evals percent for random and guided);
- * the database path is left in db. */
-static void sweep(const char *name, int r, int nx, int ny, int nz, const char *const *specs,
-		  int ns, enum tn_strategy st, int evals, char db[256])
+ * the database path is left in db. Returns tn_sweep's status. */
+static int sweep_fam(const char *fam, const char *name, int r, int nx, int ny, int nz,
+		     const char *const *specs, int ns, enum tn_strategy st, int evals,
+		     double timeout, char db[256], char *err, size_t n)
 {
-	struct tn_problem pb = { tn_family("xyz"), r, nx, ny, nz, "fp32", { 1, 1, 1 } };
+	struct tn_problem pb = { tn_family(fam), r, nx, ny, nz, "fp32", { 1, 1, 1 } };
 	struct tn_space sp;
 	struct tn_sweep_opts o = { 0 };
-	char err[2048];
+	assert_non_null(pb.fam);
 	tn_space_default(pb.fam, &sp);
 	for (int i = 0; i < ns; i++)
-		assert_int_equal(tn_space_set(&sp, specs[i], err, sizeof err), 0);
+		assert_int_equal(tn_space_set(&sp, specs[i], err, n), 0);
 	snprintf(db, 256, "%s/%s.db", dir, name);
 	o.pb = &pb;
 	o.sp = &sp;
@@ -56,8 +59,42 @@ static void sweep(const char *name, int r, int nx, int ny, int nz, const char *c
 	o.strategy = st;
 	o.evals = evals;
 	o.seed = 7;
-	if (tn_sweep(&o, err, sizeof err))
+	o.timeout_s = timeout;
+	o.exe = exe;
+	return tn_sweep(&o, err, n);
+}
+
+/* The same for xyz; a failed sweep fails the test. */
+static void sweep(const char *name, int r, int nx, int ny, int nz, const char *const *specs,
+		  int ns, enum tn_strategy st, int evals, char db[256])
+{
+	char err[2048];
+	if (sweep_fam("xyz", name, r, nx, ny, nz, specs, ns, st, evals, 10, db, err, sizeof err))
 		fail_msg("sweep %s failed: %s", name, err);
+}
+
+/* The test-only family of fam_bugs.c: configurations that fault and that
+ * hang are recorded as such, each in its own worker, and the sweep goes on
+ * to measure every other configuration. */
+static void faults_and_hangs(void **st)
+{
+	static const char *const a[] = { "bx=32,64,128", "bug=0,1,2" };
+	char db[256], err[2048];
+	(void)st;
+	if (!have_gpu())
+		skip();
+	setenv("FDTUNE_TEST_BUGS", "1", 1);
+	assert_int_equal(sweep_fam("bugs", "bugs", 2, 67, 9, 5, a, 2, TN_EXHAUSTIVE, 100, 2, db,
+				   err, sizeof err), 0);
+	unsetenv("FDTUNE_TEST_BUGS");
+	assert_int_equal(t_count(db, "select count(*) from runs"), 9);
+	assert_int_equal(t_count(db, "select count(*) from v_runs where status = 'ok' and "
+				 "json_extract(params, '$.bug') = 0"), 3);
+	assert_int_equal(t_count(db, "select count(*) from v_runs where status = 'launch_error' "
+				 "and json_extract(params, '$.bug') = 1"), 3);
+	assert_int_equal(t_count(db, "select count(*) from v_runs where status = 'timeout' and "
+				 "json_extract(params, '$.bug') = 2 and message like 'killed after%'"), 3);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 1);
 }
 
 /* Sweeps the space given by specs for R and size: every configuration that
@@ -195,10 +232,13 @@ int main(void)
 {
 	/* bad_kernels runs last: its fault leaves the GPU unusable */
 	const struct CMUnitTest t[] = { cmocka_unit_test(small_spaces), cmocka_unit_test(guided_sweep),
-		cmocka_unit_test(exported_kernel), cmocka_unit_test(bad_kernels) };
+		cmocka_unit_test(faults_and_hangs), cmocka_unit_test(exported_kernel),
+		cmocka_unit_test(bad_kernels) };
+	const char *root = getenv("ROOT");
 	int rc;
 	if (!mkdtemp(dir))
 		return 1;
+	snprintf(exe, sizeof exe, "%s/fdtune", root ? root : ".");
 	setenv("FDTUNE_CHECK", "both", 1);
 	rc = cmocka_run_group_tests_name("gpu", t, NULL, NULL);
 	t_rmtree(dir);

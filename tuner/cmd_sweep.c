@@ -38,6 +38,9 @@ TN_CLI_PROBLEM_HELP
 "      --force           run again what is already recorded for this device and\n"
 "                        problem, or compile-only for this arch and compiler (by\n"
 "                        default a sweep resumes: it skips those)\n"
+"      --no-race         time every configuration to a stable median; by\n"
+"                        default one whose first 5 timed launches are all over\n"
+"                        1.3x the best median so far stops there\n"
 "  -q, --quiet           no progress display\n"
 "  -h, --help            this text\n"
 "Exit status: 0 the sweep ran to its end (failed configurations are recorded,\n"
@@ -62,6 +65,7 @@ int tn_cmd_sweep(int argc, char **argv)
 		{ "budget", required_argument, 0, 0x207 },
 		{ "devices", required_argument, 0, 0x208 },
 		{ "timeout", required_argument, 0, 0x209 },
+		{ "no-race", no_argument, 0, 0x20a },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -136,6 +140,7 @@ int tn_cmd_sweep(int argc, char **argv)
 			o.max_configs = mc;
 			break;
 		case 'q': o.quiet = 1; break;
+		case 0x20a: o.no_race = 1; break;
 		case 0x204: o.force = 1; break;
 		case 's':
 			if (tn_strategy_parse(optarg, &o.strategy)) {

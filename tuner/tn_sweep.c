@@ -306,6 +306,7 @@ static int setup(struct ctx *c, char *err, size_t n)
 	for (int w = 0; w < c->nwk; w++) {
 		struct tn_wk *k = &c->wk[w];
 		k->device = o->ndev > 0 ? o->devices[w] : 0;
+		k->exe = o->exe;
 		k->to = k->from = -1;
 		if (k->device >= ndev) {
 			snprintf(err, n, "GPU %d: only %d GPU(s) present (0..%d)", k->device, ndev,
@@ -434,7 +435,8 @@ static int loop(struct ctx *c, char *err, size_t n)
 					goto out;
 				}
 				o->pb->fam->geom(o->pb, it->v, grid, block);
-				if (tn_wk_submit(k, &it->prog, it->v, grid, block, err, n)) {
+				if (tn_wk_submit(k, &it->prog, it->v, grid, block,
+						 o->no_race ? 0 : c->best_ms, err, n)) {
 					tn_item_clear(it);
 					free(it);
 					goto out;
@@ -449,7 +451,9 @@ static int loop(struct ctx *c, char *err, size_t n)
 			busy += c->wk[w].job != NULL;
 		if ((stopping && !busy) || (over && inflight == 0))
 			break;
-		if (!stopping) {
+		/* the pool's pipe only matters while something could take a build:
+		 * otherwise it stays readable and the wait would spin */
+		if (!stopping && (!c->gpu || busy < c->nwk)) {
 			pf[nfd] = (struct pollfd){ tn_pool_fd(pool), POLLIN, 0 };
 			who[nfd++] = -1;
 		}

@@ -9,6 +9,7 @@
 #include "tn_worker.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -28,7 +29,7 @@ struct req {
 	int type;
 	char fam[32], prec[8];
 	int r, nx, ny, nz;
-	double h[3], copy;
+	double h[3], copy, race_ms;
 	int v[TN_MAXP];
 	unsigned grid[3], block[3];
 	long long size;         /* REQ_RUN: bytes of code that follow */
@@ -162,7 +163,7 @@ int tn_wk_spawn(struct tn_wk *w, char *err, size_t n)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, to[0], 0);
 	posix_spawn_file_actions_adddup2(&fa, from[1], 1);
-	rc = posix_spawn(&w->pid, "/proc/self/exe", &fa, NULL, argv, environ);
+	rc = posix_spawn(&w->pid, w->exe ? w->exe : "/proc/self/exe", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(to[0]);
 	close(from[1]);
@@ -218,7 +219,8 @@ int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
 }
 
 int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
-		 const unsigned grid[3], const unsigned block[3], char *err, size_t n)
+		 const unsigned grid[3], const unsigned block[3], double race_ms, char *err,
+		 size_t n)
 {
 	struct req q;
 	memset(&q, 0, sizeof q);
@@ -227,6 +229,7 @@ int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
 	memcpy(q.grid, grid, sizeof q.grid);
 	memcpy(q.block, block, sizeof q.block);
 	q.size = (long long)p->size;
+	q.race_ms = race_ms;
 	if (put(w->to, &q, sizeof q) || put(w->to, p->code, p->size)) {
 		tn_wk_kill(w);
 		return snprintf(err, n, "GPU %d: the worker is gone: %s", w->device, w->why), 1;
@@ -266,15 +269,19 @@ static int run_one(struct tn_bench *b, const struct req *q, void *code, struct r
 	p.code = code;
 	p.size = (size_t)q->size;
 	r->res.status = "load_error";
+	r->res.median = r->res.min = r->res.max = r->res.gbs = r->res.mcells = NAN;
+	r->res.pct = r->res.max_err = r->res.bound = NAN;
+	r->res.reps = -1;
 	if (rt_load(&p, "fdt_kernel", &k, r->res.msg, sizeof r->res.msg) ||
 	    rt_attrs(k, &regs, &lds, &local, &maxt, r->res.msg, sizeof r->res.msg)) {
-		r->res.median = r->res.min = r->res.max = r->res.gbs = r->res.pct = -1;
+		/* load_error; k, when loaded, is unloaded below */
 	} else if ((long long)q->block[0] * q->block[1] * q->block[2] > maxt) {
 		r->res.status = "resource_limit";
 		snprintf(r->res.msg, sizeof r->res.msg, "%u threads per block, the kernel allows %d "
 			 "(%d registers per thread)", q->block[0] * q->block[1] * q->block[2], maxt,
 			 regs);
 	} else {
+		b->race_ms = q->race_ms;
 		fatal = tn_bench_run(b, k, q->v, q->grid, q->block, &r->res, r->err, sizeof r->err);
 		r->check_s = r->res.check_s;
 		r->time_s = now_s() - t0 - r->check_s;
@@ -291,6 +298,7 @@ int tn_worker_main(int argc, char **argv)
 	struct tn_problem pb;
 	struct tn_bench b;
 	struct rt_dev me;
+	char prec[8];
 	struct rep r;
 	struct req q;
 	void *code = NULL;
@@ -316,7 +324,8 @@ int tn_worker_main(int argc, char **argv)
 			memset(&pb, 0, sizeof pb);
 			q.fam[sizeof q.fam - 1] = q.prec[sizeof q.prec - 1] = 0;
 			pb.fam = tn_family(q.fam);
-			pb.prec = q.prec;
+			snprintf(prec, sizeof prec, "%s", q.prec);
+			pb.prec = prec;
 			pb.r = q.r;
 			pb.nx = q.nx;
 			pb.ny = q.ny;

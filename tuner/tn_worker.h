@@ -18,6 +18,7 @@
 
 struct tn_wk {
 	int device;             /* GPU ordinal */
+	const char *exe;        /* the fdtune executable; NULL: /proc/self/exe */
 	pid_t pid;              /* 0: not running */
 	int to, from;           /* pipes: requests to it, replies from it */
 	struct rt_dev dev;
@@ -42,10 +43,12 @@ int tn_wk_calibrate(struct tn_wk *w, double *copy, double *memcpy_gbs, long long
 /* Opens the bench of pb in the worker: fields, the CPU reference. */
 int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
 	       char *err, size_t n);
-/* Sends one run: code p of config v, launched on grid x block. Returns at
- * once; the answer is read with tn_wk_read once w->from is readable. */
+/* Sends one run: code p of config v, launched on grid x block, raced out
+ * when clearly slower than race_ms (tn_bench.h; 0: off). Returns at once;
+ * the answer is read with tn_wk_read once w->from is readable. */
 int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
-		 const unsigned grid[3], const unsigned block[3], char *err, size_t n);
+		 const unsigned grid[3], const unsigned block[3], double race_ms, char *err,
+		 size_t n);
 /* Reads the answer to the run in progress. Nonzero: the worker died first
  * (w->why says how); it is reaped and must be spawned again. */
 int tn_wk_read(struct tn_wk *w, struct tn_wk_done *d);

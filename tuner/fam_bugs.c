@@ -1,0 +1,66 @@
+/*
+ * fam_bugs.c: a test-only family (templates/bugs.m4) that exists only when
+ * the environment has FDTUNE_TEST_BUGS=1: an x stencil whose bug parameter
+ * makes it fault (1) or hang (2), so that tests can show a sweep recording
+ * both and going on. It is not in the family table, so no listing, default
+ * space or compile test ever sees it.
+ */
+#include "fam.h"
+
+#include <stdio.h>
+
+enum { BX, BUG };
+
+static int check(const struct tn_problem *pb, const int *v, const struct tn_limits *lim,
+		 char *why, size_t n)
+{
+	if (v[BUG] < 0 || v[BUG] > 2)
+		return snprintf(why, n, "bug=%d: must be 0, 1 or 2", v[BUG]), 1;
+	if (pb->ny > 65535 || pb->nz > 65535)
+		return snprintf(why, n, "ny and nz must be at most 65535"), 1;
+	return tn_fam_common_check(pb, 1, v[BX], 1, 1, 0, lim, why, n);
+}
+
+static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
+{
+	b[0] = (unsigned)v[BX];
+	b[1] = b[2] = 1;
+	g[0] = (unsigned)((pb->nx + v[BX] - 1) / v[BX]);
+	g[1] = (unsigned)pb->ny;
+	g[2] = (unsigned)pb->nz;
+}
+
+static void geom_src(const int *v, char grid[3][96], unsigned b[3])
+{
+	snprintf(grid[0], 96, "(nx + %d) / %d", v[BX] - 1, v[BX]);
+	snprintf(grid[1], 96, "ny");
+	snprintf(grid[2], 96, "nz");
+	b[0] = (unsigned)v[BX];
+	b[1] = b[2] = 1;
+}
+
+static void ref(const struct tn_problem *pb, const struct tn_coef *c,
+		const struct tn_layout *l, const float *in, double *out, float *mag)
+{
+	tn_ref_axes(pb, c, l, in, out, mag, TN_X);
+}
+
+static void coef(const struct tn_problem *pb, struct tn_coef *c)
+{
+	tn_fam_coef_axes(pb, TN_X, c);
+}
+
+static int terms(int r) { return 2 * r + 1; }
+
+const struct tn_family tn_fam_bugs = {
+	.name = "bugs", .tmpl = "bugs.m4",
+	.help = "test only (FDTUNE_TEST_BUGS=1): an x stencil that can fault or hang",
+	.np = 2,
+	.p = {
+		{ "bx", "threads per block", 1, 1024, 3, { 32, 64, 128 } },
+		{ "bug", "0 correct, 1 illegal address, 2 never returns", 0, 2, 3, { 0, 1, 2 } },
+	},
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = coef,
+	.ref = ref, .terms = terms,
+	.dflt = "{\"bx\":64,\"bug\":0}",
+};
