@@ -286,7 +286,8 @@ static int run_one(struct tn_bench *b, const struct req *q, void *code, struct r
 		r->check_s = r->res.check_s;
 		r->time_s = now_s() - t0 - r->check_s;
 	}
-	rt_unload(k);
+	if (!fatal)             /* a lost context cannot release anything */
+		rt_unload(k);
 	snprintf(r->rstatus, sizeof r->rstatus, "%s", r->res.status);
 	r->fatal = fatal;
 	return fatal;
