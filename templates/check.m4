@@ -1,5 +1,7 @@
 m4_dnl check.m4: the output check of tn_field.c, run on the GPU next to the data.
-m4_dnl One thread per element of the whole output allocation: an interior point
+m4_dnl One thread per element of the whole output allocation, launched as a grid of
+m4_dnl (ceil(ld / BS), rows per plane, planes) blocks of BS threads, so that no thread
+m4_dnl divides 64-bit indices: an interior point
 m4_dnl must lie within its error bound of the CPU reference (computed on the CPU,
 m4_dnl uploaded once), every other element must still hold the poison bits.
 m4_dnl Parameters: FDT_BS (threads per block).
@@ -21,12 +23,11 @@ extern "C" __global__ void __launch_bounds__('FDT_BS`)
 	   const float *__restrict__ mag, const float *__restrict__ base, fd_chk q,
 	   unsigned long long *res)
 {
-	const long long a = (long long)blockIdx.x * 'FDT_BS` + threadIdx.x;
-	if (a >= q.total)
+	const int ia = blockIdx.x * 'FDT_BS` + threadIdx.x;
+	if (ia >= q.ld)
 		return;
-	const int k = (int)(a / q.slice) - q.r;
-	const long long rem = a % q.slice;
-	const int j = (int)(rem / q.ld) - q.r, i = (int)(rem % q.ld) - q.xoff;
+	const long long a = (long long)blockIdx.z * q.slice + (long long)blockIdx.y * q.ld + ia;
+	const int k = (int)blockIdx.z - q.r, j = (int)blockIdx.y - q.r, i = ia - q.xoff;
 	const float v = out[a];
 	bool bad;
 	if (i >= 0 && i < q.nx && j >= 0 && j < q.ny && k >= 0 && k < q.nz) {
