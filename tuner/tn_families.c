@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct tn_family *const tn_families[] = { &tn_fam_xyz, NULL };
+const struct tn_family *const tn_families[] = {
+	&tn_fam_xyz,
+	&tn_fam_x, &tn_fam_y,
+	NULL
+};
 
 const struct tn_family *tn_family(const char *name)
 {

@@ -1,0 +1,92 @@
+/*
+ * fam_y.c: descriptor of the y family (templates/y.m4): the second derivative
+ * along y alone, out = c0 u + sum_k w_k (u(y-k) + u(y+k)), the y pass of the
+ * multi-pass strategies (acc=1 there: it adds to the x pass). Parameters:
+ *   vec  floats per thread in x (1, 2, 4: float, float2, float4)
+ *   bx   threads of a block in x;  by  threads in y
+ *   ypt  rows per thread
+ *   lds  0: taps straight from memory (through L1) into a register column of
+ *        ypt + 2R rows loaded once per plane (vec=1, ypt=1: the baseline)
+ *        1: the block rows and their R halo rows each side through an LDS
+ *        tile of (by ypt + 2R) x bx vectors, filled by a strided loop
+ *   nw   z planes per block (grid z = ceil(nz / nw))
+ *   nt   nontemporal (streaming) stores
+ *   acc  1: add the result to the output (tn.h)
+ */
+#include "fam.h"
+
+#include <stdio.h>
+
+enum { VEC, BX, BY, YPT, LDS, NW, NT, ACC };
+
+static int check(const struct tn_problem *pb, const int *v,
+		 const struct tn_limits *lim, char *why, size_t n)
+{
+	/* domains are bounded (tn_space_set), so these products fit */
+	long long rows = (long long)v[BY] * v[YPT];
+	long long lds = v[LDS] ? (rows + 2LL * pb->r) * v[BX] * v[VEC] * 4 : 0;
+	if (tn_fam_flag(v[LDS], "lds", why, n) || tn_fam_flag(v[NT], "nt", why, n) ||
+	    tn_fam_flag(v[ACC], "acc", why, n))
+		return 1;
+	if (v[NW] < 1)
+		return snprintf(why, n, "nw=%d: must be positive", v[NW]), 1;
+	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
+		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
+	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, lds, lim, why, n);
+}
+
+static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
+{
+	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT];
+	b[0] = (unsigned)v[BX];
+	b[1] = (unsigned)v[BY];
+	b[2] = 1;
+	g[0] = (unsigned)((pb->nx + wx - 1) / wx);
+	g[1] = (unsigned)((pb->ny + wy - 1) / wy);
+	g[2] = (unsigned)((pb->nz + v[NW] - 1) / v[NW]);
+}
+
+static void geom_src(const int *v, char grid[3][96], unsigned b[3])
+{
+	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT];
+	snprintf(grid[0], 96, "(nx + %d) / %d", wx - 1, wx);
+	snprintf(grid[1], 96, "(ny + %d) / %d", wy - 1, wy);
+	snprintf(grid[2], 96, "(nz + %d) / %d", v[NW] - 1, v[NW]);
+	b[0] = (unsigned)v[BX];
+	b[1] = (unsigned)v[BY];
+	b[2] = 1;
+}
+
+static void ref(const struct tn_problem *pb, const struct tn_coef *c,
+		const struct tn_layout *l, const float *in, double *out, float *mag)
+{
+	tn_ref_axes(pb, c, l, in, out, mag, TN_Y);
+}
+
+static void coef(const struct tn_problem *pb, struct tn_coef *c)
+{
+	tn_fam_coef_axes(pb, TN_Y, c);
+}
+
+static int terms(int r) { return 2 * r + 1; }
+
+const struct tn_family tn_fam_y = {
+	.name = "y", .tmpl = "y.m4",
+	.help = "Dyy alone (a multi-pass y pass): taps from memory or through an LDS tile",
+	.np = 8,
+	.p = {
+		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
+		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 256 } },
+		{ "by", "threads per block in y", 1, 1024, 3, { 1, 4, 8 } },
+		{ "ypt", "rows per thread", 1, 64, 2, { 1, 4 } },
+		{ "lds", "0 taps from memory, 1 LDS tile", 0, 1, 2, { 0, 1 } },
+		{ "nw", "z planes per block", 1, 65536, 1, { 8 } },
+		{ "nt", "nontemporal stores", 0, 1, 2, { 0, 1 } },
+		{ "acc", "add to the output (out += D u)", 0, 1, 2, { 0, 1 } },
+	},
+
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = coef,
+	.ref = ref, .terms = terms,
+	/* untuned: float4, an LDS tile of 8 + 2R rows (24 KiB at R=8) */
+	.dflt = "{\"vec\":4,\"bx\":64,\"by\":4,\"ypt\":2,\"lds\":1,\"nw\":8,\"nt\":0,\"acc\":0}",
+};
