@@ -6,7 +6,11 @@
 
 #include <string.h>
 
-const struct tn_family *const tn_families[] = { &tn_fam_xyz, NULL };
+const struct tn_family *const tn_families[] = {
+	&tn_fam_xyz,
+	&tn_fam_z,
+	NULL
+};
 
 const struct tn_family *tn_family(const char *name)
 {
