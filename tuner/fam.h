@@ -21,6 +21,6 @@ void tn_fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c);
 double tn_fam_bytes(const struct tn_problem *pb, const int *v);
 
 extern const struct tn_family tn_fam_xyz;
-extern const struct tn_family tn_fam_z;
+extern const struct tn_family tn_fam_z, tn_fam_xy;
 
 #endif

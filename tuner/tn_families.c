@@ -8,7 +8,7 @@
 
 const struct tn_family *const tn_families[] = {
 	&tn_fam_xyz,
-	&tn_fam_z,
+	&tn_fam_z, &tn_fam_xy,
 	NULL
 };
 
