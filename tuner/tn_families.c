@@ -10,6 +10,7 @@
 const struct tn_family *const tn_families[] = {
 	&tn_fam_xyz,
 	&tn_fam_x, &tn_fam_y,
+	&tn_fam_z, &tn_fam_xy,
 	NULL
 };
 
