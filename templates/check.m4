@@ -13,7 +13,7 @@ m4_dnl and mag + |base|. res[0] counts bad points, res[1] is
 m4_dnl the smallest bad index (start it at ~0), res[2] and res[3] hold the largest
 m4_dnl |out - ref| and the largest bound as float bits (start them at 0).
 m4_include(`lib.m4')m4_dnl
-FDT_REQUIRE(`FDT_BS >= 1', `bs must be positive')m4_dnl
+FDT_REQUIRE(`FDT_BS >= 2 && FDT_BS <= 1024 && (FDT_BS & (FDT_BS - 1)) == 0', `bs must be a power of two 2..1024')m4_dnl
 FDT_BANNER(`check.m4')
 `
 struct fd_chk { long long total, slice; int ld, xoff, r, nx, ny, nz, terms; };
@@ -23,9 +23,10 @@ extern "C" __global__ void __launch_bounds__('FDT_BS`)
 	   const float *__restrict__ mag, const float *__restrict__ base, fd_chk q,
 	   unsigned long long *res)
 {
+	__shared__ unsigned se['FDT_BS`], sb['FDT_BS`];   /* error and bound bits, reduced per block */
 	const int ia = blockIdx.x * 'FDT_BS` + threadIdx.x;
-	if (ia >= q.ld)
-		return;
+	se[threadIdx.x] = sb[threadIdx.x] = 0;
+	if (ia < q.ld) {
 	const long long a = (long long)blockIdx.z * q.slice + (long long)blockIdx.y * q.ld + ia;
 	const int k = (int)blockIdx.z - q.r, j = (int)blockIdx.y - q.r, i = ia - q.xoff;
 	const float v = out[a];
@@ -39,18 +40,29 @@ extern "C" __global__ void __launch_bounds__('FDT_BS`)
 		const double b = 2.0 * (q.terms + 1 + (base != 0)) * 5.9604644775390625e-8 * m + 1e-30;
 		bad = !(e <= b);
 		const float ef = (float)e, bf = (float)b;
-		if (!bad) {
-			atomicMax((unsigned *)&res[2], __float_as_uint(ef));
-			atomicMax((unsigned *)&res[3], __float_as_uint(bf));
-		} else {
-			atomicMax((unsigned *)&res[2], isnan(ef) ? 0x7f800000u : __float_as_uint(ef));
-		}
+		/* nonnegative floats order as their bits; a NaN error counts as infinite */
+		se[threadIdx.x] = isnan(ef) ? 0x7f800000u : __float_as_uint(ef);
+		if (!bad)
+			sb[threadIdx.x] = __float_as_uint(bf);
 	} else {
 		bad = __float_as_uint(v) != 0xffffffffu;
 	}
 	if (bad) {
 		atomicAdd(&res[0], 1ULL);
 		atomicMin(&res[1], (unsigned long long)a);
+	}
+	}
+	__syncthreads();
+	for (int h = 'FDT_BS` / 2; h > 0; h /= 2) {
+		if ((int)threadIdx.x < h) {
+			se[threadIdx.x] = max(se[threadIdx.x], se[threadIdx.x + h]);
+			sb[threadIdx.x] = max(sb[threadIdx.x], sb[threadIdx.x + h]);
+		}
+		__syncthreads();
+	}
+	if (threadIdx.x == 0) {         /* one atomic per block, not per point */
+		atomicMax((unsigned *)&res[2], se[0]);
+		atomicMax((unsigned *)&res[3], sb[0]);
 	}
 }
 '

@@ -10,12 +10,12 @@
  * field on the interior, poison elsewhere, and must leave base + reference.
  *
  * Timing: launches timed one by one with device events, rotating over the
- * input/output pairs: a first batch of 5, then batches of 10. It stops when the median of all
+ * input/output pairs: a first batch of 3, then batches of 10. It stops when the median of all
  * samples moved by less than 0.5% over the last batch (at least 30
  * samples), at 300 samples, or after 2 s of kernel time. A kernel that
  * cannot win is raced out against the best median of the sweep so far
  * (race_ms): after the first batch when even its fastest launch is over
- * 1.3x race_ms, after 15 samples when their median is over 1.1x. Racing
+ * 1.3x race_ms, after 13 samples when their median is over 1.1x. Racing
  * is what makes a warm sweep fast. The validation launch is the kernel's
  * warm-up (module loading, first-launch costs).
  */
@@ -56,8 +56,8 @@ static double median(const double *s, int k)
 	return k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
 }
 
-/* Times fn until the median is stable, or only a first batch when race_ms
- * > 0 and that batch is over 1.3x race_ms throughout; warm launches first.
+/* Times fn until the median is stable, or less when race_ms > 0 and it
+ * cannot win (the header comment); warm launches first.
  * Nonzero status if a launch failed. */
 static int measure(struct rt_timer *t, launch_fn fn, void *ctx, int warm, double race_ms,
 		   struct stats *st, char *err, size_t n)
@@ -68,7 +68,7 @@ static int measure(struct rt_timer *t, launch_fn fn, void *ctx, int warm, double
 		if (fn(ctx, i, err, n) || rt_sync(err, n))
 			return 1;
 	while (k < MAXS) {
-		const int batch = k ? 10 : 5;
+		const int batch = k ? 10 : 3;
 		for (int b = 0; b < batch && k < MAXS; b++, k++) {
 			float ms;
 			if (rt_timer_start(t, err, n) || fn(ctx, k, err, n) ||
@@ -81,8 +81,8 @@ static int measure(struct rt_timer *t, launch_fn fn, void *ctx, int warm, double
 		for (int i = 1; i < k; i++)
 			lo = fmin(lo, s[i]);
 		if ((k >= 30 && fabs(m - prev) <= 0.005 * m) || total > 2000 ||
-		    (race_ms > 0 && k == 5 && lo > 1.3 * race_ms) ||
-		    (race_ms > 0 && k == 15 && m > 1.1 * race_ms))
+		    (race_ms > 0 && k == 3 && lo > 1.3 * race_ms) ||
+		    (race_ms > 0 && k == 13 && m > 1.1 * race_ms))
 			break;
 		prev = m;
 	}

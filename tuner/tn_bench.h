@@ -33,8 +33,8 @@ struct tn_bench {
 	int mode;                     /* TN_CHECK_*: where outputs are checked */
 	struct rt_timer *t;
 	double copy_gbs;        /* the roof: fdtune's own copy bandwidth */
-	double race_ms;         /* best median so far: slower kernels are raced out
-				 * after 5 timed launches (tn_bench.c); 0: off */
+	double race_ms;         /* best median so far: kernels that cannot win are
+				 * raced out early (tn_bench.c); 0: off */
 };
 
 /* Outcome of one configuration; status is a runs.status value. */
