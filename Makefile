@@ -26,7 +26,7 @@ AMD_CPPFLAGS = -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include
 AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 
 B = build
-CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c tuner/tn_coef.c tuner/tn_field.c \
+CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c tuner/tn_coef.c tuner/tn_field.c \
        tuner/tn_ref.c tuner/tn_space.c tuner/tn_problem.c tuner/tn_families.c \
        tuner/fam_xyz.c tuner/fam_bugs.c tuner/tn_search.c \
        tuner/fam_x.c tuner/fam_y.c tuner/fam_z.c tuner/fam_xy.c
@@ -84,9 +84,11 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU = $(B)/t_core $(B)/t_strategy $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+$(B)/t_strategy: $(B)/tests/t_strategy.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_best.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)

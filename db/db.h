@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define DB_SCHEMA_LATEST 2            /* newest schema this build can write */
+#define DB_SCHEMA_LATEST 3            /* newest schema this build can write */
 #define DB_APPLICATION_ID 0x46445455  /* PRAGMA application_id, 'FDTU' */
 #define DB_NOMATCH 1                  /* db_best: valid query, no rows */
 
@@ -104,8 +104,8 @@ int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NUL
  * outcome worth keeping; *ms (when ms is not NULL) gets its fastest ok median,
  * or -1 when it has none. A run is kept when it has an outcome that running
  * again would repeat (ok, compile_error, wrong_result,
- * resource_limit, launch_error: a kernel that faulted once faults again):
- * what a resumed sweep skips. Load errors and timeouts are run again. */
+ * resource_limit, launch_error, timeout: a kernel that faulted or hung once
+ * does so again): what a resumed sweep skips. Load errors are run again. */
 int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, int *yes,
                     double *ms, char *err, size_t n);
 
@@ -122,6 +122,12 @@ int db_merge(struct db *d, const char *src, long long *runs, long long *builds, 
              size_t n);
 
 enum db_fmt { DB_TABLE, DB_CSV, DB_JSON };
+struct db_filter;
+/* The rows of v_strategies (db_strategy.c) matching f's device, radius,
+ * size and precision: fused xyz against two and three passes. 0 after
+ * printing; DB_NOMATCH with err saying what is needed. */
+int db_strategies(struct db *d, const struct db_filter *f, enum db_fmt fmt, FILE *out,
+                  char *err, size_t n);
 /* NULL / 0 = any.  device matches device name or arch with LIKE '%x%';
  * family and precision match exactly; nx, ny, nz (all or none) the size. */
 struct db_filter { const char *device, *family, *precision; int radius, nx, ny, nz; };

@@ -242,7 +242,7 @@ static void test_fresh(void **state)
     assert_int_equal(qi(d, "PRAGMA busy_timeout"), 5000);
     assert_int_equal(qi(d, "PRAGMA synchronous"), 1); /* NORMAL */
     assert_int_equal(qi(d, "PRAGMA application_id"), DB_APPLICATION_ID);
-    assert_int_equal(qi(d, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 3);
+    assert_int_equal(qi(d, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 5);
     /* foreign keys are enforced, and the failure is explained */
     assert_int_not_equal(db_run_add(d, &bad, &id, err, sizeof err), 0);
     assert_non_null(strstr(err, "FOREIGN KEY"));
@@ -436,9 +436,12 @@ static void test_migration(void **state)
     db_close(d);
 
     assert_int_equal(db_open(p, &d, err, sizeof err), 0);
-    assert_int_equal(db_version(d), 2);
+    assert_int_equal(db_version(d), DB_SCHEMA_LATEST);
     assert_int_equal(qi(d, "SELECT count(*) FROM sqlite_master WHERE name IN"
-                           " ('v_runs','v_best','v_failures','runs_dev_prob_status','builds_config')"), 5);
+                           " ('v_runs','v_best','v_failures','runs_dev_prob_status','builds_config',"
+                           " 'v_passes','v_strategies')"), 7);
+    /* v3: a fused problem with no passes recorded has no multi-pass times */
+    assert_int_equal(qi(d, "SELECT count(*) FROM v_strategies WHERE two_pass_ms IS NULL"), 0);
     assert_int_equal(qi(d, "SELECT run_id FROM v_best"), id);
     assert_int_equal(qi(d, "SELECT n FROM v_failures WHERE status = 'timeout'"), 1);
     assert_int_equal(qi(d, "SELECT count(*) FROM runs"), 2);

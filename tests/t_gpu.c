@@ -21,6 +21,7 @@
 
 #include "rt.h"
 #include "tn.h"
+#include "fam.h"
 #include "tn_bench.h"
 #include "tn_sweep.h"
 
@@ -71,6 +72,36 @@ static void sweep(const char *name, int r, int nx, int ny, int nz, const char *c
 	char err[2048];
 	if (sweep_fam("xyz", name, r, nx, ny, nz, specs, ns, st, evals, 10, db, err, sizeof err))
 		fail_msg("sweep %s failed: %s", name, err);
+}
+
+/* Every other family of the table: a random 30% of its default space at
+ * R = 3 and at R = 8, on grids with remainders in every dimension, every
+ * run ok (stores and accumulating passes, checked on the GPU and CPU). */
+static void other_families(void **st)
+{
+	(void)st;
+	if (!have_gpu())
+		skip();
+	for (int i = 0; tn_families[i]; i++) {
+		const char *fam = tn_families[i]->name;
+		char db[256], name[64], err[2048];
+		if (!strcmp(fam, "xyz"))
+			continue;               /* small_spaces, guided_sweep */
+		for (int r = 3; r <= 8; r += 5) {
+			snprintf(name, sizeof name, "%s_r%d", fam, r);
+			if (sweep_fam(fam, name, r, r == 3 ? 61 : 33, r == 3 ? 37 : 17, r == 3 ? 29 : 19,
+				      NULL, 0, TN_RANDOM, 30, 10, db, err, sizeof err))
+				fail_msg("sweep %s failed: %s", name, err);
+			long long runs = t_count(db, "select count(*) from runs");
+			long long bad = t_count(db, "select count(*) from runs where status <> 'ok'");
+			if (bad)
+				print_error("%s: %lld of %lld runs not ok\n", name, bad, runs);
+			assert_int_equal(bad, 0);
+			assert_true(runs >= 30);
+			assert_true(t_count(db, "select count(*) from v_runs where "
+					    "json_extract(params, '$.acc') = 1") > 0);
+		}
+	}
 }
 
 /* The test-only family of fam_bugs.c: configurations that fault and that
@@ -232,7 +263,8 @@ int main(void)
 {
 	/* bad_kernels runs last: its fault leaves the GPU unusable */
 	const struct CMUnitTest t[] = { cmocka_unit_test(small_spaces), cmocka_unit_test(guided_sweep),
-		cmocka_unit_test(faults_and_hangs), cmocka_unit_test(exported_kernel),
+		cmocka_unit_test(other_families), cmocka_unit_test(faults_and_hangs),
+		cmocka_unit_test(exported_kernel),
 		cmocka_unit_test(bad_kernels) };
 	const char *root = getenv("ROOT");
 	int rc;

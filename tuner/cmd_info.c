@@ -103,6 +103,9 @@ static const char best_usage[] =
 "  --csv               CSV instead of a table\n"
 "  --json              a JSON array instead of a table\n"
 "  --all               every successful run, best first, not only the best\n"
+"  --strategies        for each xyz problem: fused against two passes (xy + z)\n"
+"                      and three passes (x + y + z), each pass tuned, and the\n"
+"                      winner; needs sweeps of xyz, xy, x, y, z (acc=0 and 1)\n"
 "  -f, --family F      only this family\n"
 "  -r, --radius R      only this radius\n"
 "  -n, --size N|XxYxZ  only this size; when none is recorded, the nearest is named\n"
@@ -118,6 +121,7 @@ int tn_cmd_best(int argc, char **argv)
 		{ "csv", no_argument, 0, 0x201 },
 		{ "json", no_argument, 0, 0x205 },
 		{ "all", no_argument, 0, 0x202 },
+		{ "strategies", no_argument, 0, 0x206 },
 		TN_CLI_FILTER_OPTIONS,
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
@@ -126,7 +130,7 @@ int tn_cmd_best(int argc, char **argv)
 	struct db_filter f = { 0 };
 	enum db_fmt fmt = DB_TABLE;
 	char err[1024];
-	int opt, all = 0, rc;
+	int opt, all = 0, strat = 0, rc;
 	struct db *db = NULL;
 
 	while ((opt = getopt_long(argc, argv, "h" TN_CLI_FILTER_SHORT, lo, NULL)) != -1) {
@@ -142,6 +146,7 @@ int tn_cmd_best(int argc, char **argv)
 		case 0x201: fmt = DB_CSV; break;
 		case 0x205: fmt = DB_JSON; break;
 		case 0x202: all = 1; break;
+		case 0x206: strat = 1; break;
 		case 'h': fputs(best_usage, stdout); return TN_EX_OK;
 		default: fputs(best_usage, stderr); return TN_EX_USAGE;
 		}
@@ -154,7 +159,8 @@ int tn_cmd_best(int argc, char **argv)
 		fprintf(stderr, "fdtune best: %s\n", err);
 		return TN_EX_FAIL;
 	}
-	rc = db_best(db, &f, fmt, all, stdout, err, sizeof err);
+	rc = strat ? db_strategies(db, &f, fmt, stdout, err, sizeof err) :
+		     db_best(db, &f, fmt, all, stdout, err, sizeof err);
 	db_close(db);
 	if (rc == 1) {
 		fprintf(stderr, "fdtune best: %s in %s\n", err, path);
