@@ -110,6 +110,17 @@ static const char *const migrations[] = {
     "   AND c.family IN ('x', 'y', 'z') AND a.family <> b.family AND a.family <> c.family\n"
     "   AND b.family < c.family) AS three_pass_ms\n"
     "FROM v_passes f WHERE f.family = 'xyz');\n",
+
+    /* 4: boards of one model pool their runs in v_best: a sweep over
+     * --devices 0,1 shares one space out between two boards, and its best
+     * is the best of both */
+    "DROP VIEW v_best;\n"
+    "CREATE VIEW v_best AS SELECT device, arch, family, radius, nx, ny, nz, precision, params,\n"
+    " median_ms, gbs, pct_copy, mcells, regs, spill_bytes, reps, run_id\n"
+    "FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY device, arch, problem_id\n"
+    "                                   ORDER BY median_ms, run_id) AS rk\n"
+    "      FROM v_runs WHERE status = 'ok' AND median_ms IS NOT NULL)\n"
+    "WHERE rk = 1;\n",
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_LATEST,
                "one migration per schema version");

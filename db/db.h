@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define DB_SCHEMA_LATEST 3            /* newest schema this build can write */
+#define DB_SCHEMA_LATEST 4            /* newest schema this build can write */
 #define DB_APPLICATION_ID 0x46445455  /* PRAGMA application_id, 'FDTU' */
 #define DB_NOMATCH 1                  /* db_best: valid query, no rows */
 

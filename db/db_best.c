@@ -1,6 +1,7 @@
 /*
  * db_best.c - the "best configuration" report.  Ranks the ok runs of each
- * (device, problem) by median time, the same ordering as the v_best view,
+ * (device model, problem) by median time (boards of one model pool their
+ * runs), the same ordering as the v_best view,
  * filters them, and prints either an aligned table for people or RFC 4180
  * CSV for scripts.  All rows are fetched before anything is printed, so a
  * failed query prints nothing.
@@ -25,7 +26,7 @@ enum { DEV, ARCH, FAM, RAD, NX, NY, NZ, PREC, PARAMS, MS, GBS, PCT, MCELLS, REGS
 #define RANKED \
     "SELECT device, arch, family, radius, nx, ny, nz, precision, params, median_ms, gbs," \
     " pct_copy, mcells, regs, spill_bytes, reps, run_id, rk" \
-    " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY device_id, problem_id" \
+    " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY device, arch, problem_id" \
     "                                    ORDER BY median_ms, run_id) AS rk" \
     "       FROM v_runs WHERE" MATCH " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)))" \
     " WHERE ?5 OR rk = 1" \

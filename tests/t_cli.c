@@ -170,7 +170,8 @@ static void queries(void **st)
 	snprintf(db, sizeof db, "%s/q.db", dir);
 	snprintf(args, sizeof args, "cp '%s' '%s'", src, db);
 	assert_int_equal(system(args), 0);
-	long long best = t_count(db, "select cast(round(max(gbs) * 10) as int) from v_runs");
+	long long best = t_count(db, "select cast(round(max(gbs) * 10) as int) from v_runs where "
+				 "family = 'xyz' and radius = 4");
 	char want[64];
 	snprintf(want, sizeof want, "%lld.%lld", best / 10, best % 10);
 	snprintf(args, sizeof args, "best --db %s -r 4 -n 512 -f xyz --device H100", db);
@@ -180,7 +181,18 @@ static void queries(void **st)
 	snprintf(args, sizeof args, "best --db %s --json", db);
 	expect(args, 0, "\"params\":{\"vec\":");
 	snprintf(args, sizeof args, "best --db %s --json --all | tr , '\\n' | grep -c '\"rank\"'", db);
-	expect(args, 0, "4641");
+	snprintf(want, sizeof want, "%lld", t_count(db, "select count(*) from runs where status = 'ok'"));
+	expect(args, 0, want);
+	/* issue 3: which strategy wins, from v_strategies */
+	long long vs3 = t_count(db, "select cast(round(fused_vs_three * 100) as int) from "
+				"v_strategies where radius = 4");
+	snprintf(want, sizeof want, "%lld.%02lldx   fused", vs3 / 100, vs3 % 100);
+	snprintf(args, sizeof args, "best --db %s --strategies -r 4", db);
+	expect(args, 0, want);
+	snprintf(args, sizeof args, "best --db %s --strategies --csv", db);
+	expect(args, 0, "fused_ms,two_pass_ms,three_pass_ms,fused_vs_two,fused_vs_three,winner");
+	snprintf(args, sizeof args, "best --db %s --strategies -r 5", db);
+	expect(args, 3, "no fused xyz runs match");
 	snprintf(args, sizeof args, "best --db %s -n 500", db);
 	expect(args, 3, "the nearest size recorded is 512x512x512 (--size 512x512x512)");
 	snprintf(args, sizeof args, "best --db %s -r 7", db);
@@ -241,8 +253,8 @@ static void export(void **st)
 	}
 	snprintf(args, sizeof args, "export --db %s --all-devices", db);
 	expect(args, 2, "--all-devices needs --radius");
-	snprintf(args, sizeof args, "export --db %s -r 8 --out %s", db, exp);
-	expect(args, 3, "no successful runs match the filters (radius 8)");
+	snprintf(args, sizeof args, "export --db %s -r 6 --out %s", db, exp);
+	expect(args, 3, "no successful runs match the filters (family xyz, radius 6)");
 	snprintf(args, sizeof args, "export --db %s --name 9lives", db);
 	expect(args, 2, "not a C identifier");
 }

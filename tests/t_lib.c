@@ -34,9 +34,11 @@ static void lookups(void **st)
 	assert_int_equal(c.source, FDTUNE_EXACT);
 	assert_true(c.gbs > 0 && c.median_ms > 0);
 	assert_int_equal((long long)(c.gbs * 10),
-			 t_count(db, "select cast(max(gbs) * 10 as int) from v_runs where status='ok'"));
+			 t_count(db, "select cast(max(gbs) * 10 as int) from v_runs where status='ok' "
+				 "and family = 'xyz' and radius = 4"));
 	assert_int_equal(fdtune_param(&c, "vec", -1),
-			 t_count(db, "select json_extract(params,'$.vec') from v_best"));
+			 t_count(db, "select json_extract(params,'$.vec') from v_best where family = 'xyz' "
+				 "and radius = 4"));
 	assert_int_equal(fdtune_param(&c, "nope", 7), 7);
 	assert_string_equal(c.device, "NVIDIA H100 80GB HBM3");
 	/* by arch, at a size never run: the nearest */
@@ -47,10 +49,16 @@ static void lookups(void **st)
 	assert_int_equal(fdtune_lookup(d, "gfx90a", "xyz", 4, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
 	assert_int_equal(c.source, FDTUNE_DEFAULT);
 	assert_int_equal(fdtune_param(&c, "lds", -1), 2);
-	assert_int_equal(fdtune_lookup(d, "H100", "xyz", 8, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
+	assert_int_equal(fdtune_lookup(d, "H100", "xyz", 7, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
 	assert_int_equal(c.source, FDTUNE_DEFAULT);
-	assert_int_equal(c.radius, 8);
-	assert_int_equal(fdtune_param(&c, "pf", -1), 0);        /* fits 48 KiB at R = 8 */
+	assert_int_equal(c.radius, 7);
+	assert_int_equal(fdtune_param(&c, "pf", -1), 0);        /* fits 48 KiB at R >= 7 */
+	/* a radius swept too: the best of that sweep */
+	assert_int_equal(fdtune_lookup(d, "H100", "xyz", 8, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
+	assert_int_equal(c.source, FDTUNE_EXACT);
+	assert_int_equal((long long)(c.gbs * 10),
+			 t_count(db, "select cast(max(gbs) * 10 as int) from v_runs where status='ok' "
+				 "and family = 'xyz' and radius = 8"));
 	assert_int_not_equal(fdtune_lookup(d, "H100", "nope", 4, 8, 8, 8, "fp32", &c, err, sizeof err), 0);
 	assert_non_null(strstr(err, "unknown family 'nope'"));
 	fdtune_close(d);

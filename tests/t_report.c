@@ -138,7 +138,7 @@ static void full_report(void **st)
 	DIR *d;
 	(void)st;
 	snprintf(rep, sizeof rep, "%s/out/report", dir);
-	snprintf(args, sizeof args, "report --db %s --out %s", db, rep);
+	snprintf(args, sizeof args, "report --db %s --out %s -f xyz -r 4", db, rep);
 	expect("", args, 0, "report.md with 3 plots");
 
 	snprintf(path, sizeof path, "%s/report.md", rep);
@@ -146,7 +146,8 @@ static void full_report(void **st)
 	query("select name from devices", name, sizeof name);
 	assert_non_null(strstr(md, name));
 	snprintf(want, sizeof want, "| %.1f |",
-		 query("select max(gbs) from v_runs", want, sizeof want));
+		 query("select max(gbs) from v_runs where family = 'xyz' and radius = 4", want,
+		       sizeof want));
 	if (!strstr(md, want))
 		print_error("report.md lacks \"%s\":\n%s\n", want, md);
 	assert_non_null(strstr(md, want));
@@ -155,8 +156,9 @@ static void full_report(void **st)
 	assert_non_null(strstr(md, want));
 	assert_int_equal(t_count(db, "select count(*) from v_runs where status <> 'ok'"), 0);
 	snprintf(want, sizeof want, "Configurations run: %lld; %lld ok, 0 failed.",
-		 t_count(db, "select count(distinct config_id) from v_runs"),
-		 t_count(db, "select count(*) from v_runs"));
+		 t_count(db, "select count(distinct config_id) from v_runs where family = 'xyz' "
+			 "and radius = 4"),
+		 t_count(db, "select count(*) from v_runs where family = 'xyz' and radius = 4"));
 	assert_non_null(strstr(md, want));
 
 	/* every image is linked, non-empty, and what its name says */

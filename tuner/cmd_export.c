@@ -31,7 +31,8 @@ static const char usage[] =
 "                      needed), chosen at run time by the device's name, and\n"
 "                      the family's default for any other device\n"
 "  -f, --family F, -r, --radius R, -n, --size N|XxYxZ, --device TEXT,\n"
-"      --precision P   which problem and device (as for fdtune best)\n"
+"      --precision P   which problem and device (as for fdtune best; the\n"
+"                      family is xyz unless --family or --run names another)\n"
 "  -h, --help          this text\n"
 "Exit status: 0 written, 3 nothing matched, 1 failure, 2 usage.\n";
 
@@ -268,6 +269,8 @@ int tn_cmd_export(int argc, char **argv)
 			snprintf(err, sizeof err, "--name '%s': not a C identifier", name);
 			goto usage;
 		}
+	if (!flt.family && !run)
+		flt.family = "xyz";     /* as for fdtune sweep */
 	if (tn_cli_db_exists(path, err, sizeof err) || db_open(path, &db, err, sizeof err))
 		goto fail;
 	if (all && db_devices(db, &flt, dev, MAXDEV, &nd, err, sizeof err))

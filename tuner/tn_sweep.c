@@ -35,7 +35,7 @@ struct ctx {
 	long long prob_id, sweep_id, dev_id[TN_MAXDEV];
 	struct tn_wk wk[TN_MAXDEV];
 	double copy[TN_MAXDEV];
-	int nwk, gpu;
+	int nwk, gpu, turn;     /* turn: the worker served last */
 	char compiler[64];
 	const char *arch;
 	long long count[8];     /* outcomes, by index of outcome[] */
@@ -411,7 +411,10 @@ static int loop(struct ctx *c, char *err, size_t n)
 					goto out;
 			}
 		} else {
-			for (int w = 0; w < c->nwk && !stopping; w++) {
+			/* the scan starts one past the last GPU served, so that idle
+			 * GPUs take turns when compiling is the bottleneck */
+			for (int u = 0; u < c->nwk && !stopping; u++) {
+				int w = (c->turn + 1 + u) % c->nwk;
 				struct tn_wk *k = &c->wk[w];
 				unsigned grid[3], block[3];
 				int g = 0;
@@ -445,6 +448,7 @@ static int loop(struct ctx *c, char *err, size_t n)
 				tn_item_clear(it);
 				k->job = it;
 				k->deadline = now_s() + limit_s(c);
+				c->turn = w;
 			}
 		}
 		for (int w = 0; w < c->nwk; w++)
