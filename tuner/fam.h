@@ -16,6 +16,17 @@ int tn_fam_common_check(const struct tn_problem *pb, int vec, int bx, int by,
 int tn_fam_flag(int v, const char *name, char *why, size_t n);
 /* Weights of the second derivatives along the axes in mask, scaled by 1/h^2. */
 void tn_fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c);
+/* The geometry of families that tile the grid: blocks of bx x by threads,
+ * each covering w[0] points in x, w[1] in y and w[2] in z; the grid as
+ * numbers, or as C expressions in nx, ny, nz. */
+void tn_fam_tile_geom(const struct tn_problem *pb, const int w[3], int bx, int by,
+		      unsigned g[3], unsigned b[3]);
+void tn_fam_tile_geom_src(const int w[3], int bx, int by, char grid[3][96], unsigned b[3]);
+/* Reference and weights of a sum of second derivatives along the family's
+ * axes (tn_family.axes). */
+void tn_fam_ref(const struct tn_problem *pb, const struct tn_coef *c,
+		const struct tn_layout *l, const float *in, double *out, float *mag);
+void tn_fam_coef(const struct tn_problem *pb, struct tn_coef *c);
 /* One read and one write of every interior point, and with acc=1 (when the
  * family has acc) a read of the output too. */
 double tn_fam_bytes(const struct tn_problem *pb, const int *v);

@@ -23,31 +23,14 @@ static int check(const struct tn_problem *pb, const int *v, const struct tn_limi
 
 static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
 {
-	b[0] = (unsigned)v[BX];
-	b[1] = b[2] = 1;
-	g[0] = (unsigned)((pb->nx + v[BX] - 1) / v[BX]);
-	g[1] = (unsigned)pb->ny;
-	g[2] = (unsigned)pb->nz;
+	tn_fam_tile_geom(pb, (const int[3]){ v[BX], 1, 1 },
+			 v[BX], 1, g, b);
 }
 
 static void geom_src(const int *v, char grid[3][96], unsigned b[3])
 {
-	snprintf(grid[0], 96, "(nx + %d) / %d", v[BX] - 1, v[BX]);
-	snprintf(grid[1], 96, "ny");
-	snprintf(grid[2], 96, "nz");
-	b[0] = (unsigned)v[BX];
-	b[1] = b[2] = 1;
-}
-
-static void ref(const struct tn_problem *pb, const struct tn_coef *c,
-		const struct tn_layout *l, const float *in, double *out, float *mag)
-{
-	tn_ref_axes(pb, c, l, in, out, mag, TN_X);
-}
-
-static void coef(const struct tn_problem *pb, struct tn_coef *c)
-{
-	tn_fam_coef_axes(pb, TN_X, c);
+	tn_fam_tile_geom_src((const int[3]){ v[BX], 1, 1 },
+			     v[BX], 1, grid, b);
 }
 
 static int terms(int r) { return 2 * r + 1; }
@@ -60,7 +43,7 @@ const struct tn_family tn_fam_bugs = {
 		{ "bx", "threads per block", 1, 1024, 3, { 32, 64, 128 } },
 		{ "bug", "0 correct, 1 illegal address, 2 never returns", 0, 2, 3, { 0, 1, 2 } },
 	},
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = coef,
-	.ref = ref, .terms = terms,
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
+	.ref = tn_fam_ref, .terms = terms, .axes = TN_X,
 	.dflt = "{\"bx\":64,\"bug\":0}",
 };

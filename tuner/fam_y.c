@@ -37,35 +37,14 @@ static int check(const struct tn_problem *pb, const int *v,
 
 static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
 {
-	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT];
-	b[0] = (unsigned)v[BX];
-	b[1] = (unsigned)v[BY];
-	b[2] = 1;
-	g[0] = (unsigned)((pb->nx + wx - 1) / wx);
-	g[1] = (unsigned)((pb->ny + wy - 1) / wy);
-	g[2] = (unsigned)((pb->nz + v[NW] - 1) / v[NW]);
+	tn_fam_tile_geom(pb, (const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] },
+			 v[BX], v[BY], g, b);
 }
 
 static void geom_src(const int *v, char grid[3][96], unsigned b[3])
 {
-	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT];
-	snprintf(grid[0], 96, "(nx + %d) / %d", wx - 1, wx);
-	snprintf(grid[1], 96, "(ny + %d) / %d", wy - 1, wy);
-	snprintf(grid[2], 96, "(nz + %d) / %d", v[NW] - 1, v[NW]);
-	b[0] = (unsigned)v[BX];
-	b[1] = (unsigned)v[BY];
-	b[2] = 1;
-}
-
-static void ref(const struct tn_problem *pb, const struct tn_coef *c,
-		const struct tn_layout *l, const float *in, double *out, float *mag)
-{
-	tn_ref_axes(pb, c, l, in, out, mag, TN_Y);
-}
-
-static void coef(const struct tn_problem *pb, struct tn_coef *c)
-{
-	tn_fam_coef_axes(pb, TN_Y, c);
+	tn_fam_tile_geom_src((const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] },
+			     v[BX], v[BY], grid, b);
 }
 
 static int terms(int r) { return 2 * r + 1; }
@@ -85,8 +64,8 @@ const struct tn_family tn_fam_y = {
 		{ "acc", "add to the output (out += D u)", 0, 1, 2, { 0, 1 } },
 	},
 
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = coef,
-	.ref = ref, .terms = terms,
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
+	.ref = tn_fam_ref, .terms = terms, .axes = TN_Y,
 	/* untuned: float4, an LDS tile of 8 + 2R rows (24 KiB at R=8) */
 	.dflt = "{\"vec\":4,\"bx\":64,\"by\":4,\"ypt\":2,\"lds\":1,\"nw\":8,\"nt\":0,\"acc\":0}",
 };

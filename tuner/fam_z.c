@@ -36,35 +36,14 @@ static int check(const struct tn_problem *pb, const int *v,
 
 static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
 {
-	int wx = v[VEC] * v[BX];
-	b[0] = (unsigned)v[BX];
-	b[1] = (unsigned)v[BY];
-	b[2] = 1;
-	g[0] = (unsigned)((pb->nx + wx - 1) / wx);
-	g[1] = (unsigned)((pb->ny + v[BY] - 1) / v[BY]);
-	g[2] = (unsigned)((pb->nz + v[NW] - 1) / v[NW]);
+	tn_fam_tile_geom(pb, (const int[3]){ v[VEC] * v[BX], v[BY], v[NW] },
+			 v[BX], v[BY], g, b);
 }
 
 static void geom_src(const int *v, char grid[3][96], unsigned b[3])
 {
-	int wx = v[VEC] * v[BX];
-	snprintf(grid[0], 96, "(nx + %d) / %d", wx - 1, wx);
-	snprintf(grid[1], 96, "(ny + %d) / %d", v[BY] - 1, v[BY]);
-	snprintf(grid[2], 96, "(nz + %d) / %d", v[NW] - 1, v[NW]);
-	b[0] = (unsigned)v[BX];
-	b[1] = (unsigned)v[BY];
-	b[2] = 1;
-}
-
-static void ref(const struct tn_problem *pb, const struct tn_coef *c,
-		const struct tn_layout *l, const float *in, double *out, float *mag)
-{
-	tn_ref_axes(pb, c, l, in, out, mag, TN_Z);
-}
-
-static void coef(const struct tn_problem *pb, struct tn_coef *c)
-{
-	tn_fam_coef_axes(pb, TN_Z, c);
+	tn_fam_tile_geom_src((const int[3]){ v[VEC] * v[BX], v[BY], v[NW] },
+			     v[BX], v[BY], grid, b);
 }
 
 static int terms(int r) { return 2 * r + 1; }
@@ -86,8 +65,8 @@ const struct tn_family tn_fam_z = {
 		{ "acc", "add to the output (out += Dzz u)", 0, 1, 2, { 0, 1 } },
 	},
 
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = coef,
-	.ref = ref, .terms = terms,
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
+	.ref = tn_fam_ref, .terms = terms, .axes = TN_Z,
 	/* 256 threads, float2, a 64-plane window: fits every R and target */
 	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"nw\":64,\"pf\":1,\"nt\":0,\"acc\":0}",
 };

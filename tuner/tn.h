@@ -72,6 +72,8 @@ struct tn_family {
 		    const struct tn_layout *l, const float *in, double *out,
 		    float *mag);
 	int (*terms)(int r);    /* terms summed per output point */
+	int axes;               /* TN_X | TN_Y | TN_Z (tn_ref.h) summed by tn_fam_ref and
+				 * tn_fam_coef, for families that use them */
 	const char *dflt;       /* a configuration that runs well anywhere (JSON) */
 };
 

@@ -4,6 +4,7 @@
  */
 #include "fam.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,41 @@ void tn_fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c)
 		c0 += w[0] * s;
 	}
 	c->c0 = (float)c0;
+}
+
+void tn_fam_tile_geom(const struct tn_problem *pb, const int w[3], int bx, int by,
+		      unsigned g[3], unsigned b[3])
+{
+	const int n[3] = { pb->nx, pb->ny, pb->nz };
+	for (int a = 0; a < 3; a++)
+		g[a] = (unsigned)((n[a] + w[a] - 1) / w[a]);
+	b[0] = (unsigned)bx;
+	b[1] = (unsigned)by;
+	b[2] = 1;
+}
+
+void tn_fam_tile_geom_src(const int w[3], int bx, int by, char grid[3][96], unsigned b[3])
+{
+	static const char *const n[3] = { "nx", "ny", "nz" };
+	for (int a = 0; a < 3; a++)
+		if (w[a] == 1)
+			snprintf(grid[a], 96, "%s", n[a]);
+		else
+			snprintf(grid[a], 96, "(%s + %d) / %d", n[a], w[a] - 1, w[a]);
+	b[0] = (unsigned)bx;
+	b[1] = (unsigned)by;
+	b[2] = 1;
+}
+
+void tn_fam_ref(const struct tn_problem *pb, const struct tn_coef *c,
+		const struct tn_layout *l, const float *in, double *out, float *mag)
+{
+	tn_ref_axes(pb, c, l, in, out, mag, pb->fam->axes);
+}
+
+void tn_fam_coef(const struct tn_problem *pb, struct tn_coef *c)
+{
+	tn_fam_coef_axes(pb, pb->fam->axes, c);
 }
 
 double tn_fam_bytes(const struct tn_problem *pb, const int *v)
