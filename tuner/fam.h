@@ -34,5 +34,6 @@ double tn_fam_bytes(const struct tn_problem *pb, const int *v);
 extern const struct tn_family tn_fam_xyz;
 extern const struct tn_family tn_fam_bugs;      /* test only: FDTUNE_TEST_BUGS=1 */
 extern const struct tn_family tn_fam_x, tn_fam_y, tn_fam_z, tn_fam_xy;
+extern const struct tn_family tn_fam_xs, tn_fam_ym, tn_fam_zm;
 
 #endif

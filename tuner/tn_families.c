@@ -12,6 +12,7 @@ const struct tn_family *const tn_families[] = {
 	&tn_fam_xyz,
 	&tn_fam_x, &tn_fam_y,
 	&tn_fam_z, &tn_fam_xy,
+	&tn_fam_xs, &tn_fam_ym, &tn_fam_zm,
 	NULL
 };
 

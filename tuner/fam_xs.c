@@ -1,0 +1,104 @@
+/*
+ * fam_xs.c: descriptor of the xs family (templates/xs.m4): the second
+ * derivative along x alone, out = c0 u + sum_k x[k] (u(x-k) + u(x+k)), with
+ * each block row staged through shared memory (Micikevicius). Parameters:
+ *   vec   floats per thread vector in x (1, 2, 4: float, float2, float4)
+ *   bx    threads of a block in x;  by  threads in y (one row each)
+ *   mode  0: one thread per output vector, the first 2 ceil(R/vec) threads of
+ *         a row also fetch the halo; 1: one thread per input vector, a row of
+ *         bx threads produces bx - 2 ceil(R/vec) vectors (halo threads load
+ *         only); the 64 against 256 thread comparison of the source is bx
+ *   acc   1: add the result to the output (tn.h)
+ */
+#include "fam.h"
+
+#include <stdio.h>
+
+enum { VEC, BX, BY, MODE, ACC };
+
+/* Halo vectors each side of a block row. */
+static int xv(const struct tn_problem *pb, const int *v) { return (pb->r + v[VEC] - 1) / v[VEC]; }
+
+/* Output vectors of a block row. */
+static int ow(const struct tn_problem *pb, const int *v)
+{
+	return v[MODE] ? v[BX] - 2 * xv(pb, v) : v[BX];
+}
+
+static int check(const struct tn_problem *pb, const int *v,
+		 const struct tn_limits *lim, char *why, size_t n)
+{
+	long long lds;
+	if (tn_fam_flag(v[MODE], "mode", why, n) || tn_fam_flag(v[ACC], "acc", why, n))
+		return 1;
+	if (v[VEC] != 1 && v[VEC] != 2 && v[VEC] != 4)
+		return snprintf(why, n, "vec=%d: must be 1, 2 or 4", v[VEC]), 1;
+	if (v[MODE] && v[BX] <= 2 * xv(pb, v))
+		return snprintf(why, n, "mode=1: bx=%d threads must exceed the %d halo threads "
+				"(2 ceil(R/vec)) to produce any output", v[BX], 2 * xv(pb, v)), 1;
+	if (pb->nz > 65535)
+		return snprintf(why, n, "grid z = nz = %d blocks exceeds 65535", pb->nz), 1;
+	/* domains are bounded (tn_space_set), so the product fits */
+	lds = (long long)v[BY] * (v[MODE] ? v[BX] : v[BX] + 2 * xv(pb, v)) * v[VEC] * 4;
+	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], v[BY], lds, lim, why, n);
+}
+
+static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
+{
+	int wx = v[VEC] * ow(pb, v);
+	b[0] = (unsigned)v[BX];
+	b[1] = (unsigned)v[BY];
+	b[2] = 1;
+	g[0] = (unsigned)((pb->nx + wx - 1) / wx);
+	g[1] = (unsigned)((pb->ny + v[BY] - 1) / v[BY]);
+	g[2] = (unsigned)pb->nz;
+}
+
+/* Mode 1 produces bx - 2 ceil(R/vec) vectors per block row, and geom_src
+ * knows no R: the exported grid takes the widest halo of any R (R = 8),
+ * never fewer blocks than geom, and the blocks past nx return at once
+ * (xs.m4). When that halo leaves no output, one vector per block. */
+static void geom_src(const int *v, char grid[3][96], unsigned b[3])
+{
+	int w = v[MODE] ? v[BX] - 2 * ((TN_RMAX + v[VEC] - 1) / v[VEC]) : v[BX];
+	int wx = v[VEC] * (w < 1 ? 1 : w);
+	snprintf(grid[0], 96, "(nx + %d) / %d", wx - 1, wx);
+	snprintf(grid[1], 96, "(ny + %d) / %d", v[BY] - 1, v[BY]);
+	snprintf(grid[2], 96, "nz");
+	b[0] = (unsigned)v[BX];
+	b[1] = (unsigned)v[BY];
+	b[2] = 1;
+}
+
+static void ref(const struct tn_problem *pb, const struct tn_coef *c,
+		const struct tn_layout *l, const float *in, double *out, float *mag)
+{
+	tn_ref_axes(pb, c, l, in, out, mag, TN_X);
+}
+
+static void coef(const struct tn_problem *pb, struct tn_coef *c)
+{
+	tn_fam_coef_axes(pb, TN_X, c);
+}
+
+static int terms(int r) { return 2 * r + 1; }
+
+/* Default space: 3 vec x 3 bx x 3 by x 2 mode x 2 acc, 108 configurations
+ * at R = 4 (mode 1 needs bx > 2 ceil(R/vec): all fit up to R = 8). */
+const struct tn_family tn_fam_xs = {
+	.name = "xs", .tmpl = "xs.m4",
+	.help = "Dxx alone through shared memory: halo by the first threads (mode 0) or by halo threads (mode 1)",
+	.np = 5,
+	.p = {
+		{ "vec", "floats per thread vector in x", 1, 4, 3, { 1, 2, 4 } },
+		{ "bx", "threads per block in x", 1, 1024, 3, { 64, 128, 256 } },
+		{ "by", "threads per block in y (rows)", 1, 1024, 3, { 1, 2, 4 } },
+		{ "mode", "0 thread per output (+halo loads), 1 thread per input", 0, 1, 2, { 0, 1 } },
+		{ "acc", "add to the output (out += Dxx u)", 0, 1, 2, { 0, 1 } },
+	},
+
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = coef,
+	.ref = ref, .terms = terms,
+	/* untuned: 256 threads, one per output, float2; fits every R */
+	.dflt = "{\"vec\":2,\"bx\":128,\"by\":2,\"mode\":0,\"acc\":0}",
+};

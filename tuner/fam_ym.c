@@ -1,0 +1,96 @@
+/*
+ * fam_ym.c: descriptor of the ym family (templates/ym.m4): the second
+ * derivative along y alone, out = c0 u + sum_k y[k] (u(y-k) + u(y+k)), by
+ * marching (Micikevicius): each thread owns a pencil along y and advances a
+ * register queue of 2R+1 rows, one new row loaded per output. Parameters:
+ *   vec  floats per thread in x (1, 2, 4: float, float2, float4)
+ *   bx   threads of a block in x;  bz  threads in z (one pencil each)
+ *   nm   rows a thread marches (grid z = ceil(ny / nm))
+ *   un   march steps per unrolled iteration; 0 means 2R+1, the queue length,
+ *        where the queue rotates by renaming alone (no register moves)
+ *   acc  1: add the result to the output (tn.h)
+ * No LDS and no barrier: threads are independent.
+ */
+#include "fam.h"
+
+#include <stdio.h>
+
+enum { VEC, BX, BZ, NM, UN, ACC };
+
+static int check(const struct tn_problem *pb, const int *v,
+		 const struct tn_limits *lim, char *why, size_t n)
+{
+	int un = v[UN] ? v[UN] : 2 * pb->r + 1;
+	if (tn_fam_flag(v[ACC], "acc", why, n))
+		return 1;
+	if (v[BX] < 1 || v[BZ] < 1 || v[NM] < 1)
+		return snprintf(why, n, "bx, bz and nm must be positive"), 1;
+	if (v[UN] < 0 || v[UN] > 32)
+		return snprintf(why, n, "un=%d: must be 0 (2R+1) or 1..32", v[UN]), 1;
+	if (un > v[NM])
+		return snprintf(why, n, "un=%d: %d steps per iteration exceed the march of nm=%d rows",
+				v[UN], un, v[NM]), 1;
+	if ((pb->nz + (long long)v[BZ] - 1) / v[BZ] > 65535)
+		return snprintf(why, n, "bz=%d: grid y = ceil(nz/bz) exceeds 65535 blocks", v[BZ]), 1;
+	if ((pb->ny + (long long)v[NM] - 1) / v[NM] > 65535)
+		return snprintf(why, n, "nm=%d: grid z = ceil(ny/nm) exceeds 65535 blocks", v[NM]), 1;
+	/* rows = nm: the y extent of a block, whose grid check is the one above */
+	return tn_fam_common_check(pb, v[VEC], v[BX], v[BZ], v[NM], 0, lim, why, n);
+}
+
+static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
+{
+	int wx = v[VEC] * v[BX];
+	b[0] = (unsigned)v[BX];
+	b[1] = (unsigned)v[BZ];
+	b[2] = 1;
+	g[0] = (unsigned)((pb->nx + wx - 1) / wx);
+	g[1] = (unsigned)((pb->nz + v[BZ] - 1) / v[BZ]);
+	g[2] = (unsigned)((pb->ny + v[NM] - 1) / v[NM]);
+}
+
+static void geom_src(const int *v, char grid[3][96], unsigned b[3])
+{
+	int wx = v[VEC] * v[BX];
+	snprintf(grid[0], 96, "(nx + %d) / %d", wx - 1, wx);
+	snprintf(grid[1], 96, "(nz + %d) / %d", v[BZ] - 1, v[BZ]);
+	snprintf(grid[2], 96, "(ny + %d) / %d", v[NM] - 1, v[NM]);
+	b[0] = (unsigned)v[BX];
+	b[1] = (unsigned)v[BZ];
+	b[2] = 1;
+}
+
+static void ref(const struct tn_problem *pb, const struct tn_coef *c,
+		const struct tn_layout *l, const float *in, double *out, float *mag)
+{
+	tn_ref_axes(pb, c, l, in, out, mag, TN_Y);
+}
+
+static void coef(const struct tn_problem *pb, struct tn_coef *c)
+{
+	tn_fam_coef_axes(pb, TN_Y, c);
+}
+
+static int terms(int r) { return 2 * r + 1; }
+
+/* Default space: 3 vec x 4 block shapes (32 to 512 threads) x 2 nm x 4 un
+ * x 2 acc, 192 configurations at any R (un=0 is 17 steps at R = 8, below
+ * the shortest march of 32 rows). */
+const struct tn_family tn_fam_ym = {
+	.name = "ym", .tmpl = "ym.m4",
+	.help = "Dyy alone by marching along y: a register queue of 2R+1 rows, unrolled march",
+	.np = 6,
+	.p = {
+		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
+		{ "bx", "threads per block in x", 1, 1024, 2, { 32, 128 } },
+		{ "bz", "threads per block in z", 1, 1024, 2, { 1, 4 } },
+		{ "nm", "rows marched per thread", 1, 65536, 2, { 32, 128 } },
+		{ "un", "march steps per unrolled iteration (0: 2R+1)", 0, 32, 4, { 0, 1, 2, 4 } },
+		{ "acc", "add to the output (out += Dyy u)", 0, 1, 2, { 0, 1 } },
+	},
+
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = coef,
+	.ref = ref, .terms = terms,
+	/* untuned: 256 threads, float2, 64 rows; fits every R */
+	.dflt = "{\"vec\":2,\"bx\":64,\"bz\":4,\"nm\":64,\"un\":2,\"acc\":0}",
+};
