@@ -29,7 +29,8 @@ B = build
 CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c tuner/tn_coef.c tuner/tn_field.c \
        tuner/tn_ref.c tuner/tn_space.c tuner/tn_problem.c tuner/tn_families.c \
        tuner/fam_xyz.c tuner/fam_bugs.c tuner/tn_search.c \
-       tuner/fam_x.c tuner/fam_y.c tuner/fam_z.c tuner/fam_xy.c
+       tuner/fam_x.c tuner/fam_y.c tuner/fam_z.c tuner/fam_xy.c \
+       tuner/tn_ref_mixed.c tuner/fam_dmix.c tuner/fam_d1.c
 TOOL = tuner/tn_bench.c tuner/tn_sweep.c tuner/tn_pool.c tuner/tn_worker.c tuner/tn_progress.c tuner/tn_cli.c tuner/tn_cache.c \
        tuner/cmd_gen.c tuner/cmd_sweep.c tuner/cmd_info.c tuner/cmd_report.c tuner/tn_report.c \
        tuner/cmd_export.c tuner/cmd_replay.c tuner/cmd_merge.c \

@@ -11,6 +11,7 @@ const struct tn_family *const tn_families[] = {
 	&tn_fam_xyz,
 	&tn_fam_x, &tn_fam_y,
 	&tn_fam_z, &tn_fam_xy,
+	&tn_fam_dxy, &tn_fam_dxz, &tn_fam_dyz, &tn_fam_d1x, &tn_fam_d1y, &tn_fam_d1z,
 	NULL
 };
 
