@@ -83,6 +83,9 @@ const struct tn_family *tn_family(const char *name);
 
 /* tn_coef.c: central second-derivative weights of order 2R, w[0..R]. */
 int tn_d2_weights(int r, double w[TN_RMAX + 1]);
+/* tn_coef.c: central first-derivative weights of order 2R, a[1..R] for the
+ * differences u(k) - u(-k); a[0] = 0. */
+int tn_d1_weights(int r, double a[TN_RMAX + 1]);
 
 /* tn_field.c */
 void tn_layout_of(const struct tn_problem *pb, struct tn_layout *l);

@@ -6,6 +6,10 @@
  * so that u''(0) ~ (w[0] u(0) + sum_k w[k] (u(k) + u(-k))) / h^2. The
  * weights satisfy the moment conditions sum_k w_|k| k^2 = 2 and
  * sum_k w_|k| k^(2m) = 0 for m = 0, 2..R (tests/t_core.c checks them).
+ * The first-derivative weights of the same order follow from the same ratio:
+ *   a[k] = (-1)^(k+1) (R!)^2 / (k (R-k)! (R+k)!),  k = 1..R,  a[0] = 0
+ * so that u'(0) ~ sum_k a[k] (u(k) - u(-k)) / h; they satisfy
+ * sum_k 2 a_k k^(2m-1) = [m == 1] for m = 1..R (tests/t_mixed.c checks them).
  */
 #include "tn.h"
 
@@ -24,5 +28,21 @@ int tn_d2_weights(int r, double w[TN_RMAX + 1])
 	}
 	for (int k = r + 1; k <= TN_RMAX; k++)
 		w[k] = 0;
+	return 0;
+}
+
+int tn_d1_weights(int r, double a[TN_RMAX + 1])
+{
+	if (r < 1 || r > TN_RMAX)
+		return 1;
+	a[0] = 0;
+	for (int k = 1; k <= r; k++) {
+		double q = 1;           /* (R!)^2 / ((R-k)! (R+k)!), as above */
+		for (int i = 1; i <= k; i++)
+			q *= (double)(r - k + i) / (r + i);
+		a[k] = (k % 2 ? 1.0 : -1.0) * q / k;
+	}
+	for (int k = r + 1; k <= TN_RMAX; k++)
+		a[k] = 0;
 	return 0;
 }

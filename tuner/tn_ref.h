@@ -13,4 +13,18 @@ void tn_ref_axes(const struct tn_problem *pb, const struct tn_coef *c,
 		 const struct tn_layout *l, const float *in, double *out,
 		 float *mag, int axes);
 
+/* tn_ref_mixed.c. First-derivative weights a_k / h_a (tn_d1_weights) in the
+ * weights of the axes in the mask, zero elsewhere, c0 = 0. */
+void tn_coef_d1_axes(const struct tn_problem *pb, int mask, struct tn_coef *c);
+/* out = sum_k w_a[k] (u(+k) - u(-k)) along the one axis given (TN_X, TN_Y or
+ * TN_Z); mag over 2R terms. */
+void tn_ref_d1(const struct tn_problem *pb, const struct tn_coef *c,
+	       const struct tn_layout *l, const float *in, double *out,
+	       float *mag, int axis);
+/* out = sum_{p,q} w_s[p] w_t[q] (u(+p,+q) - u(+p,-q) - u(-p,+q) + u(-p,-q))
+ * along the two axes s < t of the mask; mag over 4R^2 terms. */
+void tn_ref_mixed(const struct tn_problem *pb, const struct tn_coef *c,
+		  const struct tn_layout *l, const float *in, double *out,
+		  float *mag, int axes);
+
 #endif

@@ -1,0 +1,150 @@
+/*
+ * fam_d1.c: descriptors of the first-derivative families d1x, d1y and d1z
+ * (templates/d1x.m4, d1y.m4, d1z.m4, all three templates/d1.m4):
+ *   out = du/da = sum_k a_k / h_a (u(+k) - u(-k)),
+ * central weights a_k of order 2R: one pass of the two-pass mixed derivative
+ * (Micikevicius), d2u/(ds dt) = Dt (Ds u), the second pass reading the output
+ * of the first. The first pass must also cover the R halo lines of the second
+ * axis: run it over the domain extended by R along that axis (in and out moved
+ * back by R rows or planes, n + 2R of them); the kernels read only along their
+ * own axis, so the extension needs no more input halo (templates/d1.m4).
+ * Extending along x moves the pointers by R floats: use vec dividing R there.
+ * Coefficient contract (coef): the weights of the family axis (c.x, c.y or
+ * c.z)[k] = a_k / h for k = 1..R, zero elsewhere; c0 = 0.
+ * Parameters:
+ *   vec  floats per thread in x (1, 2, 4: float, float2, float4)
+ *   bx   threads of a block in x;  by  threads in y
+ *   ypt  rows per thread
+ *   nw   z planes per block (d1z: the march; 1 is the baseline, every tap
+ *        loaded for each output)
+ *   acc  1: add the result to the output (tn.h)
+ * No LDS and no barrier: threads are independent.
+ */
+#include "fam.h"
+
+#include <stdio.h>
+
+enum { VEC, BX, BY, YPT, NW, ACC };
+
+/* Register floats of the column (d1y) or queues (d1z) of a thread, at most
+ * QMAX (fam_dmix.c). */
+enum { QMAX = 144 };
+
+static int check_axis(int axis, const struct tn_problem *pb, const int *v,
+		      const struct tn_limits *lim, char *why, size_t n)
+{
+	long long rows = (long long)v[BY] * v[YPT];
+	long long q = axis == TN_Y ? (long long)(v[YPT] + 2 * pb->r) * v[VEC] :
+		      axis == TN_Z ? (long long)v[YPT] * (2 * pb->r + 1) * v[VEC] : 0;
+	if (tn_fam_flag(v[ACC], "acc", why, n))
+		return 1;
+	if (v[NW] < 1 || v[YPT] < 1)
+		return snprintf(why, n, "nw=%d ypt=%d: both must be at least 1", v[NW], v[YPT]), 1;
+	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
+		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
+	if (q > QMAX)
+		return snprintf(why, n, "%lld floats of register queue per thread, over %d",
+				q, (int)QMAX), 1;
+	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, 0, lim, why, n);
+}
+
+static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
+{
+	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT];
+	b[0] = (unsigned)v[BX];
+	b[1] = (unsigned)v[BY];
+	b[2] = 1;
+	g[0] = (unsigned)((pb->nx + wx - 1) / wx);
+	g[1] = (unsigned)((pb->ny + wy - 1) / wy);
+	g[2] = (unsigned)((pb->nz + v[NW] - 1) / v[NW]);
+}
+
+static void geom_src(const int *v, char grid[3][96], unsigned b[3])
+{
+	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT];
+	snprintf(grid[0], 96, "(nx + %d) / %d", wx - 1, wx);
+	snprintf(grid[1], 96, "(ny + %d) / %d", wy - 1, wy);
+	snprintf(grid[2], 96, "(nz + %d) / %d", v[NW] - 1, v[NW]);
+	b[0] = (unsigned)v[BX];
+	b[1] = (unsigned)v[BY];
+	b[2] = 1;
+}
+
+static int terms(int r) { return 2 * r; }
+
+#define D1(A, MASK)                                                                    \
+static int check_##A(const struct tn_problem *pb, const int *v,                       \
+		     const struct tn_limits *lim, char *why, size_t n)                  \
+{                                                                                      \
+	return check_axis(MASK, pb, v, lim, why, n);                                   \
+}                                                                                      \
+static void coef_##A(const struct tn_problem *pb, struct tn_coef *c)                  \
+{                                                                                      \
+	tn_coef_d1_axes(pb, MASK, c);                                                  \
+}                                                                                      \
+static void ref_##A(const struct tn_problem *pb, const struct tn_coef *c,             \
+		    const struct tn_layout *l, const float *in, double *out, float *mag) \
+{                                                                                      \
+	tn_ref_d1(pb, c, l, in, out, mag, MASK);                                       \
+}
+D1(x, TN_X)
+D1(y, TN_Y)
+D1(z, TN_Z)
+#undef D1
+
+/* Default spaces at R=4 (before the queue limit):
+ * d1x 3 vec x 3 bx x 2 by x 2 ypt x 2 nw x 2 acc = 144;
+ * d1y 3 vec x 3 bx x 2 by x 2 ypt x 2 nw x 2 acc = 144;
+ * d1z 3 vec x 3 bx x 2 by x 1 ypt x 3 nw x 2 acc = 108. */
+const struct tn_family tn_fam_d1x = {
+	.name = "d1x", .tmpl = "d1x.m4",
+	.help = "first derivative Dx (a two-pass mixed pass): aligned register window",
+	.np = 6,
+	.p = {
+		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
+		{ "bx", "threads per block in x", 1, 1024, 3, { 64, 128, 256 } },
+		{ "by", "threads per block in y", 1, 1024, 2, { 1, 4 } },
+		{ "ypt", "rows per thread", 1, 64, 2, { 1, 4 } },
+		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
+		{ "acc", "add to the output (out += Dx u)", 0, 1, 2, { 0, 1 } },
+	},
+	.check = check_x, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.coef = coef_x, .ref = ref_x, .terms = terms,
+	.dflt = "{\"vec\":4,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":1,\"acc\":0}",
+};
+
+const struct tn_family tn_fam_d1y = {
+	.name = "d1y", .tmpl = "d1y.m4",
+	.help = "first derivative Dy (a two-pass mixed pass): register column of ypt + 2R rows",
+	.np = 6,
+	.p = {
+		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
+		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
+		{ "by", "threads per block in y", 1, 1024, 2, { 1, 4 } },
+		{ "ypt", "rows per thread", 1, 64, 2, { 4, 8 } },
+		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
+		{ "acc", "add to the output (out += Dy u)", 0, 1, 2, { 0, 1 } },
+	},
+	.check = check_y, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.coef = coef_y, .ref = ref_y, .terms = terms,
+	/* untuned: float4, 8 rows per thread: 96 column floats at R=8 */
+	.dflt = "{\"vec\":4,\"bx\":64,\"by\":4,\"ypt\":8,\"nw\":4,\"acc\":0}",
+};
+
+const struct tn_family tn_fam_d1z = {
+	.name = "d1z", .tmpl = "d1z.m4",
+	.help = "first derivative Dz (a two-pass mixed pass): register queue marching along z",
+	.np = 6,
+	.p = {
+		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
+		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
+		{ "by", "threads per block in y", 1, 1024, 2, { 2, 8 } },
+		{ "ypt", "rows per thread", 1, 64, 1, { 1 } },
+		{ "nw", "z planes per block (1 baseline, more: the march)", 1, 65536, 3, { 1, 16, 64 } },
+		{ "acc", "add to the output (out += Dz u)", 0, 1, 2, { 0, 1 } },
+	},
+	.check = check_z, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.coef = coef_z, .ref = ref_z, .terms = terms,
+	/* untuned: float2, 256 threads marching 64 planes (34 queue floats at R=8) */
+	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":64,\"acc\":0}",
+};

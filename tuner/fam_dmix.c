@@ -1,0 +1,179 @@
+/*
+ * fam_dmix.c: descriptors of the single-pass mixed-derivative families dxy,
+ * dxz and dyz (templates/dxy.m4, dxz.m4, dyz.m4, all three templates/dmix.m4):
+ *   out = d2u/(ds dt) = sum_{p,q} a_p a_q / (h_s h_t)
+ *         (u(+p,+q) - u(+p,-q) - u(-p,+q) + u(-p,-q)),
+ * central first-derivative weights a_k of order 2R along both axes, one
+ * derivative taken of the other inside one kernel (Micikevicius): dxy and dxz
+ * put the slow-axis derivative of the block and its x halo into an LDS tile and
+ * take the x derivative from it; dyz takes the y derivative from an LDS tile of
+ * each input plane into a register queue along z and the z derivative from it.
+ * Coefficient contract (coef): c.x[k], c.y[k], c.z[k] = a_k / h of that axis
+ * for k = 1..R on the two axes of the family, zero elsewhere; c0 = 0.
+ * Parameters:
+ *   vec  floats per thread in x (1, 2, 4: float, float2, float4)
+ *   bx   threads of a block in x;  by  threads in y
+ *   ypt  rows per thread (dxz: 1, each thread marches one row)
+ *   nw   z planes per block (dxy: walked one after the other; dxz and dyz: the
+ *        march, whose first 2R input planes are the warm-up of the queue)
+ *   acc  1: add the result to the output (tn.h)
+ */
+#include "fam.h"
+
+#include <stdio.h>
+
+enum { VEC, BX, BY, YPT, NW, ACC };
+
+/* Floats of the register queues and columns a thread of config v keeps at
+ * radius r, in the family of axes s (see templates/dmix.m4); at most QMAX
+ * so that fp32 registers (255 on NVIDIA) hold them with room to compute. */
+enum { QMAX = 144 };
+
+static long long ncx(int r, const int *v)
+{
+	long long xv = (r + v[VEC] - 1) / v[VEC], w = v[BX] + 2 * xv;
+	return (w + v[BX] - 1) / v[BX];
+}
+
+static long long lds_bytes(const char *axes, int r, const int *v)
+{
+	long long th = (long long)v[BY] * v[YPT], xv = (r + v[VEC] - 1) / v[VEC];
+	long long vb = 4LL * v[VEC];
+	return axes[1] == 'y' ? th * (v[BX] + 2 * xv) * vb :               /* xy */
+	       axes[0] == 'x' ? v[BY] * (v[BX] + 2 * xv) * vb :             /* xz */
+			        (th + 2 * r) * v[BX] * vb;                   /* yz */
+}
+
+static long long queue_floats(const char *axes, int r, const int *v)
+{
+	return axes[1] == 'y' ? (ncx(r, v) * v[YPT] + v[YPT] + 2 * r) * v[VEC] :
+	       axes[0] == 'x' ? ncx(r, v) * (2 * r + 1) * v[VEC] :
+			        (long long)v[YPT] * (2 * r + 1) * v[VEC];
+}
+
+static int check_axes(const char *axes, const struct tn_problem *pb, const int *v,
+		      const struct tn_limits *lim, char *why, size_t n)
+{
+	/* domains are bounded (tn_space_set), so these products fit */
+	long long rows = (long long)v[BY] * v[YPT];
+	if (tn_fam_flag(v[ACC], "acc", why, n))
+		return 1;
+	if (v[NW] < 1 || v[YPT] < 1)
+		return snprintf(why, n, "nw=%d ypt=%d: both must be at least 1", v[NW], v[YPT]), 1;
+	if (axes[0] == 'x' && axes[1] == 'z' && v[YPT] != 1)
+		return snprintf(why, n, "ypt=%d: dxz marches one row per thread (ypt=1)", v[YPT]), 1;
+	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
+		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
+	if (v[VEC] == 1 || v[VEC] == 2 || v[VEC] == 4) {
+		long long q = queue_floats(axes, pb->r, v);
+		if (q > QMAX)
+			return snprintf(why, n, "%lld floats of register queue per thread, over %d",
+					q, (int)QMAX), 1;
+	}
+	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, lds_bytes(axes, pb->r, v),
+				   lim, why, n);
+}
+
+static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
+{
+	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT];
+	b[0] = (unsigned)v[BX];
+	b[1] = (unsigned)v[BY];
+	b[2] = 1;
+	g[0] = (unsigned)((pb->nx + wx - 1) / wx);
+	g[1] = (unsigned)((pb->ny + wy - 1) / wy);
+	g[2] = (unsigned)((pb->nz + v[NW] - 1) / v[NW]);
+}
+
+static void geom_src(const int *v, char grid[3][96], unsigned b[3])
+{
+	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT];
+	snprintf(grid[0], 96, "(nx + %d) / %d", wx - 1, wx);
+	snprintf(grid[1], 96, "(ny + %d) / %d", wy - 1, wy);
+	snprintf(grid[2], 96, "(nz + %d) / %d", v[NW] - 1, v[NW]);
+	b[0] = (unsigned)v[BX];
+	b[1] = (unsigned)v[BY];
+	b[2] = 1;
+}
+
+static int terms(int r) { return 4 * r * r; }
+
+/* The per-family functions: the axes as a string and as a mask. */
+#define DMIX(S, T, MASK)                                                               \
+static int check_##S##T(const struct tn_problem *pb, const int *v,                    \
+			const struct tn_limits *lim, char *why, size_t n)               \
+{                                                                                      \
+	return check_axes(#S #T, pb, v, lim, why, n);                                  \
+}                                                                                      \
+static void coef_##S##T(const struct tn_problem *pb, struct tn_coef *c)               \
+{                                                                                      \
+	tn_coef_d1_axes(pb, MASK, c);                                                  \
+}                                                                                      \
+static void ref_##S##T(const struct tn_problem *pb, const struct tn_coef *c,          \
+		       const struct tn_layout *l, const float *in, double *out,        \
+		       float *mag)                                                     \
+{                                                                                      \
+	tn_ref_mixed(pb, c, l, in, out, mag, MASK);                                    \
+}
+DMIX(x, y, TN_X | TN_Y)
+DMIX(x, z, TN_X | TN_Z)
+DMIX(y, z, TN_Y | TN_Z)
+#undef DMIX
+
+/* Default spaces at R=4 (before the LDS and queue limits):
+ * dxy 3 vec x 3 bx x 2 by x 2 ypt x 2 nw x 2 acc = 144;
+ * dxz 3 vec x 3 bx x 4 by x 1 ypt x 2 nw x 2 acc = 144;
+ * dyz 3 vec x 3 bx x 2 by x 2 ypt x 2 nw x 2 acc = 144. */
+const struct tn_family tn_fam_dxy = {
+	.name = "dxy", .tmpl = "dxy.m4",
+	.help = "mixed d2/dxdy in one pass: Dy from register columns into an LDS tile, Dx from it",
+	.np = 6,
+	.p = {
+		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
+		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
+		{ "by", "threads per block in y", 1, 1024, 2, { 2, 8 } },
+		{ "ypt", "rows per thread", 1, 64, 2, { 1, 4 } },
+		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
+		{ "acc", "add to the output (out += Dxy u)", 0, 1, 2, { 0, 1 } },
+	},
+	.check = check_xy, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.coef = coef_xy, .ref = ref_xy, .terms = terms,
+	/* untuned: float2, 256 threads, a tile of 8 rows (8.4 KB at R=8) */
+	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":4,\"acc\":0}",
+};
+
+const struct tn_family tn_fam_dxz = {
+	.name = "dxz", .tmpl = "dxz.m4",
+	.help = "mixed d2/dxdz in one pass: Dz from a register queue along z into LDS, Dx from it",
+	.np = 6,
+	.p = {
+		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
+		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
+		{ "by", "threads per block in y", 1, 1024, 4, { 1, 2, 4, 8 } },
+		{ "ypt", "rows per thread (1: one row marches)", 1, 1, 1, { 1 } },
+		{ "nw", "z planes per block (the march)", 1, 65536, 2, { 32, 128 } },
+		{ "acc", "add to the output (out += Dxz u)", 0, 1, 2, { 0, 1 } },
+	},
+	.check = check_xz, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.coef = coef_xz, .ref = ref_xz, .terms = terms,
+	/* untuned: float2, 256 threads marching 64 planes; 68 queue floats at R=8 */
+	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":64,\"acc\":0}",
+};
+
+const struct tn_family tn_fam_dyz = {
+	.name = "dyz", .tmpl = "dyz.m4",
+	.help = "mixed d2/dydz in one pass: Dy from an LDS tile of each plane into a register queue, Dz from it",
+	.np = 6,
+	.p = {
+		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
+		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
+		{ "by", "threads per block in y", 1, 1024, 2, { 4, 8 } },
+		{ "ypt", "rows per thread", 1, 64, 2, { 1, 2 } },
+		{ "nw", "z planes per block (the march)", 1, 65536, 2, { 32, 128 } },
+		{ "acc", "add to the output (out += Dyz u)", 0, 1, 2, { 0, 1 } },
+	},
+	.check = check_yz, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.coef = coef_yz, .ref = ref_yz, .terms = terms,
+	/* untuned: float2, 256 threads, 8 rows marching 64 planes; 68 queue floats at R=8 */
+	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":64,\"acc\":0}",
+};
