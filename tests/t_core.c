@@ -262,32 +262,57 @@ static void constraints(void **st)
 	assert_true(g[0] == 2 && g[1] == 128 && g[2] == 6 && b[0] == 64 && b[1] == 4);
 }
 
-/* The geometry exported kernels compute (C expressions "(n? + A) / B")
- * agrees with the one the sweep launches. */
+/* Value of an exported grid expression: "nX" or "(nX + A) / B". */
+static unsigned eval_grid(const char *ex, const struct tn_problem *pb)
+{
+	char var[3];
+	int a, d, val;
+	if (sscanf(ex, "(%2[nxyz] + %d) / %d", var, &a, &d) != 3) {
+		assert_int_equal(sscanf(ex, "%2[nxyz]", var), 1);
+		a = 0;
+		d = 1;
+	}
+	val = var[1] == 'x' ? pb->nx : var[1] == 'y' ? pb->ny : pb->nz;
+	return (unsigned)((val + a) / d);
+}
+
+/* The geometry exported kernels compute (C expressions in nx, ny, nz)
+ * agrees with the one the sweep launches, for every family, at every
+ * radius, for configurations spread over each default space, at sizes
+ * with and without remainders. */
 static void geometry_source(void **st)
 {
-	static const int cfg[][11] = {
-		{ 4, 64, 4, 1, 1, 100, 1, 0, 0, 0, 0 }, { 2, 64, 4, 4, 2, 96, 0, 0, 0, 0, 0 },
-		{ 1, 32, 8, 2, 2, 7, 0, 1, 0, 0, 1 }, { 4, 128, 1, 1, 0, 512, 1, 1, 0, 1, 0 },
-	};
 	static const int sizes[][3] = { { 512, 512, 512 }, { 1, 1, 1 }, { 61, 37, 29 }, { 1000, 3, 700 } };
 	(void)st;
-	for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++)
-		for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-			struct tn_problem pb = problem(4, sizes[s][0], sizes[s][1], sizes[s][2]);
-			char ex[3][96];
-			unsigned g[3], b[3], b2[3];
-			tn_fam_xyz.geom(&pb, cfg[c], g, b);
-			tn_fam_xyz.geom_src(cfg[c], ex, b2);
-			for (int k = 0; k < 3; k++) {
-				char var[3];
-				int a, d, val;
-				assert_int_equal(sscanf(ex[k], "(%2[nxyz] + %d) / %d", var, &a, &d), 3);
-				val = var[1] == 'x' ? pb.nx : var[1] == 'y' ? pb.ny : pb.nz;
-				assert_int_equal((unsigned)((val + a) / d), g[k]);
-				assert_int_equal(b2[k], b[k]);
-			}
-		}
+	for (int fi = 0; tn_families[fi]; fi++) {
+		const struct tn_family *f = tn_families[fi];
+		struct tn_space sp;
+		long long size;
+		tn_space_default(f, &sp);
+		size = tn_space_size(&sp);
+		for (int r = 1; r <= TN_RMAX; r++)
+			for (long long i = r; i < size; i += 1 + size / 9)
+				for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+					struct tn_problem pb = problem(r, sizes[s][0], sizes[s][1],
+								       sizes[s][2]);
+					struct tn_limits lim = { 1024, 49152 };
+					char ex[3][96], why[256];
+					unsigned g[3], b[3], b2[3];
+					int v[TN_MAXP];
+					pb.fam = f;
+					tn_space_at(&sp, i, v);
+					if (f->check(&pb, v, &lim, why, sizeof why))
+						continue;
+					f->geom(&pb, v, g, b);
+					f->geom_src(r, v, ex, b2);
+					for (int k = 0; k < 3; k++) {
+						if (eval_grid(ex[k], &pb) != g[k])
+							fail_msg("%s R=%d: grid %d is %s, geom says %u",
+								 f->name, r, k, ex[k], g[k]);
+						assert_int_equal(b2[k], b[k]);
+					}
+				}
+	}
 }
 
 static int expand(int r, int vec, int lds, int ypt, char **src, char *err, size_t n)

@@ -85,8 +85,9 @@ static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsig
 	g[2] = (unsigned)((pb->nz + v[NW] - 1) / v[NW]);
 }
 
-static void geom_src(const int *v, char grid[3][96], unsigned b[3])
+static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
 {
+	(void)r;                /* the same grid at every radius */
 	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT];
 	snprintf(grid[0], 96, "(nx + %d) / %d", wx - 1, wx);
 	snprintf(grid[1], 96, "(ny + %d) / %d", wy - 1, wy);

@@ -54,14 +54,9 @@ static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsig
 	g[2] = (unsigned)pb->nz;
 }
 
-/* Mode 1 produces bx - 2 ceil(R/vec) vectors per block row, and geom_src
- * knows no R: the exported grid takes the widest halo of any R (R = 8),
- * never fewer blocks than geom, and the blocks past nx return at once
- * (xs.m4). When that halo leaves no output, one vector per block. */
-static void geom_src(const int *v, char grid[3][96], unsigned b[3])
+static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
 {
-	int w = v[MODE] ? v[BX] - 2 * ((TN_RMAX + v[VEC] - 1) / v[VEC]) : v[BX];
-	int wx = v[VEC] * (w < 1 ? 1 : w);
+	int wx = v[VEC] * (v[MODE] ? v[BX] - 2 * ((r + v[VEC] - 1) / v[VEC]) : v[BX]);
 	snprintf(grid[0], 96, "(nx + %d) / %d", wx - 1, wx);
 	snprintf(grid[1], 96, "(ny + %d) / %d", v[BY] - 1, v[BY]);
 	snprintf(grid[2], 96, "nz");
