@@ -65,17 +65,6 @@ static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
 	b[2] = 1;
 }
 
-static void ref(const struct tn_problem *pb, const struct tn_coef *c,
-		const struct tn_layout *l, const float *in, double *out, float *mag)
-{
-	tn_ref_axes(pb, c, l, in, out, mag, TN_X);
-}
-
-static void coef(const struct tn_problem *pb, struct tn_coef *c)
-{
-	tn_fam_coef_axes(pb, TN_X, c);
-}
-
 static int terms(int r) { return 2 * r + 1; }
 
 /* Default space: 3 vec x 3 bx x 3 by x 2 mode x 2 acc, 108 configurations
@@ -92,8 +81,8 @@ const struct tn_family tn_fam_xs = {
 		{ "acc", "add to the output (out += Dxx u)", 0, 1, 2, { 0, 1 } },
 	},
 
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = coef,
-	.ref = ref, .terms = terms,
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
+	.ref = tn_fam_ref, .terms = terms, .axes = TN_X,
 	/* untuned: 256 threads, one per output, float2; fits every R */
 	.dflt = "{\"vec\":2,\"bx\":128,\"by\":2,\"mode\":0,\"acc\":0}",
 };

@@ -59,17 +59,6 @@ static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
 	b[2] = 1;
 }
 
-static void ref(const struct tn_problem *pb, const struct tn_coef *c,
-		const struct tn_layout *l, const float *in, double *out, float *mag)
-{
-	tn_ref_axes(pb, c, l, in, out, mag, TN_Z);
-}
-
-static void coef(const struct tn_problem *pb, struct tn_coef *c)
-{
-	tn_fam_coef_axes(pb, TN_Z, c);
-}
-
 static int terms(int r) { return 2 * r + 1; }
 
 /* Default space: 3 vec x 4 block shapes (32 to 512 threads) x 2 nm x 4 un
@@ -88,8 +77,8 @@ const struct tn_family tn_fam_zm = {
 		{ "acc", "add to the output (out += Dzz u)", 0, 1, 2, { 0, 1 } },
 	},
 
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = coef,
-	.ref = ref, .terms = terms,
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
+	.ref = tn_fam_ref, .terms = terms, .axes = TN_Z,
 	/* untuned: 256 threads, float2, 64 planes; fits every R */
 	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"nm\":64,\"un\":2,\"acc\":0}",
 };
