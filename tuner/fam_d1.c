@@ -73,25 +73,12 @@ static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
 
 static int terms(int r) { return 2 * r; }
 
-#define D1(A, MASK)                                                                    \
-static int check_##A(const struct tn_problem *pb, const int *v,                       \
-		     const struct tn_limits *lim, char *why, size_t n)                  \
-{                                                                                      \
-	return check_axis(MASK, pb, v, lim, why, n);                                   \
-}                                                                                      \
-static void coef_##A(const struct tn_problem *pb, struct tn_coef *c)                  \
-{                                                                                      \
-	tn_coef_d1_axes(pb, MASK, c);                                                  \
-}                                                                                      \
-static void ref_##A(const struct tn_problem *pb, const struct tn_coef *c,             \
-		    const struct tn_layout *l, const float *in, double *out, float *mag) \
-{                                                                                      \
-	tn_ref_d1(pb, c, l, in, out, mag, MASK);                                       \
+/* One check for the three families: the axis is the family's. */
+static int check(const struct tn_problem *pb, const int *v, const struct tn_limits *lim,
+		 char *why, size_t n)
+{
+	return check_axis(pb->fam->axes, pb, v, lim, why, n);
 }
-D1(x, TN_X)
-D1(y, TN_Y)
-D1(z, TN_Z)
-#undef D1
 
 /* Default spaces at R=4 (before the queue limit):
  * d1x 3 vec x 3 bx x 2 by x 2 ypt x 2 nw x 2 acc = 144;
@@ -109,8 +96,9 @@ const struct tn_family tn_fam_d1x = {
 		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
 		{ "acc", "add to the output (out += Dx u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check_x, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
-	.coef = coef_x, .ref = ref_x, .terms = terms,
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms,
+	.axes = TN_X,
 	.dflt = "{\"vec\":4,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":1,\"acc\":0}",
 };
 
@@ -126,8 +114,9 @@ const struct tn_family tn_fam_d1y = {
 		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
 		{ "acc", "add to the output (out += Dy u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check_y, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
-	.coef = coef_y, .ref = ref_y, .terms = terms,
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms,
+	.axes = TN_Y,
 	/* untuned: float4, 8 rows per thread: 96 column floats at R=8 */
 	.dflt = "{\"vec\":4,\"bx\":64,\"by\":4,\"ypt\":8,\"nw\":4,\"acc\":0}",
 };
@@ -144,8 +133,9 @@ const struct tn_family tn_fam_d1z = {
 		{ "nw", "z planes per block (1 baseline, more: the march)", 1, 65536, 3, { 1, 16, 64 } },
 		{ "acc", "add to the output (out += Dz u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check_z, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
-	.coef = coef_z, .ref = ref_z, .terms = terms,
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms,
+	.axes = TN_Z,
 	/* untuned: float2, 256 threads marching 64 planes (34 queue floats at R=8) */
 	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":64,\"acc\":0}",
 };

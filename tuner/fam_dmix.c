@@ -99,27 +99,14 @@ static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
 
 static int terms(int r) { return 4 * r * r; }
 
-/* The per-family functions: the axes as a string and as a mask. */
-#define DMIX(S, T, MASK)                                                               \
-static int check_##S##T(const struct tn_problem *pb, const int *v,                    \
-			const struct tn_limits *lim, char *why, size_t n)               \
-{                                                                                      \
-	return check_axes(#S #T, pb, v, lim, why, n);                                  \
-}                                                                                      \
-static void coef_##S##T(const struct tn_problem *pb, struct tn_coef *c)               \
-{                                                                                      \
-	tn_coef_d1_axes(pb, MASK, c);                                                  \
-}                                                                                      \
-static void ref_##S##T(const struct tn_problem *pb, const struct tn_coef *c,          \
-		       const struct tn_layout *l, const float *in, double *out,        \
-		       float *mag)                                                     \
-{                                                                                      \
-	tn_ref_mixed(pb, c, l, in, out, mag, MASK);                                    \
+/* One check for the three families: the axes are the family's. */
+static int check(const struct tn_problem *pb, const int *v, const struct tn_limits *lim,
+		 char *why, size_t n)
+{
+	int m = pb->fam->axes;
+	return check_axes(m == (TN_X | TN_Y) ? "xy" : m == (TN_X | TN_Z) ? "xz" : "yz", pb, v,
+			  lim, why, n);
 }
-DMIX(x, y, TN_X | TN_Y)
-DMIX(x, z, TN_X | TN_Z)
-DMIX(y, z, TN_Y | TN_Z)
-#undef DMIX
 
 /* Default spaces at R=4 (before the LDS and queue limits):
  * dxy 3 vec x 3 bx x 2 by x 2 ypt x 2 nw x 2 acc = 144;
@@ -137,8 +124,9 @@ const struct tn_family tn_fam_dxy = {
 		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
 		{ "acc", "add to the output (out += Dxy u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check_xy, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
-	.coef = coef_xy, .ref = ref_xy, .terms = terms,
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms,
+	.axes = TN_X | TN_Y,
 	/* untuned: float2, 256 threads, a tile of 8 rows (8.4 KB at R=8) */
 	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":4,\"acc\":0}",
 };
@@ -155,8 +143,9 @@ const struct tn_family tn_fam_dxz = {
 		{ "nw", "z planes per block (the march)", 1, 65536, 2, { 32, 128 } },
 		{ "acc", "add to the output (out += Dxz u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check_xz, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
-	.coef = coef_xz, .ref = ref_xz, .terms = terms,
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms,
+	.axes = TN_X | TN_Z,
 	/* untuned: float2, 256 threads marching 64 planes; 68 queue floats at R=8 */
 	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":64,\"acc\":0}",
 };
@@ -173,8 +162,9 @@ const struct tn_family tn_fam_dyz = {
 		{ "nw", "z planes per block (the march)", 1, 65536, 2, { 32, 128 } },
 		{ "acc", "add to the output (out += Dyz u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check_yz, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
-	.coef = coef_yz, .ref = ref_yz, .terms = terms,
+	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms,
+	.axes = TN_Y | TN_Z,
 	/* untuned: float2, 256 threads, 8 rows marching 64 planes; 68 queue floats at R=8 */
 	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":64,\"acc\":0}",
 };

@@ -27,4 +27,11 @@ void tn_ref_mixed(const struct tn_problem *pb, const struct tn_coef *c,
 		  const struct tn_layout *l, const float *in, double *out,
 		  float *mag, int axes);
 
+/* The same for the family of pb, along its axes (tn_family.axes). */
+void tn_fam_coef_d1(const struct tn_problem *pb, struct tn_coef *c);
+void tn_fam_ref_d1(const struct tn_problem *pb, const struct tn_coef *c,
+		   const struct tn_layout *l, const float *in, double *out, float *mag);
+void tn_fam_ref_mixed(const struct tn_problem *pb, const struct tn_coef *c,
+		      const struct tn_layout *l, const float *in, double *out, float *mag);
+
 #endif

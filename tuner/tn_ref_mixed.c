@@ -97,3 +97,20 @@ void tn_ref_mixed(const struct tn_problem *pb, const struct tn_coef *c,
 				mag[o] = (float)m;
 			}
 }
+
+void tn_fam_coef_d1(const struct tn_problem *pb, struct tn_coef *c)
+{
+	tn_coef_d1_axes(pb, pb->fam->axes, c);
+}
+
+void tn_fam_ref_d1(const struct tn_problem *pb, const struct tn_coef *c,
+		   const struct tn_layout *l, const float *in, double *out, float *mag)
+{
+	tn_ref_d1(pb, c, l, in, out, mag, pb->fam->axes);
+}
+
+void tn_fam_ref_mixed(const struct tn_problem *pb, const struct tn_coef *c,
+		      const struct tn_layout *l, const float *in, double *out, float *mag)
+{
+	tn_ref_mixed(pb, c, l, in, out, mag, pb->fam->axes);
+}
