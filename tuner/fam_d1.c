@@ -50,25 +50,15 @@ static int check_axis(int axis, const struct tn_problem *pb, const int *v,
 
 static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
 {
-	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT];
-	b[0] = (unsigned)v[BX];
-	b[1] = (unsigned)v[BY];
-	b[2] = 1;
-	g[0] = (unsigned)((pb->nx + wx - 1) / wx);
-	g[1] = (unsigned)((pb->ny + wy - 1) / wy);
-	g[2] = (unsigned)((pb->nz + v[NW] - 1) / v[NW]);
+	tn_fam_tile_geom(pb, (const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] },
+			 v[BX], v[BY], g, b);
 }
 
 static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
 {
 	(void)r;                /* the same grid at every radius */
-	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT];
-	snprintf(grid[0], 96, "(nx + %d) / %d", wx - 1, wx);
-	snprintf(grid[1], 96, "(ny + %d) / %d", wy - 1, wy);
-	snprintf(grid[2], 96, "(nz + %d) / %d", v[NW] - 1, v[NW]);
-	b[0] = (unsigned)v[BX];
-	b[1] = (unsigned)v[BY];
-	b[2] = 1;
+	tn_fam_tile_geom_src((const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] },
+			     v[BX], v[BY], grid, b);
 }
 
 static int terms(int r) { return 2 * r; }

@@ -45,24 +45,14 @@ static int check(const struct tn_problem *pb, const int *v,
 
 static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
 {
-	int wx = v[VEC] * ow(pb, v);
-	b[0] = (unsigned)v[BX];
-	b[1] = (unsigned)v[BY];
-	b[2] = 1;
-	g[0] = (unsigned)((pb->nx + wx - 1) / wx);
-	g[1] = (unsigned)((pb->ny + v[BY] - 1) / v[BY]);
-	g[2] = (unsigned)pb->nz;
+	tn_fam_tile_geom(pb, (const int[3]){ v[VEC] * ow(pb, v), v[BY], 1 },
+			 v[BX], v[BY], g, b);
 }
 
 static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
 {
 	int wx = v[VEC] * (v[MODE] ? v[BX] - 2 * ((r + v[VEC] - 1) / v[VEC]) : v[BX]);
-	snprintf(grid[0], 96, "(nx + %d) / %d", wx - 1, wx);
-	snprintf(grid[1], 96, "(ny + %d) / %d", v[BY] - 1, v[BY]);
-	snprintf(grid[2], 96, "nz");
-	b[0] = (unsigned)v[BX];
-	b[1] = (unsigned)v[BY];
-	b[2] = 1;
+	tn_fam_tile_geom_src((const int[3]){ wx, v[BY], 1 }, v[BX], v[BY], grid, b);
 }
 
 static int terms(int r) { return 2 * r + 1; }

@@ -38,25 +38,15 @@ static int check(const struct tn_problem *pb, const int *v,
 
 static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
 {
-	int wx = v[VEC] * v[BX];
-	b[0] = (unsigned)v[BX];
-	b[1] = (unsigned)v[BY];
-	b[2] = 1;
-	g[0] = (unsigned)((pb->nx + wx - 1) / wx);
-	g[1] = (unsigned)((pb->ny + v[BY] - 1) / v[BY]);
-	g[2] = (unsigned)((pb->nz + v[NM] - 1) / v[NM]);
+	tn_fam_tile_geom(pb, (const int[3]){ v[VEC] * v[BX], v[BY], v[NM] },
+			 v[BX], v[BY], g, b);
 }
 
 static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
 {
 	(void)r;                /* the same grid at every radius */
-	int wx = v[VEC] * v[BX];
-	snprintf(grid[0], 96, "(nx + %d) / %d", wx - 1, wx);
-	snprintf(grid[1], 96, "(ny + %d) / %d", v[BY] - 1, v[BY]);
-	snprintf(grid[2], 96, "(nz + %d) / %d", v[NM] - 1, v[NM]);
-	b[0] = (unsigned)v[BX];
-	b[1] = (unsigned)v[BY];
-	b[2] = 1;
+	tn_fam_tile_geom_src((const int[3]){ v[VEC] * v[BX], v[BY], v[NM] },
+			     v[BX], v[BY], grid, b);
 }
 
 static int terms(int r) { return 2 * r + 1; }
