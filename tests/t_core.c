@@ -304,7 +304,7 @@ static void geometry_source(void **st)
 					if (f->check(&pb, v, &lim, why, sizeof why))
 						continue;
 					f->geom(&pb, v, g, b);
-					f->geom_src(r, v, ex, b2);
+					f->geom_src(&pb, v, ex, b2);
 					for (int k = 0; k < 3; k++) {
 						if (eval_grid(ex[k], &pb) != g[k])
 							fail_msg("%s R=%d: grid %d is %s, geom says %u",

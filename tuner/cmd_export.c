@@ -204,7 +204,7 @@ static int kernel_of(struct db *db, const struct tn_family *fam, const struct db
 	}
 	if (gen_source(fam->tmpl, kname, d, fam->np + 1, src, err, n))
 		return 1;
-	fam->geom_src(p->radius, v, grid, block);
+	fam->geom_src(&pb, v, grid, block);
 	return 0;
 }
 

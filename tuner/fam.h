@@ -22,6 +22,11 @@ void tn_fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c);
 void tn_fam_tile_geom(const struct tn_problem *pb, const int w[3], int bx, int by,
 		      unsigned g[3], unsigned b[3]);
 void tn_fam_tile_geom_src(const int w[3], int bx, int by, char grid[3][96], unsigned b[3]);
+/* The same, the tile read from the family's parameters by name: vec floats
+ * per thread in x (1 if none), bx x by threads, ypt rows per thread (1 if
+ * none), nw or nm planes per block (1 if neither). */
+void tn_fam_geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3]);
+void tn_fam_geom_src(const struct tn_problem *pb, const int *v, char grid[3][96], unsigned b[3]);
 /* Reference and weights of a sum of second derivatives along the family's
  * axes (tn_family.axes). */
 void tn_fam_ref(const struct tn_problem *pb, const struct tn_coef *c,

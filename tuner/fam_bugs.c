@@ -21,19 +21,6 @@ static int check(const struct tn_problem *pb, const int *v, const struct tn_limi
 	return tn_fam_common_check(pb, 1, v[BX], 1, 1, 0, lim, why, n);
 }
 
-static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
-{
-	tn_fam_tile_geom(pb, (const int[3]){ v[BX], 1, 1 },
-			 v[BX], 1, g, b);
-}
-
-static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
-{
-	(void)r;                /* the same grid at every radius */
-	tn_fam_tile_geom_src((const int[3]){ v[BX], 1, 1 },
-			     v[BX], 1, grid, b);
-}
-
 static int terms(int r) { return 2 * r + 1; }
 
 const struct tn_family tn_fam_bugs = {
@@ -44,7 +31,7 @@ const struct tn_family tn_fam_bugs = {
 		{ "bx", "threads per block", 1, 1024, 3, { 32, 64, 128 } },
 		{ "bug", "0 correct, 1 illegal address, 2 never returns", 0, 2, 3, { 0, 1, 2 } },
 	},
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
 	.ref = tn_fam_ref, .terms = terms, .axes = TN_X,
 	.dflt = "{\"bx\":64,\"bug\":0}",
 };

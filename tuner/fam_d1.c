@@ -48,19 +48,6 @@ static int check_axis(int axis, const struct tn_problem *pb, const int *v,
 	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, 0, lim, why, n);
 }
 
-static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
-{
-	tn_fam_tile_geom(pb, (const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] },
-			 v[BX], v[BY], g, b);
-}
-
-static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
-{
-	(void)r;                /* the same grid at every radius */
-	tn_fam_tile_geom_src((const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] },
-			     v[BX], v[BY], grid, b);
-}
-
 static int terms(int r) { return 2 * r; }
 
 /* One check for the three families: the axis is the family's. */
@@ -86,7 +73,7 @@ const struct tn_family tn_fam_d1x = {
 		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
 		{ "acc", "add to the output (out += Dx u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms,
 	.axes = TN_X,
 	.dflt = "{\"vec\":4,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":1,\"acc\":0}",
@@ -104,7 +91,7 @@ const struct tn_family tn_fam_d1y = {
 		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
 		{ "acc", "add to the output (out += Dy u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms,
 	.axes = TN_Y,
 	/* untuned: float4, 8 rows per thread: 96 column floats at R=8 */
@@ -123,7 +110,7 @@ const struct tn_family tn_fam_d1z = {
 		{ "nw", "z planes per block (1 baseline, more: the march)", 1, 65536, 3, { 1, 16, 64 } },
 		{ "acc", "add to the output (out += Dz u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms,
 	.axes = TN_Z,
 	/* untuned: float2, 256 threads marching 64 planes (34 queue floats at R=8) */

@@ -74,19 +74,6 @@ static int check_axes(const char *axes, const struct tn_problem *pb, const int *
 				   lim, why, n);
 }
 
-static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
-{
-	tn_fam_tile_geom(pb, (const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] },
-			 v[BX], v[BY], g, b);
-}
-
-static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
-{
-	(void)r;                /* the same grid at every radius */
-	tn_fam_tile_geom_src((const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] },
-			     v[BX], v[BY], grid, b);
-}
-
 static int terms(int r) { return 4 * r * r; }
 
 /* One check for the three families: the axes are the family's. */
@@ -114,7 +101,7 @@ const struct tn_family tn_fam_dxy = {
 		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
 		{ "acc", "add to the output (out += Dxy u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms,
 	.axes = TN_X | TN_Y,
 	/* untuned: float2, 256 threads, a tile of 8 rows (8.4 KB at R=8) */
@@ -133,7 +120,7 @@ const struct tn_family tn_fam_dxz = {
 		{ "nw", "z planes per block (the march)", 1, 65536, 2, { 32, 128 } },
 		{ "acc", "add to the output (out += Dxz u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms,
 	.axes = TN_X | TN_Z,
 	/* untuned: float2, 256 threads marching 64 planes; 68 queue floats at R=8 */
@@ -152,7 +139,7 @@ const struct tn_family tn_fam_dyz = {
 		{ "nw", "z planes per block (the march)", 1, 65536, 2, { 32, 128 } },
 		{ "acc", "add to the output (out += Dyz u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms,
 	.axes = TN_Y | TN_Z,
 	/* untuned: float2, 256 threads, 8 rows marching 64 planes; 68 queue floats at R=8 */

@@ -43,9 +43,10 @@ static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsig
 			 v[BX], v[BY], g, b);
 }
 
-static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
+static void geom_src(const struct tn_problem *pb, const int *v, char grid[3][96],
+		     unsigned b[3])
 {
-	(void)r;                /* the same grid at every radius */
+	(void)pb;               /* the same grid at every radius */
 	tn_fam_tile_geom_src((const int[3]){ v[VEC] * v[XPT] * v[BX], v[BY] * v[YPT], 1 },
 			     v[BX], v[BY], grid, b);
 }

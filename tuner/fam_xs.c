@@ -49,9 +49,10 @@ static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsig
 			 v[BX], v[BY], g, b);
 }
 
-static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
+static void geom_src(const struct tn_problem *pb, const int *v, char grid[3][96],
+		     unsigned b[3])
 {
-	int wx = v[VEC] * (v[MODE] ? v[BX] - 2 * ((r + v[VEC] - 1) / v[VEC]) : v[BX]);
+	int wx = v[VEC] * ow(pb, v);
 	tn_fam_tile_geom_src((const int[3]){ wx, v[BY], 1 }, v[BX], v[BY], grid, b);
 }
 

@@ -47,19 +47,6 @@ static int check(const struct tn_problem *pb, const int *v,
 				   why, n);
 }
 
-static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
-{
-	tn_fam_tile_geom(pb, (const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] },
-			 v[BX], v[BY], g, b);
-}
-
-static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
-{
-	(void)r;                /* the same grid at every radius */
-	tn_fam_tile_geom_src((const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] },
-			     v[BX], v[BY], grid, b);
-}
-
 static int terms(int r) { return 4 * r + 1; }
 
 /* Default space: 3 vec x 8 shapes (bx 64, 256 x by 1, 4 x ypt 1, 4; up to 1024
@@ -79,7 +66,7 @@ const struct tn_family tn_fam_xy = {
 		{ "acc", "add to the output (out += (Dxx+Dyy) u)", 0, 1, 2, { 0, 1 } },
 	},
 
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
 	.ref = tn_fam_ref, .terms = terms, .axes = TN_X | TN_Y,
 	/* 256 threads, float2, xy tile of 8 + 2R rows: 13.8 KB of LDS at R=8 */
 	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"lds\":2,\"nw\":8,\"nt\":0,\"acc\":0}",

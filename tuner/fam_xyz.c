@@ -101,9 +101,10 @@ static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsig
 	}
 }
 
-static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
+static void geom_src(const struct tn_problem *pb, const int *v, char grid[3][96],
+		     unsigned b[3])
 {
-	(void)r;                /* the same grid at every radius */
+	(void)pb;               /* the same grid at every radius */
 	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT], z = v[ZD] ? 0 : 2;
 	snprintf(grid[v[ZD] ? 1 : 0], 96, "(nx + %d) / %d", wx - 1, wx);
 	snprintf(grid[v[ZD] ? 2 : 1], 96, "(ny + %d) / %d", wy - 1, wy);

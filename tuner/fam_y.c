@@ -35,19 +35,6 @@ static int check(const struct tn_problem *pb, const int *v,
 	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, lds, lim, why, n);
 }
 
-static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
-{
-	tn_fam_tile_geom(pb, (const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] },
-			 v[BX], v[BY], g, b);
-}
-
-static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
-{
-	(void)r;                /* the same grid at every radius */
-	tn_fam_tile_geom_src((const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] },
-			     v[BX], v[BY], grid, b);
-}
-
 static int terms(int r) { return 2 * r + 1; }
 
 const struct tn_family tn_fam_y = {
@@ -65,7 +52,7 @@ const struct tn_family tn_fam_y = {
 		{ "acc", "add to the output (out += D u)", 0, 1, 2, { 0, 1 } },
 	},
 
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
 	.ref = tn_fam_ref, .terms = terms, .axes = TN_Y,
 	/* untuned: float4, an LDS tile of 8 + 2R rows (24 KiB at R=8) */
 	.dflt = "{\"vec\":4,\"bx\":64,\"by\":4,\"ypt\":2,\"lds\":1,\"nw\":8,\"nt\":0,\"acc\":0}",

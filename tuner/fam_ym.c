@@ -49,9 +49,10 @@ static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsig
 	g[2] = (unsigned)((pb->ny + v[NM] - 1) / v[NM]);
 }
 
-static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
+static void geom_src(const struct tn_problem *pb, const int *v, char grid[3][96],
+		     unsigned b[3])
 {
-	(void)r;                /* the same grid at every radius */
+	(void)pb;               /* the same grid at every radius */
 	int wx = v[VEC] * v[BX];
 	snprintf(grid[0], 96, "(nx + %d) / %d", wx - 1, wx);
 	snprintf(grid[1], 96, "(nz + %d) / %d", v[BZ] - 1, v[BZ]);

@@ -36,19 +36,6 @@ static int check(const struct tn_problem *pb, const int *v,
 	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], v[BY], 0, lim, why, n);
 }
 
-static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
-{
-	tn_fam_tile_geom(pb, (const int[3]){ v[VEC] * v[BX], v[BY], v[NM] },
-			 v[BX], v[BY], g, b);
-}
-
-static void geom_src(int r, const int *v, char grid[3][96], unsigned b[3])
-{
-	(void)r;                /* the same grid at every radius */
-	tn_fam_tile_geom_src((const int[3]){ v[VEC] * v[BX], v[BY], v[NM] },
-			     v[BX], v[BY], grid, b);
-}
-
 static int terms(int r) { return 2 * r + 1; }
 
 /* Default space: 3 vec x 4 block shapes (32 to 512 threads) x 2 nm x 4 un
@@ -67,7 +54,7 @@ const struct tn_family tn_fam_zm = {
 		{ "acc", "add to the output (out += Dzz u)", 0, 1, 2, { 0, 1 } },
 	},
 
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
 	.ref = tn_fam_ref, .terms = terms, .axes = TN_Z,
 	/* untuned: 256 threads, float2, 64 planes; fits every R */
 	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"nm\":64,\"un\":2,\"acc\":0}",

@@ -59,9 +59,11 @@ struct tn_family {
 		     const struct tn_limits *lim, char *why, size_t n);
 	void (*geom)(const struct tn_problem *pb, const int *v,
 		     unsigned grid[3], unsigned block[3]);
-	/* The same geometry at radius r as C source, for exported kernels: the
-	 * grid as expressions in the ints nx, ny, nz, and the block as numbers. */
-	void (*geom_src)(int r, const int *v, char grid[3][96], unsigned block[3]);
+	/* The same geometry as C source, for exported kernels: the grid as
+	 * expressions in the ints nx, ny, nz (pb gives the family and radius,
+	 * not the size), and the block as numbers. */
+	void (*geom_src)(const struct tn_problem *pb, const int *v, char grid[3][96],
+			 unsigned block[3]);
 	/* Effective bytes moved by config v: each point read once per input
 	 * field (twice with acc=1, the output read too) and written once. */
 	double (*bytes)(const struct tn_problem *pb, const int *v);

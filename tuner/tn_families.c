@@ -69,6 +69,37 @@ void tn_fam_tile_geom_src(const int w[3], int bx, int by, char grid[3][96], unsi
 	b[2] = 1;
 }
 
+/* The value of parameter name in v, or 1 when the family has none. */
+static int value(const struct tn_family *f, const int *v, const char *name)
+{
+	int i = tn_param_index(f, name);
+	return i < 0 ? 1 : v[i];
+}
+
+/* The tile of the family, from its parameters (fam.h). */
+static void tile(const struct tn_family *f, const int *v, int w[3], int *bx, int *by)
+{
+	*bx = value(f, v, "bx");
+	*by = value(f, v, "by");
+	w[0] = value(f, v, "vec") * *bx;
+	w[1] = *by * value(f, v, "ypt");
+	w[2] = tn_param_index(f, "nw") >= 0 ? value(f, v, "nw") : value(f, v, "nm");
+}
+
+void tn_fam_geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
+{
+	int w[3], bx, by;
+	tile(pb->fam, v, w, &bx, &by);
+	tn_fam_tile_geom(pb, w, bx, by, g, b);
+}
+
+void tn_fam_geom_src(const struct tn_problem *pb, const int *v, char grid[3][96], unsigned b[3])
+{
+	int w[3], bx, by;
+	tile(pb->fam, v, w, &bx, &by);
+	tn_fam_tile_geom_src(w, bx, by, grid, b);
+}
+
 void tn_fam_ref(const struct tn_problem *pb, const struct tn_coef *c,
 		const struct tn_layout *l, const float *in, double *out, float *mag)
 {
