@@ -22,32 +22,7 @@
 
 #include "fam.h"
 #include "tn.h"
-
-/* One problem of family name at radius r on a grid with tails everywhere
- * and three different spacings. */
-static struct tn_problem prob(const char *name, int r)
-{
-	struct tn_problem pb = { tn_family(name), r, 23, 13, 11, "fp32", { 1.0, 0.5, 2.0 } };
-	assert_non_null(pb.fam);
-	return pb;
-}
-
-/* The reference of family name on field in of layout l. */
-static void ref_of(const char *name, int r, const struct tn_layout *l, const float *in,
-		   double *out, float *mag)
-{
-	struct tn_problem pb = prob(name, r);
-	struct tn_coef c;
-	pb.fam->coef(&pb, &c);
-	pb.fam->ref(&pb, &c, l, in, out, mag);
-}
-
-/* Element o (compact x-fastest over l) in the field layout l. */
-static long long at(const struct tn_layout *l, long long o)
-{
-	long long i = o % l->nx, j = o / l->nx % l->ny, k = o / ((long long)l->nx * l->ny);
-	return l->origin + i + j * l->ld + k * l->slice;
-}
+#include "t_ref.h"
 
 static void d1_weights(void **st)
 {
@@ -99,7 +74,7 @@ static void mixed_polynomials(void **st)
 	(void)st;
 	for (int fi = 0; fi < 3; fi++)
 		for (int r = 1; r <= TN_RMAX; r++) {
-			struct tn_problem pb = prob(fam[fi].name, r);
+			struct tn_problem pb = t_prob(fam[fi].name, r);
 			struct tn_layout l;
 			tn_layout_of(&pb, &l);
 			long long pts = (long long)l.nx * l.ny * l.nz;
@@ -109,7 +84,7 @@ static void mixed_polynomials(void **st)
 			assert_int_equal(pb.fam->terms(r), 4 * r * r);
 			for (int sq = 0; sq <= 1; sq++) {
 				fill_poly(&pb, &l, fam[fi].s, fam[fi].t, sq, in);
-				ref_of(fam[fi].name, r, &l, in, out, mag);
+				t_ref_of(fam[fi].name, r, &l, in, out, mag);
 				for (long long o = 0; o < pts; o++) {
 					long long ijk[3] = { o % l.nx, o / l.nx % l.ny, o / ((long long)l.nx * l.ny) };
 					double want = sq ? 2 * ijk[fam[fi].s] * pb.h[fam[fi].s] : 1.0;
@@ -146,17 +121,17 @@ static void two_pass(int r, const struct tn_layout *l, const float *in, char fir
 	long long pe = (long long)e.nx * e.ny * e.nz, p = (long long)l->nx * l->ny * l->nz;
 	memset(mid, 0xff, (size_t)l->total * sizeof *mid);
 	memset(out, 0xff, (size_t)l->total * sizeof *out);
-	ref_of(f1, r, &e, in, v, m);
+	t_ref_of(f1, r, &e, in, v, m);
 	for (long long o = 0; o < pe; o++)
-		mid[at(&e, o)] = (float)v[o];
+		mid[t_at(&e, o)] = (float)v[o];
 	if (!both) {
 		for (long long o = 0; o < p; o++)
-			out[at(l, o)] = mid[at(l, o)];
+			out[t_at(l, o)] = mid[t_at(l, o)];
 		return;
 	}
-	ref_of(f2, r, l, mid, v, m);
+	t_ref_of(f2, r, l, mid, v, m);
 	for (long long o = 0; o < p; o++)
-		out[at(l, o)] = (float)v[o];
+		out[t_at(l, o)] = (float)v[o];
 }
 
 static void two_pass_equals_single(void **st)
@@ -166,7 +141,7 @@ static void two_pass_equals_single(void **st)
 	(void)st;
 	for (int fi = 0; fi < 3; fi++)
 		for (int r = 1; r <= TN_RMAX; r++) {
-			struct tn_problem pb = prob(fam[fi].name, r);
+			struct tn_problem pb = t_prob(fam[fi].name, r);
 			struct tn_layout l;
 			tn_layout_of(&pb, &l);
 			/* the extended first pass holds (n + 2R) lines: room for both axes */
@@ -180,7 +155,7 @@ static void two_pass_equals_single(void **st)
 			const int terms = 4 * r * r + 2 * r + 1;
 			assert_true(in && mid && out && mag && m && ref && v);
 			tn_fill_random(in, l.total, 31 + (unsigned long long)r);
-			ref_of(fam[fi].name, r, &l, in, ref, mag);
+			t_ref_of(fam[fi].name, r, &l, in, ref, mag);
 			two_pass(r, &l, in, fam[fi].s, fam[fi].t, 1, mid, out, v, m);
 			if (tn_check(&l, out, ref, mag, terms, &e, &b, msg, sizeof msg))
 				fail_msg("%s R=%d, d1%c then d1%c: %s", fam[fi].name, r, fam[fi].s,
@@ -213,7 +188,7 @@ static void coef_contract(void **st)
 	(void)st;
 	for (int f = 0; f < 6; f++)
 		for (int r = 1; r <= TN_RMAX; r++) {
-			struct tn_problem pb = prob(names[f], r);
+			struct tn_problem pb = t_prob(names[f], r);
 			struct tn_coef c;
 			double a[TN_RMAX + 1];
 			const float *w[3];

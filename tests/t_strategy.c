@@ -21,24 +21,7 @@
 
 #include "fam.h"
 #include "tn.h"
-
-/* One problem of family name at radius r on a grid with tails everywhere. */
-static struct tn_problem prob(const char *name, int r)
-{
-	struct tn_problem pb = { tn_family(name), r, 23, 13, 11, "fp32", { 1.0, 0.5, 2.0 } };
-	assert_non_null(pb.fam);
-	return pb;
-}
-
-/* The reference of family name on field in (layout l): value and magnitude. */
-static void ref_of(const char *name, int r, const struct tn_layout *l, const float *in,
-		   double *out, float *mag)
-{
-	struct tn_problem pb = prob(name, r);
-	struct tn_coef c;
-	pb.fam->coef(&pb, &c);
-	pb.fam->ref(&pb, &c, l, in, out, mag);
-}
+#include "t_ref.h"
 
 struct fields {
 	struct tn_layout l;
@@ -49,7 +32,7 @@ struct fields {
 
 static void fields_new(struct fields *f, int r)
 {
-	struct tn_problem pb = prob("xyz", r);
+	struct tn_problem pb = t_prob("xyz", r);
 	tn_layout_of(&pb, &f->l);
 	f->pts = (long long)f->l.nx * f->l.ny * f->l.nz;
 	assert_non_null(f->in = malloc((size_t)f->l.total * sizeof *f->in));
@@ -71,13 +54,6 @@ static void fields_free(struct fields *f)
 	free(f->r2);
 }
 
-/* Element o (compact) of the interior, in the layout. */
-static long long at(const struct tn_layout *l, long long o)
-{
-	long long i = o % l->nx, j = o / l->nx % l->ny, k = o / ((long long)l->nx * l->ny);
-	return l->origin + i + j * l->ld + k * l->slice;
-}
-
 /* x + y + z = xyz and xy + z = xyz, point by point, within fp32 rounding
  * of the weights (each family rounds its own centre weight). */
 static void refs_add_up(void **st)
@@ -92,17 +68,17 @@ static void refs_add_up(void **st)
 		assert_non_null(b = malloc((size_t)f.pts * sizeof *b));
 		assert_non_null(ma = malloc((size_t)f.pts * sizeof *ma));
 		assert_non_null(mb = malloc((size_t)f.pts * sizeof *mb));
-		ref_of("xyz", r, &f.l, f.in, f.ref, f.mag);
-		ref_of("x", r, &f.l, f.in, a, ma);
-		ref_of("y", r, &f.l, f.in, b, mb);
-		ref_of("z", r, &f.l, f.in, f.r2, f.m2);
+		t_ref_of("xyz", r, &f.l, f.in, f.ref, f.mag);
+		t_ref_of("x", r, &f.l, f.in, a, ma);
+		t_ref_of("y", r, &f.l, f.in, b, mb);
+		t_ref_of("z", r, &f.l, f.in, f.r2, f.m2);
 		for (long long o = 0; o < f.pts; o++) {
 			double s = a[o] + b[o] + f.r2[o];
 			assert_true(fabs(s - f.ref[o]) <= tn_err_bound(6 * r + 1, f.mag[o]));
 			/* every term of the fused sum is in exactly one pass */
 			assert_true(fabs(ma[o] + mb[o] + f.m2[o] - f.mag[o]) <= 1e-5 * f.mag[o]);
 		}
-		ref_of("xy", r, &f.l, f.in, a, ma);
+		t_ref_of("xy", r, &f.l, f.in, a, ma);
 		for (long long o = 0; o < f.pts; o++)
 			assert_true(fabs(a[o] + f.r2[o] - f.ref[o]) <= tn_err_bound(6 * r + 1, f.mag[o]));
 		free(a);
@@ -120,9 +96,9 @@ static void run_passes(struct fields *f, int r, const char *const *fams, int np)
 {
 	memset(f->out, 0xff, (size_t)f->l.total * sizeof *f->out);
 	for (int p = 0; p < np; p++) {
-		ref_of(fams[p], r, &f->l, f->in, f->r2, f->m2);
+		t_ref_of(fams[p], r, &f->l, f->in, f->r2, f->m2);
 		for (long long o = 0; o < f->pts; o++) {
-			float *q = f->out + at(&f->l, o);
+			float *q = f->out + t_at(&f->l, o);
 			*q = p ? (float)((double)*q + f->r2[o]) : (float)f->r2[o];
 		}
 	}
@@ -139,7 +115,7 @@ static void multi_pass_equals_fused(void **st)
 		double e, b;
 		char msg[256];
 		fields_new(&f, r);
-		ref_of("xyz", r, &f.l, f.in, f.ref, f.mag);
+		t_ref_of("xyz", r, &f.l, f.in, f.ref, f.mag);
 		run_passes(&f, r, three, 3);
 		if (tn_check(&f.l, f.out, f.ref, f.mag, 6 * r + 1 + 2, &e, &b, msg, sizeof msg))
 			fail_msg("three passes, R=%d: %s", r, msg);
@@ -169,10 +145,10 @@ static void accumulate_check(void **st)
 	assert_non_null(base = malloc((size_t)f.l.total * sizeof *base));
 	tn_fill_random(base, f.l.total, 5);
 	tn_poison_halo(&f.l, base);
-	ref_of("y", 3, &f.l, f.in, f.ref, f.mag);
+	t_ref_of("y", 3, &f.l, f.in, f.ref, f.mag);
 	memcpy(f.out, base, (size_t)f.l.total * sizeof *base);
 	for (long long o = 0; o < f.pts; o++)
-		f.out[at(&f.l, o)] = (float)(base[at(&f.l, o)] + f.ref[o]);
+		f.out[t_at(&f.l, o)] = (float)(base[t_at(&f.l, o)] + f.ref[o]);
 	assert_int_equal(tn_check_acc(&f.l, f.out, base, f.ref, f.mag, 7, &e, &b, msg,
 				      sizeof msg), 0);
 	f.out[f.l.origin - 1] = 0.0f;           /* the x halo of the first row */
@@ -180,7 +156,7 @@ static void accumulate_check(void **st)
 				      sizeof msg), 1);
 	assert_non_null(strstr(msg, "halo"));
 	for (long long o = 0; o < f.pts; o++)
-		f.out[at(&f.l, o)] = (float)f.ref[o];
+		f.out[t_at(&f.l, o)] = (float)f.ref[o];
 	memset(f.out + f.l.origin - 1, 0xff, sizeof *f.out);
 	assert_int_equal(tn_check_acc(&f.l, f.out, base, f.ref, f.mag, 7, &e, &b, msg,
 				      sizeof msg), f.pts);
@@ -195,7 +171,7 @@ static void accumulate_bytes(void **st)
 	static const char *const fams[] = { "x", "y", "z", "xy" };
 	(void)st;
 	for (int i = 0; i < 4; i++) {
-		struct tn_problem pb = prob(fams[i], 4);
+		struct tn_problem pb = t_prob(fams[i], 4);
 		int v[TN_MAXP] = { 0 }, a = tn_param_index(pb.fam, "acc");
 		double pts = 23.0 * 13 * 11;
 		assert_true(a >= 0);
@@ -204,7 +180,7 @@ static void accumulate_bytes(void **st)
 		assert_true(pb.fam->bytes(&pb, v) == 12 * pts);
 	}
 	{
-		struct tn_problem pb = prob("xyz", 4);
+		struct tn_problem pb = t_prob("xyz", 4);
 		int v[TN_MAXP] = { 0 };
 		assert_true(tn_param_index(pb.fam, "acc") < 0);
 		assert_true(pb.fam->bytes(&pb, v) == 8 * 23.0 * 13 * 11);
