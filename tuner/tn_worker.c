@@ -56,11 +56,13 @@ static double now_s(void)
 	return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static int put(int fd, const void *buf, size_t len)
+/* Moves len bytes to (out = 1) or from fd, across short transfers and
+ * interruptions; nonzero when the other end is gone. */
+static int xfer(int fd, void *buf, size_t len, int out)
 {
-	const char *p = buf;
+	char *p = buf;
 	while (len) {
-		ssize_t k = write(fd, p, len);
+		ssize_t k = out ? write(fd, p, len) : read(fd, p, len);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
@@ -71,20 +73,8 @@ static int put(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static int get(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-	while (len) {
-		ssize_t k = read(fd, p, len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return 1;
-		p += k;
-		len -= (size_t)k;
-	}
-	return 0;
-}
+static int put(int fd, const void *buf, size_t len) { return xfer(fd, (void *)buf, len, 1); }
+static int get(int fd, void *buf, size_t len) { return xfer(fd, buf, len, 0); }
 
 /* ---- the sweep's side ---- */
 
