@@ -13,15 +13,15 @@ m4_dnl      planes per row, one new plane per output (NW = 1: the baseline, ever
 m4_dnl      tap loaded once per output)
 m4_dnl No LDS and no barrier: threads are independent and may leave early.
 m4_dnl Reads stay on the lines of the derivative axis through the points of the
-m4_dnl interior, plus at most 3 floats of padding past nx: the halo of the other
+m4_dnl interior, plus at most 3 elements of padding past nx: the halo of the other
 m4_dnl axes is never read, so a first pass may run over a domain extended by R
 m4_dnl along another axis (in and out moved back by R rows or planes) to give
 m4_dnl the second pass its halo.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_YPT FDT_NW FDT_ACC FDT_KERNEL
-m4_dnl FDT_PARAMS. Kernel ABI: (float *out, const float *in, fd_grid, fd_coef); in
+m4_dnl FDT_PARAMS. Kernel ABI: (fd_real *out, const fd_real *in, fd_grid, fd_coef); in
 m4_dnl and out point at interior point (0,0,0) of fields of the same layout, with R
 m4_dnl halo points along the axis, ld a multiple of VEC, in and out aligned to VEC
-m4_dnl floats, at least XV VEC floats of row before x = 0 and ceil4(nx) + ceil4(R)
+m4_dnl elements, at least XV VEC elements of row before x = 0 and ceil4(nx) + ceil4(R)
 m4_dnl after (x; tn_field.c gives 32 and more) or ceil4(nx) (y and z). acc=1 adds
 m4_dnl its result to out instead of storing it.
 m4_dnl Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)), ceil(nz/NW)).
@@ -34,16 +34,16 @@ FDT_REQUIRE(`m4_ifelse(FDT_AXIS, `x', 1, FDT_AXIS, `y', 1, FDT_AXIS, `z', 1, 0)'
 m4_dnl FDT_XV: vectors of x halo on each side of a vector.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl
 m4_dnl FDT_ZERO: the zero vector.
-m4_define(`FDT_ZERO', `fd_zero`'FDT_VEC`'()')m4_dnl
-m4_dnl FDT_SUB(a, b): a - b, per component (the negation is exact).
-m4_define(`FDT_SUB', `fd_add($1, fd_mul(-1.0f, $2))')m4_dnl
+m4_define(`FDT_ZERO', `fd_zero<vt>()')m4_dnl
+m4_dnl FDT_SUB(a, b): a - b, per component.
+m4_define(`FDT_SUB', `fd_sub($1, $2)')m4_dnl
 m4_dnl FDT_X(w, f): the float at x offset f (-R..VEC-1+R) of the thread, from the
 m4_dnl window w (2 XV + 1 vectors, the own vector at XV).
 m4_define(`FDT_X', `$1[m4_eval(($2 + FDT_XV * FDT_VEC) / FDT_VEC)]`'FDT_COMP(m4_eval(($2 + FDT_XV * FDT_VEC) % FDT_VEC))')m4_dnl
 m4_dnl FDT_DX(s, w): s = the x first derivative of window w, lane by lane.
 m4_define(`FDT_DX', `FDT_FOR(`FDT_l', 0, m4_eval(FDT_VEC - 1), `
 			$1`'FDT_COMP(FDT_l) = 0.0f;FDT_FOR(`FDT_k', 1, FDT_R, `
-			$1`'FDT_COMP(FDT_l) = fmaf(c.x[FDT_k], FDT_X(`$2', FDT_l + FDT_k) - FDT_X(`$2', FDT_l - FDT_k), $1`'FDT_COMP(FDT_l));')')')m4_dnl
+			$1`'FDT_COMP(FDT_l) = fd_fma(c.x[FDT_k], FDT_X(`$2', FDT_l + FDT_k) - FDT_X(`$2', FDT_l - FDT_k), $1`'FDT_COMP(FDT_l));')')')m4_dnl
 m4_dnl FDT_STORE(ptr, value): the vector store.
 m4_define(`FDT_STORE', `*($1) = $2')m4_dnl
 m4_dnl FDT_OUT(o, x, s, tab): write result vector s (a variable) at o, the output element
@@ -63,12 +63,12 @@ enum { R = FDT_R, VL = FDT_VEC, BX = FDT_BX, BY = FDT_BY, YP = FDT_YPT, NW = FDT
        XV = FDT_XV };
 typedef FDT_VTYPE vt;
 
-/* Thread (tx, ty) of block (bx, by, bz) computes the vector of VL floats at
+/* Thread (tx, ty) of block (bx, by, bz) computes the vector of VL elements at
  * x = (bx BX + tx) VL in each of the rows yt .. yt + YP - 1, yt = (by BY + ty) YP,
  * of the planes bz NW .. min(bz NW + NW, nz) - 1. Outputs past nx or ny are
  * never written. */
 extern "C" __global__ void __launch_bounds__(BX * BY)
-FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+FDT_KERNEL`'(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int x = (blockIdx.x * BX + threadIdx.x) * VL;     /* first x of this thread */
 	const int yt = (blockIdx.y * BY + threadIdx.y) * YP;    /* first row of this thread */
@@ -77,14 +77,14 @@ FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, f
 		return;                 /* nothing to store, and no barrier follows */
 m4_ifelse(FDT_AXIS, `x', `m4_dnl
 	/* x < nx is a multiple of VL, so the window x - XV VL .. x + XV VL + VL - 1
-	 * ends within ceil(nx) + ceil(R) floats of the row */
+	 * ends within ceil(nx) + ceil(R) elements of the row */
 	for (int k = kb; k < ke; k++) {
 #pragma unroll
 		for (int p = 0; p < YP; p++) {
 			if (yt + p >= g.ny)
 				break;
 			const long long ro = (long long)k * g.slice + (long long)(yt + p) * g.ld + x;
-			const float *row = in + ro;
+			const fd_real *row = in + ro;
 			vt w[2 * XV + 1], s;    /* w[i]: the vector at x + (i - XV) VL */
 #pragma unroll
 			for (int i = 0; i <= 2 * XV; i++)
@@ -95,7 +95,7 @@ m4_ifelse(FDT_AXIS, `x', `m4_dnl
 ', FDT_AXIS, `y', `m4_dnl
 	const int ylast = g.ny + R - 1;                     /* last row of the y halo */
 	for (int k = kb; k < ke; k++) {
-		const float *pl = in + (long long)k * g.slice + x;
+		const fd_real *pl = in + (long long)k * g.slice + x;
 		/* u[j]: row yt - R + j; rows past the last halo row are clamped to it
 		 * (only outputs past ny would use them) */
 		vt u[YP + 2 * R];
@@ -110,7 +110,7 @@ m4_ifelse(FDT_AXIS, `x', `m4_dnl
 #pragma unroll
 			for (int r = 1; r <= R; r++)
 				s = fd_fma(c.y[r], FDT_SUB(u[R + p + r], u[R + p - r]), s);
-			float *o = out + (long long)k * g.slice + (long long)(yt + p) * g.ld + x;
+			fd_real *o = out + (long long)k * g.slice + (long long)(yt + p) * g.ld + x;
 			FDT_OUT(`o', `x', `s', `			')
 		}
 	}
@@ -118,7 +118,7 @@ m4_ifelse(FDT_AXIS, `x', `m4_dnl
 	const long long s = g.slice;
 	/* rows past ny march row ny - 1 and store nothing; planes kb - R ..
 	 * ke + R - 1 are allocated */
-	const float *col[YP];           /* col[p]: row yt + p at x, plane 0 */
+	const fd_real *col[YP];           /* col[p]: row yt + p at x, plane 0 */
 	vt q[YP][2 * R + 1];            /* q[p][j]: plane k - R + j of row yt + p */
 #pragma unroll
 	for (int p = 0; p < YP; p++) {
@@ -139,7 +139,7 @@ m4_ifelse(FDT_AXIS, `x', `m4_dnl
 			for (int j = 0; j < 2 * R; j++)
 				q[p][j] = q[p][j + 1];
 			if (yt + p < g.ny) {
-				float *o = out + (long long)k * s + (long long)(yt + p) * g.ld + x;
+				fd_real *o = out + (long long)k * s + (long long)(yt + p) * g.ld + x;
 				FDT_OUT(`o', `x', `d', `				')
 			}
 		}

@@ -19,10 +19,10 @@ m4_dnl       rows from it into a register queue of 2R + 1 planes, Dz of the queu
 m4_dnl       gives the output
 m4_dnl Every block walks NW output planes. Parameters (m4 -D): FDT_R FDT_VEC FDT_BX
 m4_dnl FDT_BY FDT_YPT FDT_NW FDT_ACC FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out,
-m4_dnl const float *in, fd_grid, fd_coef); in and out point at interior point (0,0,0)
+m4_dnl const fd_real *in, fd_grid, fd_coef); in and out point at interior point (0,0,0)
 m4_dnl of fields of the same layout, R halo points on every side, ld a multiple of
-m4_dnl 32 floats, the interior origin 128-byte aligned, at least 12 floats of row
-m4_dnl before x = 0 and ceil4(nx) + ceil4(R) floats of row from x = 0 (tn_field.c
+m4_dnl 32 elements, the interior origin 128-byte aligned, at least 12 elements of row
+m4_dnl before x = 0 and ceil4(nx) + ceil4(R) elements of row from x = 0 (tn_field.c
 m4_dnl gives 32 and more). Loads never leave rows -R..ny+R-1 and planes -R..nz+R-1;
 m4_dnl outputs past nx, ny or nz are never written. acc=1 adds to the output.
 m4_dnl Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)), ceil(nz/NW)).
@@ -36,16 +36,16 @@ FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xz', `FDT_YPT == 1', 1)', `dxz marches one row
 m4_dnl FDT_XV: vectors of x halo on each side of a vector.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl
 m4_dnl FDT_ZERO: the zero vector.
-m4_define(`FDT_ZERO', `fd_zero`'FDT_VEC`'()')m4_dnl
-m4_dnl FDT_SUB(a, b): a - b, per component (the negation is exact).
-m4_define(`FDT_SUB', `fd_add($1, fd_mul(-1.0f, $2))')m4_dnl
+m4_define(`FDT_ZERO', `fd_zero<vt>()')m4_dnl
+m4_dnl FDT_SUB(a, b): a - b, per component.
+m4_define(`FDT_SUB', `fd_sub($1, $2)')m4_dnl
 m4_dnl FDT_X(w, f): the float at x offset f (-R..VEC-1+R) of the thread, from the
 m4_dnl window w (2 XV + 1 vectors, the own vector at XV).
 m4_define(`FDT_X', `$1[m4_eval(($2 + FDT_XV * FDT_VEC) / FDT_VEC)]`'FDT_COMP(m4_eval(($2 + FDT_XV * FDT_VEC) % FDT_VEC))')m4_dnl
 m4_dnl FDT_DX(s, w): s = the x first derivative of window w, lane by lane.
 m4_define(`FDT_DX', `FDT_FOR(`FDT_l', 0, m4_eval(FDT_VEC - 1), `
 			$1`'FDT_COMP(FDT_l) = 0.0f;FDT_FOR(`FDT_k', 1, FDT_R, `
-			$1`'FDT_COMP(FDT_l) = fmaf(c.x[FDT_k], FDT_X(`$2', FDT_l + FDT_k) - FDT_X(`$2', FDT_l - FDT_k), $1`'FDT_COMP(FDT_l));')')')m4_dnl
+			$1`'FDT_COMP(FDT_l) = fd_fma(c.x[FDT_k], FDT_X(`$2', FDT_l + FDT_k) - FDT_X(`$2', FDT_l - FDT_k), $1`'FDT_COMP(FDT_l));')')')m4_dnl
 m4_dnl FDT_STORE(ptr, value): the vector store.
 m4_define(`FDT_STORE', `*($1) = $2')m4_dnl
 m4_dnl FDT_OUT(o, x, s, tab): write result vector s (a variable) at o, the output element
@@ -67,7 +67,7 @@ m4_define(`FDT_XOUT', `
 			for (int i = 0; i <= 2 * XV; i++)
 				w[i] = tile[$1][tx + i];FDT_DX(`s', `w')
 			if (x < g.nx && ($2) < g.ny) {
-				float *o = out + (long long)($3) * g.slice + (long long)($2) * g.ld + x;
+				fd_real *o = out + (long long)($3) * g.slice + (long long)($2) * g.ld + x;
 				FDT_OUT(`o', `x', `s', `				')
 			}')m4_dnl
 FDT_BANNER(FDT_TMPL` (dmix.m4)')
@@ -87,7 +87,7 @@ m4_ifelse(FDT_AXES, `xy', `m4_dnl
  * tx + i BX (x = x0 + (tx + i BX - XV) VL) of rows y0 + ty YP .. + YP - 1, then
  * the output vector at x = x0 + tx VL of those rows. */
 extern "C" __global__ void __launch_bounds__(BX * BY)
-FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+FDT_KERNEL`'(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y;
 	const int x0 = blockIdx.x * BX * VL;                /* first x of the block */
@@ -102,13 +102,13 @@ FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, f
 	 * and reaches every barrier, whether it stores or not. */
 	__shared__ vt tile[TH][W];      /* tile[r][v]: Dy at row y0 + r, x0 + (v - XV) VL */
 	for (int k = kb; k < ke; k++) {
-		const float *pl = in + (long long)k * g.slice;
+		const fd_real *pl = in + (long long)k * g.slice;
 		vt d[NCX][YP];          /* Dy of own tile columns and rows */
 #pragma unroll
 		for (int i = 0; i < NCX; i++) {
 			const int v = tx + i * BX;
 			if (v < W) {
-				const float *col = pl + min(x0 + (v - XV) * VL, xlast);
+				const fd_real *col = pl + min(x0 + (v - XV) * VL, xlast);
 				vt u[YP + 2 * R];       /* u[j]: row yt - R + j, clamped to ylast */
 #pragma unroll
 				for (int j = 0; j < YP + 2 * R; j++)
@@ -145,7 +145,7 @@ FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, f
  * (x = x0 + (tx + i BX - XV) VL), and computes the output vector at
  * x = x0 + tx VL of its row. */
 extern "C" __global__ void __launch_bounds__(BX * BY)
-FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+FDT_KERNEL`'(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y;
 	const int x0 = blockIdx.x * BX * VL;                /* first x of the block */
@@ -157,14 +157,14 @@ FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, f
 	/* Rows past ny load row ny - 1 and vectors past xlast load xlast: both
 	 * only feed outputs that are not stored, and every thread computes and
 	 * reaches every barrier. Planes kb - R .. ke + R - 1 are allocated. */
-	const float *row = in + (long long)min(y, g.ny - 1) * g.ld;
+	const fd_real *row = in + (long long)min(y, g.ny - 1) * g.ld;
 	__shared__ vt tile[BY][W];      /* tile[ty][v]: Dz at row of ty, x0 + (v - XV) VL */
 	vt q[NCX][2 * R + 1];           /* q[i][j]: plane k - R + j at tile column i */
 #pragma unroll
 	for (int i = 0; i < NCX; i++) {
 		const int v = tx + i * BX;
 		if (v < W) {
-			const float *col = row + min(x0 + (v - XV) * VL, xlast) + (long long)(kb - R) * sl;
+			const fd_real *col = row + min(x0 + (v - XV) * VL, xlast) + (long long)(kb - R) * sl;
 #pragma unroll
 			for (int j = 0; j < 2 * R; j++)         /* planes kb - R .. kb + R - 1 */
 				q[i][j] = *(const vt *)(col + j * sl);
@@ -206,7 +206,7 @@ FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, f
  * rows yt .. yt + YP - 1, yt = y0 + ty YP, from the LDS tile of each plane into
  * its queue and, once the queue holds planes k - R .. k + R, Dz of it. */
 extern "C" __global__ void __launch_bounds__(BX * BY)
-FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+FDT_KERNEL`'(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y;
 	const int x = (blockIdx.x * BX + tx) * VL;          /* first x of this thread */
@@ -216,7 +216,7 @@ FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, f
 	const int ylast = g.ny + R - 1;                     /* last row of the y halo */
 	/* Every thread loads and passes the barriers, its own outputs or not: x is
 	 * clamped to the last vector start below nx, rows to the last halo row. */
-	const float *col = in + min(x, (g.nx - 1) / VL * VL);
+	const fd_real *col = in + min(x, (g.nx - 1) / VL * VL);
 	__shared__ vt tile[TR][BX];     /* tile[r][tx]: row y0 - R + r of the plane, x of tx */
 	vt q[YP][2 * R + 1];            /* q[p][j]: Dy at row yt + p of plane kk - 2R + j */
 #pragma unroll
@@ -225,7 +225,7 @@ FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, f
 		for (int j = 0; j <= 2 * R; j++)
 			q[p][j] = FDT_ZERO;
 	for (int kk = kb - R; kk < ke + R; kk++) {
-		const float *pl = col + (long long)kk * g.slice;
+		const fd_real *pl = col + (long long)kk * g.slice;
 		vt h[NL];               /* tile rows ty, ty + BY, ... below TR: loaded before the barrier */
 #pragma unroll
 		for (int i = 0; i < NL; i++) {
@@ -263,7 +263,7 @@ FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, f
 #pragma unroll
 			for (int r = 1; r <= R; r++)
 				s = fd_fma(c.z[r], FDT_SUB(q[p][R + r], q[p][R - r]), s);
-			float *o = out + (long long)k * g.slice + (long long)(yt + p) * g.ld + x;
+			fd_real *o = out + (long long)k * g.slice + (long long)(yt + p) * g.ld + x;
 			FDT_OUT(`o', `x', `s', `			')
 		}
 	}

@@ -13,8 +13,11 @@ m4_dnl
 m4_dnl FDT_COMP(lane): the vector component selector of lane 0..3, or nothing when FDT_VEC is 1.
 m4_define(`FDT_COMP', `m4_ifelse(FDT_VEC, 1, `', `.'m4_substr(`xyzw', `$1', 1))')m4_dnl
 m4_dnl
-m4_dnl FDT_VTYPE: the C type of one vector of FDT_VEC floats.
-m4_define(`FDT_VTYPE', `m4_ifelse(FDT_VEC, 1, `float', `float'FDT_VEC)')m4_dnl
+m4_dnl FDT_REAL: the element type, double when FDT_DBL is defined as 1, else float.
+m4_define(`FDT_REAL', `m4_ifdef(`FDT_DBL', `m4_ifelse(FDT_DBL, 1, `double', `float')', `float')')m4_dnl
+m4_dnl
+m4_dnl FDT_VTYPE: the C type of one vector of FDT_VEC elements.
+m4_define(`FDT_VTYPE', `m4_ifelse(FDT_VEC, 1, `FDT_REAL', `FDT_REAL`'FDT_VEC')')m4_dnl
 m4_dnl
 m4_dnl FDT_BANNER(template): the DO NOT EDIT banner naming every parameter (FDT_PARAMS).
 m4_define(`FDT_BANNER', `/*

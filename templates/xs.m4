@@ -7,14 +7,14 @@ m4_dnl   0: one thread per output vector; the first 2 XV threads of a block row 
 m4_dnl      strided loop when BX is narrower) also fetch the XV halo vectors each side;
 m4_dnl   1: one thread per input vector; a block row of BX threads loads BX vectors
 m4_dnl      and produces BX - 2 XV of them: the XV halo threads each side load only.
-m4_dnl XV = ceil(R / VEC) halo vectors per side (R floats for VEC = 1), so every load
+m4_dnl XV = ceil(R / VEC) halo vectors per side (R elements for VEC = 1), so every load
 m4_dnl and store of a vector is aligned. BY rows per block, one tile row each.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_MODE FDT_ACC FDT_KERNEL
-m4_dnl FDT_PARAMS. Kernel ABI: (float *out, const float *in, fd_grid, fd_coef); in and
+m4_dnl FDT_PARAMS. Kernel ABI: (fd_real *out, const fd_real *in, fd_grid, fd_coef); in and
 m4_dnl out point at interior point (0,0,0) of fields of the same layout, with R halo
-m4_dnl points on every side, ld a multiple of 32 floats, the interior origin 128-byte
-m4_dnl aligned and at least 8 floats of row before x = 0 and ceil4(nx) + ceil4(R)
-m4_dnl floats of row from x = 0 (tn_field.c gives 32 and more).
+m4_dnl points on every side, ld a multiple of 32 elements, the interior origin 128-byte
+m4_dnl aligned and at least 8 elements of row before x = 0 and ceil4(nx) + ceil4(R)
+m4_dnl elements of row from x = 0 (tn_field.c gives 32 and more).
 m4_dnl With acc=1 the kernel adds its result to out instead of storing it.
 m4_dnl Launch: block (BX, BY), grid (ceil(nx / (VEC OW)), ceil(ny / BY), nz) with OW =
 m4_dnl BX (mode 0) or BX - 2 XV (mode 1) output vectors per block row; a larger grid x
@@ -40,13 +40,13 @@ m4_define(`FDT_OUT', `m4_ifelse(FDT_VEC, 1, `FDT_PUT(`(vt *)($1)', `$2');', `if 
 		if (FDT_l < g.nx - x)
 			($1)[FDT_l] = m4_ifelse(FDT_ACC, 1, `($1)[FDT_l] + ')($2)`'FDT_COMP(FDT_l);')
 	}')')m4_dnl
-m4_dnl FDT_LANES: s = the stencil of the VEC floats at t[0 .. VEC-1], lane by lane,
+m4_dnl FDT_LANES: s = the stencil of the VEC elements at t[0 .. VEC-1], lane by lane,
 m4_dnl every tap a float of the tile row.
 m4_define(`FDT_LANES', `FDT_FOR(`FDT_l', 0, m4_eval(FDT_VEC - 1), `
 	s`'FDT_COMP(FDT_l) = c.c0 * t[FDT_l];
 #pragma unroll
 	for (int r = 1; r <= R; r++)
-		s`'FDT_COMP(FDT_l) = fmaf(c.x[r], t[FDT_l - r] + t[FDT_l + r], s`'FDT_COMP(FDT_l));')')m4_dnl
+		s`'FDT_COMP(FDT_l) = fd_fma(c.x[r], t[FDT_l - r] + t[FDT_l + r], s`'FDT_COMP(FDT_l));')')m4_dnl
 FDT_BANNER(`xs.m4')
 m4_include(`prelude.m4')m4_dnl
 `
@@ -56,11 +56,11 @@ enum { R = 'FDT_R`, VL = 'FDT_VEC`, BX = 'FDT_BX`, BY = 'FDT_BY`, MODE = 'FDT_MO
        OW = MODE ? BX - 2 * XV : BX };          /* output vectors of a block row */
 typedef 'FDT_VTYPE` vt;
 
-/* Block (bx, by, k) computes the OW VL floats from xb = bx OW VL in row
+/* Block (bx, by, k) computes the OW VL elements from xb = bx OW VL in row
  * y = by BY + ty of plane k, thread row ty; tile[ty][i] holds the input vector
  * at xb + (i - XV) VL, clamped to xlast. Outputs past nx or ny are never written. */
 extern "C" __global__ void __launch_bounds__(BX * BY)
-'FDT_KERNEL`(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+'FDT_KERNEL`(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y;
 	const int xb = blockIdx.x * (OW * VL);          /* first output x of the block */
@@ -69,10 +69,10 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
 	const int y = blockIdx.y * BY + ty;
 	/* every thread loads and passes the barrier: rows past ny load row ny - 1,
 	 * and vectors past the last one a stored output needs load that one, so
-	 * every load stays within ceil4(nx) + ceil4(R) floats of an interior row */
+	 * every load stays within ceil4(nx) + ceil4(R) elements of an interior row */
 	const int xlast = (g.nx - 1) / VL * VL + XV * VL;
 	const long long ro = (long long)blockIdx.z * g.slice + (long long)min(y, g.ny - 1) * g.ld;
-	const float *row = in + ro;
+	const fd_real *row = in + ro;
 	__shared__ vt tile[BY][TW];'m4_ifelse(FDT_MODE, 0, `
 	tile[ty][XV + tx] = *(const vt *)(row + min(xb + tx * VL, xlast));
 	for (int h = tx; h < 2 * XV; h += BX) {         /* the halo: XV vectors each side */
@@ -81,17 +81,17 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
 	}
 	__syncthreads();                /* the tile is complete; the only barrier */
 	const int x = xb + tx * VL;                     /* first output x of this thread */
-	const float *t = (const float *)&tile[ty][XV + tx];', `
+	const fd_real *t = (const fd_real *)&tile[ty][XV + tx];', `
 	tile[ty][tx] = *(const vt *)(row + min(xb + (tx - XV) * VL, xlast));
 	__syncthreads();                /* the tile is complete; the only barrier */
 	if (tx < XV || tx >= BX - XV)
 		return;                 /* halo threads: load only */
 	const int x = xb + (tx - XV) * VL;              /* first output x of this thread */
-	const float *t = (const float *)&tile[ty][tx];')`
+	const fd_real *t = (const fd_real *)&tile[ty][tx];')`
 	if (y >= g.ny || x >= g.nx)
 		return;
 	vt s;'FDT_LANES`
-	float *o = out + ro + x;
+	fd_real *o = out + ro + x;
 	'FDT_OUT(`o', `s')`
 }
 '

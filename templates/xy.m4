@@ -12,7 +12,7 @@ m4_dnl          BX + 2 XV vectors), loaded by all threads in a strided loop; x a
 m4_dnl          both from LDS
 m4_dnl Each block walks NW z planes, one after the other, to amortize its setup.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_YPT FDT_LDS FDT_NW FDT_NT
-m4_dnl FDT_ACC FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out, const float *in,
+m4_dnl FDT_ACC FDT_KERNEL FDT_PARAMS. Kernel ABI: (fd_real *out, const fd_real *in,
 m4_dnl fd_grid, fd_coef); in and out point at interior point (0,0,0), with R halo
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte
 m4_dnl aligned, and a row may be read from x = -R rounded down to a vector up to
@@ -32,7 +32,7 @@ m4_dnl x window w (2 XV + 1 vectors, the own vector at XV).
 m4_define(`FDT_X', `$1[m4_eval(($2 + FDT_XV * FDT_VEC) / FDT_VEC)]`'FDT_COMP(m4_eval(($2 + FDT_XV * FDT_VEC) % FDT_VEC))')m4_dnl
 m4_dnl FDT_XTERMS(w): add the off-centre x terms of x window w to s, lane by lane.
 m4_define(`FDT_XTERMS', `FDT_FOR(`FDT_l', 0, m4_eval(FDT_VEC - 1), `FDT_FOR(`FDT_k', 1, FDT_R, `
-			s`'FDT_COMP(FDT_l) = fmaf(c.x[FDT_k], FDT_X(`$1', FDT_l - FDT_k) + FDT_X(`$1', FDT_l + FDT_k), s`'FDT_COMP(FDT_l));')')')m4_dnl
+			s`'FDT_COMP(FDT_l) = fd_fma(c.x[FDT_k], FDT_X(`$1', FDT_l - FDT_k) + FDT_X(`$1', FDT_l + FDT_k), s`'FDT_COMP(FDT_l));')')')m4_dnl
 m4_dnl FDT_STORE(ptr, value): the vector store, nontemporal when FDT_NT.
 m4_define(`FDT_STORE', `m4_ifelse(FDT_NT, 1, `fd_store_nt(($1), $2)', `*($1) = $2')')m4_dnl
 m4_dnl FDT_OUT(o, x, s, tab): write result vector s (a variable) at o, the output element
@@ -53,7 +53,7 @@ m4_define(`FDT_POINT', `			vt s = fd_mul(c.c0, $1[XV]);FDT_XTERMS(`$1')
 			for (int r = 1; r <= R; r++)
 				s = fd_fma(c.y[r], fd_add($2, $3), s);
 			if (x < g.nx && yt + p < g.ny) {
-				float *o = out + (long long)k * g.slice + (long long)(yt + p) * g.ld + x;
+				fd_real *o = out + (long long)k * g.slice + (long long)(yt + p) * g.ld + x;
 				FDT_OUT(`o', `x', `s', `				')
 			}')m4_dnl
 FDT_BANNER(`xy.m4')
@@ -68,7 +68,7 @@ enum { R = FDT_R, VL = FDT_VEC, BX = FDT_BX, BY = FDT_BY, YP = FDT_YPT, TH = BY 
 typedef FDT_VTYPE vt;
 
 extern "C" __global__ void __launch_bounds__(BX * BY)
-FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+FDT_KERNEL`'(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y;
 	const int x0 = blockIdx.x * BX * VL;                /* first x of the block */
@@ -86,7 +86,7 @@ m4_ifelse(FDT_LDS, 2, `m4_dnl
 	const int xlast = (g.nx - 1) / VL * VL + XV * VL;   /* last vector start of the x halo */
 	__shared__ vt tile[TR][XW];     /* tile[r][v]: row y0 - R + r, x x0 + (v - XV) * VL */
 	for (int k = kb; k < ke; k++) {
-		const float *pl = in + (long long)k * g.slice;
+		const fd_real *pl = in + (long long)k * g.slice;
 		__syncthreads();                /* every thread is done with the previous plane */
 #pragma unroll
 		for (int i = 0; i < NC; i++) {
@@ -117,10 +117,10 @@ m4_ifelse(FDT_LDS, 1, `m4_dnl
 	vt yc[YP + 2 * R];              /* own x, rows yt - R .. yt + YP + R - 1 */
 ')m4_dnl
 	for (int k = kb; k < ke; k++) {
-		const float *pl = in + (long long)k * g.slice + xc;
+		const fd_real *pl = in + (long long)k * g.slice + xc;
 #pragma unroll
 		for (int p = 0; p < YP; p++) {
-			const float *q = pl + (long long)min(yt + p, ylast) * g.ld;
+			const fd_real *q = pl + (long long)min(yt + p, ylast) * g.ld;
 #pragma unroll
 			for (int i = 0; i <= 2 * XV; i++)
 				xr[p][i] = *(const vt *)(q + (i - XV) * VL);

@@ -5,7 +5,7 @@ m4_dnl or registers, any window nw >= 1, a z queue that scatters each plane
 m4_dnl forward into 2R+1 accumulators instead of keeping input planes, and
 m4_dnl optional prefetch of the next plane into registers.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_YPT FDT_LDS FDT_NW FDT_NT
-m4_dnl FDT_PF FDT_MB FDT_KU FDT_ZD FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out, const float *in,
+m4_dnl FDT_PF FDT_MB FDT_KU FDT_ZD FDT_KERNEL FDT_PARAMS. Kernel ABI: (fd_real *out, const fd_real *in,
 m4_dnl fd_grid, fd_coef); in and out point at interior point (0,0,0), with R halo
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte
 m4_dnl aligned. Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)),
@@ -29,17 +29,17 @@ m4_dnl FDT_X(buf, row, f): input float at x offset f (-R..VEC-1+R) of the thread
 m4_define(`FDT_X', `xr$1[$2][m4_eval(($3 + FDT_XV * FDT_VEC) / FDT_VEC)]`'FDT_COMP(m4_eval(($3 + FDT_XV * FDT_VEC) % FDT_VEC))')m4_dnl
 m4_dnl FDT_XTERMS(buf, row): add the off-centre x terms of that row to s, lane by lane.
 m4_define(`FDT_XTERMS', `FDT_FOR(`FDT_l', 0, m4_eval(FDT_VEC - 1), `FDT_FOR(`FDT_k', 1, FDT_R, `
-				s`'FDT_COMP(FDT_l) = fmaf(c.x[FDT_k], FDT_X($1, $2, FDT_l - FDT_k) + FDT_X($1, $2, FDT_l + FDT_k), s`'FDT_COMP(FDT_l));')')')m4_dnl
+				s`'FDT_COMP(FDT_l) = fd_fma(c.x[FDT_k], FDT_X($1, $2, FDT_l - FDT_k) + FDT_X($1, $2, FDT_l + FDT_k), s`'FDT_COMP(FDT_l));')')')m4_dnl
 m4_dnl FDT_STORE(ptr, value): the vector store, nontemporal when FDT_NT.
 m4_define(`FDT_STORE', `m4_ifelse(FDT_NT, 1, `fd_store_nt(($1), $2)', `*($1) = $2')')m4_dnl
 m4_dnl FDT_LOAD(buf, plane): load what plane needs into buffer buf: the x window
 m4_dnl of each own row, and the y halo rows (LDS: this thread share of the tile
 m4_dnl halo; registers: the R rows above and below its own).
 m4_define(`FDT_LOAD', `		{
-			const float *pl = col + (long long)($2) * g.slice;
+			const fd_real *pl = col + (long long)($2) * g.slice;
 #pragma unroll
 			for (int p = 0; p < YP; p++) {
-				const float *q = pl + (long long)min(yt + p, g.ny + R - 1) * g.ld;
+				const fd_real *q = pl + (long long)min(yt + p, g.ny + R - 1) * g.ld;
 #pragma unroll
 				for (int i = 0; i <= 2 * XV; i++)
 					xr$1[p][i] = *(const vt *)(q + (i - XV) * VL);
@@ -86,7 +86,7 @@ m4_dnl row, then shift the queue by one plane.
 m4_define(`FDT_STORE_SHIFT', `		if (k - R >= kb) {              /* output plane k - R is complete */
 #pragma unroll
 			for (int p = 0; p < YP; p++) {
-				float *o = out + (long long)(zdn ? kb + ke + R - 1 - k : k - R) * g.slice +
+				fd_real *o = out + (long long)(zdn ? kb + ke + R - 1 - k : k - R) * g.slice +
 					   (long long)(yt + p) * g.ld + x;
 				if (yt + p >= g.ny || x >= g.nx)
 					continue;
@@ -103,7 +103,7 @@ m4_define(`FDT_STORE_SHIFT', `		if (k - R >= kb) {              /* output plane 
 #pragma unroll
 			for (int j = 0; j < 2 * R; j++)
 				acc[p][j] = acc[p][j + 1];
-			acc[p][2 * R] = fd_zero'FDT_VEC`();
+			acc[p][2 * R] = fd_zero<vt>();
 		}
 ')m4_dnl
 FDT_BANNER(`xyz.m4')
@@ -121,7 +121,7 @@ typedef 'FDT_VTYPE` vt;
  * plane being computed; no register holds an input plane, and one barrier a
  * plane suffices because the stage refilled is two planes old. */
 extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `, 'FDT_MB)`)
-'FDT_KERNEL`(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+'FDT_KERNEL`(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
 'm4_ifelse(FDT_ZD, 1, `	/* z chunks vary fastest, so that each pair of chunks starts together */
@@ -149,9 +149,9 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 	for (int p = 0; p < YP; p++)
 #pragma unroll
 		for (int j = 0; j <= 2 * R; j++)
-			acc[p][j] = fd_zero'FDT_VEC`();
+			acc[p][j] = fd_zero<vt>();
 	/* next plane to copy, and the step to the one after */
-	const float *src = in + (long long)(zdn ? ke + R - 1 : kb - R) * g.slice;
+	const fd_real *src = in + (long long)(zdn ? ke + R - 1 : kb - R) * g.slice;
 	const long long step = zdn ? -g.slice : g.slice;
 #pragma unroll
 	for (int i = 0; i < AH; i++)
@@ -197,7 +197,7 @@ enum { R = 'FDT_R`, VL = 'FDT_VEC`, BX = 'FDT_BX`, BY = 'FDT_BY`, YP = 'FDT_YPT`
 typedef 'FDT_VTYPE` vt;
 
 extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `, 'FDT_MB)`)
-'FDT_KERNEL`(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+'FDT_KERNEL`(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y;
 	const int x = (blockIdx.x * BX + tx) * VL;          /* first x of this thread */
@@ -206,7 +206,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 	const int yt = y0 + ty * YP;                        /* first row of this thread */
 	const int kb = blockIdx.z * NW, ke = min(kb + NW, g.nz);
 	const bool zdn = false;     /* zd is for lds=2 */
-	const float *col = in + xc;
+	const fd_real *col = in + xc;
 	vt acc[YP][2 * R + 1];      /* acc[p][j]: output plane k - R + j of row p */
 	vt xr0[YP][2 * XV + 1];     /* x window of each own row, centre at XV */
 	vt h0[NH];                  /* y halo rows */'m4_ifelse(FDT_PF, 1, `
@@ -218,7 +218,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 	for (int p = 0; p < YP; p++)
 #pragma unroll
 		for (int j = 0; j <= 2 * R; j++)
-			acc[p][j] = fd_zero'FDT_VEC`();
+			acc[p][j] = fd_zero<vt>();
 'm4_ifelse(FDT_PF, 1, `FDT_LOAD(0, kb - R)')`
 'FDT_KLOOP`	for (int k = kb - R; k < ke + R; k++) {
 'm4_ifelse(FDT_PF, 1, `FDT_LOAD(1, min(k + 1, ke + R - 1))', `FDT_LOAD(0, k)')m4_ifelse(FDT_LDS, 1, `

@@ -1,17 +1,17 @@
 m4_dnl y.m4: the y pass of a multi-pass stencil, out = c0 u + sum_k w_k (u(y-k) + u(y+k))
 m4_dnl with the y weights, central differences of order 2R (c0 holds the y centre
 m4_dnl weight only). Idea from the y kernels of AMD seismic stencils part 3: VEC
-m4_dnl floats in x per thread, taps along y either from memory (through L1) or from
+m4_dnl elements in x per thread, taps along y either from memory (through L1) or from
 m4_dnl an LDS tile of the block rows and their halo; generalized to any R in 1..8,
 m4_dnl any BX x BY (the tile is filled by a strided loop over its rows, so BY may be
 m4_dnl smaller than R or not divide 2R), YPT rows per thread (from memory: a register
 m4_dnl column of YPT + 2R rows loaded once), NW z planes per block, and any tail in
 m4_dnl x, y and z.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_YPT FDT_LDS FDT_NW FDT_NT
-m4_dnl FDT_ACC FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out, const float *in, fd_grid,
+m4_dnl FDT_ACC FDT_KERNEL FDT_PARAMS. Kernel ABI: (fd_real *out, const fd_real *in, fd_grid,
 m4_dnl fd_coef); in and out point at interior point (0,0,0) of fields of the same
-m4_dnl layout, with R halo points on every side, ld a multiple of 32 floats, the
-m4_dnl interior origin 128-byte aligned and ceil4(nx) floats of row from x = 0.
+m4_dnl layout, with R halo points on every side, ld a multiple of 32 elements, the
+m4_dnl interior origin 128-byte aligned and ceil4(nx) elements of row from x = 0.
 m4_dnl With acc=1 the kernel adds its result to out instead of storing it.
 m4_dnl Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)), ceil(nz/NW)).
 m4_include(`lib.m4')m4_dnl
@@ -44,12 +44,12 @@ enum { R = 'FDT_R`, VL = 'FDT_VEC`, BX = 'FDT_BX`, BY = 'FDT_BY`, YP = 'FDT_YPT`
        NL = (TR + BY - 1) / BY };       /* tile rows a thread loads (lds=1) */
 typedef 'FDT_VTYPE` vt;
 
-/* Thread (tx, ty) of block (bx, by, bz) computes the vector of VL floats at
+/* Thread (tx, ty) of block (bx, by, bz) computes the vector of VL elements at
  * x = (bx BX + tx) VL in each of the rows yt .. yt + YP - 1, yt = by TH + ty YP,
  * of the planes bz NW .. min(bz NW + NW, nz) - 1. Outputs past nx or ny are
  * never written. */
 extern "C" __global__ void __launch_bounds__(BX * BY)
-'FDT_KERNEL`(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+'FDT_KERNEL`(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y;
 	const int x = (blockIdx.x * BX + tx) * VL;          /* first x of this thread */
@@ -59,10 +59,10 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
 	/* every thread loads and passes the barriers, its own outputs or not: x is
 	 * clamped to the last vector start below nx, rows to the last halo row */
 	const int xc = min(x, (g.nx - 1) / VL * VL);
-	const float *col = in + xc;
+	const fd_real *col = in + xc;
 	__shared__ vt tile[TR][BX];     /* tile[r][tx]: row y0 - R + r at the x of thread tx */
 	for (int k = kb; k < ke; k++) {
-		const float *pl = col + (long long)k * g.slice;
+		const fd_real *pl = col + (long long)k * g.slice;
 		vt h[NL];               /* tile rows ty, ty + BY, ... below TR: loaded before the barrier */
 #pragma unroll
 		for (int i = 0; i < NL; i++) {
@@ -80,7 +80,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
 		__syncthreads();        /* the tile of plane k is complete */
 		if (x >= g.nx)
 			continue;
-		float *ocol = out + (long long)k * g.slice + x;
+		fd_real *ocol = out + (long long)k * g.slice + x;
 #pragma unroll
 		for (int p = 0; p < YP; p++) {
 			if (yt + p >= g.ny)
@@ -90,16 +90,16 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
 #pragma unroll
 			for (int r = 1; r <= R; r++)
 				s = fd_fma(c.y[r], fd_add(tile[t - r][tx], tile[t + r][tx]), s);
-			float *o = ocol + (long long)(yt + p) * g.ld;
+			fd_real *o = ocol + (long long)(yt + p) * g.ld;
 			'FDT_OUT(`o', `s')`
 		}
 	}', `
 	if (x >= g.nx || yt >= g.ny)
 		return;                 /* nothing to store, and no barrier follows */
-	const float *col = in + x;
+	const fd_real *col = in + x;
 	for (int k = kb; k < ke; k++) {
-		const float *pl = col + (long long)k * g.slice;
-		float *ocol = out + (long long)k * g.slice + x;
+		const fd_real *pl = col + (long long)k * g.slice;
+		fd_real *ocol = out + (long long)k * g.slice + x;
 		/* u[i]: row yt - R + i; rows past the last halo row ny + R - 1 are
 		 * clamped to it (only outputs past ny would use them) */
 		vt u[YP + 2 * R];
@@ -114,7 +114,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
 #pragma unroll
 			for (int r = 1; r <= R; r++)
 				s = fd_fma(c.y[r], fd_add(u[R + p - r], u[R + p + r]), s);
-			float *o = ocol + (long long)(yt + p) * g.ld;
+			fd_real *o = ocol + (long long)(yt + p) * g.ld;
 			'FDT_OUT(`o', `s')`
 		}
 	}')`

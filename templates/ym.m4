@@ -1,7 +1,7 @@
 m4_dnl ym.m4: the y second derivative alone, out = c0 u + sum_k y[k] (u(y-k) + u(y+k)),
 m4_dnl central differences of order 2R along the row stride g.ld, by marching (idea
 m4_dnl from Micikevicius, derivative discretization on GPUs: stencils along a slow
-m4_dnl dimension): each thread owns a pencil along y, VEC floats wide at one (x, z),
+m4_dnl dimension): each thread owns a pencil along y, VEC elements wide at one (x, z),
 m4_dnl and marches over NM rows with a queue of 2R+1 rows in registers, loading one
 m4_dnl new row per output. The march loop is unrolled UN steps by hand: step s of
 m4_dnl an iteration reads the queue rotated by s (renaming, no moves), and the
@@ -9,7 +9,7 @@ m4_dnl iteration ends with one rotation by UN mod (2R+1) in register moves, none
 m4_dnl UN is a multiple of 2R+1 (un=0 asks for UN = 2R+1). The rows left over (fewer
 m4_dnl than UN) march one at a time, the queue shifting by moves.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BZ FDT_NM FDT_UN FDT_ACC FDT_KERNEL
-m4_dnl FDT_PARAMS. Kernel ABI: (float *out, const float *in, fd_grid, fd_coef); in and
+m4_dnl FDT_PARAMS. Kernel ABI: (fd_real *out, const fd_real *in, fd_grid, fd_coef); in and
 m4_dnl out point at interior point (0,0,0) of fields of the same layout, with R halo
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte aligned,
 m4_dnl and a row may be read up to its last vector that starts below nx (the padding).
@@ -54,11 +54,11 @@ enum { R = FDT_R, VL = FDT_VEC, BX = FDT_BX, BZ = FDT_BZ, NM = FDT_NM,
        D = 2 * R + 1 };                 /* queue rows */
 typedef FDT_VTYPE vt;
 
-/* Thread (tx, tz) of block (bx, bz, by) computes the vectors of VL floats at
+/* Thread (tx, tz) of block (bx, bz, by) computes the vectors of VL elements at
  * x = (bx BX + tx) VL, plane z = bz BZ + tz, rows yb .. ye - 1, yb = by NM,
  * ye = min(yb + NM, ny). Threads past nx or nz return: there is no barrier. */
 extern "C" __global__ void __launch_bounds__(BX * BZ)
-FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+FDT_KERNEL`'(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int x = (blockIdx.x * BX + threadIdx.x) * VL;     /* first x of this thread */
 	const int z = blockIdx.y * BZ + threadIdx.y;
@@ -66,8 +66,8 @@ FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, f
 	if (x >= g.nx || z >= g.nz)
 		return;
 	const long long st = g.ld, col = (long long)z * g.slice + x;
-	const float *p = in + col + (long long)(yb - R) * st;   /* next row to load */
-	float *o = out + col + (long long)yb * st;              /* output row y */
+	const fd_real *p = in + col + (long long)(yb - R) * st;   /* next row to load */
+	fd_real *o = out + col + (long long)yb * st;              /* output row y */
 	vt q[D];
 #pragma unroll
 	for (int j = 0; j < 2 * R; j++)         /* rows yb - R .. yb + R - 1 */

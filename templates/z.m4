@@ -3,11 +3,11 @@ m4_dnl central differences of order 2R along the plane stride g.slice; the z pas
 m4_dnl of a multi-pass strategy (acc=1 adds to the output of the passes before).
 m4_dnl Two kernels: nw=1 is the baseline, one thread per output vector, all 2R+1
 m4_dnl taps loaded from memory; nw>1 is the register sliding window (idea from
-m4_dnl AMD seismic part 2): each thread owns an (x, y) column VEC floats wide and
+m4_dnl AMD seismic part 2): each thread owns an (x, y) column VEC elements wide and
 m4_dnl marches along z over nw planes with a queue of 2R+1 planes in registers,
 m4_dnl loading one new plane per output, optionally one plane ahead (pf=1).
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_NW FDT_PF FDT_NT FDT_ACC
-m4_dnl FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out, const float *in, fd_grid,
+m4_dnl FDT_KERNEL FDT_PARAMS. Kernel ABI: (fd_real *out, const fd_real *in, fd_grid,
 m4_dnl fd_coef); in and out point at interior point (0,0,0), with R halo points on
 m4_dnl every side; ld % VEC == 0 and the interior origin is 16-byte aligned, and a
 m4_dnl row may be read up to its last vector that starts below nx (the padding).
@@ -39,7 +39,7 @@ typedef FDT_VTYPE vt;
 
 m4_ifelse(FDT_NW, 1, `/* nw=1, the baseline: one thread per output vector, every tap from memory */
 extern "C" __global__ void __launch_bounds__(BX * BY)
-FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+FDT_KERNEL`'(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int x = (blockIdx.x * BX + threadIdx.x) * VL;     /* first x of this thread */
 	const int y = blockIdx.y * BY + threadIdx.y;
@@ -47,7 +47,7 @@ FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, f
 	if (x >= g.nx || y >= g.ny)
 		return;                 /* no barrier below: idle threads may leave */
 	const long long s = g.slice, o = (long long)k * s + (long long)y * g.ld + x;
-	const float *p = in + o;
+	const fd_real *p = in + o;
 	vt v = fd_mul(c.c0, *(const vt *)p);
 #pragma unroll
 	for (int r = 1; r <= R; r++)
@@ -56,7 +56,7 @@ FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, f
 }
 ', `/* nw>1: register sliding window; q[j] holds input plane k - R + j of the column */
 extern "C" __global__ void __launch_bounds__(BX * BY)
-FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+FDT_KERNEL`'(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int x = (blockIdx.x * BX + threadIdx.x) * VL;     /* first x of this thread */
 	const int y = blockIdx.y * BY + threadIdx.y;
@@ -64,8 +64,8 @@ FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, f
 	if (x >= g.nx || y >= g.ny)
 		return;                 /* no barrier below: idle threads may leave */
 	const long long s = g.slice, col = (long long)y * g.ld + x;
-	const float *p = in + col + (long long)(kb - R) * s;    /* next plane to load */
-	float *o = out + col + (long long)kb * s;
+	const fd_real *p = in + col + (long long)(kb - R) * s;    /* next plane to load */
+	fd_real *o = out + col + (long long)kb * s;
 	vt q[2 * R + 1];
 #pragma unroll
 	for (int j = 0; j < 2 * R; j++)         /* planes kb - R .. kb + R - 1 */

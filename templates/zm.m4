@@ -1,7 +1,7 @@
 m4_dnl zm.m4: the z second derivative alone, out = c0 u + sum_k z[k] (u(z-k) + u(z+k)),
 m4_dnl central differences of order 2R along the plane stride g.slice, by marching (idea
 m4_dnl from Micikevicius, derivative discretization on GPUs: stencils along a slow
-m4_dnl dimension): each thread owns a pencil along z, VEC floats wide at one (x, y),
+m4_dnl dimension): each thread owns a pencil along z, VEC elements wide at one (x, y),
 m4_dnl and marches over NM planes with a queue of 2R+1 planes in registers, loading one
 m4_dnl new plane per output. The march loop is unrolled UN steps by hand: step s of
 m4_dnl an iteration reads the queue rotated by s (renaming, no moves), and the
@@ -9,7 +9,7 @@ m4_dnl iteration ends with one rotation by UN mod (2R+1) in register moves, none
 m4_dnl UN is a multiple of 2R+1 (un=0 asks for UN = 2R+1). The planes left over (fewer
 m4_dnl than UN) march one at a time, the queue shifting by moves.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_NM FDT_UN FDT_ACC FDT_KERNEL
-m4_dnl FDT_PARAMS. Kernel ABI: (float *out, const float *in, fd_grid, fd_coef); in and
+m4_dnl FDT_PARAMS. Kernel ABI: (fd_real *out, const fd_real *in, fd_grid, fd_coef); in and
 m4_dnl out point at interior point (0,0,0) of fields of the same layout, with R halo
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte aligned,
 m4_dnl and a row may be read up to its last vector that starts below nx (the padding).
@@ -54,11 +54,11 @@ enum { R = FDT_R, VL = FDT_VEC, BX = FDT_BX, BY = FDT_BY, NM = FDT_NM,
        D = 2 * R + 1 };                 /* queue planes */
 typedef FDT_VTYPE vt;
 
-/* Thread (tx, ty) of block (bx, by, bz) computes the vectors of VL floats at
+/* Thread (tx, ty) of block (bx, by, bz) computes the vectors of VL elements at
  * x = (bx BX + tx) VL, row y = by BY + ty, planes kb .. ke - 1, kb = bz NM,
  * ke = min(kb + NM, nz). Threads past nx or ny return: there is no barrier. */
 extern "C" __global__ void __launch_bounds__(BX * BY)
-FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, fd_coef c)
+FDT_KERNEL`'(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
 {
 	const int x = (blockIdx.x * BX + threadIdx.x) * VL;     /* first x of this thread */
 	const int y = blockIdx.y * BY + threadIdx.y;
@@ -66,8 +66,8 @@ FDT_KERNEL`'(float *__restrict__ out, const float *__restrict__ in, fd_grid g, f
 	if (x >= g.nx || y >= g.ny)
 		return;
 	const long long st = g.slice, col = (long long)y * g.ld + x;
-	const float *p = in + col + (long long)(kb - R) * st;   /* next plane to load */
-	float *o = out + col + (long long)kb * st;              /* output plane k */
+	const fd_real *p = in + col + (long long)(kb - R) * st;   /* next plane to load */
+	fd_real *o = out + col + (long long)kb * st;              /* output plane k */
 	vt q[D];
 #pragma unroll
 	for (int j = 0; j < 2 * R; j++)         /* planes kb - R .. kb + R - 1 */

@@ -62,7 +62,7 @@ static void bad_values(void **st)
 	expect("sweep -f nope", 2, "--family 'nope': unknown; families: xyz");
 	expect("sweep -p vec=abc", 2, "not a list of non-negative integers");
 	expect("sweep -p foo=1", 2, "no such parameter");
-	expect("sweep --precision fp16", 2, "only fp32");
+	expect("sweep --precision fp16", 2, "expected fp32 or fp64");
 	expect("sweep --spacing 0", 2, "--spacing");
 	expect("sweep -j 0", 2, "--jobs");
 	expect("sweep extra", 2, "unexpected argument 'extra'");

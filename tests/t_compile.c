@@ -75,24 +75,66 @@ static void representative_set(void **st)
 	assert_int_equal(n, 72);
 }
 
-/* Compiles config v of family f at radius r; fails the test on any error. */
-static void compile_one(const struct tn_family *f, int r, const int *v, const char *arch)
+/* Compiles config v of problem pb's family at its radius and precision;
+ * fails the test on any error. */
+static void compile_pb(const struct tn_problem *pb, const int *v, const char *arch)
 {
-	struct gen_def d[TN_MAXP + 1];
+	const struct tn_family *f = pb->fam;
+	struct gen_def d[TN_MAXP + 2];
 	char err[4096], *src, cfg[256];
 	struct rt_prog p;
-	d[0] = (struct gen_def){ "r", r };
-	for (int i = 0; i < f->np; i++)
-		d[i + 1] = (struct gen_def){ f->p[i].name, v[i] };
 	tn_config_text(f, v, cfg, sizeof cfg);
-	if (gen_source(f->tmpl, "fdt_kernel", d, f->np + 1, &src, err, sizeof err))
-		fail_msg("%s R=%d %s: %s", f->name, r, cfg, err);
+	if (gen_source(f->tmpl, "fdt_kernel", d, tn_defs(pb, v, d), &src, err, sizeof err))
+		fail_msg("%s R=%d %s %s: %s", f->name, pb->r, pb->prec, cfg, err);
+	if (tn_elem_size(pb) == 8 && !strstr(src, "typedef double fd_real;"))
+		fail_msg("%s R=%d %s: an fp64 kernel without double elements", f->name, pb->r, cfg);
 	if (rt_compile(src, f->tmpl, arch, NULL, 0, &p, err, sizeof err))
-		fail_msg("%s R=%d %s: %s\n%s", f->name, r, cfg, err, p.log);
+		fail_msg("%s R=%d %s %s: %s\n%s", f->name, pb->r, pb->prec, cfg, err, p.log);
 	assert_true(p.regs > 0 && p.regs <= 512);
 	assert_true(p.lds >= 0 && p.spill >= 0);
 	rt_prog_free(&p);
 	free(src);
+}
+
+static void compile_one(const struct tn_family *f, int r, const int *v, const char *arch)
+{
+	struct tn_problem pb = { f, r, 96, 40, 24, "fp32", { 1, 1, 1 } };
+	compile_pb(&pb, v, arch);
+}
+
+/* fp64 in every family: at every R, the first configuration of the default
+ * space (from an offset that moves with R) with vec 1 at odd R and vec 2 at
+ * even R that passes the constraints; and vec=4 is refused. */
+static void every_family_fp64(void **st)
+{
+	const char *arch = rt_default_arch();
+	struct tn_limits lim;
+	(void)st;
+	tn_limits_of_arch(arch, &lim);
+	for (int fi = 0; tn_families[fi]; fi++) {
+		const struct tn_family *f = tn_families[fi];
+		struct tn_space sp;
+		int vec = tn_param_index(f, "vec"), v[TN_MAXP], done = 0;
+		char why[256];
+		tn_space_default(f, &sp);
+		long long size = tn_space_size(&sp);
+		for (int r = 1; r <= TN_RMAX; r++) {
+			struct tn_problem pb = { f, r, 96, 40, 24, "fp64", { 1, 1, 1 } };
+			long long i = 0;
+			for (; i < size; i++) {
+				tn_space_at(&sp, (i + 7919LL * r) % size, v);
+				if (vec >= 0 && v[vec] == 4)
+					assert_int_equal(f->check(&pb, v, &lim, why, sizeof why), 1);
+				if ((vec < 0 || v[vec] == 2 - r % 2) && !f->check(&pb, v, &lim, why, sizeof why))
+					break;
+			}
+			if (i == size)
+				fail_msg("%s R=%d fp64: no configuration fits", f->name, r);
+			compile_pb(&pb, v, arch);
+			done++;
+		}
+		print_message("%s fp64: %d kernels\n", f->name, done);
+	}
 }
 
 /* Every other family of the table: for every R and every vec, the first
@@ -152,14 +194,15 @@ static void every_family(void **st)
 /* The helper kernels of a sweep: the copy of the roof and the output check. */
 static void helper_kernels(void **st)
 {
-	static const struct { const char *tmpl, *kernel, *param; } k[] = {
-		{ "copy.m4", "fdt_copy", "cpt" }, { "check.m4", "fdt_check", "bs" } };
+	static const struct { const char *tmpl, *kernel, *param; int dbl; } k[] = {
+		{ "copy.m4", "fdt_copy", "cpt", 0 }, { "check.m4", "fdt_check", "bs", 0 },
+		{ "check.m4", "fdt_check", "bs", 1 } };
 	(void)st;
-	for (int i = 0; i < 2; i++) {
-		struct gen_def d[] = { { k[i].param, 4 }, { "bs", 256 } };
+	for (int i = 0; i < 3; i++) {
+		struct gen_def d[] = { { k[i].param, 4 }, { i ? "dbl" : "bs", i ? k[i].dbl : 256 } };
 		char err[4096], *src;
 		struct rt_prog p;
-		assert_int_equal(gen_source(k[i].tmpl, k[i].kernel, d, i ? 1 : 2, &src, err,
+		assert_int_equal(gen_source(k[i].tmpl, k[i].kernel, d, 2, &src, err,
 					    sizeof err), 0);
 		if (rt_compile(src, k[i].tmpl, rt_default_arch(), NULL, 0, &p, err, sizeof err))
 			print_error("%s: %s\n%s\n", k[i].tmpl, err, p.log);
@@ -219,6 +262,7 @@ int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(representative_set), cmocka_unit_test(every_family),
+		cmocka_unit_test(every_family_fp64),
 		cmocka_unit_test(helper_kernels),
 		cmocka_unit_test(exported), cmocka_unit_test(broken_source),
 	};

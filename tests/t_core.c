@@ -340,9 +340,9 @@ static void gen_expands(void **st)
 				assert_non_null(strstr(src, "fdt_kernel("));
 				assert_true((strstr(src, "__shared__") != NULL) == (lds > 0));
 				assert_true((strstr(src, "fd_cp(d + i * NTH") != NULL) == (lds == 2));
-				/* the x terms are unrolled by m4: one fmaf per lane and offset */
+				/* the x terms are unrolled by m4: one fd_fma per lane and offset */
 				int fm = 0;
-				for (char *p = src; (p = strstr(p, "fmaf(c.x[")); p++)
+				for (char *p = src; (p = strstr(p, "fd_fma(c.x[")); p++)
 					fm++;
 				assert_int_equal(fm, r * vec);
 				assert_true((strstr(src, "xr1[YP]") != NULL) == (lds == 1));   /* pf */

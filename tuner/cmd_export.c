@@ -55,28 +55,30 @@ static int header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 	if (np > 1)
 		fprintf(o, " * On any other device: the family default, %s\n", cfg[np]);
 	fprintf(o, " * Contract: in and out point at interior point (0,0,0) of fields with %d halo\n"
-		" * points on every side, rows of g.ld floats and planes of g.slice floats;\n"
+		" * points on every side, rows of g.ld elements and planes of g.slice elements;\n"
 		" * g.ld a multiple of 4 and the interior origin 16-byte aligned. Only the\n"
 		" * interior of out is written.\n */\n", p->radius);
-	fprintf(o, "#ifndef %s_H\n#define %s_H\n\n#ifndef FD_TYPES\n#define FD_TYPES\n"
+	fprintf(o, "#ifndef %s_H\n#define %s_H\n\ntypedef %s fd_real;   /* %s */\n\n"
+		"#ifndef FD_TYPES\n#define FD_TYPES\n"
 		"struct fd_grid { int nx, ny, nz, ld; long long slice; };\n"
-		"struct fd_coef { float c0, x[9], y[9], z[9]; };\n#endif\n\n"
+		"struct fd_coef { fd_real c0, x[9], y[9], z[9]; };\n#endif\n\n"
 		"#define %s_RADIUS %d\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
 		"/* The weights of the second derivatives of order %d, scaled by 1/h^2. */\n"
 		"static inline void %s_coef(struct fd_coef *c, double hx, double hy, double hz)\n{\n"
-		"\tstatic const double w[%d] = {", name, name, name, p->radius,
+		"\tstatic const double w[%d] = {", name, name,
+		strcmp(p->precision, "fp64") ? "float" : "double", p->precision, name, p->radius,
 		2 * p->radius, name, p->radius + 1);
 	for (int k = 0; k <= p->radius; k++)
 		fprintf(o, "%s%.17g", k ? ", " : " ", w[k]);
 	fprintf(o, " };\n\tconst double s[3] = { 1 / (hx * hx), 1 / (hy * hy), 1 / (hz * hz) };\n"
 		"\tint k;\n\tfor (k = 0; k < 9; k++)\n"
-		"\t\tc->x[k] = c->y[k] = c->z[k] = 0.0f;\n"
-		"\tfor (k = 1; k <= %d; k++) {\n\t\tc->x[k] = (float)(w[k] * s[0]);\n"
-		"\t\tc->y[k] = (float)(w[k] * s[1]);\n\t\tc->z[k] = (float)(w[k] * s[2]);\n\t}\n"
-		"\tc->c0 = (float)(w[0] * (s[0] + s[1] + s[2]));\n}\n\n"
+		"\t\tc->x[k] = c->y[k] = c->z[k] = 0;\n"
+		"\tfor (k = 1; k <= %d; k++) {\n\t\tc->x[k] = (fd_real)(w[k] * s[0]);\n"
+		"\t\tc->y[k] = (fd_real)(w[k] * s[1]);\n\t\tc->z[k] = (fd_real)(w[k] * s[2]);\n\t}\n"
+		"\tc->c0 = (fd_real)(w[0] * (s[0] + s[1] + s[2]));\n}\n\n"
 		"/* Launches on stream (a cudaStream_t or hipStream_t, 0 for the default);\n"
 		" * returns 0, or the runtime's error code for the launch. */\n"
-		"int %s_launch(float *out, const float *in, struct fd_grid g,\n"
+		"int %s_launch(fd_real *out, const fd_real *in, struct fd_grid g,\n"
 		"\t\tconst struct fd_coef *c, void *stream);\n\n"
 		"#ifdef __cplusplus\n}\n#endif\n#endif\n", p->radius, name);
 	return ferror(o) ? -1 : 0;
@@ -92,7 +94,7 @@ static int source(FILE *o, const char *name, const char *src, char grid[3][96],
 		"#else\n#include <cuda_runtime.h>\n#define FD_RT(x) cuda##x\n#endif\n"
 		"#include \"%s.h\"\n#endif\n\n%s\n"
 		"#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n"
-		"extern \"C\" int %s_launch(float *out, const float *in, struct fd_grid g,\n"
+		"extern \"C\" int %s_launch(fd_real *out, const fd_real *in, struct fd_grid g,\n"
 		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
 		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n"
 		"\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n"
@@ -134,7 +136,7 @@ static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
 		"\t\tfor (int i = 0; i < %d; i++)\n"
 		"\t\t\tif (!strcmp(p.name, %s_devices[i]))\n\t\t\t\tk = i;\n"
 		"\twhich[d] = k;\n\tknown[d] = 1;\n\treturn k;\n}\n\n"
-		"extern \"C\" int %s_launch(float *out, const float *in, struct fd_grid g,\n"
+		"extern \"C\" int %s_launch(fd_real *out, const fd_real *in, struct fd_grid g,\n"
 		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
 		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n\tswitch (%s_pick()) {\n",
 		nd, name, nd, nd, nd, name, name, name);
@@ -177,7 +179,7 @@ static int kernel_of(struct db *db, const struct tn_family *fam, const struct db
 {
 	struct tn_problem pb = { fam, p->radius, p->nx, p->ny, p->nz, p->precision, { 1, 1, 1 } };
 	struct tn_limits lim;
-	struct gen_def d[TN_MAXP + 1];
+	struct gen_def d[TN_MAXP + 2];
 	char why[256];
 	tn_limits_of_arch("sm_90", &lim);
 	for (int i = 0; i < fam->np; i++) {
@@ -195,14 +197,12 @@ static int kernel_of(struct db *db, const struct tn_family *fam, const struct db
 				break;
 			v[i] = keep;
 		}
-	d[0] = (struct gen_def){ "r", p->radius };
 	cfg[0] = 0;
 	for (int i = 0; i < fam->np; i++) {
 		size_t o = strlen(cfg);
-		d[i + 1] = (struct gen_def){ fam->p[i].name, v[i] };
 		snprintf(cfg + o, 512 - o, "%s%s=%d", i ? " " : "", fam->p[i].name, v[i]);
 	}
-	if (gen_source(fam->tmpl, kname, d, fam->np + 1, src, err, n))
+	if (gen_source(fam->tmpl, kname, d, tn_defs(&pb, v, d), src, err, n))
 		return 1;
 	fam->geom_src(&pb, v, grid, block);
 	return 0;
@@ -314,8 +314,11 @@ int tn_cmd_export(int argc, char **argv)
 			      v, cfg[i], &src[i], grid[i], block[i], err, sizeof err))
 			goto fail;
 	}
-	if (all && gen_source("prelude.m4", "none", NULL, 0, &prelude, err, sizeof err))
-		goto fail;
+	if (all) {
+		struct gen_def pd[] = { { "dbl", !strcmp(p[0].precision, "fp64") } };
+		if (gen_source("prelude.m4", "none", pd, 1, &prelude, err, sizeof err))
+			goto fail;
+	}
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		snprintf(err, sizeof err, "--out %s: %s", dir, strerror(errno));
 		goto fail;

@@ -45,11 +45,8 @@ static void list(void)
 static int source(const struct tn_problem *pb, const int *v, char **src, char *err, size_t n)
 {
 	const struct tn_family *f = pb->fam;
-	struct gen_def d[TN_MAXP + 1];
-	d[0] = (struct gen_def){ "r", pb->r };
-	for (int i = 0; i < f->np; i++)
-		d[i + 1] = (struct gen_def){ f->p[i].name, v[i] };
-	return gen_source(f->tmpl, "fdt_kernel", d, f->np + 1, src, err, n);
+	struct gen_def d[TN_MAXP + 2];
+	return gen_source(f->tmpl, "fdt_kernel", d, tn_defs(pb, v, d), src, err, n);
 }
 
 static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim,

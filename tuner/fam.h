@@ -8,8 +8,9 @@
 #include "tn.h"
 #include "tn_ref.h"
 
-/* Checks every family needs: vec in {1,2,4}, threads per block, LDS bytes
- * and the grid's y extent (rows = y points per block). */
+/* Checks every family needs: vec in {1,2,4} (1 or 2 for fp64), threads per
+ * block, LDS bytes and the grid's y extent (rows = y points per block).
+ * lds_bytes counts 4-byte elements; the check scales it to the precision. */
 int tn_fam_common_check(const struct tn_problem *pb, int vec, int bx, int by,
 		     long long rows, long long lds_bytes, const struct tn_limits *lim,
 		     char *why, size_t n);

@@ -30,9 +30,12 @@ int tn_fam_common_check(const struct tn_problem *pb, int vec, int bx, int by,
 		     long long rows, long long lds_bytes, const struct tn_limits *lim,
 		     char *why, size_t n)
 {
-	(void)pb;
+	const int es = tn_elem_size(pb);
 	if (vec != 1 && vec != 2 && vec != 4)
 		return snprintf(why, n, "vec=%d: must be 1, 2 or 4", vec), 1;
+	if (es == 8 && vec == 4)
+		return snprintf(why, n, "vec=4: fp64 takes vec 1 or 2 (double, double2)"), 1;
+	lds_bytes = lds_bytes / 4 * es;         /* given for fp32 elements */
 	if ((long long)bx * by > lim->max_threads)
 		return snprintf(why, n, "bx*by = %lld threads exceeds the limit of %d per block",
 				(long long)bx * by, lim->max_threads), 1;

@@ -32,7 +32,7 @@ struct tn_grid { int nx, ny, nz, ld; long long slice; };
 struct tn_problem {
 	const struct tn_family *fam;
 	int r, nx, ny, nz;
-	const char *prec;       /* "fp32" */
+	const char *prec;       /* "fp32" or "fp64": the element type of every field */
 	double h[3];            /* grid spacings hx, hy, hz */
 };
 
@@ -74,6 +74,17 @@ struct tn_family {
 		    const struct tn_layout *l, const float *in, double *out,
 		    float *mag);
 	int (*terms)(int r);    /* terms summed per output point */
+	/* Time-stepping families (iso3dfd) have steps > 0: the kernel ABI is
+	 * (next, prev, vel, grid, coef), one step next = 2 prev - next +
+	 * vel L(prev), and validation runs that many steps ping-pong from fields
+	 * a (prev of the first step) and b, then checks both against step_ref:
+	 * ua, ub the values a and b then hold (compact), ma, mb the propagated
+	 * error bound, scaled as mag (the check multiplies by 2 (terms + 1) u). */
+	int steps;
+	void (*step_ref)(const struct tn_problem *pb, const struct tn_coef *c,
+			 const struct tn_layout *l, const float *a, const float *b,
+			 const float *vel, int steps, double *ua, double *ub, float *ma,
+			 float *mb);
 	int axes;               /* TN_X | TN_Y | TN_Z (tn_ref.h) summed by tn_fam_ref and
 				 * tn_fam_coef, for families that use them */
 	const char *dflt;       /* a configuration that runs well anywhere (JSON) */
@@ -107,6 +118,24 @@ long long tn_check(const struct tn_layout *l, const float *out, const double *re
 long long tn_check_acc(const struct tn_layout *l, const float *out, const float *base,
 		       const double *ref, const float *mag, int terms, double *max_err,
 		       double *bound, char *first, size_t n);
+/* The general check: out holds elements of es bytes (4 or 8); base, when
+ * given, is added to the reference on the interior (bound of terms + 1 and
+ * mag + |base|); halo, when given, holds what every element outside the
+ * interior must still hold bit for bit (else the poison pattern). */
+struct tn_chk {
+	const struct tn_layout *l;
+	const void *out;
+	int es;
+	const float *base;
+	const void *halo;
+	const double *ref;
+	const float *mag;
+	int terms;
+};
+long long tn_check_field(const struct tn_chk *q, double *max_err, double *bound,
+			 char *first, size_t n);
+/* The rounding unit of the bounds for elements of es bytes (tn_field.c). */
+double tn_unit(int es);
 /* The message of tn_check for bad points, the first at allocation index a. */
 void tn_describe_bad(const struct tn_layout *l, long long bad, long long a, char *msg, size_t n);
 
@@ -125,6 +154,14 @@ void tn_config_text(const struct tn_family *f, const int *v, char *buf, size_t n
 int tn_param_index(const struct tn_family *f, const char *name);
 
 /* tn_problem.c */
+struct gen_def;
+/* Bytes of one field element: 4 for fp32, 8 for fp64. */
+int tn_elem_size(const struct tn_problem *pb);
+/* "fp32" or "fp64" into *prec (a static string). */
+int tn_parse_prec(const char *s, const char **prec, char *err, size_t n);
+/* The generator's definitions of configuration v of pb: r, dbl (1 for
+ * fp64) and one per parameter, TN_MAXP + 2 at most; returns their count. */
+int tn_defs(const struct tn_problem *pb, const int *v, struct gen_def *d);
 int tn_parse_size(const char *s, int *nx, int *ny, int *nz, char *err, size_t n);
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
 		 char *err, size_t n);

@@ -9,6 +9,15 @@
  * An accumulating configuration (acc=1, tn.h) starts from a random base
  * field on the interior, poison elsewhere, and must leave base + reference.
  *
+ * Weights: validation runs with random weights of magnitude 0.5..1 in place
+ * of every nonzero weight of the family (same signs), timing with the
+ * family's own. At R = 8 the outer second-derivative weight is about 2e-5 of
+ * the centre one, under the fp32 error bound of a point: with physical
+ * weights a kernel that dropped that tap would pass.
+ *
+ * Precision: fields are generated in fp32 and widened for fp64, so that both
+ * precisions see the same values; the poison stays all ones.
+ *
  * Timing: launches timed one by one with device events, rotating over the
  * input/output pairs: a first batch of 3, then batches of 10. It stops when the median of all
  * samples moved by less than 0.5% over the last batch (at least 30
@@ -108,11 +117,11 @@ static int check_mode(void)
 
 static int load_check(struct tn_bench *b, const struct rt_dev *dev, char *err, size_t n)
 {
-	struct gen_def d[] = { { "bs", 256 } };
+	struct gen_def d[] = { { "bs", 256 }, { "dbl", b->es == 8 } };
 	struct rt_prog p;
 	char *src = NULL;
 	int rc = 1;
-	if (gen_source("check.m4", "fdt_check", d, 1, &src, err, n))
+	if (gen_source("check.m4", "fdt_check", d, 2, &src, err, n))
 		return 1;
 	if (!rt_compile(src, "check.cu", dev->arch, NULL, 0, &p, err, n))
 		rc = rt_load(&p, "fdt_check", &b->check, err, n);
@@ -121,9 +130,39 @@ static int load_check(struct tn_bench *b, const struct rt_dev *dev, char *err, s
 	return rc;
 }
 
-/* The check of templates/check.m4 on dout[0]; 0 when it ran. */
-static int check_gpu(struct tn_bench *b, int acc, long long *bad, double *max_err,
-		     double *bound, char *msg, size_t mn, char *err, size_t n)
+/* Replaces every nonzero weight of c by a random one of the same sign and
+ * magnitude in [0.5, 1) (the header comment says why). */
+static void random_weights(struct tn_coef *c, unsigned long long seed)
+{
+	float *w[3] = { c->x, c->y, c->z }, r[4 * (TN_RMAX + 1)];
+	tn_fill_random(r, 4 * (TN_RMAX + 1), seed);
+	if (c->c0 != 0)
+		c->c0 = copysignf(0.75f + 0.25f * r[0], c->c0);
+	for (int a = 0; a < 3; a++)
+		for (int k = 1; k <= TN_RMAX; k++)
+			if (w[a][k] != 0)
+				w[a][k] = copysignf(0.75f + 0.25f * r[1 + a * (TN_RMAX + 1) + k], w[a][k]);
+}
+
+/* The kernel argument of weights c at the bench's precision, into buf. */
+static void *coef_arg(const struct tn_bench *b, const struct tn_coef *c, struct tn_coef64 *buf)
+{
+	if (b->es == 4)
+		return (void *)c;
+	buf->c0 = c->c0;
+	for (int k = 0; k <= TN_RMAX; k++) {
+		buf->x[k] = c->x[k];
+		buf->y[k] = c->y[k];
+		buf->z[k] = c->z[k];
+	}
+	return buf;
+}
+
+/* The check of templates/check.m4 on the field out against ref/mag (and
+ * base, halo as there: NULL or device fields); 0 when it ran. */
+static int check_gpu(struct tn_bench *b, void *out, void *ref, void *mag, void *base,
+		     void *halo, long long *bad, double *max_err, double *bound, char *msg,
+		     size_t mn, char *err, size_t n)
 {
 	struct { long long total, slice; int ld, xoff, r, nx, ny, nz, terms; } q = {
 		b->l.total, b->l.slice, b->l.ld,
@@ -133,8 +172,7 @@ static int check_gpu(struct tn_bench *b, int acc, long long *bad, double *max_er
 	unsigned g[3] = { (unsigned)((q.ld + 255) / 256), (unsigned)(q.slice / q.ld),
 			  (unsigned)(q.total / q.slice) }, blk[3] = { 256, 1, 1 };
 	float e, bo;
-	void *base = acc ? b->dbase : NULL;
-	void *args[] = { &b->dout[0], &b->dref, &b->dmag, &base, &q, &b->dres };
+	void *args[] = { &out, &ref, &mag, &base, &halo, &q, &b->dres };
 	if (rt_upload(b->dres, res, sizeof res, err, n) || rt_launch(b->check, g, blk, args, err, n) ||
 	    rt_sync(err, n) || rt_download(res, b->dres, sizeof res, err, n))
 		return 1;
@@ -147,64 +185,157 @@ static int check_gpu(struct tn_bench *b, int acc, long long *bad, double *max_er
 	return 0;
 }
 
+/* A field of nel fp32 elements as elements of es bytes (malloc'ed), the
+ * poison (all ones) kept; NULL when out of memory. */
+static void *widen(const float *src, long long nel, int es)
+{
+	void *w = malloc((size_t)nel * es);
+	if (!w || es == 4) {
+		if (w)
+			memcpy(w, src, (size_t)nel * 4);
+		return w;
+	}
+	double *d = w;
+	#pragma omp parallel for schedule(static)
+	for (long long i = 0; i < nel; i++) {
+		unsigned u;
+		memcpy(&u, src + i, 4);
+		if (u == 0xffffffffu)
+			memset(d + i, 0xff, 8);
+		else
+			d[i] = src[i];
+	}
+	return w;
+}
+
+static int upload_field(void *dst, const float *src, long long nel, int es, char *err, size_t n)
+{
+	void *w = widen(src, nel, es);
+	int rc;
+	if (!w) {
+		snprintf(err, n, "out of host memory for a field of %lld elements", nel);
+		return 1;
+	}
+	rc = rt_upload(dst, w, (size_t)nel * es, err, n);
+	free(w);
+	return rc;
+}
+
+/* The velocity of the time-stepping families: random in [0.005, 0.01) on the
+ * interior, poison elsewhere (a kernel must not read it there). Small enough
+ * that steps with the physical weights stay bounded for any R. */
+static void fill_vel(const struct tn_layout *l, float *v, unsigned long long seed)
+{
+	tn_fill_random(v, l->total, seed);
+	#pragma omp parallel for schedule(static)
+	for (long long i = 0; i < l->total; i++)
+		v[i] = 0.0075f + 0.0025f * v[i];
+	tn_poison_halo(l, v);
+}
+
+static int oom(const struct tn_problem *pb, char *err, size_t n)
+{
+	snprintf(err, n, "out of host memory for a %dx%dx%d problem", pb->nx, pb->ny, pb->nz);
+	return 1;
+}
+
 int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
 		  const struct rt_dev *dev, double copy_gbs, char *err, size_t n)
 {
 	size_t bytes;
 	long long pts = (long long)pb->nx * pb->ny * pb->nz;
+	int wave = pb->fam->steps > 0, nf, nref;
+	double need;
 	memset(b, 0, sizeof *b);
 	b->pb = pb;
 	b->copy_gbs = copy_gbs;
+	b->es = tn_elem_size(pb);
+	b->acc = -1;
 	tn_layout_of(pb, &b->l);
-	pb->fam->coef(pb, &b->c);
+	pb->fam->coef(pb, &b->ct);
+	b->c = b->ct;
+	random_weights(&b->c, 0xc0ef + (unsigned long long)pb->r);
 	b->terms = pb->fam->terms(pb->r);
 	b->g = (struct tn_grid){ pb->nx, pb->ny, pb->nz, b->l.ld, b->l.slice };
-	bytes = (size_t)b->l.total * sizeof(float);
-	/* enough pairs that one round of launches streams 3x the L2 */
-	b->nrot = (int)((3.0 * dev->l2 + 2.0 * bytes - 1) / (2.0 * bytes));
+	bytes = (size_t)b->l.total * b->es;
+	nf = wave ? 3 : 2;              /* fields per rotation */
+	nref = wave ? 2 : 1;            /* reference fields */
+	/* enough rotations that one round of launches streams 3x the L2 */
+	b->nrot = (int)((3.0 * dev->l2 + nf * (double)bytes - 1) / (nf * (double)bytes));
 	b->nrot = b->nrot < 1 ? 1 : b->nrot > TN_NROT ? TN_NROT : b->nrot;
-	/* fields, and the reference (8 + 4 bytes a point) for the GPU check */
-	if (2.0 * b->nrot * bytes + 12.0 * pts > 0.9 * dev->mem) {
+	/* fields, the wave's initial fields, and the reference (8 + 4 bytes a
+	 * point) for the GPU check */
+	need = (double)nf * b->nrot * bytes + (wave ? 2.0 * bytes : 0) + 12.0 * nref * pts;
+	if (need > 0.9 * dev->mem) {
 		snprintf(err, n, "the problem needs %.1f GiB of device memory; %s has %.1f GiB; "
-			 "choose a smaller --size", (2.0 * b->nrot * bytes + 12.0 * pts) / (1 << 30),
-			 dev->name,
+			 "choose a smaller --size", need / (1 << 30), dev->name,
 			 dev->mem / (double)(1 << 30));
 		return 1;
 	}
-	if (!(b->in = malloc(bytes)) || !(b->ref = malloc((size_t)pts * sizeof *b->ref)) ||
-	    !(b->mag = malloc((size_t)pts * sizeof *b->mag))) {
-		snprintf(err, n, "out of host memory for a %dx%dx%d problem", pb->nx, pb->ny, pb->nz);
+	if (!(b->in = malloc((size_t)b->l.total * 4)) ||
+	    !(b->ref = malloc((size_t)nref * pts * sizeof *b->ref)) ||
+	    !(b->mag = malloc((size_t)nref * pts * sizeof *b->mag))) {
+		oom(pb, err, n);
 		goto fail;
 	}
 	if (rt_host_alloc((void **)&b->out, bytes, err, n) || rt_timer_new(&b->t, err, n))
 		goto fail;
 	tn_fill_random(b->in, b->l.total, 0x5eed + (unsigned long long)pts);
-	pb->fam->ref(pb, &b->c, &b->l, b->in, b->ref, b->mag);
+	if (wave) {
+		/* a = in, the field at step 0; b = in2, at step -1; both random
+		 * everywhere, halos included, which the kernel reads but never writes */
+		if (!(b->in2 = malloc((size_t)b->l.total * 4)) ||
+		    !(b->vel = malloc((size_t)b->l.total * 4))) {
+			oom(pb, err, n);
+			goto fail;
+		}
+		tn_fill_random(b->in2, b->l.total, 0x2eed + (unsigned long long)pts);
+		fill_vel(&b->l, b->vel, 0x7e1 + (unsigned long long)pts);
+		pb->fam->step_ref(pb, &b->c, &b->l, b->in, b->in2, b->vel, pb->fam->steps,
+				  b->ref, b->ref + pts, b->mag, b->mag + pts);
+		if (rt_alloc(&b->da0, bytes, err, n) || rt_alloc(&b->db0, bytes, err, n) ||
+		    upload_field(b->da0, b->in, b->l.total, b->es, err, n) ||
+		    upload_field(b->db0, b->in2, b->l.total, b->es, err, n))
+			goto fail;
+	} else {
+		pb->fam->ref(pb, &b->c, &b->l, b->in, b->ref, b->mag);
+	}
 	if ((b->acc = tn_param_index(pb->fam, "acc")) >= 0) {
-		if (!(b->base = malloc(bytes))) {
-			snprintf(err, n, "out of host memory for a %dx%dx%d problem", pb->nx,
-				 pb->ny, pb->nz);
+		if (!(b->base = malloc((size_t)b->l.total * 4))) {
+			oom(pb, err, n);
 			goto fail;
 		}
 		tn_fill_random(b->base, b->l.total, 0xba5e + (unsigned long long)pts);
 		tn_poison_halo(&b->l, b->base);
-		if (rt_alloc(&b->dbase, bytes, err, n) || rt_upload(b->dbase, b->base, bytes, err, n))
+		if (rt_alloc(&b->dbase, bytes, err, n) ||
+		    upload_field(b->dbase, b->base, b->l.total, b->es, err, n))
 			goto fail;
 	}
 	b->mode = check_mode();
+	if ((b->mode & TN_CHECK_CPU) && wave &&
+	    (!(b->ha = widen(b->in, b->l.total, b->es)) ||
+	     !(b->hb = widen(b->in2, b->l.total, b->es)))) {
+		oom(pb, err, n);
+		goto fail;
+	}
 	if ((b->mode & TN_CHECK_GPU) &&
 	    (load_check(b, dev, err, n) ||
-	     rt_alloc(&b->dref, (size_t)pts * sizeof *b->ref, err, n) ||
-	     rt_alloc(&b->dmag, (size_t)pts * sizeof *b->mag, err, n) ||
+	     rt_alloc(&b->dref, (size_t)nref * pts * sizeof *b->ref, err, n) ||
+	     rt_alloc(&b->dmag, (size_t)nref * pts * sizeof *b->mag, err, n) ||
 	     rt_alloc(&b->dres, 4 * sizeof(unsigned long long), err, n) ||
-	     rt_upload(b->dref, b->ref, (size_t)pts * sizeof *b->ref, err, n) ||
-	     rt_upload(b->dmag, b->mag, (size_t)pts * sizeof *b->mag, err, n)))
+	     rt_upload(b->dref, b->ref, (size_t)nref * pts * sizeof *b->ref, err, n) ||
+	     rt_upload(b->dmag, b->mag, (size_t)nref * pts * sizeof *b->mag, err, n)))
 		goto fail;
-	for (int i = 0; i < b->nrot; i++)
+	for (int i = 0; i < b->nrot; i++) {
 		if (rt_alloc(&b->din[i], bytes, err, n) || rt_alloc(&b->dout[i], bytes, err, n) ||
-		    rt_upload(b->din[i], b->in, bytes, err, n) ||
-		    rt_fill(b->dout[i], 0xff, bytes, err, n))
+		    upload_field(b->din[i], b->in, b->l.total, b->es, err, n) ||
+		    (wave ? upload_field(b->dout[i], b->in2, b->l.total, b->es, err, n) :
+			    rt_fill(b->dout[i], 0xff, bytes, err, n)))
 			goto fail;
+		if (wave && (rt_alloc(&b->dvel[i], bytes, err, n) ||
+			     upload_field(b->dvel[i], b->vel, b->l.total, b->es, err, n)))
+			goto fail;
+	}
 	return 0;
 fail:
 	tn_bench_close(b);
@@ -216,16 +347,23 @@ void tn_bench_close(struct tn_bench *b)
 	rt_free(b->dref);
 	rt_free(b->dmag);
 	rt_free(b->dbase);
+	rt_free(b->da0);
+	rt_free(b->db0);
 	free(b->base);
 	rt_free(b->dres);
 	rt_unload(b->check);
 	for (int i = 0; i < TN_NROT; i++) {
 		rt_free(b->din[i]);
 		rt_free(b->dout[i]);
+		rt_free(b->dvel[i]);
 	}
 	rt_host_free(b->out);
 	rt_timer_free(b->t);
 	free(b->in);
+	free(b->in2);
+	free(b->vel);
+	free(b->ha);
+	free(b->hb);
 	free(b->ref);
 	free(b->mag);
 	memset(b, 0, sizeof *b);
@@ -235,78 +373,149 @@ struct kctx {
 	struct tn_bench *b;
 	struct rt_kernel *k;
 	const unsigned *grid, *block;
+	void *coef;             /* the weights argument */
 };
 
+/* Launch i of the timing rotation (i = 0: pair 0, the validated one). A
+ * time-stepping kernel swaps next and prev every round of the rotation. */
 static int launch_kernel(void *p, int i, char *err, size_t n)
 {
 	struct kctx *c = p;
 	struct tn_bench *b = c->b;
-	int r = i % b->nrot;
-	float *out = (float *)b->dout[r] + b->l.origin;
-	const float *in = (const float *)b->din[r] + b->l.origin;
-	void *args[] = { &out, &in, &b->g, &b->c };
+	const int r = i % b->nrot;
+	const long long o = b->l.origin * b->es;
+	if (b->pb->fam->steps > 0) {
+		const int sw = i / b->nrot & 1;
+		char *next = (char *)(sw ? b->din[r] : b->dout[r]) + o;
+		const char *prev = (const char *)(sw ? b->dout[r] : b->din[r]) + o;
+		const char *vel = (const char *)b->dvel[r] + o;
+		void *args[] = { &next, &prev, &vel, &b->g, c->coef };
+		return rt_launch(c->k, c->grid, c->block, args, err, n);
+	}
+	char *out = (char *)b->dout[r] + o;
+	const char *in = (const char *)b->din[r] + o;
+	void *args[] = { &out, &in, &b->g, c->coef };
 	return rt_launch(c->k, c->grid, c->block, args, err, n);
+}
+
+/* Checks field out (device) against reference f (0, or 1 for the wave's
+ * second field) on the GPU, the CPU or both, per b->mode; 0 when the check
+ * ran, with the count of bad points in *bad (-1: the two checks disagree)
+ * and the details in res. */
+static int check_field(struct tn_bench *b, void *out, int f, int acc, long long *bad,
+		       struct tn_result *res, char *err, size_t n)
+{
+	const long long pts = (long long)b->l.nx * b->l.ny * b->l.nz;
+	const int wave = b->pb->fam->steps > 0;
+	void *dhalo = wave ? (f ? b->db0 : b->da0) : NULL;
+	double e2, b2;
+	char m2[256];
+	*bad = 0;
+	if ((b->mode & TN_CHECK_GPU) &&
+	    check_gpu(b, out, (char *)b->dref + f * pts * 8, (char *)b->dmag + f * pts * 4,
+		      acc ? b->dbase : NULL, dhalo, bad, &res->max_err, &res->bound, res->msg,
+		      sizeof res->msg, err, n))
+		return 1;
+	if (!(b->mode & TN_CHECK_CPU))
+		return 0;
+	if (rt_download(b->out, out, (size_t)b->l.total * b->es, err, n))
+		return 1;
+	struct tn_chk q = { &b->l, b->out, b->es, acc ? b->base : NULL,
+			    wave ? (f ? b->hb : b->ha) : NULL, b->ref + f * pts, b->mag + f * pts,
+			    b->terms };
+	long long bad2 = tn_check_field(&q, &e2, &b2, m2, sizeof m2);
+	if (b->mode == TN_CHECK_BOTH && (bad2 != *bad || (!*bad &&
+	    (fabs(e2 - res->max_err) > 1e-6 * e2 || fabs(b2 - res->bound) > 1e-6 * b2)))) {
+		snprintf(res->msg, sizeof res->msg, "the GPU and CPU checks disagree: %lld "
+			 "bad points, max error %g, bound %g on the GPU; %lld, %g, %g on "
+			 "the CPU", *bad, res->max_err, res->bound, bad2, e2, b2);
+		*bad = -1;
+		return 0;
+	}
+	*bad = bad2;
+	res->max_err = e2;
+	res->bound = b2;
+	snprintf(res->msg, sizeof res->msg, "%s", m2);
+	return 0;
+}
+
+/* Validates config v: one launch, or the family's steps from the initial
+ * fields, ping-pong, after which both fields are checked. Returns 0 with
+ * *bad set, 1 when the GPU failed (status launch_error), 2 when the launch
+ * was refused (resource_limit, the context intact). */
+static int validate(struct tn_bench *b, struct kctx *c, int acc, long long *bad,
+		    struct tn_result *res, char *err, size_t n)
+{
+	const size_t bytes = (size_t)b->l.total * b->es;
+	const int steps = b->pb->fam->steps;
+	int rc;
+	if (steps > 0)
+		rc = rt_copy(b->din[0], b->da0, bytes, err, n) ||
+		     rt_copy(b->dout[0], b->db0, bytes, err, n);
+	else
+		rc = acc ? rt_copy(b->dout[0], b->dbase, bytes, err, n) :
+			   rt_fill(b->dout[0], 0xff, bytes, err, n);
+	if (rc || rt_sync(err, n)) {
+		res->status = "launch_error";
+		return 1;
+	}
+	/* step s writes dout when s is even: launch nrot s swaps as often */
+	for (int s = 0; s < (steps > 0 ? steps : 1); s++)
+		if (launch_kernel(c, s * b->nrot, err, n)) {
+			res->status = "resource_limit";
+			return 2;
+		}
+	/* reference 0 is for din (a), 1 for dout (b) */
+	if (rt_sync(err, n) || check_field(b, b->dout[0], steps > 0, acc, bad, res, err, n)) {
+		res->status = "launch_error";
+		return 1;
+	}
+	if (!*bad && steps > 0) {       /* din: the other field */
+		char keep[512];
+		double e = res->max_err, bo = res->bound;
+		snprintf(keep, sizeof keep, "%s", res->msg);
+		if (check_field(b, b->din[0], 0, 0, bad, res, err, n)) {
+			res->status = "launch_error";
+			return 1;
+		}
+		if (!*bad) {
+			res->max_err = fmax(e, res->max_err);
+			res->bound = fmax(bo, res->bound);
+			snprintf(res->msg, sizeof res->msg, "%s", keep);
+		}
+	}
+	return 0;
 }
 
 int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 		 const unsigned grid[3], const unsigned block[3], struct tn_result *res,
 		 char *err, size_t n)
 {
-	struct kctx c = { b, k, grid, block };
-	size_t bytes = (size_t)b->l.total * sizeof(float);
+	struct tn_coef64 cv, ct;
+	struct kctx c = { b, k, grid, block, coef_arg(b, &b->c, &cv) };
 	struct stats st;
 	long long bad = 0;
-	int acc = b->acc >= 0 && v[b->acc];
+	int acc = b->acc >= 0 && v[b->acc], rc;
 	double t0 = now_s();
 
 	memset(res, 0, sizeof *res);
 	res->median = res->min = res->max = res->gbs = res->mcells = res->pct = NAN;
 	res->max_err = res->bound = NAN;
 	res->reps = -1;
-	if ((acc ? rt_copy(b->dout[0], b->dbase, bytes, err, n) :
-	     rt_fill(b->dout[0], 0xff, bytes, err, n)) || rt_sync(err, n)) {
-		res->status = "launch_error";
+	if ((rc = validate(b, &c, acc, &bad, res, err, n))) {
 		snprintf(res->msg, sizeof res->msg, "%s", err);
-		return 1;
-	}
-	if (launch_kernel(&c, 0, err, n)) {
-		res->status = "resource_limit";         /* refused at launch: context intact */
-		snprintf(res->msg, sizeof res->msg, "%s", err);
-		return 0;
-	}
-	if (rt_sync(err, n) ||
-	    ((b->mode & TN_CHECK_GPU) && check_gpu(b, acc, &bad, &res->max_err, &res->bound,
-						   res->msg, sizeof res->msg, err, n)) ||
-	    ((b->mode & TN_CHECK_CPU) && rt_download(b->out, b->dout[0], bytes, err, n))) {
-		res->status = "launch_error";
-		snprintf(res->msg, sizeof res->msg, "%s", err);
-		return 1;
-	}
-	if (b->mode & TN_CHECK_CPU) {
-		double e2, b2;
-		char m2[256];
-		long long bad2 = tn_check_acc(&b->l, b->out, acc ? b->base : NULL, b->ref,
-					      b->mag, b->terms, &e2, &b2, m2, sizeof m2);
-		if (b->mode == TN_CHECK_BOTH && (bad2 != bad || (!bad &&
-		    (fabs(e2 - res->max_err) > 1e-6 * e2 || fabs(b2 - res->bound) > 1e-6 * b2)))) {
-			res->status = "wrong_result";
-			snprintf(res->msg, sizeof res->msg, "the GPU and CPU checks disagree: %lld "
-				 "bad points, max error %g, bound %g on the GPU; %lld, %g, %g on "
-				 "the CPU", bad, res->max_err, res->bound, bad2, e2, b2);
-			return 0;
-		}
-		bad = bad2;
-		res->max_err = e2;
-		res->bound = b2;
-		snprintf(res->msg, sizeof res->msg, "%s", m2);
+		return rc == 2 ? 0 : 1;
 	}
 	res->check_s = now_s() - t0;
 	if (bad) {
-		/* a kernel that writes where it must not may have hit the input */
+		/* a kernel that writes where it must not may have hit the input;
+		 * time-stepping families restore theirs before every validation */
 		res->status = "wrong_result";
-		return rt_upload(b->din[0], b->in, bytes, err, n);
+		return b->pb->fam->steps > 0 ? 0 :
+		       upload_field(b->din[0], b->in, b->l.total, b->es, err, n);
 	}
 	res->msg[0] = 0;
+	c.coef = coef_arg(b, &b->ct, &ct);      /* timing: the family's own weights */
 	if (measure(b->t, launch_kernel, &c, 0, b->race_ms, &st, err, n)) {
 		res->status = "launch_error";
 		snprintf(res->msg, sizeof res->msg, "%s", err);

@@ -16,18 +16,27 @@
  * which fails a run when the two disagree. $FDTUNE_CHECK = gpu, cpu, both. */
 enum { TN_CHECK_GPU = 1, TN_CHECK_CPU = 2, TN_CHECK_BOTH = 3 };
 
+/* The weights argument of fp64 kernels (fd_coef with fd_real = double). */
+struct tn_coef64 { double c0, x[TN_RMAX + 1], y[TN_RMAX + 1], z[TN_RMAX + 1]; };
+
 struct tn_bench {
 	const struct tn_problem *pb;
 	struct tn_layout l;
-	struct tn_coef c;
+	struct tn_coef c;       /* validation weights: random (tn_bench.c) */
+	struct tn_coef ct;      /* timing weights: the family's own */
 	struct tn_grid g;
 	int terms, nrot;
-	float *in, *out;        /* host: input; output read back (pinned) */
-	double *ref;            /* reference on the compact interior */
+	int es;                 /* bytes per element: 4 fp32, 8 fp64 */
+	float *in, *out;        /* host: input (fp32 values); output read back (pinned, es wide) */
+	float *in2, *vel;       /* time-stepping families: the field at step -1, and vel */
+	void *ha, *hb;          /* the same, in and in2 es wide, for the CPU halo check */
+	double *ref;            /* reference on the compact interior (two fields for
+				 * time-stepping families: din's and dout's) */
 	float *mag;
 	float *base;            /* acc=1: the output before the kernel (layout) */
 	int acc;                /* index of the family's acc parameter, or -1 */
 	void *din[TN_NROT], *dout[TN_NROT], *dbase;
+	void *dvel[TN_NROT], *da0, *db0;        /* time stepping: vel, initial fields */
 	void *dref, *dmag, *dres;     /* the reference on the GPU, and check results */
 	struct rt_kernel *check;      /* templates/check.m4 */
 	int mode;                     /* TN_CHECK_*: where outputs are checked */

@@ -62,12 +62,7 @@ int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char 
 	case 'n':
 		return tn_parse_size(arg, &c->pb.nx, &c->pb.ny, &c->pb.nz, err, n) ? -1 : 1;
 	case 0x100:
-		if (strcmp(arg, "fp32")) {
-			snprintf(err, n, "--precision '%s': only fp32 is supported", arg);
-			return -1;
-		}
-		c->pb.prec = "fp32";
-		return 1;
+		return tn_parse_prec(arg, &c->pb.prec, err, n) ? -1 : 1;
 	case 0x101:
 		return spacing(c, arg, err, n);
 	case 'p':

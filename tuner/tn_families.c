@@ -114,5 +114,5 @@ void tn_fam_coef(const struct tn_problem *pb, struct tn_coef *c)
 double tn_fam_bytes(const struct tn_problem *pb, const int *v)
 {
 	int a = tn_param_index(pb->fam, "acc");
-	return (2.0 + (a >= 0 && v[a])) * pb->nx * pb->ny * pb->nz * sizeof(float);
+	return (2.0 + (a >= 0 && v[a])) * pb->nx * pb->ny * pb->nz * tn_elem_size(pb);
 }

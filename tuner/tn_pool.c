@@ -46,11 +46,8 @@ static void build(const struct tn_pool *po, struct tn_item *it)
 	const struct tn_problem *pb = po->pb;
 	const struct tn_family *f = pb->fam;
 	char key[40];
-	struct gen_def d[TN_MAXP + 1];
-	d[0] = (struct gen_def){ "r", pb->r };
-	for (int i = 0; i < f->np; i++)
-		d[i + 1] = (struct gen_def){ f->p[i].name, it->v[i] };
-	if (gen_source(f->tmpl, "fdt_kernel", d, f->np + 1, &it->src, it->err,
+	struct gen_def d[TN_MAXP + 2];
+	if (gen_source(f->tmpl, "fdt_kernel", d, tn_defs(pb, it->v, d), &it->src, it->err,
 		       sizeof it->err)) {
 		it->bad_gen = 1;
 		it->prog.log = NULL;

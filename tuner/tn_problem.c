@@ -3,6 +3,7 @@
  * compile target when no GPU is present to report them.
  */
 #include "tn.h"
+#include "gen.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -59,4 +60,29 @@ void tn_limits_of_arch(const char *arch, struct tn_limits *lim)
 	 * knows; both vendors allow 1024 threads per block. */
 	lim->max_threads = 1024;
 	lim->lds_block = strncmp(arch, "gfx", 3) ? 48 * 1024 : 64 * 1024;
+}
+
+int tn_elem_size(const struct tn_problem *pb)
+{
+	return pb->prec && !strcmp(pb->prec, "fp64") ? 8 : 4;
+}
+
+int tn_parse_prec(const char *s, const char **prec, char *err, size_t n)
+{
+	if (!strcmp(s, "fp32") || !strcmp(s, "fp64")) {
+		*prec = !strcmp(s, "fp32") ? "fp32" : "fp64";
+		return 0;
+	}
+	snprintf(err, n, "--precision '%s': expected fp32 or fp64", s);
+	return 1;
+}
+
+int tn_defs(const struct tn_problem *pb, const int *v, struct gen_def *d)
+{
+	const struct tn_family *f = pb->fam;
+	d[0] = (struct gen_def){ "r", pb->r };
+	d[1] = (struct gen_def){ "dbl", tn_elem_size(pb) == 8 };
+	for (int i = 0; i < f->np; i++)
+		d[i + 2] = (struct gen_def){ f->p[i].name, v[i] };
+	return f->np + 2;
 }
