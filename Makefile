@@ -31,7 +31,8 @@ CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c tuner/tn_co
        tuner/fam_xyz.c tuner/fam_bugs.c tuner/tn_search.c \
        tuner/fam_x.c tuner/fam_y.c tuner/fam_z.c tuner/fam_xy.c \
        tuner/fam_xs.c tuner/fam_ym.c tuner/fam_zm.c \
-       tuner/tn_ref_mixed.c tuner/fam_dmix.c tuner/fam_d1.c
+       tuner/tn_ref_mixed.c tuner/fam_dmix.c tuner/fam_d1.c \
+       tuner/tn_ref_wave.c tuner/fam_iso3dfd.c
 TOOL = tuner/tn_bench.c tuner/tn_sweep.c tuner/tn_pool.c tuner/tn_worker.c tuner/tn_progress.c tuner/tn_cli.c tuner/tn_cache.c \
        tuner/cmd_gen.c tuner/cmd_sweep.c tuner/cmd_info.c tuner/cmd_report.c tuner/tn_report.c \
        tuner/cmd_export.c tuner/cmd_replay.c tuner/cmd_merge.c \
@@ -86,13 +87,15 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_strategy $(B)/t_mixed $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU = $(B)/t_core $(B)/t_strategy $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_strategy: $(B)/tests/t_strategy.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_mixed: $(B)/tests/t_mixed.o $(B)/tests/t_ref.o $(CORE_O)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+$(B)/t_wave: $(B)/tests/t_wave.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_best.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)

@@ -604,17 +604,20 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
     return 0;
 }
 
-int db_build_recorded(struct db *d, long long cfg, const char *arch, const char *compiler,
-                      int *yes, char *err, size_t n)
+int db_build_recorded(struct db *d, long long cfg, long long prob, const char *arch,
+                      const char *compiler, int *yes, char *err, size_t n)
 {
     struct res r;
 
     if (need(d, "database", err, n) || need(yes, "yes", err, n) || need(arch, "arch", err, n) ||
         need(compiler, "compiler", err, n))
         return -1;
-    struct val v[] = {num(cfg), txt(arch), txt(compiler)};
+    /* the source depends on the problem (radius, precision): a build counts
+     * only for the problem of its sweep */
+    struct val v[] = {num(cfg), txt(arch), txt(compiler), num(prob)};
     if (stmt(d->h, "SELECT count(*) FROM builds WHERE config_id = ?1 AND arch = ?2"
-                   " AND compiler = ?3 AND status IN ('ok', 'compile_error')", v, 3, &r,
+                   " AND compiler = ?3 AND status IN ('ok', 'compile_error')"
+                   " AND sweep_id IN (SELECT id FROM sweeps WHERE problem_id = ?4)", v, 4, &r,
              "look up recorded builds", err, n))
         return -1;
     *yes = r.i[0] > 0;

@@ -110,9 +110,10 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
                     double *ms, char *err, size_t n);
 
 /* *yes = 1 when config cfg has a build recorded for arch with compiler (its
- * name and version), ok or failed: what a resumed compile-only sweep skips. */
-int db_build_recorded(struct db *d, long long cfg, const char *arch, const char *compiler,
-                      int *yes, char *err, size_t n);
+ * name and version), ok or failed, by a sweep of problem prob: what a resumed
+ * compile-only sweep skips. */
+int db_build_recorded(struct db *d, long long cfg, long long prob, const char *arch,
+                      const char *compiler, int *yes, char *err, size_t n);
 
 /* Merges the fdtune database at src into d in one transaction (see
  * db_merge.c for how rows are matched): merging the same file twice adds

@@ -127,6 +127,15 @@ static void databases(void **st)
 		assert_int_equal(t_count(db, "select count(*) from builds where log = 'from the compile cache'"), 4);
 	assert_int_equal(t_count(db, "select count(*) from configs"), 4);
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status='done'"), 3);
+	/* another problem (fp64) is other sources: built, not skipped; vec=4 is
+	 * refused for fp64 */
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 2 -n 20x9x7 -r 2 -p vec=2,4 "
+		 "-p bx=32 -p by=4 -p ypt=1 -p lds=0,1 -p nw=8 -p nt=1 -p pf=1 --precision fp64 "
+		 "--db %s", db);
+	expect(args, 0, "sweep 4 done: built=2");
+	assert_int_equal(t_count(db, "select count(*) from builds b join sweeps s on s.id = "
+			 "b.sweep_id join problems p on p.id = s.problem_id where p.precision = "
+			 "'fp64' and b.status = 'ok'"), 2);
 	snprintf(args, sizeof args, "best --db %s", db);
 	expect(args, 3, "no successful runs match");
 	/* a corrupt file is refused and left as it was */

@@ -36,6 +36,18 @@ static const char usage[] =
 "  -h, --help          this text\n"
 "Exit status: 0 written, 3 nothing matched, 1 failure, 2 usage.\n";
 
+/* The launch function's parameters and the kernel's arguments: (out, in)
+ * for a stencil, (next, prev, vel) for a time-stepping family (tn.h). */
+static const char *abi_params = "fd_real *out, const fd_real *in", *abi_args = "out, in";
+
+static void abi_of(const struct tn_family *fam)
+{
+	if (fam->steps > 0) {
+		abi_params = "fd_real *next, const fd_real *prev, const fd_real *vel";
+		abi_args = "next, prev, vel";
+	}
+}
+
 /* Writes NAME.h for the runs p[0..np): one, or one per device (with
  * cfg[np] the fallback). */
 static int header(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
@@ -54,10 +66,13 @@ static int header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 			p[i].ny, p[i].nz, p[i].median_ms, p[i].gbs, p[i].pct_copy, p[i].created, cfg[i]);
 	if (np > 1)
 		fprintf(o, " * On any other device: the family default, %s\n", cfg[np]);
-	fprintf(o, " * Contract: in and out point at interior point (0,0,0) of fields with %d halo\n"
+	fprintf(o, " * Contract: %s point at interior point (0,0,0) of fields with %d halo\n"
 		" * points on every side, rows of g.ld elements and planes of g.slice elements;\n"
 		" * g.ld a multiple of 4 and the interior origin 16-byte aligned. Only the\n"
-		" * interior of out is written.\n */\n", p->radius);
+		" * interior of %s is written.%s\n */\n", abi_args, p->radius,
+		strcmp(abi_args, "out, in") ? "next" : "out",
+		strcmp(abi_args, "out, in") ? " One step: next = 2 prev - next + vel L(prev);\n"
+		" * swap next and prev between steps." : "");
 	fprintf(o, "#ifndef %s_H\n#define %s_H\n\ntypedef %s fd_real;   /* %s */\n\n"
 		"#ifndef FD_TYPES\n#define FD_TYPES\n"
 		"struct fd_grid { int nx, ny, nz, ld; long long slice; };\n"
@@ -78,9 +93,9 @@ static int header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		"\tc->c0 = (fd_real)(w[0] * (s[0] + s[1] + s[2]));\n}\n\n"
 		"/* Launches on stream (a cudaStream_t or hipStream_t, 0 for the default);\n"
 		" * returns 0, or the runtime's error code for the launch. */\n"
-		"int %s_launch(fd_real *out, const fd_real *in, struct fd_grid g,\n"
+		"int %s_launch(%s, struct fd_grid g,\n"
 		"\t\tconst struct fd_coef *c, void *stream);\n\n"
-		"#ifdef __cplusplus\n}\n#endif\n#endif\n", p->radius, name);
+		"#ifdef __cplusplus\n}\n#endif\n#endif\n", p->radius, name, abi_params);
 	return ferror(o) ? -1 : 0;
 }
 
@@ -94,14 +109,14 @@ static int source(FILE *o, const char *name, const char *src, char grid[3][96],
 		"#else\n#include <cuda_runtime.h>\n#define FD_RT(x) cuda##x\n#endif\n"
 		"#include \"%s.h\"\n#endif\n\n%s\n"
 		"#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n"
-		"extern \"C\" int %s_launch(fd_real *out, const fd_real *in, struct fd_grid g,\n"
+		"extern \"C\" int %s_launch(%s, struct fd_grid g,\n"
 		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
 		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n"
 		"\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n"
-		"\t%s_kernel<<<grid, block, 0, (FD_RT(Stream_t))stream>>>(out, in, g, *c);\n"
+		"\t%s_kernel<<<grid, block, 0, (FD_RT(Stream_t))stream>>>(%s, g, *c);\n"
 		"\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n",
-		name, name, name, src, name, grid[0], grid[1], grid[2], block[0], block[1],
-		block[2], name);
+		name, name, name, src, name, abi_params, grid[0], grid[1], grid[2], block[0],
+		block[1], block[2], name, abi_args);
 	return ferror(o) ? -1 : 0;
 }
 
@@ -136,10 +151,10 @@ static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
 		"\t\tfor (int i = 0; i < %d; i++)\n"
 		"\t\t\tif (!strcmp(p.name, %s_devices[i]))\n\t\t\t\tk = i;\n"
 		"\twhich[d] = k;\n\tknown[d] = 1;\n\treturn k;\n}\n\n"
-		"extern \"C\" int %s_launch(fd_real *out, const fd_real *in, struct fd_grid g,\n"
+		"extern \"C\" int %s_launch(%s, struct fd_grid g,\n"
 		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
 		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n\tswitch (%s_pick()) {\n",
-		nd, name, nd, nd, nd, name, name, name);
+		nd, name, nd, nd, nd, name, name, abi_params, name);
 	for (int i = 0; i <= nd; i++) {
 		char ns[160], label[32];
 		if (i < nd) {
@@ -150,9 +165,9 @@ static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
 			snprintf(label, sizeof label, "default");
 		}
 		fprintf(o, "\t%s: {\n\t\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n"
-			"\t\t%s::%s_kernel<<<grid, block, 0, (FD_RT(Stream_t))stream>>>(out, in, g, *c);\n"
+			"\t\t%s::%s_kernel<<<grid, block, 0, (FD_RT(Stream_t))stream>>>(%s, g, *c);\n"
 			"\t\tbreak;\n\t}\n", label, grid[i][0], grid[i][1], grid[i][2], block[i][0],
-			block[i][1], block[i][2], ns, ns);
+			block[i][1], block[i][2], ns, ns, abi_args);
 	}
 	fprintf(o, "\t}\n\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
 	return ferror(o) ? -1 : 0;
@@ -301,6 +316,7 @@ int tn_cmd_export(int argc, char **argv)
 			 "know", p[0].run, p[0].family);
 		goto fail;
 	}
+	abi_of(fam);
 	snprintf(nm, sizeof nm, "fdt_%s_r%d", p[0].family, p[0].radius);
 	name = name ? name : nm;
 	for (int i = 0; i < (all ? nd + 1 : 1); i++) {

@@ -42,5 +42,6 @@ extern const struct tn_family tn_fam_bugs;      /* test only: FDTUNE_TEST_BUGS=1
 extern const struct tn_family tn_fam_x, tn_fam_y, tn_fam_z, tn_fam_xy;
 extern const struct tn_family tn_fam_xs, tn_fam_ym, tn_fam_zm;
 extern const struct tn_family tn_fam_dxy, tn_fam_dxz, tn_fam_dyz, tn_fam_d1x, tn_fam_d1y, tn_fam_d1z;
+extern const struct tn_family tn_fam_iso3dfd;
 
 #endif

@@ -81,10 +81,10 @@ struct tn_family {
 	 * ua, ub the values a and b then hold (compact), ma, mb the propagated
 	 * error bound, scaled as mag (the check multiplies by 2 (terms + 1) u). */
 	int steps;
-	void (*step_ref)(const struct tn_problem *pb, const struct tn_coef *c,
-			 const struct tn_layout *l, const float *a, const float *b,
-			 const float *vel, int steps, double *ua, double *ub, float *ma,
-			 float *mb);
+	int (*step_ref)(const struct tn_problem *pb, const struct tn_coef *c,
+			const struct tn_layout *l, const float *a, const float *b,
+			const float *vel, int steps, double *ua, double *ub, float *ma,
+			float *mb, char *err, size_t n);
 	int axes;               /* TN_X | TN_Y | TN_Z (tn_ref.h) summed by tn_fam_ref and
 				 * tn_fam_coef, for families that use them */
 	const char *dflt;       /* a configuration that runs well anywhere (JSON) */

@@ -291,9 +291,9 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
 		}
 		tn_fill_random(b->in2, b->l.total, 0x2eed + (unsigned long long)pts);
 		fill_vel(&b->l, b->vel, 0x7e1 + (unsigned long long)pts);
-		pb->fam->step_ref(pb, &b->c, &b->l, b->in, b->in2, b->vel, pb->fam->steps,
-				  b->ref, b->ref + pts, b->mag, b->mag + pts);
-		if (rt_alloc(&b->da0, bytes, err, n) || rt_alloc(&b->db0, bytes, err, n) ||
+		if (pb->fam->step_ref(pb, &b->c, &b->l, b->in, b->in2, b->vel, pb->fam->steps,
+				      b->ref, b->ref + pts, b->mag, b->mag + pts, err, n) ||
+		    rt_alloc(&b->da0, bytes, err, n) || rt_alloc(&b->db0, bytes, err, n) ||
 		    upload_field(b->da0, b->in, b->l.total, b->es, err, n) ||
 		    upload_field(b->db0, b->in2, b->l.total, b->es, err, n))
 			goto fail;

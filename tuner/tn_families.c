@@ -14,6 +14,7 @@ const struct tn_family *const tn_families[] = {
 	&tn_fam_z, &tn_fam_xy,
 	&tn_fam_xs, &tn_fam_ym, &tn_fam_zm,
 	&tn_fam_dxy, &tn_fam_dxz, &tn_fam_dyz, &tn_fam_d1x, &tn_fam_d1y, &tn_fam_d1z,
+	&tn_fam_iso3dfd,
 	NULL
 };
 

@@ -34,4 +34,12 @@ void tn_fam_ref_d1(const struct tn_problem *pb, const struct tn_coef *c,
 void tn_fam_ref_mixed(const struct tn_problem *pb, const struct tn_coef *c,
 		      const struct tn_layout *l, const float *in, double *out, float *mag);
 
+/* tn_ref_wave.c: the time stepper of iso3dfd (tn_family.step_ref), and its
+ * terms per point: 6R + 1 of the Laplacian and 3 of the update. */
+int tn_ref_wave(const struct tn_problem *pb, const struct tn_coef *c,
+		const struct tn_layout *l, const float *a, const float *b,
+		const float *vel, int steps, double *ua, double *ub, float *ma,
+		float *mb, char *err, size_t n);
+int tn_wave_terms(int r);
+
 #endif

@@ -257,7 +257,8 @@ static int skip_recorded(struct ctx *c, int *cfgs, long long *nv, long long *ski
 		for (int w = 0; w < (c->gpu ? c->nwk : 1) && !yes; w++)
 			if (c->gpu ? db_run_recorded(c->db, c->dev_id[w], c->prob_id, id, &yes, &ms,
 						     err, n) :
-			    db_build_recorded(c->db, id, c->arch, c->compiler, &yes, err, n))
+			    db_build_recorded(c->db, id, c->prob_id, c->arch, c->compiler, &yes,
+						       err, n))
 				return 1;
 		if (yes && prior) {
 			double *p = realloc(c->prior_ms, (size_t)(c->nprior + 1) * sizeof *p);
