@@ -90,7 +90,8 @@ static void compile_pb(const struct tn_problem *pb, const int *v, const char *ar
 		fail_msg("%s R=%d %s: an fp64 kernel without double elements", f->name, pb->r, cfg);
 	if (rt_compile(src, f->tmpl, arch, NULL, 0, &p, err, sizeof err))
 		fail_msg("%s R=%d %s %s: %s\n%s", f->name, pb->r, pb->prec, cfg, err, p.log);
-	assert_true(p.regs > 0 && p.regs <= 512);
+	if (!(p.regs > 0 && p.regs <= 512))
+		fail_msg("%s R=%d %s %s: %d registers", f->name, pb->r, pb->prec, cfg, p.regs);
 	assert_true(p.lds >= 0 && p.spill >= 0);
 	rt_prog_free(&p);
 	free(src);

@@ -7,6 +7,8 @@
  * steps, ping-pong, against tn_ref_wave. Parameters:
  *   vec  elements per thread in x (1, 2, 4; fp64 1, 2)
  *   bx   threads of a block in x (the sample's b1);  by  in y (b2)
+ *   ypt  rows per thread, each with its own queue: the y neighbours of its
+ *        rows are loaded once for all of them (fdtune's knob)
  *   lds  0: x and y neighbours from memory through L1; 1: an LDS xy tile
  *        per plane, interior from the register queues, halos loaded once
  *   nw   planes a thread marches in z (b3), with a queue of 2R+1 planes
@@ -20,13 +22,13 @@
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, LDS, NW, PAD, KU, NT };
+enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT };
 
-/* LDS bytes in fp32 elements: BY + 2R rows of BX + 2 XV + pad vectors. */
+/* LDS bytes in fp32 elements: BY YPT + 2R rows of BX + 2 XV + pad vectors. */
 static long long lds_bytes(int r, const int *v)
 {
 	const int xv = (r + v[VEC] - 1) / v[VEC];
-	return v[LDS] ? (long long)(v[BY] + 2 * r) * (v[BX] + 2 * xv + v[PAD]) * v[VEC] * 4 : 0;
+	return v[LDS] ? ((long long)v[BY] * v[YPT] + 2 * r) * (v[BX] + 2 * xv + v[PAD]) * v[VEC] * 4 : 0;
 }
 
 static int check(const struct tn_problem *pb, const int *v,
@@ -35,16 +37,21 @@ static int check(const struct tn_problem *pb, const int *v,
 	if (tn_fam_flag(v[LDS], "lds", why, n) || tn_fam_flag(v[KU], "ku", why, n) ||
 	    tn_fam_flag(v[NT], "nt", why, n))
 		return 1;
-	if (v[BX] < 1 || v[BY] < 1 || v[NW] < 1)
-		return snprintf(why, n, "bx, by and nw must be positive"), 1;
+	if (v[BX] < 1 || v[BY] < 1 || v[NW] < 1 || v[YPT] < 1 || v[YPT] > 8)
+		return snprintf(why, n, "bx, by and nw must be positive, ypt 1..8"), 1;
 	if (v[PAD] < 0 || v[PAD] > 4)
 		return snprintf(why, n, "pad=%d: must be 0..4", v[PAD]), 1;
 	if (v[PAD] && !v[LDS])
 		return snprintf(why, n, "pad=%d pads LDS rows; it needs lds=1", v[PAD]), 1;
+	/* the queues alone: past 128 registers a thread spills on every target */
+	if ((long long)v[YPT] * (2 * pb->r + 1) * v[VEC] * tn_elem_size(pb) / 4 > 128)
+		return snprintf(why, n, "ypt=%d, vec=%d: the queues of 2R+1 planes need %lld "
+				"registers, over 128", v[YPT], v[VEC], (long long)v[YPT] *
+				(2 * pb->r + 1) * v[VEC] * tn_elem_size(pb) / 4), 1;
 	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
 		return snprintf(why, n, "nw=%d: grid z = ceil(nz/nw) exceeds 65535 blocks", v[NW]), 1;
-	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], v[BY], lds_bytes(pb->r, v), lim,
-				   why, n);
+	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], (long long)v[BY] * v[YPT],
+				   lds_bytes(pb->r, v), lim, why, n);
 }
 
 static double bytes(const struct tn_problem *pb, const int *v)
@@ -53,16 +60,17 @@ static double bytes(const struct tn_problem *pb, const int *v)
 	return 4.0 * pb->nx * pb->ny * pb->nz * tn_elem_size(pb);
 }
 
-/* Default space: 3 vec x 3 bx x 3 by x (lds 0, or lds 1 with pad 0 or 1)
- * x 2 nw x 2 ku x 2 nt = 648 configurations, fewer valid at fp64. */
+/* Default space: 3 vec x 3 bx x 3 by x 3 ypt x (lds 0, or lds 1 with pad 0
+ * or 1) x 2 nw x 2 ku x 2 nt = 1944 configurations, fewer valid at fp64. */
 const struct tn_family tn_fam_iso3dfd = {
 	.name = "iso3dfd", .tmpl = "iso3dfd.m4",
 	.help = "one step of the acoustic wave equation (Intel iso3dfd): next = 2 prev - next + vel L(prev)",
-	.np = 8,
+	.np = 9,
 	.p = {
 		{ "vec", "elements per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x (b1)", 1, 1024, 3, { 32, 64, 128 } },
 		{ "by", "threads per block in y (b2)", 1, 1024, 3, { 2, 4, 8 } },
+		{ "ypt", "rows per thread", 1, 8, 3, { 1, 2, 4 } },
 		{ "lds", "0 neighbours through L1, 1 LDS xy tile", 0, 1, 2, { 0, 1 } },
 		{ "nw", "planes marched per thread (b3)", 1, 65536, 2, { 32, 128 } },
 		{ "pad", "lds 1: vectors of padding per LDS row", 0, 4, 2, { 0, 1 } },
@@ -73,5 +81,5 @@ const struct tn_family tn_fam_iso3dfd = {
 	.coef = tn_fam_coef, .ref = NULL, .terms = tn_wave_terms, .axes = TN_X | TN_Y | TN_Z,
 	.steps = 4, .step_ref = tn_ref_wave,
 	/* untuned: 256 threads, two elements each, LDS tile; fits every R */
-	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"lds\":1,\"nw\":64,\"pad\":0,\"ku\":0,\"nt\":0}",
+	.dflt = "{\"vec\":2,\"bx\":32,\"by\":4,\"ypt\":2,\"lds\":0,\"nw\":32,\"pad\":0,\"ku\":0,\"nt\":1}",
 };
