@@ -10,9 +10,11 @@ m4_dnl through L1 (lds=0), or from an
 m4_dnl LDS tile of the block plane whose interior the threads write from their
 m4_dnl queues and whose x and y halos they load once per plane (lds=1).
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_YPT FDT_LDS FDT_NW FDT_PAD FDT_KU
-m4_dnl FDT_NT FDT_DBL FDT_KERNEL FDT_PARAMS. pad: vectors added to each LDS row against
-m4_dnl bank conflicts; ku: unroll the march 2R+1 times so that the queue shifts by
-m4_dnl renaming; nt: streaming stores of next.
+m4_dnl FDT_NT FDT_PF FDT_MB FDT_DBL FDT_KERNEL FDT_PARAMS. pad: vectors added to each LDS
+m4_dnl row against bank conflicts; ku: unroll the march 2R+1 times so that the queue
+m4_dnl shifts by renaming; nt: streaming stores of next; pf: load the memory streams
+m4_dnl (queue fronts, next, vel) of plane k + 1 while computing plane k; mb: the second
+m4_dnl argument of __launch_bounds__ (0: none), minimum resident blocks on NVIDIA.
 m4_dnl Kernel ABI: (fd_real *next, const fd_real *prev, const fd_real *vel, fd_grid,
 m4_dnl fd_coef); the three point at interior point (0,0,0) of fields of one layout
 m4_dnl with R halo points on every side (prev is read there, next and vel only on the
@@ -27,6 +29,8 @@ FDT_REQUIRE(`FDT_LDS == 0 || FDT_LDS == 1', `lds FDT_LDS must be 0 or 1')m4_dnl
 FDT_REQUIRE(`FDT_PAD >= 0 && FDT_PAD <= 4 && (FDT_PAD == 0 || FDT_LDS == 1)', `pad FDT_PAD must be 0..4 and needs lds 1')m4_dnl
 FDT_REQUIRE(`FDT_KU == 0 || FDT_KU == 1', `ku FDT_KU must be 0 or 1')m4_dnl
 FDT_REQUIRE(`FDT_NT == 0 || FDT_NT == 1', `nt FDT_NT must be 0 or 1')m4_dnl
+FDT_REQUIRE(`FDT_PF == 0 || FDT_PF == 1', `pf FDT_PF must be 0 or 1')m4_dnl
+FDT_REQUIRE(`FDT_MB >= 0 && FDT_MB <= 32', `mb FDT_MB outside 0..32')m4_dnl
 m4_dnl FDT_XV: vectors of x halo on each side of a thread.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl
 m4_dnl FDT_X(f): the prev element at x offset f (-R..VEC-1+R) of the thread, plane k, from window w.
@@ -51,7 +55,7 @@ typedef 'FDT_VTYPE` vt;
  * bz NW, ke = min(kb + NW, nz). Rows and columns past nx or ny are loaded
  * (clamped into the allocation: the halo their neighbours need) but not
  * stored. */
-extern "C" __global__ void __launch_bounds__(BX * BY)
+extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `, 'FDT_MB)`)
 'FDT_KERNEL`(fd_real *__restrict__ next, const fd_real *__restrict__ prev,
 	   const fd_real *__restrict__ vel, fd_grid g, fd_coef c)
 {
@@ -73,13 +77,37 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
 #pragma unroll
 		for (int j = 0; j < 2 * R; j++)
 			q[p][j] = *(const vt *)(prev + col[p] + (long long)(kb - R + j) * st);
-	}
+	}'m4_ifelse(FDT_PF, 1, `
+	vt fq[YP], fn[YP], fv[YP];  /* plane k + 1: front of the queues, next and vel */
+#pragma unroll
+	for (int p = 0; p < YP; p++) {
+		const long long o = col[p] + (long long)kb * st;
+		fq[p] = *(const vt *)(prev + o + R * st);
+		fn[p] = *(const vt *)(next + o);
+		fv[p] = *(const vt *)(vel + o);
+	}')`
 'm4_ifelse(FDT_KU, 1, `#pragma unroll 'm4_eval(2 * FDT_R + 1)`
 ')`	for (int k = kb; k < ke; k++) {
 		const fd_real *pl = prev + (long long)k * st;
+		vt nv[YP], vv[YP];          /* next and vel of plane k */'m4_ifelse(FDT_PF, 1, `
 #pragma unroll
-		for (int p = 0; p < YP; p++)        /* plane k + R: the front of the queues */
-			q[p][2 * R] = *(const vt *)(pl + R * st + col[p]);'m4_ifelse(FDT_LDS, 1, `
+		for (int p = 0; p < YP; p++) {
+			q[p][2 * R] = fq[p];
+			nv[p] = fn[p];
+			vv[p] = fv[p];
+			/* issue the loads of plane k + 1 (the last plane loads itself again) */
+			const long long o = col[p] + (long long)min(k + 1, ke - 1) * st;
+			fq[p] = *(const vt *)(prev + o + R * st);
+			fn[p] = *(const vt *)(next + o);
+			fv[p] = *(const vt *)(vel + o);
+		}', `
+#pragma unroll
+		for (int p = 0; p < YP; p++) {      /* plane k + R: the front of the queues */
+			const long long o = col[p] + (long long)k * st;
+			q[p][2 * R] = *(const vt *)(pl + R * st + col[p]);
+			nv[p] = *(const vt *)(next + o);
+			vv[p] = *(const vt *)(vel + o);
+		}')`'m4_ifelse(FDT_LDS, 1, `
 		__syncthreads();            /* every thread is done with the previous plane */
 #pragma unroll
 		for (int p = 0; p < YP; p++)
@@ -104,7 +132,6 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
 #pragma unroll
 		for (int p = 0; p < YP; p++) {
 			const long long o = col[p] + (long long)k * st;
-			const vt nv = *(const vt *)(next + o), vv = *(const vt *)(vel + o);
 			vt w[2 * XV + 1];           /* x window of row p, centre at XV */
 #pragma unroll
 			for (int i = 0; i <= 2 * XV; i++)
@@ -121,7 +148,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
 					       *(const vt *)(pl + (long long)min(yt + p + r, g.ny + R - 1) * g.ld + xc))')`, lap);
 			}
 			/* next = 2 prev - next + vel lap */
-			const vt u = fd_fmav(vv, lap, fd_sub(fd_add(q[p][R], q[p][R]), nv));
+			const vt u = fd_fmav(vv[p], lap, fd_sub(fd_add(q[p][R], q[p][R]), nv[p]));
 			if (x < g.nx && yt + p < g.ny) {
 				if (x + VL <= g.nx) {
 					'FDT_STORE(`(vt *)(next + o)', `u')`;
@@ -130,10 +157,13 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
 						next[o + FDT_l] = u`'FDT_COMP(FDT_l);')
 				}')`
 			}
+		}
+		/* after every row: rows read the centres of the others (lds=0) */
+#pragma unroll
+		for (int p = 0; p < YP; p++)
 #pragma unroll
 			for (int j = 0; j < 2 * R; j++)
 				q[p][j] = q[p][j + 1];
-		}
 	}
 }
 '

@@ -15,6 +15,10 @@
  *   pad  lds 1: vectors added to each LDS row (bank conflicts)
  *   ku   unroll the march 2R+1 times: the queue shifts by renaming
  *   nt   streaming stores of next
+ *   pf   load the memory streams of plane k + 1 (queue fronts, next, vel)
+ *        into registers while plane k is computed
+ *   mb   the second argument of __launch_bounds__ (0: none): minimum
+ *        resident blocks per SM on NVIDIA, which caps registers per thread
  * Bytes: 16 a point in fp32 (read prev, next and vel; write next), the
  * sample's effective bandwidth; prev's halo reads are not counted.
  */
@@ -22,7 +26,7 @@
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT };
+enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT, PF, MB };
 
 /* LDS bytes in fp32 elements: BY YPT + 2R rows of BX + 2 XV + pad vectors. */
 static long long lds_bytes(int r, const int *v)
@@ -35,8 +39,10 @@ static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
 {
 	if (tn_fam_flag(v[LDS], "lds", why, n) || tn_fam_flag(v[KU], "ku", why, n) ||
-	    tn_fam_flag(v[NT], "nt", why, n))
+	    tn_fam_flag(v[NT], "nt", why, n) || tn_fam_flag(v[PF], "pf", why, n))
 		return 1;
+	if (v[MB] < 0 || v[MB] > 32)
+		return snprintf(why, n, "mb=%d: must be 0..32", v[MB]), 1;
 	if (v[BX] < 1 || v[BY] < 1 || v[NW] < 1 || v[YPT] < 1 || v[YPT] > 8)
 		return snprintf(why, n, "bx, by and nw must be positive, ypt 1..8"), 1;
 	if (v[PAD] < 0 || v[PAD] > 4)
@@ -60,26 +66,30 @@ static double bytes(const struct tn_problem *pb, const int *v)
 	return 4.0 * pb->nx * pb->ny * pb->nz * tn_elem_size(pb);
 }
 
-/* Default space: 3 vec x 3 bx x 3 by x 3 ypt x (lds 0, or lds 1 with pad 0
- * or 1) x 2 nw x 2 ku x 2 nt = 1944 configurations, fewer valid at fp64. */
+/* Default space: 3 vec x 3 bx x 3 by x 2 ypt x 2 lds x 2 nw x 2 ku x 2 nt x
+ * 2 pf x 2 mb = 3456 configurations, 2016 valid at R = 8 in fp32 (queues
+ * over 128 registers refused). pad (LDS row padding) is left at 0: the
+ * sweep of results/h100/NOTES.md found no bank-conflict gain; -p pad=0,1. */
 const struct tn_family tn_fam_iso3dfd = {
 	.name = "iso3dfd", .tmpl = "iso3dfd.m4",
 	.help = "one step of the acoustic wave equation (Intel iso3dfd): next = 2 prev - next + vel L(prev)",
-	.np = 9,
+	.np = 11,
 	.p = {
 		{ "vec", "elements per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x (b1)", 1, 1024, 3, { 32, 64, 128 } },
 		{ "by", "threads per block in y (b2)", 1, 1024, 3, { 2, 4, 8 } },
-		{ "ypt", "rows per thread", 1, 8, 3, { 1, 2, 4 } },
+		{ "ypt", "rows per thread", 1, 8, 2, { 1, 2 } },
 		{ "lds", "0 neighbours through L1, 1 LDS xy tile", 0, 1, 2, { 0, 1 } },
 		{ "nw", "planes marched per thread (b3)", 1, 65536, 2, { 32, 128 } },
-		{ "pad", "lds 1: vectors of padding per LDS row", 0, 4, 2, { 0, 1 } },
+		{ "pad", "lds 1: vectors of padding per LDS row", 0, 4, 1, { 0 } },
 		{ "ku", "unroll the march 2R+1 times", 0, 1, 2, { 0, 1 } },
 		{ "nt", "streaming stores of next", 0, 1, 2, { 0, 1 } },
+		{ "pf", "prefetch the streams of the next plane", 0, 1, 2, { 0, 1 } },
+		{ "mb", "__launch_bounds__ minimum blocks per SM (0: none)", 0, 32, 2, { 0, 2 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = bytes,
 	.coef = tn_fam_coef, .ref = NULL, .terms = tn_wave_terms, .axes = TN_X | TN_Y | TN_Z,
 	.steps = 4, .step_ref = tn_ref_wave,
 	/* untuned: 256 threads, two elements each, LDS tile; fits every R */
-	.dflt = "{\"vec\":2,\"bx\":32,\"by\":4,\"ypt\":2,\"lds\":0,\"nw\":32,\"pad\":0,\"ku\":0,\"nt\":1}",
+	.dflt = "{\"vec\":2,\"bx\":32,\"by\":4,\"ypt\":1,\"lds\":0,\"nw\":32,\"pad\":0,\"ku\":0,\"nt\":1,\"pf\":0,\"mb\":0}",
 };
