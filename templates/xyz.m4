@@ -10,7 +10,12 @@ m4_dnl fd_grid, fd_coef); in and out point at interior point (0,0,0), with R hal
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte
 m4_dnl aligned. Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)),
 m4_dnl ceil(nz/NW)); with zd=1 the z chunks come first: (ceil(nz/NW), x tiles, y tiles).
+m4_dnl With FDT_WAVE defined as 1 (iso3dfd.m4, lds 2) the kernel is one wave-equation
+m4_dnl step instead: ABI (fd_real *next, const fd_real *prev, const fd_real *vel,
+m4_dnl fd_grid, fd_coef) with out = next and in = prev, and each finished point stores
+m4_dnl next = 2 prev - next + vel s, s the sum above (prev read again, from L2).
 m4_include(`lib.m4')m4_dnl
+m4_ifdef(`FDT_WAVE', `', `m4_define(`FDT_WAVE', 0)')m4_dnl
 FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
 FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
 FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and by and ypt and nw must be positive')m4_dnl
@@ -86,10 +91,15 @@ m4_dnl row, then shift the queue by one plane.
 m4_define(`FDT_STORE_SHIFT', `		if (k - R >= kb) {              /* output plane k - R is complete */
 #pragma unroll
 			for (int p = 0; p < YP; p++) {
-				fd_real *o = out + (long long)(zdn ? kb + ke + R - 1 - k : k - R) * g.slice +
-					   (long long)(yt + p) * g.ld + x;
+				const long long oo = (long long)(zdn ? kb + ke + R - 1 - k : k - R) * g.slice +
+						     (long long)(yt + p) * g.ld + x;
+				fd_real *o = out + oo;
 				if (yt + p >= g.ny || x >= g.nx)
-					continue;
+					continue;m4_ifelse(FDT_WAVE, 1, `
+				/* next = 2 prev - next + vel s; a vector load past nx stays in the padding */
+				const vt pc = *(const vt *)(in + oo);
+				acc[p][0] = fd_fmav(*(const vt *)(vel + oo), acc[p][0],
+						    fd_sub(fd_add(pc, pc), *(const vt *)o));')
 				if (x + VL <= g.nx) {
 					FDT_STORE(`(vt *)o', `acc[p][0]');
 				} else {FDT_FOR(`FDT_l', 0, m4_eval(FDT_VEC - 2), `
@@ -121,7 +131,7 @@ typedef 'FDT_VTYPE` vt;
  * plane being computed; no register holds an input plane, and one barrier a
  * plane suffices because the stage refilled is two planes old. */
 extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `, 'FDT_MB)`)
-'FDT_KERNEL`(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
+'FDT_KERNEL`(fd_real *__restrict__ out, const fd_real *__restrict__ in,'m4_ifelse(FDT_WAVE, 1, ` const fd_real *__restrict__ vel,')` fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
 'm4_ifelse(FDT_ZD, 1, `	/* z chunks vary fastest, so that each pair of chunks starts together */
@@ -197,7 +207,7 @@ enum { R = 'FDT_R`, VL = 'FDT_VEC`, BX = 'FDT_BX`, BY = 'FDT_BY`, YP = 'FDT_YPT`
 typedef 'FDT_VTYPE` vt;
 
 extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `, 'FDT_MB)`)
-'FDT_KERNEL`(fd_real *__restrict__ out, const fd_real *__restrict__ in, fd_grid g, fd_coef c)
+'FDT_KERNEL`(fd_real *__restrict__ out, const fd_real *__restrict__ in,'m4_ifelse(FDT_WAVE, 1, ` const fd_real *__restrict__ vel,')` fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y;
 	const int x = (blockIdx.x * BX + tx) * VL;          /* first x of this thread */

@@ -10,13 +10,16 @@
  *   ypt  rows per thread, each with its own queue: the y neighbours of its
  *        rows are loaded once for all of them (fdtune's knob)
  *   lds  0: x and y neighbours from memory through L1; 1: an LDS xy tile
- *        per plane, interior from the register queues, halos loaded once
+ *        per plane, interior from the register queues, halos loaded once;
+ *        2: the fused xyz kernel with lds 2 (templates/xyz.m4: the tile,
+ *        halos included, copied asynchronously into a ring of pf + 3
+ *        planes, z by a queue of partial sums) ending in the wave update
  *   nw   planes a thread marches in z (b3), with a queue of 2R+1 planes
  *   pad  lds 1: vectors added to each LDS row (bank conflicts)
  *   ku   unroll the march 2R+1 times: the queue shifts by renaming
  *   nt   streaming stores of next
  *   pf   load the memory streams of plane k + 1 (queue fronts, next, vel)
- *        into registers while plane k is computed
+ *        into registers while plane k is computed; lds 2: planes in flight
  *   mb   the second argument of __launch_bounds__ (0: none): minimum
  *        resident blocks per SM on NVIDIA, which caps registers per thread
  * Bytes: 16 a point in fp32 (read prev, next and vel; write next), the
@@ -28,17 +31,31 @@
 
 enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT, PF, MB };
 
-/* LDS bytes in fp32 elements: BY YPT + 2R rows of BX + 2 XV + pad vectors. */
+/* LDS bytes in fp32 elements: BY YPT + 2R rows of BX + 2 XV (+ pad)
+ * vectors, once (lds 1) or in a ring of pf + 3 (lds 2). */
 static long long lds_bytes(int r, const int *v)
 {
-	const int xv = (r + v[VEC] - 1) / v[VEC];
-	return v[LDS] ? ((long long)v[BY] * v[YPT] + 2 * r) * (v[BX] + 2 * xv + v[PAD]) * v[VEC] * 4 : 0;
+	const long long xv = (r + v[VEC] - 1) / v[VEC], rows = (long long)v[BY] * v[YPT] + 2 * r;
+	return v[LDS] == 1 ? rows * (v[BX] + 2 * xv + v[PAD]) * v[VEC] * 4 :
+	       v[LDS] == 2 ? (v[PF] + 3) * rows * (v[BX] + 2 * xv) * v[VEC] * 4 : 0;
 }
 
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
 {
-	if (tn_fam_flag(v[LDS], "lds", why, n) || tn_fam_flag(v[KU], "ku", why, n) ||
+	if (v[LDS] < 0 || v[LDS] > 2)
+		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
+	if (v[LDS] == 2) {
+		struct tn_layout l;
+		tn_layout_of(pb, &l);
+		if (l.slice > 0x7fffffffLL)
+			return snprintf(why, n, "lds=2 indexes a plane with 32-bit offsets; a plane of "
+					"%lld elements is too large", l.slice), 1;
+	}
+	if (v[MB] && (long long)v[MB] * v[BX] * v[BY] > 2048)
+		return snprintf(why, n, "mb=%d blocks of %d threads exceed 2048 threads per SM",
+				v[MB], v[BX] * v[BY]), 1;
+	if (tn_fam_flag(v[KU], "ku", why, n) ||
 	    tn_fam_flag(v[NT], "nt", why, n) || tn_fam_flag(v[PF], "pf", why, n))
 		return 1;
 	if (v[MB] < 0 || v[MB] > 32)
@@ -47,7 +64,7 @@ static int check(const struct tn_problem *pb, const int *v,
 		return snprintf(why, n, "bx, by and nw must be positive, ypt 1..8"), 1;
 	if (v[PAD] < 0 || v[PAD] > 4)
 		return snprintf(why, n, "pad=%d: must be 0..4", v[PAD]), 1;
-	if (v[PAD] && !v[LDS])
+	if (v[PAD] && v[LDS] != 1)
 		return snprintf(why, n, "pad=%d pads LDS rows; it needs lds=1", v[PAD]), 1;
 	/* the queues alone: past 128 registers a thread spills on every target */
 	if ((long long)v[YPT] * (2 * pb->r + 1) * v[VEC] * tn_elem_size(pb) / 4 > 128)
@@ -79,7 +96,7 @@ const struct tn_family tn_fam_iso3dfd = {
 		{ "bx", "threads per block in x (b1)", 1, 1024, 3, { 32, 64, 128 } },
 		{ "by", "threads per block in y (b2)", 1, 1024, 3, { 2, 4, 8 } },
 		{ "ypt", "rows per thread", 1, 8, 2, { 1, 2 } },
-		{ "lds", "0 neighbours through L1, 1 LDS xy tile", 0, 1, 2, { 0, 1 } },
+		{ "lds", "0 neighbours through L1, 1 LDS xy tile, 2 async LDS ring", 0, 2, 3, { 0, 1, 2 } },
 		{ "nw", "planes marched per thread (b3)", 1, 65536, 2, { 32, 128 } },
 		{ "pad", "lds 1: vectors of padding per LDS row", 0, 4, 1, { 0 } },
 		{ "ku", "unroll the march 2R+1 times", 0, 1, 2, { 0, 1 } },
