@@ -13,7 +13,8 @@ m4_dnl ceil(nz/NW)); with zd=1 the z chunks come first: (ceil(nz/NW), x tiles, y
 m4_dnl With FDT_WAVE defined as 1 (iso3dfd.m4, lds 2) the kernel is one wave-equation
 m4_dnl step instead: ABI (fd_real *next, const fd_real *prev, const fd_real *vel,
 m4_dnl fd_grid, fd_coef) with out = next and in = prev, and each finished point stores
-m4_dnl next = 2 prev - next + vel s, s the sum above (prev read again, from L2).
+m4_dnl next = 2 prev - next + vel s, s the sum above (prev read again, from L2; the
+m4_dnl three loads issued at the top of the plane whose end stores the point).
 m4_include(`lib.m4')m4_dnl
 m4_ifdef(`FDT_WAVE', `', `m4_define(`FDT_WAVE', 0)')m4_dnl
 FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
@@ -86,6 +87,22 @@ m4_define(`FDT_ISSUE', `{
 			fd_commit();        /* past the last plane: an empty group keeps the count */
 			src += step;
 		}')m4_dnl
+m4_dnl FDT_WAVE_LOAD: with FDT_WAVE, load prev, next and vel of output plane k - R into
+m4_dnl wp, wn, wv at the top of the plane, so that their latency overlaps its compute.
+m4_dnl Rows and columns are clamped into the interior: threads that store nothing load too.
+m4_define(`FDT_WAVE_LOAD', `m4_ifelse(FDT_WAVE, 1, `		vt wp[YP], wn[YP], wv[YP];
+		if (k - R >= kb) {
+#pragma unroll
+			for (int p = 0; p < YP; p++) {
+				const long long oo = (long long)(zdn ? kb + ke + R - 1 - k : k - R) * g.slice +
+						     (long long)min(yt + p, g.ny - 1) * g.ld +
+						     min(x, (g.nx - 1) / VL * VL);
+				wp[p] = *(const vt *)(in + oo);
+				wn[p] = *(const vt *)(out + oo);
+				wv[p] = *(const vt *)(vel + oo);
+			}
+		}
+')')m4_dnl
 m4_dnl FDT_STORE_SHIFT: store the completed output plane k - R (slot 0) of every own
 m4_dnl row, then shift the queue by one plane.
 m4_define(`FDT_STORE_SHIFT', `		if (k - R >= kb) {              /* output plane k - R is complete */
@@ -96,10 +113,8 @@ m4_define(`FDT_STORE_SHIFT', `		if (k - R >= kb) {              /* output plane 
 				fd_real *o = out + oo;
 				if (yt + p >= g.ny || x >= g.nx)
 					continue;m4_ifelse(FDT_WAVE, 1, `
-				/* next = 2 prev - next + vel s; a vector load past nx stays in the padding */
-				const vt pc = *(const vt *)(in + oo);
-				acc[p][0] = fd_fmav(*(const vt *)(vel + oo), acc[p][0],
-						    fd_sub(fd_add(pc, pc), *(const vt *)o));')
+				/* next = 2 prev - next + vel s, from the loads of FDT_WAVE_LOAD */
+				acc[p][0] = fd_fmav(wv[p], acc[p][0], fd_sub(fd_add(wp[p], wp[p]), wn[p]));')
 				if (x + VL <= g.nx) {
 					FDT_STORE(`(vt *)o', `acc[p][0]');
 				} else {FDT_FOR(`FDT_l', 0, m4_eval(FDT_VEC - 2), `
@@ -171,7 +186,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 		/* the stage of plane k - 2 is free: every thread passed the barrier of
 		 * plane k - 1, so none still reads plane k - 2 */
 		'FDT_ISSUE(`k + AH < ke + R', `sr + AH < NS ? sr + AH : sr + AH - NS')`
-		fd_wait<AH>();          /* plane k has landed, for the copies of this thread */
+'FDT_WAVE_LOAD`		fd_wait<AH>();          /* plane k has landed, for the copies of this thread */
 		__syncthreads();        /* and for those of every thread */
 		vt (*t)[XW] = ring[sr];
 		if (k >= kb && k < ke) {        /* in the window: x and y terms too */
