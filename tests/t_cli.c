@@ -200,12 +200,12 @@ static void queries(void **st)
 	expect(args, 0, want);
 	snprintf(args, sizeof args, "best --db %s --strategies --csv", db);
 	expect(args, 0, "fused_ms,two_pass_ms,three_pass_ms,fused_vs_two,fused_vs_three,winner");
-	snprintf(args, sizeof args, "best --db %s --strategies -r 5", db);
+	snprintf(args, sizeof args, "best --db %s --strategies -r 5 -n 64x64x64", db);
 	expect(args, 3, "no fused xyz runs match");
 	snprintf(args, sizeof args, "best --db %s -n 500", db);
 	expect(args, 3, "the nearest size recorded is 512x512x512 (--size 512x512x512)");
-	snprintf(args, sizeof args, "best --db %s -r 7", db);
-	expect(args, 3, "no successful runs match the filters (radius 7)");
+	snprintf(args, sizeof args, "best --db %s -f zm -r 7", db);
+	expect(args, 3, "no successful runs match the filters (family zm, radius 7)");
 	snprintf(args, sizeof args, "best --db %s --device MI250X --json", db);
 	expect(args, 3, "device ~MI250X");
 	/* the replay of issue 5: guided within 2% of the exhaustive best, 10% of the runs */
@@ -244,6 +244,23 @@ static void export(void **st)
 			 "%s/fdk.cu -o %s/fdk.o", exp, exp);
 		assert_int_equal(system(args), 0);
 	}
+	/* a time-stepping kernel: next, prev and vel; and an fp64 one */
+	snprintf(args, sizeof args, "export --db %s -f iso3dfd -r 8 --out %s --name iso", db, exp);
+	expect(args, 0, "iso.cu and iso.h: iso3dfd R=8");
+	snprintf(args, sizeof args, "export --db %s -f z -r 3 --precision fp64 --out %s --name z64",
+		 db, exp);
+	expect(args, 0, "z64.cu and z64.h: z R=3");
+	snprintf(args, sizeof args, "grep -q 'int iso_launch(fd_real \\*next, const fd_real \\*prev, "
+		 "const fd_real \\*vel' %s/iso.h && grep -q 'typedef float fd_real' %s/iso.h && "
+		 "grep -q 'typedef double fd_real' %s/z64.h && grep -q 'typedef double fd_real' %s/z64.cu",
+		 exp, exp, exp, exp);
+	assert_int_equal(system(args), 0);
+	if (!system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc")) {
+		snprintf(args, sizeof args, "PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
+			 "%s/iso.cu -o %s/iso.o && PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
+			 "%s/z64.cu -o %s/z64.o", exp, exp, exp, exp);
+		assert_int_equal(system(args), 0);
+	}
 	/* one header for several devices: a second (renamed) device merged in */
 	snprintf(args, sizeof args, "cp %s %s/f.db && sqlite3 %s/f.db \"update devices set name="
 		 "'Fake GPU', arch='sm_80', uuid='x'\" && '%s' merge --db %s %s/f.db >/dev/null",
@@ -262,8 +279,8 @@ static void export(void **st)
 	}
 	snprintf(args, sizeof args, "export --db %s --all-devices", db);
 	expect(args, 2, "--all-devices needs --radius");
-	snprintf(args, sizeof args, "export --db %s -r 6 --out %s", db, exp);
-	expect(args, 3, "no successful runs match the filters (family xyz, radius 6)");
+	snprintf(args, sizeof args, "export --db %s -f iso3dfd -r 2 --out %s", db, exp);
+	expect(args, 3, "no successful runs match the filters (family iso3dfd, radius 2)");
 	snprintf(args, sizeof args, "export --db %s --name 9lives", db);
 	expect(args, 2, "not a C identifier");
 }

@@ -49,7 +49,7 @@ static void lookups(void **st)
 	assert_int_equal(fdtune_lookup(d, "gfx90a", "xyz", 4, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
 	assert_int_equal(c.source, FDTUNE_DEFAULT);
 	assert_int_equal(fdtune_param(&c, "lds", -1), 2);
-	assert_int_equal(fdtune_lookup(d, "H100", "xyz", 7, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
+	assert_int_equal(fdtune_lookup(d, "gfx90a", "xyz", 7, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
 	assert_int_equal(c.source, FDTUNE_DEFAULT);
 	assert_int_equal(c.radius, 7);
 	assert_int_equal(fdtune_param(&c, "pf", -1), 0);        /* fits 48 KiB at R >= 7 */

@@ -33,6 +33,7 @@ REPORT_DIR_DEFAULT ")\n"
 "  -r, --radius R      only this radius (the radius plot still shows every\n"
 "                      radius recorded for the same device, family and size)\n"
 "  --device TEXT       only devices whose name or arch contains TEXT\n"
+"  --precision P       only this precision (fp32 or fp64)\n"
 "  -h, --help          this text\n"
 "Exit status: 0 report written, 3 nothing matched, 1 error, 2 usage.\n";
 
@@ -97,6 +98,7 @@ int tn_cmd_report(int argc, char **argv)
 		{ "family", required_argument, 0, 'f' },
 		{ "radius", required_argument, 0, 'r' },
 		{ "device", required_argument, 0, 0x201 },
+		{ "precision", required_argument, 0, 0x202 },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -120,6 +122,12 @@ int tn_cmd_report(int argc, char **argv)
 			}
 			break;
 		case 0x201: f.device = optarg; break;
+		case 0x202:
+			if (tn_parse_prec(optarg, &f.precision, err, sizeof err)) {
+				fprintf(stderr, "fdtune report: %s\n", err);
+				return TN_EX_USAGE;
+			}
+			break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}

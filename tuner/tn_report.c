@@ -25,13 +25,14 @@ static const char *filters(const struct tn_report_filter *f, char *b, size_t n)
 	char r[32] = "";
 	if (f->radius)
 		snprintf(r, sizeof r, " --radius %d", f->radius);
-	snprintf(b, n, "%s%s%s%s%s", f->device ? " --device " : "", f->device ? f->device : "",
-		 f->family ? " --family " : "", f->family ? f->family : "", r);
+	snprintf(b, n, "%s%s%s%s%s%s%s", f->device ? " --device " : "", f->device ? f->device : "",
+		 f->family ? " --family " : "", f->family ? f->family : "", r,
+		 f->precision ? " --precision " : "", f->precision ? f->precision : "");
 	return *b ? b + 1 : b;
 }
 
 /* The sections: one row per (device, problem) with runs matching ?1 device
- * text, ?2 family, ?3 radius (NULL / 0 = any). */
+ * text, ?2 family, ?3 radius, ?4 precision (NULL / 0 = any). */
 enum { S_DEV_ID, S_PROB_ID, S_DEV, S_ARCH, S_FAM, S_RAD, S_NX, S_NY, S_NZ, S_PREC, S_COPY,
        S_CONFIGS, S_RUNS, S_OK, S_FAILS };
 static const char sections_sql[] =
@@ -43,6 +44,7 @@ static const char sections_sql[] =
 	" FROM v_runs v JOIN devices d ON d.id = v.device_id"
 	" WHERE (?1 IS NULL OR v.device LIKE '%' || ?1 || '%' OR v.arch LIKE '%' || ?1 || '%')"
 	"  AND (?2 IS NULL OR v.family = ?2) AND (?3 = 0 OR v.radius = ?3)"
+	"  AND (?4 IS NULL OR v.precision = ?4)"
 	" GROUP BY v.device_id, v.problem_id"
 	" ORDER BY v.device, v.arch, v.family, v.radius, v.nx, v.ny, v.nz, v.precision";
 
@@ -348,7 +350,8 @@ int tn_report_write(struct sqlite3 *h, const char *path, const struct tn_report_
 	if (sqlite3_prepare_v2(h, sections_sql, -1, &sec, NULL) != SQLITE_OK ||
 	    sqlite3_bind_text(sec, 1, f->device, -1, SQLITE_STATIC) != SQLITE_OK ||
 	    sqlite3_bind_text(sec, 2, f->family, -1, SQLITE_STATIC) != SQLITE_OK ||
-	    sqlite3_bind_int(sec, 3, f->radius) != SQLITE_OK) {
+	    sqlite3_bind_int(sec, 3, f->radius) != SQLITE_OK ||
+	    sqlite3_bind_text(sec, 4, f->precision, -1, SQLITE_STATIC) != SQLITE_OK) {
 		sql_fail(h, "report sections", err, n);
 		goto done;
 	}

@@ -11,7 +11,7 @@ struct sqlite3;
 
 /* Which runs are reported; NULL / 0 = any. device matches the device's name
  * or arch with LIKE '%device%'; family and radius match exactly. */
-struct tn_report_filter { const char *device, *family; int radius; };
+struct tn_report_filter { const char *device, *family, *precision; int radius; };
 
 /*
  * Writes DIR/report.md, DIR/plots.gp and DIR/dNpM-{nw,shape,radius}.dat from
