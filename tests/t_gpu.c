@@ -76,6 +76,17 @@ static void sweep(const char *name, int r, int nx, int ny, int nz, const char *c
 		fail_msg("sweep %s failed: %s", name, err);
 }
 
+/* Every run of sweep name in db is ok, and there are at least min of them. */
+static void all_ok(const char *db, const char *name, long long min)
+{
+	long long runs = t_count(db, "select count(*) from runs");
+	long long bad = t_count(db, "select count(*) from runs where status <> 'ok'");
+	if (bad)
+		print_error("%s: %lld of %lld runs not ok\n", name, bad, runs);
+	assert_int_equal(bad, 0);
+	assert_true(runs >= min);
+}
+
 /* Every other family of the table: a random 30% of its default space at
  * R = 3 and at R = 8, on grids with remainders in every dimension, every
  * run ok (stores and accumulating passes, checked on the GPU and CPU). */
@@ -94,12 +105,7 @@ static void other_families(void **st)
 			if (sweep_fam(fam, name, r, r == 3 ? 61 : 33, r == 3 ? 37 : 17, r == 3 ? 29 : 19,
 				      NULL, 0, TN_RANDOM, 30, 10, db, err, sizeof err))
 				fail_msg("sweep %s failed: %s", name, err);
-			long long runs = t_count(db, "select count(*) from runs");
-			long long bad = t_count(db, "select count(*) from runs where status <> 'ok'");
-			if (bad)
-				print_error("%s: %lld of %lld runs not ok\n", name, bad, runs);
-			assert_int_equal(bad, 0);
-			assert_true(runs >= 30);
+			all_ok(db, name, 30);
 			if (tn_param_index(tn_families[i], "acc") >= 0)
 				assert_true(t_count(db, "select count(*) from v_runs where "
 						    "json_extract(params, '$.acc') = 1") > 0);
@@ -121,12 +127,7 @@ static void fp64_families(void **st)
 		snprintf(name, sizeof name, "%s_fp64", fam);
 		if (sweep_fam(fam, name, 5, 45, 21, 13, NULL, 0, TN_RANDOM, 10, 10, db, err, sizeof err))
 			fail_msg("sweep %s failed: %s", name, err);
-		long long runs = t_count(db, "select count(*) from runs");
-		long long bad = t_count(db, "select count(*) from runs where status <> 'ok'");
-		if (bad)
-			print_error("%s: %lld of %lld runs not ok\n", name, bad, runs);
-		assert_int_equal(bad, 0);
-		assert_true(runs >= 5);
+		all_ok(db, name, 5);
 		assert_int_equal(t_count(db, "select count(*) from v_runs where precision <> 'fp64' "
 					 "or json_extract(params, '$.vec') = 4"), 0);
 	}

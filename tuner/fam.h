@@ -15,6 +15,11 @@ int tn_fam_common_check(const struct tn_problem *pb, int vec, int bx, int by,
 		     long long rows, long long lds_bytes, const struct tn_limits *lim,
 		     char *why, size_t n);
 int tn_fam_flag(int v, const char *name, char *why, size_t n);
+/* The limits of xyz.m4's kernels, which iso3dfd's lds=2 shares: lds=2
+ * addresses a plane with 32-bit offsets; mb (the launch-bounds minimum of
+ * blocks, 0..32) blocks of threads must fit 2048 threads per SM. */
+int tn_fam_ring_check(const struct tn_problem *pb, int lds, int mb, int threads, char *why,
+		      size_t n);
 /* Weights of the second derivatives along the axes in mask, scaled by 1/h^2. */
 void tn_fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c);
 /* The geometry of families that tile the grid: blocks of bx x by threads,

@@ -45,21 +45,11 @@ static int check(const struct tn_problem *pb, const int *v,
 {
 	if (v[LDS] < 0 || v[LDS] > 2)
 		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
-	if (v[LDS] == 2) {
-		struct tn_layout l;
-		tn_layout_of(pb, &l);
-		if (l.slice > 0x7fffffffLL)
-			return snprintf(why, n, "lds=2 indexes a plane with 32-bit offsets; a plane of "
-					"%lld elements is too large", l.slice), 1;
-	}
-	if (v[MB] && (long long)v[MB] * v[BX] * v[BY] > 2048)
-		return snprintf(why, n, "mb=%d blocks of %d threads exceed 2048 threads per SM",
-				v[MB], v[BX] * v[BY]), 1;
+	if (tn_fam_ring_check(pb, v[LDS], v[MB], v[BX] * v[BY], why, n))
+		return 1;
 	if (tn_fam_flag(v[KU], "ku", why, n) ||
 	    tn_fam_flag(v[NT], "nt", why, n) || tn_fam_flag(v[PF], "pf", why, n))
 		return 1;
-	if (v[MB] < 0 || v[MB] > 32)
-		return snprintf(why, n, "mb=%d: must be 0..32", v[MB]), 1;
 	if (v[BX] < 1 || v[BY] < 1 || v[NW] < 1 || v[YPT] < 1 || v[YPT] > 8)
 		return snprintf(why, n, "bx, by and nw must be positive, ypt 1..8"), 1;
 	if (v[PAD] < 0 || v[PAD] > 4)

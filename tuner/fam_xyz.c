@@ -47,6 +47,24 @@ int tn_fam_common_check(const struct tn_problem *pb, int vec, int bx, int by,
 	return 0;
 }
 
+int tn_fam_ring_check(const struct tn_problem *pb, int lds, int mb, int threads, char *why,
+		      size_t n)
+{
+	if (lds == 2) {
+		struct tn_layout l;
+		tn_layout_of(pb, &l);
+		if (l.slice > 0x7fffffffLL)
+			return snprintf(why, n, "lds=2 indexes a plane with 32-bit offsets; a plane of "
+					"%lld elements is too large", l.slice), 1;
+	}
+	if (mb < 0 || mb > 32)
+		return snprintf(why, n, "mb=%d: must be 0..32", mb), 1;
+	if (mb && (long long)mb * threads > 2048)
+		return snprintf(why, n, "mb=%d blocks of %d threads exceed 2048 threads per SM "
+				"(the limit of sm_90 and of gfx90a CUs)", mb, threads), 1;
+	return 0;
+}
+
 int tn_fam_flag(int v, const char *name, char *why, size_t n)
 {
 	if (v == 0 || v == 1)
@@ -75,18 +93,8 @@ static int check(const struct tn_problem *pb, const int *v,
 		return snprintf(why, n, "zd=1 needs lds=2"), 1;
 	if (v[ZD] && (pb->nx + v[VEC] * v[BX] - 1) / (v[VEC] * v[BX]) > 65535)
 		return snprintf(why, n, "zd=1: grid y (x tiles) exceeds 65535 blocks"), 1;
-	if (v[LDS] == 2) {
-		struct tn_layout l;
-		tn_layout_of(pb, &l);
-		if (l.slice > 0x7fffffffLL)
-			return snprintf(why, n, "lds=2 indexes a plane with 32-bit offsets; a plane of "
-					"%lld elements is too large", l.slice), 1;
-	}
-	if (v[MB] < 0 || v[MB] > 32)
-		return snprintf(why, n, "mb=%d: must be 0..32", v[MB]), 1;
-	if (v[MB] && (long long)v[MB] * v[BX] * v[BY] > 2048)
-		return snprintf(why, n, "mb=%d blocks of %d threads exceed 2048 threads per SM "
-				"(the limit of sm_90 and of gfx90a CUs)", v[MB], v[BX] * v[BY]), 1;
+	if (tn_fam_ring_check(pb, v[LDS], v[MB], v[BX] * v[BY], why, n))
+		return 1;
 	if (!v[ZD] && (pb->nz + v[NW] - 1) / v[NW] > 65535)
 		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
 	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, lds, lim, why, n);
