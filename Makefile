@@ -18,7 +18,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 $(WARN) -fopenmp -MMD -MP
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Igen -Iruntime -Idb -Ituner -DFDT_TEMPLATE_DIR='"$(CURDIR)/templates"'
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Igen -Iruntime -Idb -Ituner -Ituner/cmd -Ituner/fam -Ituner/ref -Ituner/search -Ituner/sweep -Ituner/report -DFDT_TEMPLATE_DIR='"$(CURDIR)/templates"'
 LDLIBS = -lsqlite3 -lpthread -lm
 NV_CPPFLAGS = -DRT_NVIDIA -I$(CUDA)/include
 NV_LIBS = -L$(CUDA)/lib64 -Wl,-rpath,$(CUDA)/lib64 -lnvrtc -ldl
@@ -26,16 +26,16 @@ AMD_CPPFLAGS = -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include
 AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 
 B = build
-CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c tuner/tn_coef.c tuner/tn_field.c \
-       tuner/tn_ref.c tuner/tn_space.c tuner/tn_problem.c tuner/tn_families.c \
-       tuner/fam_xyz.c tuner/fam_bugs.c tuner/tn_search.c \
-       tuner/fam_x.c tuner/fam_y.c tuner/fam_z.c tuner/fam_xy.c \
-       tuner/fam_xs.c tuner/fam_ym.c tuner/fam_zm.c \
-       tuner/tn_ref_mixed.c tuner/fam_dmix.c tuner/fam_d1.c \
-       tuner/tn_ref_wave.c tuner/fam_iso3dfd.c
-TOOL = tuner/tn_bench.c tuner/tn_sweep.c tuner/tn_pool.c tuner/tn_worker.c tuner/tn_progress.c tuner/tn_cli.c tuner/tn_cache.c \
-       tuner/cmd_gen.c tuner/cmd_sweep.c tuner/cmd_info.c tuner/cmd_report.c tuner/tn_report.c \
-       tuner/cmd_export.c tuner/cmd_replay.c tuner/cmd_merge.c \
+CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
+       tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
+       tuner/fam/fam_xyz.c tuner/fam/fam_bugs.c tuner/search/tn_search.c \
+       tuner/fam/fam_x.c tuner/fam/fam_y.c tuner/fam/fam_z.c tuner/fam/fam_xy.c \
+       tuner/fam/fam_xs.c tuner/fam/fam_ym.c tuner/fam/fam_zm.c \
+       tuner/ref/tn_ref_mixed.c tuner/fam/fam_dmix.c tuner/fam/fam_d1.c \
+       tuner/ref/tn_ref_wave.c tuner/fam/fam_iso3dfd.c
+TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_sweep.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_progress.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c \
+       tuner/cmd/cmd_gen.c tuner/cmd/cmd_sweep.c tuner/cmd/cmd_info.c tuner/cmd/cmd_report.c tuner/report/tn_report.c \
+       tuner/cmd/cmd_export.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c \
        tuner/main.c
 CORE_O = $(CORE:%.c=$(B)/%.o)
 TOOL_O = $(TOOL:%.c=$(B)/%.o)

@@ -48,7 +48,7 @@ static int bind(sqlite3_stmt *st, const struct db_filter *f)
 static void num(FILE *out, sqlite3_stmt *st, int col, const char *fmt, int csv)
 {
     if (sqlite3_column_type(st, col) == SQLITE_NULL)
-        fputs(csv ? "" : fmt[1] == '1' ? "          -" : "      -", out);
+        fputs(csv ? "" : "       -   ", out);    /* as wide as either format */
     else
         fprintf(out, csv ? "%.6g" : fmt, sqlite3_column_double(st, col));
 }

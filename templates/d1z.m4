@@ -1,5 +1,5 @@
 m4_dnl d1z.m4: the first derivative along z of order 2R: templates/d1.m4 with FDT_AXIS z
-m4_dnl (descriptor in tuner/fam_d1.c; parameters and ABI there).
+m4_dnl (descriptor in tuner/fam/fam_d1.c; parameters and ABI there).
 m4_define(`FDT_AXIS', `z')m4_dnl
 m4_define(`FDT_TMPL', `d1z.m4')m4_dnl
 m4_include(`d1.m4')m4_dnl

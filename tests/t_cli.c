@@ -194,7 +194,7 @@ static void queries(void **st)
 	expect(args, 0, want);
 	/* issue 3: which strategy wins, from v_strategies */
 	long long vs3 = t_count(db, "select cast(round(fused_vs_three * 100) as int) from "
-				"v_strategies where radius = 4");
+				"v_strategies where radius = 4 and nx = 512 and precision = 'fp32'");
 	snprintf(want, sizeof want, "%lld.%02lldx   fused", vs3 / 100, vs3 % 100);
 	snprintf(args, sizeof args, "best --db %s --strategies -r 4", db);
 	expect(args, 0, want);
@@ -202,7 +202,7 @@ static void queries(void **st)
 	expect(args, 0, "fused_ms,two_pass_ms,three_pass_ms,fused_vs_two,fused_vs_three,winner");
 	snprintf(args, sizeof args, "best --db %s --strategies -r 5 -n 64x64x64", db);
 	expect(args, 3, "no fused xyz runs match");
-	snprintf(args, sizeof args, "best --db %s -n 500", db);
+	snprintf(args, sizeof args, "best --db %s -n 520", db);
 	expect(args, 3, "the nearest size recorded is 512x512x512 (--size 512x512x512)");
 	snprintf(args, sizeof args, "best --db %s -f zm -r 7", db);
 	expect(args, 3, "no successful runs match the filters (family zm, radius 7)");

@@ -35,16 +35,16 @@ static void lookups(void **st)
 	assert_true(c.gbs > 0 && c.median_ms > 0);
 	assert_int_equal((long long)(c.gbs * 10),
 			 t_count(db, "select cast(max(gbs) * 10 as int) from v_runs where status='ok' "
-				 "and family = 'xyz' and radius = 4"));
+				 "and family = 'xyz' and radius = 4 and nx = 512 and precision = 'fp32'"));
 	assert_int_equal(fdtune_param(&c, "vec", -1),
 			 t_count(db, "select json_extract(params,'$.vec') from v_best where family = 'xyz' "
-				 "and radius = 4"));
+				 "and radius = 4 and nx = 512 and precision = 'fp32'"));
 	assert_int_equal(fdtune_param(&c, "nope", 7), 7);
 	assert_string_equal(c.device, "NVIDIA H100 80GB HBM3");
 	/* by arch, at a size never run: the nearest */
 	assert_int_equal(fdtune_lookup(d, "sm_90", "xyz", 4, 300, 300, 300, "fp32", &c, err, sizeof err), 0);
 	assert_int_equal(c.source, FDTUNE_NEAREST);
-	assert_int_equal(c.nx, 512);
+	assert_int_equal(c.nx, 256);
 	/* another device, another radius: the default */
 	assert_int_equal(fdtune_lookup(d, "gfx90a", "xyz", 4, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
 	assert_int_equal(c.source, FDTUNE_DEFAULT);
@@ -58,7 +58,7 @@ static void lookups(void **st)
 	assert_int_equal(c.source, FDTUNE_EXACT);
 	assert_int_equal((long long)(c.gbs * 10),
 			 t_count(db, "select cast(max(gbs) * 10 as int) from v_runs where status='ok' "
-				 "and family = 'xyz' and radius = 8"));
+				 "and family = 'xyz' and radius = 8 and nx = 512 and precision = 'fp32'"));
 	assert_int_not_equal(fdtune_lookup(d, "H100", "nope", 4, 8, 8, 8, "fp32", &c, err, sizeof err), 0);
 	assert_non_null(strstr(err, "unknown family 'nope'"));
 	fdtune_close(d);

@@ -1,5 +1,5 @@
 /*
- * t_wave.c: the CPU time stepper of iso3dfd (tuner/tn_ref_wave.c).
+ * t_wave.c: the CPU time stepper of iso3dfd (tuner/ref/tn_ref_wave.c).
  * - A hand-checkable case: u = x^2 + y^2 + z^2 with constant vel and u(-1)
  *   = u(0) has L(u) = 6 exactly, so u(t) = u + 3 vel t (t + 1) wherever the
  *   frozen halo has not reached yet (depth (t - 1) R).
