@@ -26,9 +26,9 @@ AMD_CPPFLAGS = -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include
 AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 
 B = build
-CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
+CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c db/db_related.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
        tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
-       tuner/fam/fam_xyz.c tuner/fam/fam_bugs.c tuner/search/tn_search.c \
+       tuner/fam/fam_xyz.c tuner/fam/fam_bugs.c tuner/search/tn_search.c tuner/search/tn_transfer.c \
        tuner/fam/fam_x.c tuner/fam/fam_y.c tuner/fam/fam_z.c tuner/fam/fam_xy.c \
        tuner/fam/fam_xs.c tuner/fam/fam_ym.c tuner/fam/fam_zm.c \
        tuner/ref/tn_ref_mixed.c tuner/fam/fam_dmix.c tuner/fam/fam_d1.c \
