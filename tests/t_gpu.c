@@ -60,7 +60,9 @@ static int sweep_fam(const char *fam, const char *name, int r, int nx, int ny, i
 	o.jobs = 8;
 	o.quiet = 1;
 	o.strategy = st;
+	o.strategy_set = 1;
 	o.evals = evals;
+	o.evals_set = 1;
 	o.seed = 7;
 	o.timeout_s = timeout;
 	o.exe = exe;
