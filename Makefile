@@ -26,9 +26,9 @@ AMD_CPPFLAGS = -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include
 AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 
 B = build
-CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
+CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c db/db_related.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
        tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
-       tuner/fam/fam_xyz.c tuner/fam/fam_bugs.c tuner/search/tn_search.c \
+       tuner/fam/fam_xyz.c tuner/fam/fam_bugs.c tuner/search/tn_search.c tuner/search/tn_transfer.c \
        tuner/fam/fam_x.c tuner/fam/fam_y.c tuner/fam/fam_z.c tuner/fam/fam_xy.c \
        tuner/fam/fam_xs.c tuner/fam/fam_ym.c tuner/fam/fam_zm.c \
        tuner/ref/tn_ref_mixed.c tuner/fam/fam_dmix.c tuner/fam/fam_d1.c \
@@ -87,11 +87,13 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_strategy $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU = $(B)/t_core $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_strategy: $(B)/tests/t_strategy.o $(B)/tests/t_ref.o $(CORE_O)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+$(B)/t_transfer: $(B)/tests/t_transfer.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_mixed: $(B)/tests/t_mixed.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)

@@ -177,4 +177,33 @@ int db_devices(struct db *d, const struct db_filter *f, char names[][256], int m
 int db_json_int(struct db *d, const char *json, const char *key, int *v, int *found,
                 char *err, size_t n);
 
+/* The relatives of a problem (db_related.c): the k fastest configurations
+ * of every other problem of its family and precision with ok runs on its
+ * device. The device is device_id, else the device of run `run`, else any
+ * device of arch `arch`; the problem is problem_id, else the problem of run.
+ * skip_size = 1 leaves out every problem of the problem's size as well (all
+ * radii): what a replay that holds a size out may not see. per_value = 1
+ * adds, for each relative, its fastest configuration with each value of each
+ * parameter (rank then says where it stands among all). */
+struct db_related {
+    long long device_id, problem_id, run;
+    const char *arch;
+    int skip_size, k, per_value;
+};
+struct db_related_row {
+    const char *params;     /* JSON, valid during the call */
+    long long problem_id;
+    int radius, nx, ny, nz, rank;   /* rank 1: the fastest of its problem */
+    double ms;
+};
+/* Calls fn for each row, problem by problem, fastest first; a nonzero return
+ * of fn stops the walk and is returned. -1 on a database error. */
+int db_each_related(struct db *d, const struct db_related *q,
+                    int (*fn)(void *ctx, const struct db_related_row *row), void *ctx,
+                    char *err, size_t n);
+/* The sizes with ok runs for the device, family, radius and precision of run
+ * `like`, largest first, at most max. */
+int db_sizes(struct db *d, long long like, int (*sizes)[3], int max, int *count, char *err,
+             size_t n);
+
 #endif

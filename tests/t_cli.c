@@ -213,7 +213,13 @@ static void queries(void **st)
 		 "{ print \"target met\" }'", db);
 	expect(args, 0, "target met");
 	snprintf(args, sizeof args, "replay --db %s -s nope", db);
-	expect(args, 2, "exhaustive, random or guided");
+	expect(args, 2, "exhaustive, random, guided or transfer");
+	/* issue 14: transfer, each size held out in turn, within 3% with 2% of
+	 * the space, at every recorded size of xyz fp32 R = 4 */
+	snprintf(args, sizeof args, "replay --db %s -f xyz -r 4 --precision fp32 --each-size "
+		 "-s transfer --seeds 1 | awk -F'|' '$4 ~ /transfer/ { n++; if ($7 + 0 <= 2.05 && "
+		 "$8 + 0 <= 3) ok++ } END { if (n >= 4 && ok == n) print \"target met\" }'", db);
+	expect(args, 0, "target met");
 }
 
 /* fdtune export of the best H100 run: the header compiles as C, the source
@@ -356,6 +362,46 @@ static void failed_compiles(void **st)
 				 "and log like '%this%' and regs is null"), 2);
 }
 
+/* The default strategy (issue 14): transfer where the database holds ok
+ * runs of the same family and precision at other sizes or radii on a GPU of
+ * the arch, else exhaustive; -s exhaustive overrides it. Compile-only, so
+ * the sweep says what a GPU sweep would choose and compiles everything. */
+static void default_strategy(void **st)
+{
+	static const char one[] = "-q -n 16 -p vec=4 -p bx=32 -p by=1 -p ypt=1 -p lds=0 -p nw=16 "
+				  "-p nt=0 -p pf=0";
+	char db[256], args[1024];
+	sqlite3 *h;
+	(void)st;
+	snprintf(db, sizeof db, "%s/ds.db", dir);
+	snprintf(args, sizeof args, "sweep --compile-only %s --db %s", one, db);
+	assert_int_equal(run(args), 0);
+	assert_null(strstr(out, "transfer"));           /* nothing related: exhaustive */
+	assert_int_equal(t_count(db, "select count(*) from builds"), 1);
+	/* an ok run of the same configuration at 24^3 on a GPU of the arch built for */
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h,
+		"insert into devices(vendor, name, arch) select 'nvidia', 'test GPU', arch from builds;"
+		"insert into problems(family, radius, nx, ny, nz, precision) values"
+		" ('xyz', 4, 24, 24, 24, 'fp32');"
+		"insert into runs(device_id, problem_id, config_id, status, median_ms) select"
+		" (select max(id) from devices), (select max(id) from problems), config_id, 'ok', 0.1"
+		" from builds;", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	snprintf(args, sizeof args, "sweep --compile-only %s --db %s", one, db);
+	expect(args, 0, "holds xyz fp32 results at 1 other sizes or radii");
+	assert_non_null(strstr(out, "a GPU sweep would run a transfer search (-s transfer)"));
+	snprintf(args, sizeof args, "sweep --compile-only -s exhaustive %s --db %s", one, db);
+	assert_int_equal(run(args), 0);
+	assert_null(strstr(out, "transfer"));
+	snprintf(args, sizeof args, "sweep --compile-only --precision fp64 %s --db %s", one, db);
+	assert_int_equal(run(args), 0);
+	assert_null(strstr(out, "transfer"));           /* fp32 is no relative of fp64 */
+	assert_int_equal(t_count(db, "select count(*) from runs"), 1);  /* nothing lost */
+	snprintf(args, sizeof args, "sweep -s nope %s --db %s", one, db);
+	expect(args, 2, "exhaustive, random, guided or transfer");
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -363,6 +409,7 @@ int main(void)
 		cmocka_unit_test(help_everywhere), cmocka_unit_test(databases),
 		cmocka_unit_test(failed_compiles), cmocka_unit_test(queries),
 		cmocka_unit_test(export), cmocka_unit_test(kill_resume_shards),
+		cmocka_unit_test(default_strategy),
 	};
 	int rc;
 	if (!mkdtemp(dir))

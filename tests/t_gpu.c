@@ -60,7 +60,9 @@ static int sweep_fam(const char *fam, const char *name, int r, int nx, int ny, i
 	o.jobs = 8;
 	o.quiet = 1;
 	o.strategy = st;
+	o.strategy_set = 1;
 	o.evals = evals;
+	o.evals_set = 1;
 	o.seed = 7;
 	o.timeout_s = timeout;
 	o.exe = exe;
@@ -192,6 +194,47 @@ static void guided_sweep(void **st)
 	assert_int_equal(t_count(db, "select count(*) from runs where status <> 'ok'"), 0);
 }
 
+/* Issue 14: with a problem of the same family at another size recorded, a
+ * sweep with no -s runs the transfer search: it runs its share of the
+ * space, starts from the other size's best (which it runs), and every run is
+ * ok. */
+static void transfer_sweep(void **st)
+{
+	static const char *const a[] = { "vec=2,4", "bx=32,64", "by=1,2", "ypt=1,2", "lds=0,2",
+		"nw=8,64", "nt=0", "pf=0" };
+	struct tn_problem pb = { tn_family("xyz"), 2, 40, 30, 20, "fp32", { 1, 1, 1 } };
+	struct tn_space sp;
+	struct tn_sweep_opts o = { 0 };
+	char db[256], err[2048];
+	(void)st;
+	if (!have_gpu())
+		skip();
+	sweep("transfer", 2, 45, 23, 17, a, 8, TN_EXHAUSTIVE, 100, db);
+	tn_space_default(pb.fam, &sp);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(tn_space_set(&sp, a[i], err, sizeof err), 0);
+	o.pb = &pb;
+	o.sp = &sp;
+	o.db_path = db;
+	o.cmdline = "transfer by default";
+	o.jobs = 8;
+	o.quiet = 1;
+	o.evals = 25;
+	o.evals_set = 1;
+	o.seed = 7;
+	o.timeout_s = 10;
+	o.exe = exe;
+	if (tn_sweep(&o, err, sizeof err))
+		fail_msg("transfer sweep failed: %s", err);
+	long long space = t_count(db, "select n_space - n_pruned from sweeps where id = 2");
+	assert_int_equal(t_count(db, "select count(*) from runs where sweep_id = 2"),
+			 (space * 25 + 99) / 100);
+	assert_int_equal(t_count(db, "select count(*) from runs where status <> 'ok'"), 0);
+	assert_int_equal(t_count(db, "select count(*) from runs r, v_best b where r.sweep_id = 2"
+				 " and b.nx = 45 and r.config_id = (select config_id from runs"
+				 " where id = b.run_id)"), 1);
+}
+
 static void small_spaces(void **st)
 {
 	static const char *const a[] = { "vec=1,2,4", "bx=32", "by=1,4", "ypt=1,2",
@@ -293,7 +336,7 @@ int main(void)
 {
 	/* bad_kernels runs last: its fault leaves the GPU unusable */
 	const struct CMUnitTest t[] = { cmocka_unit_test(small_spaces), cmocka_unit_test(guided_sweep),
-		cmocka_unit_test(other_families), cmocka_unit_test(fp64_families),
+		cmocka_unit_test(transfer_sweep), cmocka_unit_test(other_families), cmocka_unit_test(fp64_families),
 		cmocka_unit_test(faults_and_hangs),
 		cmocka_unit_test(exported_kernel),
 		cmocka_unit_test(bad_kernels) };

@@ -32,9 +32,14 @@ TN_CLI_PROBLEM_HELP
 "      --budget TIME     stop after TIME (8h, 90m, 600s); run again to go on\n"
 "      --shard I/N       run the I-th of N shares of the space (0 <= I < N), for\n"
 "                        job arrays; fdtune merge combines their databases\n"
-"  -s, --strategy S      exhaustive (default), random, or guided: a random 3%\n"
-"                        start, then local search around the best (GPU sweeps)\n"
-"      --evals PCT       random and guided: percent of the space to run (10)\n"
+"  -s, --strategy S      exhaustive, random, guided (a random 3% start, then\n"
+"                        local search around the best) or transfer (the bests\n"
+"                        recorded for the same family, GPU and precision at\n"
+"                        other sizes or radii first, then local search); GPU\n"
+"                        sweeps. Default: transfer where the database holds such\n"
+"                        results, else exhaustive\n"
+"      --evals PCT       random, guided, transfer: percent of the space to run\n"
+"                        (10; 2 for transfer)\n"
 "      --force           run again what is already recorded for this device and\n"
 "                        problem, or compile-only for this arch and compiler (by\n"
 "                        default a sweep resumes: it skips those)\n"
@@ -145,10 +150,11 @@ int tn_cmd_sweep(int argc, char **argv)
 		case 0x204: o.force = 1; break;
 		case 's':
 			if (tn_strategy_parse(optarg, &o.strategy)) {
-				snprintf(err, sizeof err, "--strategy '%s': exhaustive, random or guided",
-					 optarg);
+				snprintf(err, sizeof err, "--strategy '%s': exhaustive, random, guided "
+					 "or transfer", optarg);
 				goto bad;
 			}
+			o.strategy_set = 1;
 			break;
 		case 0x206: {
 			char tail;
@@ -175,6 +181,7 @@ int tn_cmd_sweep(int argc, char **argv)
 		case 0x205:
 			if (tn_parse_int(optarg, "--evals", 1, 100, &o.evals, err, sizeof err))
 				goto bad;
+			o.evals_set = 1;
 			break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;

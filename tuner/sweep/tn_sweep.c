@@ -17,6 +17,7 @@
 #include "tn_pool.h"
 #include "tn_progress.h"
 #include "tn_search.h"
+#include "tn_transfer.h"
 #include "tn_worker.h"
 
 #include <errno.h>
@@ -46,6 +47,7 @@ struct ctx {
 	double best_ms;         /* best median of this sweep: the base of timeouts */
 	double t_build, t_check, t_time;        /* summed over configurations */
 	struct tn_search *search;
+	enum tn_strategy strategy;      /* what runs: -s, or the default chosen */
 	const int *cfgs;        /* the configurations to run, TN_MAXP ints each */
 	struct tn_progress pr;
 };
@@ -245,7 +247,7 @@ static int skip_recorded(struct ctx *c, int *cfgs, long long *nv, long long *ski
 	const struct tn_family *f = c->o->pb->fam;
 	long long keep = 0;
 	/* a random or guided search keeps what is recorded, as known outcomes */
-	int prior = c->gpu && c->o->strategy != TN_EXHAUSTIVE;
+	int prior = c->gpu && c->strategy != TN_EXHAUSTIVE;
 	for (long long i = 0; i < *nv; i++) {
 		char json[512];
 		long long id;
@@ -281,6 +283,46 @@ static int skip_recorded(struct ctx *c, int *cfgs, long long *nv, long long *ski
 	}
 	*skipped = *nv - keep;
 	*nv = keep;
+	return 0;
+}
+
+/* Chooses the strategy: -s, else transfer where the database holds ok runs
+ * of the problem's relatives (the same family and precision at other sizes
+ * or radii, on this GPU, or compile-only on a GPU of this arch), else
+ * exhaustive; loads the seeds of a transfer search into *sd and sets its
+ * default budget. A compile-only sweep compiles every configuration, and
+ * says what a GPU sweep would choose. */
+static int strategy(struct ctx *c, struct tn_seeds *sd, int *evals, char *err, size_t n)
+{
+	const struct tn_sweep_opts *o = c->o;
+	const struct tn_problem *pb = o->pb;
+	struct db_related q = { c->gpu ? c->dev_id[0] : 0, c->prob_id, 0, c->arch, 0, 0, 0 };
+
+	c->strategy = o->strategy_set ? o->strategy : TN_EXHAUSTIVE;
+	if (o->strategy_set && o->strategy != TN_TRANSFER)
+		return 0;
+	if (tn_transfer_seeds(c->db, &q, pb, sd, err, n))
+		return 1;
+	if (!o->evals_set)
+		*evals = TN_TRANSFER_EVALS;
+	if (!o->strategy_set && sd->nprob > 0) {
+		c->strategy = TN_TRANSFER;
+		if (c->gpu)
+			fprintf(stderr, "fdtune: %s holds %s %s results at %d other sizes or radii "
+				"on this GPU: a transfer search (-s transfer) starts from their bests "
+				"and runs %d%% of the space (--evals); -s exhaustive runs every "
+				"configuration\n", o->db_path, pb->fam->name, pb->prec, sd->nprob,
+				*evals);
+		else
+			fprintf(stderr, "fdtune: %s holds %s %s results at %d other sizes or radii "
+				"on %s: a GPU sweep would run a transfer search (-s transfer) from "
+				"their bests; a compile-only sweep compiles every configuration\n",
+				o->db_path, pb->fam->name, pb->prec, sd->nprob, c->arch);
+	} else if (o->strategy_set && c->gpu && !sd->nprob) {
+		fprintf(stderr, "fdtune: %s holds no %s %s results at other sizes or radii on this "
+			"GPU: the transfer search starts at random\n", o->db_path, pb->fam->name,
+			pb->prec);
+	}
 	return 0;
 }
 
@@ -507,7 +549,8 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	const char *end_status = "failed";
 	double t0 = 0;
 	struct sigaction sa, old_int, old_term, old_pipe;
-	int handlers = 0, spent = 0;
+	int handlers = 0, spent = 0, evals = o->evals;
+	struct tn_seeds sd = { 0 };
 
 	memset(&c, 0, sizeof c);
 	c.o = o;
@@ -549,6 +592,8 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	    db_sweep_begin(c.db, o->cmdline, host, c.dev_id[0], c.prob_id,
 			   c.gpu ? "gpu" : "compile-only", &c.sweep_id, err, n))
 		goto out;
+	if (strategy(&c, &sd, &evals, err, n))
+		goto fail;
 	if (!o->force && skip_recorded(&c, cfgs, &nv, &skipped, err, n))
 		goto fail;
 	if (o->max_configs > 0 && nv > o->max_configs)
@@ -565,18 +610,22 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	for (int w = 0; w < c.nwk; w++)
 		if (tn_wk_open(&c.wk[w], pb, c.copy[w], err, n))
 			goto fail;
-	if (nv && tn_search_new(c.gpu ? o->strategy : TN_EXHAUSTIVE, cfgs, TN_MAXP, nv,
-				o->strategy == TN_EXHAUSTIVE || !c.gpu ? 0 : (nv * o->evals + 99) / 100,
+	if (nv && tn_search_new(c.gpu ? c.strategy : TN_EXHAUSTIVE, cfgs, TN_MAXP, nv,
+				c.strategy == TN_EXHAUSTIVE || !c.gpu ? 0 : (nv * evals + 99) / 100,
 				o->seed, &c.search, err, n))
 		goto fail;
 	for (long long i = 0; c.search && i < c.nprior; i++)
 		tn_search_prior(c.search, c.prior_idx[i], c.prior_ms[i]);
-	if (c.search && c.gpu && o->strategy != TN_EXHAUSTIVE)
+	if (c.search && c.gpu && c.strategy == TN_TRANSFER)
+		fprintf(stderr, "fdtune: transfer: %lld seeds from %d other sizes or radii, %lld of "
+			"them in this space (the others pruned or outside it)\n", sd.n, sd.nprob,
+			tn_search_seed(c.search, sd.v, TN_MAXP, sd.n));
+	if (c.search && c.gpu && c.strategy != TN_EXHAUSTIVE)
 		fprintf(stderr, "fdtune: %s search, at most %d%% of the configurations, %lld of "
-			"them known from earlier runs\n", tn_strategy_name(o->strategy), o->evals,
+			"them known from earlier runs\n", tn_strategy_name(c.strategy), evals,
 			c.nprior);
-	tn_progress_init(&c.pr, c.gpu && o->strategy != TN_EXHAUSTIVE ?
-			 (nv * o->evals + 99) / 100 - c.nprior : nv, o->quiet);
+	tn_progress_init(&c.pr, c.gpu && c.strategy != TN_EXHAUSTIVE ?
+			 (nv * evals + 99) / 100 - c.nprior : nv, o->quiet);
 	t0 = now_s();
 	if (c.search && loop(&c, err, n)) {
 		tn_progress_end(&c.pr);
@@ -627,6 +676,7 @@ out:
 	for (int w = 0; w < c.nwk; w++)
 		tn_wk_kill(&c.wk[w]);
 	tn_search_free(c.search);
+	tn_seeds_free(&sd);
 	free(c.prior_idx);
 	free(c.prior_ms);
 	if (handlers) {

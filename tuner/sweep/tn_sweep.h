@@ -29,7 +29,10 @@ struct tn_sweep_opts {
 	int quiet;              /* no progress display */
 	long long max_configs;  /* 0: no limit */
 	enum tn_strategy strategy;      /* compile-only sweeps are exhaustive */
-	int evals;              /* random, guided: percent of the space to run */
+	int strategy_set;       /* 0: transfer where the database holds results of the
+				 * problem's relatives (tn_transfer.h), else exhaustive */
+	int evals;              /* random, guided, transfer: percent of the space to run */
+	int evals_set;          /* 0: TN_TRANSFER_EVALS for transfer */
 	int shard, shards;      /* this job runs configurations i with i % shards == shard */
 	double budget_s;        /* stop after this long (0: no limit); resumable */
 	unsigned long long seed;
