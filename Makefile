@@ -81,13 +81,50 @@ install: $(B)/libfdtune.a
 	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: 0.1\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
 	  '$(PREFIX)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
 
+# ---- examples/wave: a wave propagator on the exported iso3dfd kernel ----
+# `make example` exports the best H100 iso3dfd R=8 fp32 kernel of
+# EXAMPLE_DB into $(EX), compiles it with nvcc (else hipcc), and runs the
+# example with EXAMPLE_ARGS (it says so and stops where there is no GPU).
+EX = $(B)/example
+EXAMPLE_DB ?= results/h100/fdtune.db
+EXAMPLE_PICK ?= -f iso3dfd -r 8 -n 512 --precision fp32 --device H100
+EXAMPLE_ARGS ?=
+NVCC ?= $(NVCC_FOUND)
+HIPCC ?= $(HIPCC_FOUND)
+NVARCH ?= $(NVARCH_FOUND)
+NVCC_FOUND := $(shell command -v nvcc || { test -x $(CUDA)/bin/nvcc && echo $(CUDA)/bin/nvcc; })
+HIPCC_FOUND := $(shell command -v hipcc)
+NVARCH_FOUND := $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_90)
+GPUCC = $(if $(NVCC),$(NVCC) -O3 -arch=$(NVARCH),$(if $(HIPCC),$(HIPCC) -O3 -x hip))
+EX_HOST = $(EX)/wave_host.o $(EX)/wave_run.o
+$(EX)/wave_k.h $(EX)/wave_k.cu: fdtune $(EXAMPLE_DB)
+	@mkdir -p $(EX)
+	./fdtune export --db $(EXAMPLE_DB) $(EXAMPLE_PICK) --out $(EX) --name wave_k
+$(EX)/%.o: examples/wave/%.c $(EX)/wave_k.h
+	$(CC) $(CPPFLAGS) -I$(EX) -Iexamples/wave $(CFLAGS) -c -o $@ $<
+$(EX)/wave_dev.o: examples/wave/wave_dev.cu examples/wave/wave.h
+	$(GPUCC) -Iexamples/wave -c -o $@ $<
+$(EX)/wave_k.o: $(EX)/wave_k.cu
+	$(GPUCC) -c -o $@ $<
+$(EX)/wave: $(EX)/wave.o $(EX_HOST) $(EX)/wave_dev.o $(EX)/wave_k.o
+	$(GPUCC) -o $@ $^ -lm
+example:
+	@if [ -z "$(GPUCC)" ]; then echo "make example: needs nvcc (CUDA) or hipcc (ROCm); neither is here" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory $(EX)/wave
+	$(EX)/wave --out $(EX)/out $(EXAMPLE_ARGS)
+# its CPU test: the propagator on a CPU stepper, the example on a GPU
+$(B)/tests/t_example.o: CPPFLAGS += -I$(EX) -Iexamples/wave
+$(B)/tests/t_example.o: $(EX)/wave_k.h
+$(B)/t_example: $(B)/tests/t_example.o $(B)/tests/t_util.o $(EX_HOST) $(EX)/wave_cpu.o
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lm $(TESTLIBS)
+
 # ---- generated kernels, in the build tree only ----
 gen-all: fdtune
 	./fdtune gen --all --out $(B)/kernels -r 4
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_strategy $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU = $(B)/t_core $(B)/t_strategy $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%) $(B)/t_example
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
@@ -131,8 +168,9 @@ check: fdtune $(T_CPU) $(B)/t_gpu
 	  RESULTS_DB=$(CURDIR)/results/h100/fdtune.db sh tests/run.sh $(T_CPU) $(B)/t_gpu
 
 # GPU tests only: what the device machine runs.
-test-gpu: fdtune $(B)/t_gpu
-	FDTUNE=$(CURDIR)/fdtune ROOT=$(CURDIR) RESULTS_DB=$(CURDIR)/results/h100/fdtune.db $(B)/t_gpu
+test-gpu: fdtune $(B)/t_gpu $(B)/t_example
+	FDTUNE=$(CURDIR)/fdtune ROOT=$(CURDIR) RESULTS_DB=$(CURDIR)/results/h100/fdtune.db $(B)/t_gpu; s=$$?; \
+	  ROOT=$(CURDIR) $(B)/t_example && exit $$s
 
 deps:
 	@sh .ci/deps.sh test
@@ -140,5 +178,5 @@ deps:
 clean:
 	rm -rf $(B) fdtune fdtune-nvidia fdtune-amd
 
-.PHONY: all sweep test check test-gpu deps clean gen-all lib install
+.PHONY: all sweep test check test-gpu deps clean gen-all lib install example
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
