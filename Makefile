@@ -112,9 +112,12 @@ example:
 	@if [ -z "$(GPUCC)" ]; then echo "make example: needs nvcc (CUDA) or hipcc (ROCm); neither is here" >&2; exit 1; fi
 	@$(MAKE) --no-print-directory $(EX)/wave
 	$(EX)/wave --out $(EX)/out $(EXAMPLE_ARGS)
+# the same driver on the CPU stepper (wave_cpu.c), for small grids and the tests
+$(EX)/wave-cpu: $(EX)/wave.o $(EX_HOST) $(EX)/wave_cpu.o
+	$(CC) $(CFLAGS) -o $@ $^ -lm
 # its CPU test: the propagator on a CPU stepper, the example on a GPU
 $(B)/tests/t_example.o: CPPFLAGS += -I$(EX) -Iexamples/wave
-$(B)/tests/t_example.o: $(EX)/wave_k.h
+$(B)/tests/t_example.o: $(EX)/wave_k.h $(EX)/wave-cpu
 $(B)/t_example: $(B)/tests/t_example.o $(B)/tests/t_util.o $(EX_HOST) $(EX)/wave_cpu.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lm $(TESTLIBS)
 

@@ -35,7 +35,7 @@ static const char usage[] =
 "                      of the dimensions given with -n\n"
 "  -f, --freq F        peak frequency of the Ricker wavelet in Hz (default 15);\n"
 "                      it peaks 1.5 / F s after the start\n"
-"      --src X,Y,Z     source point (default nx/2, ny/2, 5 nz / 12)\n"
+"      --src X,Y,Z     source point (default nx/2, ny/2, 9 nz / 20)\n"
 "      --rec-z Z       depth of the receiver line (default the source's); the\n"
 "                      line runs along x at the source's y, one receiver a point\n"
 "  -o, --out DIR       output directory (default wave_out): seismogram.bin\n"
@@ -155,7 +155,7 @@ static int parse(int argc, char **argv, struct opts *o, char *err, size_t n)
 	}
 	if (o->src[0] < 0)
 		for (int i = 0; i < 3; i++)
-			o->src[i] = i < 2 ? o->n[i] / 2 : 5 * o->n[2] / 12;
+			o->src[i] = i < 2 ? o->n[i] / 2 : 9 * o->n[2] / 20;
 	if (o->recz < 0)
 		o->recz = o->src[2];
 	if (o->zi < 0)
@@ -230,7 +230,8 @@ static int script(const struct opts *o, const struct wv_run *w, char *err, size_
 	char path[4096];
 	FILE *f;
 	const int nx = o->n[0], nz = o->n[2];
-	const double h = o->dx;
+	const double h = o->dx, cs = clip(w->slice, (long long)nx * nz, 0.995),
+		     cr = clip(w->seis, (long long)w->nt * nx, 0.99);
 	snprintf(path, sizeof path, "%s/wave.gp", o->out);
 	if (!(f = fopen(path, "w"))) {
 		snprintf(err, n, "cannot write %.900s: %s", path, strerror(errno));
@@ -239,26 +240,27 @@ static int script(const struct opts *o, const struct wv_run *w, char *err, size_
 	fprintf(f, "# wave.gp: written by examples/wave; run `gnuplot wave.gp` in this directory.\n"
 		"set terminal pngcairo size 900,760 noenhanced font 'sans,11'\n"
 		"set palette defined (-1 '#2040a0', 0 'white', 1 '#b02020')\n"
-		"set xlabel 'x (m)'\nset yrange [*:*] reverse\nset size ratio -1\n"
+		"set xlabel 'x (m)'\nset xrange [%g:%g]\nset yrange [%g:%g]\nset size ratio -1\n"
 		"set output 'wavefield.png'\n"
 		"set title 'pressure at t = %.3f s, plane y = %d; source at (%d,%d,%d)'\n"
 		"set ylabel 'depth (m)'\nset cbrange [%g:%g]\n",
+		-0.5 * h, (nx - 0.5) * h, (nz - 0.5) * h, -0.5 * h,
 		w->nt * w->dt, o->src[1], o->src[0], o->src[1], o->src[2],
-		-clip(w->slice, (long long)nx * nz, 0.995), clip(w->slice, (long long)nx * nz, 0.995));
+		-cs, cs);
 	if (!o->model && o->v[0] != o->v[1])
-		fprintf(f, "set arrow from 0,%g to %g,%g nohead dashtype 2 lc 'black'\n"
-			"set label '%g m/s' at %g,%g\nset label '%g m/s' at %g,%g\n",
+		fprintf(f, "set arrow from 0,%g to %g,%g nohead front dashtype 2 lc 'black'\n"
+			"set label '%g m/s' at %g,%g front\nset label '%g m/s' at %g,%g front\n",
 			(o->zi - 0.5) * h, (nx - 1) * h, (o->zi - 0.5) * h, o->v[0], 0.02 * nx * h,
 			(o->zi - 0.04 * nz) * h, o->v[1], 0.02 * nx * h, (o->zi + 0.06 * nz) * h);
 	fprintf(f, "plot 'slice.bin' binary array=(%d,%d) format='%%float' dx=%g dy=%g with image "
 		"notitle\nunset arrow\nunset label\nset size noratio\n"
 		"set output 'seismogram.png'\n"
 		"set title 'seismogram: %d receivers along x at y = %d, depth %d'\n"
-		"set ylabel 'time (s)'\nset cbrange [%g:%g]\n"
+		"set ylabel 'time (s)'\nset yrange [%g:%g]\nset cbrange [%g:%g]\n"
 		"plot 'seismogram.bin' binary array=(%d,%d) format='%%float' dx=%g dy=%g "
 		"origin=(0,%g) with image notitle\n",
-		nx, nz, h, h, nx, o->src[1], o->recz, -clip(w->seis, (long long)w->nt * nx, 0.99),
-		clip(w->seis, (long long)w->nt * nx, 0.99), nx, w->nt, h, w->dt, w->dt);
+		nx, nz, h, h, nx, o->src[1], o->recz, (w->nt + 0.5) * w->dt, 0.5 * w->dt, -cr, cr,
+		nx, w->nt, h, w->dt, w->dt);
 	if (ferror(f) | fclose(f)) {
 		snprintf(err, n, "cannot write %.900s", path);
 		return 1;
@@ -343,8 +345,8 @@ int main(int argc, char **argv)
 		goto fail;
 	{
 		const double loop = w.loop_ms / o.nt, kern = w.kern_ms / w.kern_steps;
-		printf("time loop: %.1f ms, %.3f ms a step, %.1f Gpts/s\n"
-		       "kernel alone (%d steps): %.3f ms a step, %.1f Gpts/s; the loop loses %.1f%% "
+		printf("time loop: %.1f ms, %.3f ms a step, %.3g Gpts/s\n"
+		       "kernel alone (%d steps): %.3f ms a step, %.3g Gpts/s; the loop loses %.1f%% "
 		       "to everything else\n", w.loop_ms, loop, pts / loop * 1e-6, w.kern_steps, kern,
 		       pts / kern * 1e-6, 100 * (loop - kern) / loop);
 	}
