@@ -77,6 +77,7 @@ lib: $(B)/libfdtune.a
 install: $(B)/libfdtune.a
 	install -d $(PREFIX)/include $(PREFIX)/lib/pkgconfig
 	install -m 644 db/fdtune.h $(PREFIX)/include/fdtune.h
+	install -m 644 db/fdtune.f90 $(PREFIX)/include/fdtune.f90
 	install -m 644 $(B)/libfdtune.a $(PREFIX)/lib/libfdtune.a
 	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: 0.1\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
 	  '$(PREFIX)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
@@ -101,7 +102,7 @@ $(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_best.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
-$(B)/t_fortran: $(B)/tests/t_fortran.o $(B)/tests/t_util.o
+$(B)/t_fortran: $(B)/tests/t_fortran.o $(B)/tests/t_util.o $(B)/libfdtune.a
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_cli: $(B)/tests/t_cli.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
