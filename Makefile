@@ -35,7 +35,7 @@ CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c tuner/ref/t
        tuner/ref/tn_ref_wave.c tuner/fam/fam_iso3dfd.c
 TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_sweep.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_progress.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c \
        tuner/cmd/cmd_gen.c tuner/cmd/cmd_sweep.c tuner/cmd/cmd_info.c tuner/cmd/cmd_report.c tuner/report/tn_report.c \
-       tuner/cmd/cmd_export.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c \
+       tuner/cmd/cmd_export.c tuner/cmd/tn_export_f90.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c \
        tuner/main.c
 CORE_O = $(CORE:%.c=$(B)/%.o)
 TOOL_O = $(TOOL:%.c=$(B)/%.o)
@@ -77,6 +77,7 @@ lib: $(B)/libfdtune.a
 install: $(B)/libfdtune.a
 	install -d $(PREFIX)/include $(PREFIX)/lib/pkgconfig
 	install -m 644 db/fdtune.h $(PREFIX)/include/fdtune.h
+	install -m 644 db/fdtune.f90 $(PREFIX)/include/fdtune.f90
 	install -m 644 $(B)/libfdtune.a $(PREFIX)/lib/libfdtune.a
 	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: 0.1\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
 	  '$(PREFIX)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
@@ -127,7 +128,8 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_strategy $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%) $(B)/t_example
+T_CPU = $(B)/t_core $(B)/t_strategy $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_fortran $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU += $(B)/t_example
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
@@ -140,6 +142,8 @@ $(B)/t_wave: $(B)/tests/t_wave.o $(B)/tests/t_ref.o $(CORE_O)
 $(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_best.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_fortran: $(B)/tests/t_fortran.o $(B)/tests/t_util.o $(B)/libfdtune.a
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_cli: $(B)/tests/t_cli.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
