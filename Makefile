@@ -98,9 +98,9 @@ HIPCC_FOUND := $(shell command -v hipcc)
 NVARCH_FOUND := $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_90)
 GPUCC = $(if $(NVCC),$(NVCC) -O3 -arch=$(NVARCH),$(if $(HIPCC),$(HIPCC) -O3 -x hip))
 EX_HOST = $(EX)/wave_host.o $(EX)/wave_run.o
-$(EX)/wave_k.h $(EX)/wave_k.cu: fdtune $(EXAMPLE_DB)
+$(EX)/wave_k.h $(EX)/wave_k.cu $(EX)/wave_k.f90 &: fdtune $(EXAMPLE_DB)
 	@mkdir -p $(EX)
-	./fdtune export --db $(EXAMPLE_DB) $(EXAMPLE_PICK) --out $(EX) --name wave_k
+	./fdtune export --db $(EXAMPLE_DB) $(EXAMPLE_PICK) --out $(EX) --name wave_k --fortran
 $(EX)/%.o: examples/wave/%.c $(EX)/wave_k.h
 	$(CC) $(CPPFLAGS) -I$(EX) -Iexamples/wave $(CFLAGS) -c -o $@ $<
 $(EX)/wave_dev.o: examples/wave/wave_dev.cu examples/wave/wave.h
@@ -109,13 +109,28 @@ $(EX)/wave_k.o: $(EX)/wave_k.cu
 	$(GPUCC) -c -o $@ $<
 $(EX)/wave: $(EX)/wave.o $(EX_HOST) $(EX)/wave_dev.o $(EX)/wave_k.o
 	$(GPUCC) -o $@ $^ -lm
+# the Fortran driver, where gfortran is: gfortran links it with the nvcc (or
+# hipcc) objects and the runtime, libgfortran static so that it runs where
+# gfortran is not installed
+FORTRAN ?= $(FORTRAN_FOUND)
+FORTRAN_FOUND := $(shell command -v gfortran)
+FFLAGS_EX = -O2 -std=f2008 -Wall -J$(EX)
+FLIBS_EX = $(if $(NVCC),-L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt -lpthread,-L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64) -lstdc++ -lm
+$(EX)/wave_k_f.o: $(EX)/wave_k.f90
+	$(FORTRAN) $(FFLAGS_EX) -c -o $@ $<
+$(EX)/wave_f.o: examples/wave/wave.f90 $(EX)/wave_k_f.o
+	$(FORTRAN) $(FFLAGS_EX) -c -o $@ $<
+$(EX)/wave_f: $(EX)/wave_f.o $(EX)/wave_k_f.o $(EX)/wave_host.o $(EX)/wave_dev.o $(EX)/wave_k.o
+	$(FORTRAN) -static-libgfortran -o $@ $^ $(FLIBS_EX)
 example:
 	@if [ -z "$(GPUCC)" ]; then echo "make example: needs nvcc (CUDA) or hipcc (ROCm); neither is here" >&2; exit 1; fi
-	@$(MAKE) --no-print-directory $(EX)/wave
+	@$(MAKE) --no-print-directory $(EX)/wave $(if $(FORTRAN),$(EX)/wave_f)
 	$(EX)/wave --out $(EX)/out $(EXAMPLE_ARGS)
-# the same driver on the CPU stepper (wave_cpu.c), for small grids and the tests
+# the same drivers on the CPU stepper (wave_cpu.c), for small grids and the tests
 $(EX)/wave-cpu: $(EX)/wave.o $(EX_HOST) $(EX)/wave_cpu.o
 	$(CC) $(CFLAGS) -o $@ $^ -lm
+$(EX)/wave_f-cpu: $(EX)/wave_f.o $(EX)/wave_k_f.o $(EX)/wave_host.o $(EX)/wave_cpu.o
+	$(FORTRAN) -fopenmp -o $@ $^ -lm
 # its CPU test: the propagator on a CPU stepper, the example on a GPU
 $(B)/tests/t_example.o: CPPFLAGS += -I$(EX) -Iexamples/wave
 $(B)/tests/t_example.o: $(EX)/wave_k.h $(EX)/wave-cpu

@@ -14,6 +14,9 @@
  *   pulse at the farthest receiver correlates above 0.95 with the nearest
  *   once the delay is removed. Reflections from the faces arrive after the
  *   windows used.
+ * - The Fortran driver (wave.f90) writes the C driver's seismogram and
+ *   slice byte for byte: both on the CPU stepper (where gfortran is), and
+ *   on the GPU (where there is one).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -193,6 +196,73 @@ static int no_gpu(void)
 	return system("nvidia-smi -L >/dev/null 2>&1 || test -e /dev/kfd");
 }
 
+
+/* 0 when gfortran is here. */
+static int have_fortran(void)
+{
+	return !system("command -v gfortran >/dev/null 2>&1");
+}
+
+/* The C and the Fortran drivers (dir/c and dir/f) write the same
+ * seismogram and slice, byte for byte, with options opt. */
+static void same_output(const char *c, const char *f, const char *opt)
+{
+	char cmd[4096];
+	char path[600];
+	float x, m = 0;
+	FILE *in;
+	snprintf(cmd, sizeof cmd, "'%s' %s --out %s/c --no-plot >/dev/null && '%s' %s --out %s/f >/dev/null && "
+		 "cmp %s/c/seismogram.bin %s/f/seismogram.bin && cmp %s/c/slice.bin %s/f/slice.bin",
+		 c, opt, dir, f, opt, dir, dir, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	/* and a wave went past the receivers */
+	snprintf(path, sizeof path, "%s/c/seismogram.bin", dir);
+	assert_non_null(in = fopen(path, "rb"));
+	while (fread(&x, sizeof x, 1, in) == 1)
+		m = fabsf(x) > m ? fabsf(x) : m;
+	fclose(in);
+	assert_true(m > 0);
+}
+
+/* wave.f90 against wave.c, both on the CPU stepper: a two-layer model. */
+static void fortran_cpu(void **st)
+{
+	const char *root = getenv("ROOT");
+	char cmd[4096], c[600], f[600];
+	(void)st;
+	if (!root || !have_fortran())
+		skip();
+	snprintf(cmd, sizeof cmd, "make --no-print-directory -C '%s' build/example/wave-cpu "
+		 "build/example/wave_f-cpu >&2", root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(c, sizeof c, "%s/build/example/wave-cpu", root);
+	snprintf(f, sizeof f, "%s/build/example/wave_f-cpu", root);
+	same_output(c, f, "-n 40x36x32 -t 80 --vel 1800,2600 --interface 20 --src 18,17,12 "
+		    "-f 18 --dx 12");
+}
+
+/* wave.f90 against wave.c on the GPU. wave_f is built where gfortran is;
+ * where it is not, a wave_f built elsewhere (and carried) is used. */
+static void fortran_gpu(void **st)
+{
+	const char *root = getenv("ROOT");
+	char cmd[4096], c[600], f[600];
+	(void)st;
+	if (!root || no_gpu())
+		skip();
+	snprintf(c, sizeof c, "%s/build/example/wave", root);
+	snprintf(f, sizeof f, "%s/build/example/wave_f", root);
+	if (have_fortran()) {
+		snprintf(cmd, sizeof cmd, "make --no-print-directory -C '%s' build/example/wave "
+			 "build/example/wave_f >&2", root);
+		assert_int_equal(system(cmd), 0);
+	} else if (access(f, X_OK)) {
+		print_message("no gfortran and no %s: build it where gfortran is (make "
+			      "build/example/wave_f NVARCH=sm_90) and carry it\n", f);
+		skip();
+	}
+	same_output(c, f, "-n 200x180x160 -t 300 --src 90,90,60 --interface 80");
+}
 /* The example on the GPU: built by make, run homogeneous on 256^3. */
 static void propagate_gpu(void **st)
 {
@@ -223,7 +293,9 @@ int main(void)
 		cmocka_unit_test(analysis),
 		cmocka_unit_test(stability),
 		cmocka_unit_test(propagate_cpu),
-		cmocka_unit_test(propagate_gpu) };
+		cmocka_unit_test(propagate_gpu),
+		cmocka_unit_test(fortran_cpu),
+		cmocka_unit_test(fortran_gpu) };
 	int rc;
 	if (!mkdtemp(dir))
 		return 1;
