@@ -207,12 +207,12 @@ static int have_fortran(void)
  * seismogram and slice, byte for byte, with options opt. */
 static void same_output(const char *c, const char *f, const char *opt)
 {
-	char cmd[4096];
-	char path[600];
+	char cmd[4096], path[600];
 	float x, m = 0;
 	FILE *in;
-	snprintf(cmd, sizeof cmd, "'%s' %s --out %s/c --no-plot >/dev/null && '%s' %s --out %s/f >/dev/null && "
-		 "cmp %s/c/seismogram.bin %s/f/seismogram.bin && cmp %s/c/slice.bin %s/f/slice.bin",
+	snprintf(cmd, sizeof cmd, "'%s' %s --out %s/c --no-plot >/dev/null && "
+		 "'%s' %s --out %s/f >/dev/null && cmp %s/c/seismogram.bin %s/f/seismogram.bin "
+		 "&& cmp %s/c/slice.bin %s/f/slice.bin",
 		 c, opt, dir, f, opt, dir, dir, dir, dir, dir);
 	assert_int_equal(system(cmd), 0);
 	/* and a wave went past the receivers */
