@@ -83,12 +83,14 @@ install: $(B)/libfdtune.a
 	  '$(PREFIX)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
 
 # ---- examples/wave: a wave propagator on the exported iso3dfd kernel ----
-# `make example` exports the best H100 iso3dfd R=8 fp32 kernel of
-# EXAMPLE_DB into $(EX), compiles it with nvcc (else hipcc), and runs the
-# example with EXAMPLE_ARGS (it says so and stops where there is no GPU).
+# `make example` exports the best H100 iso3dfd R=8 fp32 kernels of
+# EXAMPLE_DB into $(EX) (of every recorded size, chosen by the grid at run
+# time, with an fdtune that has export --all-sizes; else the 512^3 one),
+# compiles them with nvcc (else hipcc), and runs the example with
+# EXAMPLE_ARGS (it says so and stops where there is no GPU).
 EX = $(B)/example
 EXAMPLE_DB ?= results/h100/fdtune.db
-EXAMPLE_PICK ?= -f iso3dfd -r 8 -n 512 --precision fp32 --device H100
+EXAMPLE_PICK ?= -f iso3dfd -r 8 --precision fp32 --device H100
 EXAMPLE_ARGS ?=
 NVCC ?= $(NVCC_FOUND)
 HIPCC ?= $(HIPCC_FOUND)
@@ -100,7 +102,8 @@ GPUCC = $(if $(NVCC),$(NVCC) -O3 -arch=$(NVARCH),$(if $(HIPCC),$(HIPCC) -O3 -x h
 EX_HOST = $(EX)/wave_host.o $(EX)/wave_run.o
 $(EX)/wave_k.h $(EX)/wave_k.cu $(EX)/wave_k.f90 &: fdtune $(EXAMPLE_DB)
 	@mkdir -p $(EX)
-	./fdtune export --db $(EXAMPLE_DB) $(EXAMPLE_PICK) --out $(EX) --name wave_k --fortran
+	./fdtune export --db $(EXAMPLE_DB) $(EXAMPLE_PICK) --out $(EX) --name wave_k --fortran \
+	  $$(./fdtune export --help | grep -q -- --all-sizes && echo --all-sizes || echo --size=512)
 $(EX)/%.o: examples/wave/%.c $(EX)/wave_k.h
 	$(CC) $(CPPFLAGS) -I$(EX) -Iexamples/wave $(CFLAGS) -c -o $@ $<
 $(EX)/wave_dev.o: examples/wave/wave_dev.cu examples/wave/wave.h
