@@ -12,8 +12,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 make --no-print-directory -C "$root" build/example/wave
 {
-	echo "kernel, as recorded in the database (build/example/wave_k.h):"
-	sed -n 's/^ \* \(Tuned on .*\)/  \1/p; s/^ \*   \(of the copy .*\)/  \1/p' "$root/build/example/wave_k.h"
+	echo "the kernel, as the database recorded it (the comment of build/example/wave_k.h):"
+	sed -n '1,/\*\//p' "$root/build/example/wave_k.h"
 	"$root/build/example/wave" -n 512 -t 500 --out "$out"
 } | tee "$out/wave.txt"
 rm -f "$out/seismogram.bin" "$out/slice.bin"
