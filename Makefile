@@ -116,7 +116,7 @@ $(EX)/wave: $(EX)/wave.o $(EX_HOST) $(EX)/wave_dev.o $(EX)/wave_k.o
 # hipcc) objects and the runtime, libgfortran static so that it runs where
 # gfortran is not installed
 FORTRAN ?= $(FORTRAN_FOUND)
-FORTRAN_FOUND := $(shell command -v gfortran)
+FORTRAN_FOUND := $(shell command -v gfortran || command -v gfortran-12)
 FFLAGS_EX = -O2 -std=f2008 -Wall -J$(EX)
 FLIBS_EX = $(if $(NVCC),-L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt -lpthread,-L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64) -lstdc++ -lm
 $(EX)/wave_k_f.o: $(EX)/wave_k.f90
