@@ -69,18 +69,39 @@ $(B)/amd/rt.o: runtime/rt.c
 
 # ---- libfdtune: the run-time lookup library (db/fdtune.h) ----
 PREFIX ?= /usr/local
+VERSION = 0.1
 $(B)/libfdtune.a: $(B)/db/fdt_lib.o
 	$(AR) rcs $@ $^
 
 lib: $(B)/libfdtune.a
 
-install: $(B)/libfdtune.a
-	install -d $(PREFIX)/include $(PREFIX)/lib/pkgconfig
+# The installed fdtune: the objects of ./fdtune, but gen.o compiled to find
+# the templates under PREFIX/share/fdtune ($(B)/inst/prefix remembers which
+# PREFIX, so that another one rebuilds it).
+$(B)/inst/prefix: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
+$(B)/inst/gen.o: gen/gen.c $(B)/inst/prefix
+	$(CC) $(filter-out -DFDT_TEMPLATE_DIR=%,$(CPPFLAGS)) \
+	  -DFDT_TEMPLATE_DIR='"$(PREFIX)/share/fdtune/templates"' $(CFLAGS) -c -o $@ $<
+$(B)/inst/fdtune: $(filter-out $(B)/gen/gen.o,$(CORE_O)) $(B)/inst/gen.o $(TOOL_O) $(B)/$(GPU)/rt.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS))
+
+# libfdtune (C header, Fortran module source, library, pkg-config file), the
+# fdtune command and its templates, and the CMake package (cmake/).
+install: $(B)/libfdtune.a $(B)/inst/fdtune
+	install -d $(PREFIX)/include $(PREFIX)/lib/pkgconfig $(PREFIX)/bin \
+	  $(PREFIX)/share/fdtune/templates $(PREFIX)/lib/cmake/fdtune
 	install -m 644 db/fdtune.h $(PREFIX)/include/fdtune.h
 	install -m 644 db/fdtune.f90 $(PREFIX)/include/fdtune.f90
 	install -m 644 $(B)/libfdtune.a $(PREFIX)/lib/libfdtune.a
-	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: 0.1\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
+	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: $(VERSION)\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
 	  '$(PREFIX)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
+	install -m 755 $(B)/inst/fdtune $(PREFIX)/bin/fdtune
+	install -m 644 templates/*.m4 $(PREFIX)/share/fdtune/templates
+	install -m 644 cmake/fdtuneConfig.cmake $(PREFIX)/lib/cmake/fdtune/fdtuneConfig.cmake
+	sed 's/@VERSION@/$(VERSION)/' cmake/fdtuneConfigVersion.cmake.in \
+	  > $(PREFIX)/lib/cmake/fdtune/fdtuneConfigVersion.cmake
 
 # ---- examples/wave: a wave propagator on the exported iso3dfd kernel ----
 # `make example` exports the best H100 iso3dfd R=8 fp32 kernels of
@@ -146,7 +167,7 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_strategy $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_fortran $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU = $(B)/t_core $(B)/t_strategy $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
 T_CPU += $(B)/t_example
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
@@ -162,6 +183,8 @@ $(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_best.o
 $(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_fortran: $(B)/tests/t_fortran.o $(B)/tests/t_util.o $(B)/libfdtune.a
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_pkg: $(B)/tests/t_pkg.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_cli: $(B)/tests/t_cli.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
@@ -200,8 +223,10 @@ test-gpu: fdtune $(B)/t_gpu $(B)/t_example
 deps:
 	@sh .ci/deps.sh test
 
+FORCE:
+
 clean:
 	rm -rf $(B) fdtune fdtune-nvidia fdtune-amd
 
-.PHONY: all sweep test check test-gpu deps clean gen-all lib install example
+.PHONY: all sweep test check test-gpu deps clean gen-all lib install FORCE example
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

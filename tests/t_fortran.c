@@ -41,9 +41,16 @@ static int sh(const char *cmd)
 	n = fread(out, 1, sizeof out - 1, p);
 	out[n] = 0;
 	st = pclose(p);
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
-		print_error("%s\n-> %d:\n%s\n", cmd, st, out);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Runs cmd, which must succeed; says what it printed when it does not. */
+static void ok(const char *cmd)
+{
+	int st = sh(cmd);
+	if (st)
+		print_error("%s\n-> %d:\n%s\n", cmd, st, out);
+	assert_int_equal(st, 0);
 }
 
 static int have(const char *tool)
@@ -72,7 +79,7 @@ static void exported_modules(void **st)
 		 "where name = 'Fake GPU'), problem_id, config_id, status, median_ms * 2, gbs / 2, "
 		 "mcells / 2, pct_copy from runs where id = (select run_id from v_best where family = "
 		 "'xyz' and radius = 4 limit 1)\"", db);
-	assert_int_equal(sh(cmd), 0);
+	ok(cmd);
 	for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
 		snprintf(e, sizeof e, "%s/k%zu", dir, i);
 		snprintf(cmd, sizeof cmd, "'%s' export --db %s %s --name k --fortran --out %s 2>&1 && "
@@ -80,7 +87,7 @@ static void exported_modules(void **st)
 			 "gfortran -std=f2008 -Wall -Wextra -Werror -J%s -I%s %s/k.f90 "
 			 "'%s/tests/f90_layout.f90' %s/l.o -o %s/l 2>&1 && %s/l", bin, db, specs[i], e,
 			 e, root, e, e, e, e, root, e, e, e);
-		assert_int_equal(sh(cmd), 0);
+		ok(cmd);
 		assert_non_null(strstr(out, "k.f90: module k_fdtune"));
 		assert_non_null(strstr(out, "layout ok: radius "));
 		assert_non_null(strstr(out, i == 2 ? "element bytes 8" : "element bytes 4"));
@@ -90,12 +97,12 @@ static void exported_modules(void **st)
 			 "grep -q 'GB/s, [0-9.]*%% of the copy bandwidth' %s/k.f90 && "
 			 "grep -q 'DO NOT EDIT' %s/k.f90", i == 3 ? "Selected" : "Tuned", e,
 			 i == 3 ? "Selected" : "Tuned", e, e, e);
-		assert_int_equal(sh(cmd), 0);
+		ok(cmd);
 	}
 	snprintf(cmd, sizeof cmd, "grep -q 'type(c_ptr), value :: next, prev, vel' %s/k1/k.f90 && "
 		 "grep -q 'fd_real = c_double' %s/k2/k.f90 && grep -q '^! On any other device' "
 		 "%s/k3/k.f90", dir, dir, dir);
-	assert_int_equal(sh(cmd), 0);
+	ok(cmd);
 	/* Fortran names: a letter first, at most 63 characters with _fdtune */
 	snprintf(cmd, sizeof cmd, "'%s' export --db %s --fortran --name _k --out %s/bad 2>&1; "
 		 "echo status $?", bin, db, dir);
@@ -170,7 +177,7 @@ static void libfdtune_module(void **st)
 		 ">/dev/null && cd %s && gfortran -std=f2008 -Wall -Wextra -Werror -I prefix/include "
 		 "prefix/include/fdtune.f90 '%s/tests/f90_lookup.f90' -L prefix/lib -lfdtune -lsqlite3 "
 		 "-o lookup 2>&1", root, dir, dir, root);
-	assert_int_equal(sh(cmd), 0);
+	ok(cmd);
 	for (int k = 0; k < 2; k++) {
 		FILE *o = open_memstream(&want, &wn);
 		assert_non_null(o);
@@ -180,7 +187,7 @@ static void libfdtune_module(void **st)
 		for (int i = 0; i < nq; i++)
 			snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s\n", q[i]);
 		snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "EOF\n");
-		assert_int_equal(sh(cmd), 0);
+		ok(cmd);
 		if (strcmp(out, want))
 			print_error("Fortran:\n%s\nC:\n%s\n", out, want);
 		assert_string_equal(out, want);
