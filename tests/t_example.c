@@ -19,6 +19,11 @@
  * - The Fortran driver (wave.f90) writes the C driver's seismogram and
  *   slice byte for byte: both on the CPU stepper (where gfortran is), and
  *   on the GPU (where there is one).
+ * - --model FILE gives the seismogram of the same layers given by --vel
+ *   (on the CPU), and files of the wrong size are refused.
+ * - examples/wave/CMakeLists.txt builds against `make install` into a
+ *   temporary prefix (find_package(fdtune), fdtune_add_kernels; nvcc for
+ *   sm_90, where nvcc and cmake are), and on a GPU passes the physics.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -379,6 +384,35 @@ static void speed_gpu(void **st)
 	assert_true(lost >= -5 && lost < 5);
 }
 
+/* examples/wave/CMakeLists.txt against `make install` into a temporary
+ * prefix: find_package(fdtune) and fdtune_add_kernels export the kernel at
+ * build time, and nvcc compiles it for sm_90 (gfortran the Fortran driver,
+ * where it is). On a GPU the CMake build then runs the homogeneous case of
+ * propagate_gpu and must pass the same physics checks. */
+static void cmake_build(void **st)
+{
+	const char *root = getenv("ROOT");
+	char cmd[8192], path[600];
+	(void)st;
+	if (!root || system("command -v cmake >/dev/null 2>&1") ||
+	    system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc"))
+		skip();
+	snprintf(cmd, sizeof cmd, "make --no-print-directory -C '%s' install PREFIX=%s/prefix >&2 && "
+		 "cmake -S '%s/examples/wave' -B %s/cmake -DCMAKE_PREFIX_PATH=%s/prefix "
+		 "-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER=$(command -v nvcc || echo "
+		 "/usr/local/cuda/bin/nvcc) >&2 && cmake --build %s/cmake -j2 >&2 && test -x %s/cmake/wave",
+		 root, dir, root, dir, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	if (have_fortran()) {
+		snprintf(path, sizeof path, "%s/cmake/wave_f", dir);
+		assert_int_equal(access(path, X_OK), 0);
+	}
+	if (no_gpu())
+		return;
+	snprintf(path, sizeof path, "%s/cmake/wave", dir);
+	run_gpu_case(path, "cmake-out");
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -389,7 +423,8 @@ int main(void)
 		cmocka_unit_test(fortran_cpu),
 		cmocka_unit_test(fortran_gpu),
 		cmocka_unit_test(propagate_gpu),
-		cmocka_unit_test(speed_gpu) };
+		cmocka_unit_test(speed_gpu),
+		cmocka_unit_test(cmake_build) };
 	int rc;
 	if (!mkdtemp(dir))
 		return 1;
