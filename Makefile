@@ -119,7 +119,8 @@ NVARCH ?= $(NVARCH_FOUND)
 NVCC_FOUND := $(shell command -v nvcc || { test -x $(CUDA)/bin/nvcc && echo $(CUDA)/bin/nvcc; })
 HIPCC_FOUND := $(shell command -v hipcc)
 NVARCH_FOUND := $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_90)
-GPUCC = $(if $(NVCC),$(NVCC) -O3 -arch=$(NVARCH),$(if $(HIPCC),$(HIPCC) -O3 -x hip))
+GPULD = $(if $(NVCC),$(NVCC) -arch=$(NVARCH),$(HIPCC))
+GPUCC = $(if $(GPULD),$(GPULD) -O3 $(if $(NVCC),,-x hip))
 EX_HOST = $(EX)/wave_host.o $(EX)/wave_run.o
 $(EX)/wave_k.h $(EX)/wave_k.cu $(EX)/wave_k.f90 &: fdtune $(EXAMPLE_DB)
 	@mkdir -p $(EX)
@@ -132,7 +133,7 @@ $(EX)/wave_dev.o: examples/wave/wave_dev.cu examples/wave/wave.h
 $(EX)/wave_k.o: $(EX)/wave_k.cu
 	$(GPUCC) -c -o $@ $<
 $(EX)/wave: $(EX)/wave.o $(EX_HOST) $(EX)/wave_dev.o $(EX)/wave_k.o
-	$(GPUCC) -o $@ $^ -lm
+	$(GPULD) -o $@ $^ -lm
 # the Fortran driver, where gfortran is: gfortran links it with the nvcc (or
 # hipcc) objects and the runtime, libgfortran static so that it runs where
 # gfortran is not installed

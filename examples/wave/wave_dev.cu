@@ -9,9 +9,11 @@
 #if defined(__HIPCC__)
 #include <hip/hip_runtime.h>
 #define RT(x) hip##x
+#define PROP hipDeviceProp_t
 #else
 #include <cuda_runtime.h>
 #define RT(x) cuda##x
+#define PROP cudaDeviceProp
 #endif
 #include <stdio.h>
 
@@ -36,7 +38,7 @@ extern "C" const char *wd_error(void)
 extern "C" int wd_init(char *name, size_t n)
 {
 	int count = 0;
-	RT(DeviceProp) p;
+	PROP p;
 	RT(Error_t) e = RT(GetDeviceCount)(&count);
 	if (e != RT(Success) || count < 1) {
 		snprintf(name, n, "%s", e != RT(Success) ? RT(GetErrorString)(e) : "no device");
