@@ -3,11 +3,11 @@
  * fdtune, for tests/cmake/CMakeLists.txt and README's CMake example (which
  * tests/t_pkg.c builds; t_gpu.c's cmake_package runs it on a GPU). It asks
  * libfdtune which configuration the database given as its argument
- * recommends for the device, then runs the kernel that fdtune_add_kernels exported as lap8 once
- * on a 64^3 grid laid out as lap8.h's contract says, and checks the result
- * at the centre (the input is (x^2 + y^2 + z^2) / 64 about the centre, whose
- * Laplacian is 6 / 64 everywhere). Prints what it did; exits 0 when the result
- * is right or there is no GPU, 1 otherwise.
+ * recommends for the device, then runs the kernel that fdtune_add_kernels
+ * exported as lap8 once on a 64^3 grid laid out as lap8.h's contract says,
+ * and checks the result at the centre (the input is (x^2 + y^2 + z^2) / 64
+ * about the centre, whose Laplacian is 6 / 64 everywhere). Prints what it
+ * did; exits 0 when the result is right or there is no GPU, 1 otherwise.
  */
 #include <cuda_runtime.h>
 #include <fdtune.h>
