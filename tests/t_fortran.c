@@ -8,7 +8,8 @@
  * weights bit for bit. libfdtune_module: `make install` into a temporary
  * prefix, then tests/f90_lookup.f90 built with the installed module fdtune
  * (db/fdtune.f90) and library looks up what the C library does, field for
- * field and bit for bit, the layout of fdtune_config included. Skipped,
+ * field and bit for bit, the layout of fdtune_config included.
+ * readme_fortran: README's Fortran example and build commands. Skipped,
  * saying why, where gfortran is missing
  * (`make test` installs it through .ci/deps.sh).
  */
@@ -28,8 +29,9 @@
 
 #include "fdtune.h"
 
-static char dir[] = "/tmp/fdt_f90XXXXXX", db[256], out[65536];
+static char dir[] = "/tmp/fdt_f90XXXXXX", db[256], out[65536], nvcc[512];
 static const char *root, *bin;
+static int installed_ok;       /* make install PREFIX=dir/prefix worked */
 
 /* Runs cmd under sh with stdout and stderr in out; returns its status. */
 static int sh(const char *cmd)
@@ -173,10 +175,10 @@ static void libfdtune_module(void **st)
 		print_message("gfortran is not installed: apt-get install gfortran\n");
 		skip();
 	}
-	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS make -s -C '%s' install PREFIX=%s/prefix "
-		 ">/dev/null && cd %s && gfortran -std=f2008 -Wall -Wextra -Werror -I prefix/include "
+	assert_true(installed_ok);
+	snprintf(cmd, sizeof cmd, "cd %s && gfortran -std=f2008 -Wall -Wextra -Werror -I prefix/include "
 		 "prefix/include/fdtune.f90 '%s/tests/f90_lookup.f90' -L prefix/lib -lfdtune -lsqlite3 "
-		 "-o lookup 2>&1", root, dir, dir, root);
+		 "-o lookup 2>&1", dir, root);
 	ok(cmd);
 	for (int k = 0; k < 2; k++) {
 		FILE *o = open_memstream(&want, &wn);
@@ -196,13 +198,55 @@ static void libfdtune_module(void **st)
 	}
 }
 
+/* README's Fortran: the libfdtune example, built with the installed module
+ * and run, prints what the C library says; the commands that build a
+ * Fortran program around an export (tests/cmake/fmain.f90 as main.f90)
+ * compile and link it, with nvcc where it is installed. */
+static void readme_fortran(void **st)
+{
+	struct fdtune_config c;
+	fdtune_db *d;
+	char cmd[4096], want[2048], err[512];
+	(void)st;
+	if (!have("gfortran")) {
+		print_message("gfortran is not installed: apt-get install gfortran\n");
+		skip();
+	}
+	assert_true(installed_ok);
+	snprintf(cmd, sizeof cmd, "cd %s && sed -n '/^```fortran libfdtune/,/^```$/p' '%s/README.md' | "
+		 "sed '1d;$d' > example.f90 && grep -q fdtune_lookup example.f90 && gfortran -std=f2008 "
+		 "-Wall -Werror prefix/include/fdtune.f90 example.f90 -Lprefix/lib -lfdtune -lsqlite3 "
+		 "-o example 2>&1 && ./example %s", dir, root, db);
+	ok(cmd);
+	assert_int_equal(fdtune_open(db, &d, err, sizeof err), 0);
+	assert_int_equal(fdtune_lookup(d, "H100", "xyz", 4, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
+	fdtune_close(d);
+	snprintf(want, sizeof want, "%s: vec=%d bx=%d by=%d nw=%d\n", c.params, fdtune_param(&c, "vec", 1),
+		 fdtune_param(&c, "bx", 64), fdtune_param(&c, "by", 4), fdtune_param(&c, "nw", 64));
+	assert_string_equal(out, want);
+	if (!*nvcc) {
+		print_message("no nvcc in PATH or /usr/local/cuda/bin: the export's build is not tried\n");
+		return;
+	}
+	snprintf(cmd, sizeof cmd, "cd %s && cp '%s/tests/cmake/fmain.f90' main.f90 && "
+		 "sed -n '/^```sh fortran/,/^```$/p' '%s/README.md' | sed '1d;$d' | "
+		 "sed -e 's|^\\./fdtune|%s|' -e 's|results/h100/fdtune.db|%s|' "
+		 "-e 's|\\$HOME/\\.local|%s/prefix|g' -e 's|^nvcc|%s|' > build.sh && "
+		 "grep -q gfortran build.sh && sh -e build.sh 2>&1 && ./main %s", dir, root, root, bin,
+		 db, dir, nvcc, db);
+	ok(cmd);
+	assert_true(strstr(out, "no GPU: built, not run") || strstr(out, "wave: status 0"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(exported_modules), cmocka_unit_test(libfdtune_module),
+		cmocka_unit_test(readme_fortran),
 	};
 	const char *src = getenv("RESULTS_DB");
 	char cmd[600];
+	FILE *p;
 	int rc;
 	root = getenv("ROOT") ? getenv("ROOT") : ".";
 	bin = getenv("FDTUNE") ? getenv("FDTUNE") : "./fdtune";
@@ -212,6 +256,15 @@ int main(void)
 	snprintf(cmd, sizeof cmd, "cp '%s' %s", src ? src : "results/h100/fdtune.db", db);
 	if (system(cmd))
 		return 1;
+	if ((p = popen("command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null", "r"))) {
+		if (!fgets(nvcc, sizeof nvcc, p))
+			nvcc[0] = 0;
+		nvcc[strcspn(nvcc, "\n")] = 0;
+		pclose(p);
+	}
+	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS make -s -C '%s' install PREFIX=%s/prefix "
+		 ">/dev/null", root, dir);
+	installed_ok = !system(cmd);
 	rc = cmocka_run_group_tests_name("fortran", t, NULL, NULL);
 	t_rmtree(dir);
 	return rc;

@@ -1,13 +1,13 @@
 /*
  * main.cu: a user's CUDA program built with CMake against an installed
  * fdtune, for tests/cmake/CMakeLists.txt and README's CMake example (which
- * tests/t_pkg.c builds; neither is run there). It asks libfdtune which
- * configuration the database given as its argument recommends for the
- * device, then runs the kernel that fdtune_add_kernels exported as lap8 once
- * on a 64^3 grid laid out as lap8.h's contract says, and checks the result
- * at the centre against the weights (the input is x^2 + y^2 + z^2, whose
- * Laplacian is 6 everywhere). Prints what it did; exits 0 when the result
- * is right or there is no GPU, 1 otherwise.
+ * tests/t_pkg.c builds; t_gpu.c's cmake_package runs it on a GPU). It asks
+ * libfdtune which configuration the database given as its argument
+ * recommends for the device, then runs the kernel that fdtune_add_kernels
+ * exported as lap8 once on a 64^3 grid laid out as lap8.h's contract says,
+ * and checks the result at the centre (the input is (x^2 + y^2 + z^2) / 64
+ * about the centre, whose Laplacian is 6 / 64 everywhere). Prints what it
+ * did; exits 0 when the result is right or there is no GPU, 1 otherwise.
  */
 #include <cuda_runtime.h>
 #include <fdtune.h>
@@ -44,7 +44,8 @@ int main(int argc, char **argv)
 		printf("libfdtune recommends on %s: %s\n", p.name, cfg.params);
 	fdtune_close(db);
 	for (long long i = 0; i < total; i++) {
-		long long k = i / slice - r, j = i % slice / ld - r, x = i % ld - 32;
+		long long k = i / slice - r - n / 2, j = i % slice / ld - r - n / 2,
+			  x = i % ld - 32 - n / 2;
 		h[i] = (fd_real)(x * x + j * j + k * k) / 64;
 	}
 	lap8_coef(&c, 1, 1, 1);
