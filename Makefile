@@ -129,6 +129,7 @@ $(EX)/wave_k.h $(EX)/wave_k.cu $(EX)/wave_k.f90 &: fdtune $(EXAMPLE_DB)
 $(EX)/%.o: examples/wave/%.c $(EX)/wave_k.h
 	$(CC) $(CPPFLAGS) -I$(EX) -Iexamples/wave $(CFLAGS) -c -o $@ $<
 $(EX)/wave_dev.o: examples/wave/wave_dev.cu examples/wave/wave.h
+	@mkdir -p $(EX)
 	$(GPUCC) -Iexamples/wave -c -o $@ $<
 $(EX)/wave_k.o: $(EX)/wave_k.cu
 	$(GPUCC) -c -o $@ $<
