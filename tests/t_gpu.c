@@ -270,6 +270,33 @@ static void exported_kernel(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The CMake package on the GPU: make install into a temporary prefix,
+ * tests/cmake built with find_package(fdtune) for this device's arch, and
+ * its programs run: main.cu's exported lap8 and (where gfortran is here)
+ * fmain.f90's exported wave step must give the right values. */
+static void cmake_package(void **st)
+{
+	const char *root = getenv("ROOT"), *db = getenv("RESULTS_DB");
+	char cmd[4096];
+	struct rt_dev dev;
+	char err[256];
+	(void)st;
+	if (!have_gpu() || !root || !db || strcmp(rt_platform(), "nvidia") ||
+	    system("command -v cmake >/dev/null 2>&1") ||
+	    system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc"))
+		skip();
+	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
+	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS make -s -C '%s' install PREFIX=%s/prefix "
+		 ">/dev/null && cp '%s' %s/p.db && PATH=$PATH:/usr/local/cuda/bin cmake -S '%s/tests/cmake' "
+		 "-B %s/pkg -DCMAKE_PREFIX_PATH=%s/prefix -DFDTUNE_TEST_DB=%s/p.db "
+		 "-DCMAKE_CUDA_ARCHITECTURES=%s >/dev/null && cmake --build %s/pkg -j 4 >/dev/null && "
+		 "%s/pkg/app %s/p.db | grep 'lap8 at the centre' && "
+		 "{ ! test -x %s/pkg/fapp || %s/pkg/fapp %s/p.db | grep 'wave: status 0'; }",
+		 root, dir, db, dir, root, dir, dir, dir, dev.arch + strcspn(dev.arch, "0123456789"),
+		 dir, dir, dir, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Kernels with the xyz ABI that are wrong on purpose, to show that the
  * check catches each kind of damage. */
 static const char bad_src[] =
@@ -339,6 +366,7 @@ int main(void)
 		cmocka_unit_test(transfer_sweep), cmocka_unit_test(other_families), cmocka_unit_test(fp64_families),
 		cmocka_unit_test(faults_and_hangs),
 		cmocka_unit_test(exported_kernel),
+		cmocka_unit_test(cmake_package),
 		cmocka_unit_test(bad_kernels) };
 	const char *root = getenv("ROOT");
 	int rc;

@@ -7,7 +7,8 @@
  *            compiles with nvcc and with hipcc (and, kernel only, with NVRTC
  *            and hiprtc);
  *   NAME.h   the C interface: the argument types, NAME_coef() with the
- *            weights, NAME_launch(), and where the configuration came from.
+ *            weights, NAME_launch(), and where the configuration came from;
+ * and with --fortran NAME.f90, a Fortran module for the same (tn_export_f90.c).
  */
 #include "db.h"
 #include "gen.h"
@@ -30,6 +31,8 @@ static const char usage[] =
 "      --all-devices   one kernel per device with runs for the problem (-r\n"
 "                      needed), chosen at run time by the device's name, and\n"
 "                      the family's default for any other device\n"
+"      --fortran       also DIR/NAME.f90: module NAME_fdtune, bind(C) types and\n"
+"                      interfaces for Fortran (NAME: a letter first, <= 56 chars)\n"
 "  -f, --family F, -r, --radius R, -n, --size N|XxYxZ, --device TEXT,\n"
 "      --precision P   which problem and device (as for fdtune best; the\n"
 "                      family is xyz unless --family or --run names another)\n"
@@ -230,6 +233,7 @@ int tn_cmd_export(int argc, char **argv)
 		{ "db", required_argument, 0, 0x200 }, { "out", required_argument, 0, 'o' },
 		{ "name", required_argument, 0, 0x201 }, { "run", required_argument, 0, 0x202 },
 		{ "all-devices", no_argument, 0, 0x203 },
+		{ "fortran", no_argument, 0, 0x204 },
 		TN_CLI_FILTER_OPTIONS, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -242,7 +246,7 @@ int tn_cmd_export(int argc, char **argv)
 	struct db *db = NULL;
 	const struct tn_family *fam;
 	char err[2048], nm[128], kname[200], fpath[4096];
-	int opt, run = 0, rc = TN_EX_FAIL, v[TN_MAXP], all = 0, nd = 1;
+	int opt, run = 0, rc = TN_EX_FAIL, v[TN_MAXP], all = 0, nd = 1, fortran = 0;
 	FILE *f = NULL;
 
 	while ((opt = getopt_long(argc, argv, "o:h" TN_CLI_FILTER_SHORT, lo, NULL)) != -1) {
@@ -261,6 +265,7 @@ int tn_cmd_export(int argc, char **argv)
 				goto usage;
 			break;
 		case 0x203: all = 1; break;
+		case 0x204: fortran = 1; break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}
@@ -284,6 +289,8 @@ int tn_cmd_export(int argc, char **argv)
 			snprintf(err, sizeof err, "--name '%s': not a C identifier", name);
 			goto usage;
 		}
+	if (fortran && name && tn_export_f90_name(name, err, sizeof err))
+		goto usage;
 	if (!flt.family && !run)
 		flt.family = "xyz";     /* as for fdtune sweep */
 	if (tn_cli_db_exists(path, err, sizeof err) || db_open(path, &db, err, sizeof err))
@@ -351,11 +358,18 @@ int tn_cmd_export(int argc, char **argv)
 		snprintf(err, sizeof err, "cannot write %.900s", fpath);
 		goto fail;
 	}
+	if (fortran && (write_file(dir, name, ".f90", fpath, sizeof fpath, &f, err, sizeof err) ||
+			tn_export_f90(f, name, p, all ? nd : 1, cfg, path, fam->steps) | fclose(f))) {
+		snprintf(err, sizeof err, "cannot write %.900s", fpath);
+		goto fail;
+	}
 	for (int i = 0; i < (all ? nd : 1); i++)
 		printf("%s/%s.cu and %s.h: %s R=%d (%s), %.1f GB/s on %s\n", dir, name, name,
 		       p[i].family, p[i].radius, cfg[i], p[i].gbs, p[i].device);
 	if (all)
 		printf("  and on any other device: %s\n", cfg[nd]);
+	if (fortran)
+		printf("%s/%s.f90: module %s_fdtune\n", dir, name, name);
 	rc = TN_EX_OK;
 	goto done;
 usage:
