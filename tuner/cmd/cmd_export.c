@@ -88,11 +88,14 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		"#ifndef FD_TYPES\n#define FD_TYPES\n"
 		"struct fd_grid { int nx, ny, nz, ld; long long slice; };\n"
 		"struct fd_coef { fd_real c0, x[9], y[9], z[9]; };\n#endif\n\n"
-		"#define %s_RADIUS %d\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+		"#define %s_RADIUS %d\n%s%s%s\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
 		"/* The weights of the second derivatives of order %d, scaled by 1/h^2. */\n"
 		"static inline void %s_coef(struct fd_coef *c, double hx, double hy, double hz)\n{\n"
 		"\tstatic const double w[%d] = {", name, name,
 		strcmp(p->precision, "fp64") ? "float" : "double", p->precision, name, p->radius,
+		strcmp(tn_exp_args, "out, in") ? "#define " : "",
+		strcmp(tn_exp_args, "out, in") ? name : "",
+		strcmp(tn_exp_args, "out, in") ? "_STEP 1   /* a time step: (next, prev, vel) */\n" : "",
 		2 * p->radius, name, p->radius + 1);
 	for (int k = 0; k <= p->radius; k++)
 		fprintf(o, "%s%.17g", k ? ", " : " ", w[k]);
@@ -111,8 +114,8 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 			" * nx x ny x nz (\"vec=2 bx=64 ...\"), and in *size (when size is not NULL)\n"
 			" * the recorded size it was tuned at, \"\" for the family default (also on\n"
 			" * a device not listed). NULL when none can launch that grid. */\n"
-			"const char *%s_which(int nx, int ny, int nz, const char **size);\n\n",
-			name, name);
+			"const char *%s_which(int nx, int ny, int nz, const char **size);\n"
+			"#define %s_BY_SIZE 1\n\n", name, name, name);
 	fprintf(o, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
 	return ferror(o) ? -1 : 0;
 }
