@@ -174,8 +174,9 @@ static int source(FILE *o, const char *name, const struct table *t, const char *
 	fprintf(o, "/* Recorded sizes -> kernel, device by device, each in fdt_rule.h's order. */\n"
 		"static const struct fdt_rule_size %s_sizes[%d] = {\n", name, t->ne);
 	for (int e = 0; e < t->ne; e++)
-		fprintf(o, "\t{ %d, %d, %d, %d },%s%s\n", t->size[e].nx, t->size[e].ny, t->size[e].nz,
-			t->size[e].kernel, all ? "    /* " : "", all ? t->p[e].device : "");
+		fprintf(o, "\t{ %d, %d, %d, %d },%s%s%s\n", t->size[e].nx, t->size[e].ny,
+			t->size[e].nz, t->size[e].kernel, all ? "    /* " : "", all ? t->p[e].device : "",
+			all ? " */" : "");
 	fprintf(o, "};\nstatic const char *const %s_size_names[%d] = {", name, t->ne);
 	for (int e = 0; e < t->ne; e++)
 		fprintf(o, "%s\"%dx%dx%d\"", e ? ", " : " ", t->size[e].nx, t->size[e].ny, t->size[e].nz);
