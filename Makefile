@@ -87,9 +87,11 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_strategy $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+$(B)/t_rule: $(B)/tests/t_rule.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_strategy: $(B)/tests/t_strategy.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
