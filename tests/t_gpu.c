@@ -229,13 +229,13 @@ static void exported_kernel(void **st)
 
 /* fdtune export --all-sizes of the H100 problems, built with nvcc into
  * tests/export_main.cu: validated at recorded sizes and at sizes never
- * tuned (61x37x29, 1x1x1, between the recorded ones; 1x1200000x1, where
- * the nearest recorded configurations launch over 65535 blocks in grid y
- * and the rule falls back to one that fits). */
+ * tuned (61x37x29, 1x1x1, between the recorded ones; 1x600000x1, where
+ * the nearest recorded size, 128x128x64, has 8 rows a block: 75000 blocks in grid y,
+ * over the limit, and the rule falls back to one that fits). */
 static void exported_sizes(void **st)
 {
 	static const struct { const char *args, *sizes; } e[] = {
-		{ "-r 4", "128 128 64 1000 300 129 61 37 29 1 1 1 384 384 192 800 400 200 1 1200000 1" },
+		{ "-r 4", "128 128 64 1000 300 129 61 37 29 1 1 1 384 384 192 800 400 200 1 600000 1" },
 		{ "-f iso3dfd -r 8", "256 256 256 61 37 29 1 1 1 200 100 50" },
 		{ "-r 8 --precision fp64", "128 128 64 61 37 29 1 1 1 300 200 100" },
 	};
