@@ -172,6 +172,10 @@ int db_each_run(struct db *d, long long like,
 /* The names of the devices with ok runs matching f, sorted, at most max. */
 int db_devices(struct db *d, const struct db_filter *f, char names[][256], int max, int *count,
                char *err, size_t n);
+/* The sizes nx, ny, nz with ok runs matching f, by point count, then nx, ny,
+ * nz (the order of fdt_rule.h), at most max. */
+int db_sizes(struct db *d, const struct db_filter *f, int sizes[][3], int max, int *count,
+             char *err, size_t n);
 /* The integer at $.key of json (SQLite's json_extract); *found = 0 when
  * there is none. */
 int db_json_int(struct db *d, const char *json, const char *key, int *v, int *found,
@@ -201,9 +205,5 @@ struct db_related_row {
 int db_each_related(struct db *d, const struct db_related *q,
                     int (*fn)(void *ctx, const struct db_related_row *row), void *ctx,
                     char *err, size_t n);
-/* The sizes with ok runs for the device, family, radius and precision of run
- * `like`, largest first, at most max. */
-int db_sizes(struct db *d, long long like, int (*sizes)[3], int max, int *count, char *err,
-             size_t n);
 
 #endif

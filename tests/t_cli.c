@@ -283,6 +283,42 @@ static void export(void **st)
 			 "%s/multi.cu -o %s/multi.o", exp, exp);
 		assert_int_equal(system(args), 0);
 	}
+	/* every recorded size in one file, picked by the grid */
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes --out %s --name sz", db, exp);
+	expect(args, 2, "2 devices have runs of xyz R=4 fp32 (Fake GPU, NVIDIA H100 80GB HBM3); "
+	       "give --device or --all-devices");
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes --device H100 --out %s --name sz",
+		 db, exp);
+	expect(args, 0, "sz.cu and sz.h: xyz R=4 fp32");
+	snprintf(args, sizeof args, "test $(grep -c 'Tuned on NVIDIA H100' %s/sz.h) -eq %lld && "
+		 "grep -q 'const char \\*sz_which(int nx' %s/sz.h && grep -q 'fdt_rule_pick(sz_sizes' "
+		 "%s/sz.cu", exp, t_count(db, "select count(distinct nx || 'x' || ny || 'x' || nz) "
+					   "from v_runs where family = 'xyz' and radius = 4 and precision = "
+					   "'fp32' and status = 'ok' and device like '%H100%'"), exp, exp);
+	assert_int_equal(system(args), 0);
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes --device H100 --which 512", db);
+	expect(args, 0, "512x512x512 on NVIDIA H100 80GB HBM3: tuned at its size 512x512x512");
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes --device H100 --which 61x37x29", db);
+	expect(args, 0, "61x37x29 on NVIDIA H100 80GB HBM3: the nearest recorded size");
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes --all-devices --which 1 --out %s "
+		 "--name both", db, exp);
+	expect(args, 0, "1x1x1 on Fake GPU: the nearest recorded size");
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes --all-devices --out %s --name both",
+		 db, exp);
+	expect(args, 0, "on 2 devices");
+	snprintf(args, sizeof args, "grep -q 'both_devices\\[2\\] = { \"Fake GPU\", \"NVIDIA H100 80GB "
+		 "HBM3\" }' %s/both.cu && grep -q 'namespace both_dflt' %s/both.cu", exp, exp);
+	assert_int_equal(system(args), 0);
+	if (!system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc")) {
+		snprintf(args, sizeof args, "PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
+			 "%s/sz.cu -o %s/sz.o && PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
+			 "%s/both.cu -o %s/both.o", exp, exp, exp, exp);
+		assert_int_equal(system(args), 0);
+	}
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes -n 512", db);
+	expect(args, 2, "--all-sizes needs --radius and takes neither --run nor --size");
+	snprintf(args, sizeof args, "export --db %s -r 4 --which 64", db);
+	expect(args, 2, "--which needs --all-sizes");
 	snprintf(args, sizeof args, "export --db %s --all-devices", db);
 	expect(args, 2, "--all-devices needs --radius");
 	snprintf(args, sizeof args, "export --db %s -f iso3dfd -r 2 --out %s", db, exp);

@@ -297,6 +297,39 @@ static void cmake_package(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* fdtune export --all-sizes of the H100 problems, built with nvcc into
+ * tests/export_main.cu: validated at recorded sizes and at sizes never
+ * tuned (61x37x29, 1x1x1, between the recorded ones; 1x600000x1, where
+ * the nearest recorded size, 128x128x64, has 8 rows a block: 75000 blocks in grid y,
+ * over the limit, and the rule falls back to one that fits). */
+static void exported_sizes(void **st)
+{
+	static const struct { const char *args, *sizes; } e[] = {
+		{ "-r 4", "128 128 64 1000 300 129 61 37 29 1 1 1 384 384 192 800 400 200 1 600000 1" },
+		{ "-f iso3dfd -r 8", "256 256 256 61 37 29 1 1 1 200 100 50" },
+		{ "-r 8 --precision fp64", "128 128 64 61 37 29 1 1 1 300 200 100" },
+	};
+	const char *root = getenv("ROOT"), *db = getenv("RESULTS_DB");
+	char cmd[4096], err[256];
+	struct rt_dev dev;
+	(void)st;
+	if (!have_gpu() || !root || !db || strcmp(rt_platform(), "nvidia") ||
+	    system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc"))
+		skip();
+	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
+	for (size_t i = 0; i < sizeof e / sizeof e[0]; i++) {
+		snprintf(cmd, sizeof cmd, "cp '%s' %s/s.db && '%s/fdtune' export --db %s/s.db "
+			 "--all-sizes %s --out %s/s%zu --name k >/dev/null && PATH=$PATH:/usr/local/cuda/bin "
+			 "nvcc -O2 -arch=%s -I%s/s%zu '%s/tests/export_main.cu' %s/s%zu/k.cu -o %s/s%zu/ex && "
+			 "set -- %s && while [ $# -gt 0 ]; do %s/s%zu/ex $1 $2 $3 > %s/s%zu/out && "
+			 "cat %s/s%zu/out && grep -q 'runs vec=' %s/s%zu/out || exit 1; shift 3; done",
+			 db, dir, root, dir, e[i].args, dir, i, dev.arch, dir, i, root, dir, i, dir, i,
+			 e[i].sizes, dir, i, dir, i, dir, i, dir, i);
+		if (system(cmd))
+			fail_msg("export --all-sizes %s", e[i].args);
+	}
+}
+
 /* Kernels with the xyz ABI that are wrong on purpose, to show that the
  * check catches each kind of damage. */
 static const char bad_src[] =
@@ -365,8 +398,8 @@ int main(void)
 	const struct CMUnitTest t[] = { cmocka_unit_test(small_spaces), cmocka_unit_test(guided_sweep),
 		cmocka_unit_test(transfer_sweep), cmocka_unit_test(other_families), cmocka_unit_test(fp64_families),
 		cmocka_unit_test(faults_and_hangs),
-		cmocka_unit_test(exported_kernel),
-		cmocka_unit_test(cmake_package),
+		cmocka_unit_test(exported_kernel), cmocka_unit_test(cmake_package),
+		cmocka_unit_test(exported_sizes),
 		cmocka_unit_test(bad_kernels) };
 	const char *root = getenv("ROOT");
 	int rc;

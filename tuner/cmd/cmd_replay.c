@@ -264,14 +264,14 @@ int tn_cmd_replay(int argc, char **argv)
 	} else {
 		int sizes[64][3], ns;
 		struct db_filter f1 = { p.device, p.family, p.precision, p.radius, 0, 0, 0 };
-		if (db_sizes(db, p.run, sizes, 64, &ns, err, sizeof err))
+		if (db_sizes(db, &f1, sizes, 64, &ns, err, sizeof err))
 			goto fail;
 		printf("%s, %s R=%d %s, each size held out in turn\n\n", p.device, p.family,
 		       p.radius, p.precision);
 		fputs("| held-out size | space | strategy | seeds | evaluations | of the space | "
 		       "gap to exhaustive, mean % | worst seed, % | seeds within 3% |\n"
 		       "|---|---:|---|---:|---:|---:|---:|---:|---|\n", stdout);
-		for (int i = 0; i < ns; i++) {
+		for (int i = ns - 1; i >= 0; i--) {     /* largest first */
 			struct db_pick pi;
 			f1.nx = sizes[i][0];
 			f1.ny = sizes[i][1];
