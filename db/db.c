@@ -346,6 +346,8 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
         return db_fail(err, n, "db_open: path and out are required");
     if (upto < 1 || upto > DB_SCHEMA_LATEST)
         return db_fail(err, n, "db_open: schema version %d is outside 1..%d", upto, DB_SCHEMA_LATEST);
+    if (db_path_check(path, 1, err, n))
+        return -1;
     errno = 0;
     exists = stat(path, &st) == 0;
     if (!exists && errno != ENOENT)

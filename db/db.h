@@ -36,6 +36,12 @@ int db_open(const char *path, struct db **out, char *err, size_t n);
 /* As db_open but migrates no further than version upto (1..DB_SCHEMA_LATEST);
  * a file already past upto is opened as it is.  Meant for migration tests. */
 int db_open_version(const char *path, int upto, struct db **out, char *err, size_t n);
+/* 0 when path can be opened as a database (db_path.c): an existing regular
+ * file, readable (and with write = 1, writable, in a writable directory), or
+ * with write = 1 a missing file in a writable directory; else -1 with err
+ * naming what is wrong with the path (a directory, a device, a missing
+ * directory, permissions). db_open checks its path so. */
+int db_path_check(const char *path, int write, char *err, size_t n);
 void db_close(struct db *d);          /* NULL is allowed */
 int db_version(struct db *d);         /* PRAGMA user_version, -1 on error */
 /* The underlying connection, owned by d (for tests and ad-hoc queries). */

@@ -161,6 +161,9 @@ int tn_cmd_best(int argc, char **argv)
 	}
 	rc = strat ? db_strategies(db, &f, fmt, stdout, err, sizeof err) :
 		     db_best(db, &f, fmt, all, stdout, err, sizeof err);
+	/* sweeps still running: their results may change the answer */
+	if (rc >= 0 && db_live_sweeps(db, stderr, "fdtune best: not final: ", NULL, err, sizeof err))
+		fprintf(stderr, "fdtune best: %s\n", err);
 	db_close(db);
 	if (rc == 1) {
 		fprintf(stderr, "fdtune best: %s in %s\n", err, path);

@@ -145,6 +145,8 @@ int tn_cmd_report(int argc, char **argv)
 	}
 	if (db_open(path, &db, err, sizeof err) || db_handle(db, &h, err, sizeof err))
 		goto done;
+	if (db_live_sweeps(db, stderr, "fdtune report: ", NULL, err, sizeof err))
+		goto done;
 	if ((rc = tn_report_write(h, path, &f, dir, &nplots, err, sizeof err)) ||
 	    (nplots && (rc = run_gnuplot(dir, err, sizeof err))))
 		goto done;

@@ -539,6 +539,11 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		nv++;
 	}
 	c.cfgs = cfgs;
+	if (!nv && pruned && o->shards <= 1) {   /* this GPU's limits prune what the command line kept */
+		snprintf(err, n, "no configuration of this space can run on this GPU: all %lld "
+			 "fail its limits (e.g. %s); nothing was recorded", pruned, first_why);
+		goto out;
+	}
 	if (db_open(o->db_path, &c.db, err, n) || db_reap_sweeps(c.db, stderr, NULL, err, n))
 		goto out;
 	gethostname(host, sizeof host - 1);
