@@ -431,6 +431,37 @@ static void kill_resume_shards(void **st)
 	assert_int_equal(t_count(args, "select count(*) from sweeps where status = 'running'"), 1);
 }
 
+/* issue 15: SIGTERM to a sweep's whole process group (as timeout(1) and
+ * batch systems send it, m4 and compile children included) stops it as
+ * interrupted; what the signal cut short is not recorded as a failure, and
+ * the same command then finishes the space. */
+static void sigterm_group(void **st)
+{
+	char db[256], args[1024], cmd[2048];
+	const char *bin = getenv("FDTUNE");
+	static const char space[] = "-n 16 -r 2 -p vec=1,2,4 -p bx=32,64 -p by=1,2 -p ypt=1,2 "
+		"-p lds=0,1,2 -p nw=8 -p nt=0 -p pf=0";    /* 72 configurations */
+	(void)st;
+	snprintf(db, sizeof db, "%s/term.db", dir);
+	snprintf(cmd, sizeof cmd, "FDTUNE_CACHE= setsid '%s' sweep --compile-only -q -j 2 %s --db %s "
+		 ">%s/term.log 2>&1 & i=0; while [ \"$(sqlite3 %s 'select count(*) from builds' "
+		 "2>/dev/null || echo 0)\" -lt 3 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; "
+		 "kill -TERM -$! 2>/dev/null; wait $!; test $? = 1", bin ? bin : "./fdtune", space, db,
+		 dir, db);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "grep -q 'interrupted by signal 15' %s/term.log", dir);
+	assert_int_equal(system(cmd), 0);
+	long long first = t_count(db, "select count(*) from builds");
+	assert_true(first > 0 && first < 72);
+	assert_int_equal(t_count(db, "select count(*) from builds where status <> 'ok'"), 0);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'interrupted'"), 1);
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 2 %s --db %s", space, db);
+	expect(args, 0, "already recorded");
+	assert_int_equal(t_count(db, "select count(distinct config_id) from builds where status = "
+				 "'ok'"), 72);
+	assert_int_equal(t_count(db, "select count(*) from builds where status <> 'ok'"), 0);
+}
+
 /* A template that does not compile: every build is recorded as a compile
  * error with its log, and the sweep still runs to its end. */
 static void failed_compiles(void **st)
@@ -462,6 +493,7 @@ int main(void)
 		cmocka_unit_test(failed_compiles), cmocka_unit_test(queries),
 		cmocka_unit_test(export), cmocka_unit_test(kill_resume_shards),
 		cmocka_unit_test(empty_space), cmocka_unit_test(db_paths),
+		cmocka_unit_test(sigterm_group),
 	};
 	int rc;
 	if (!mkdtemp(dir))

@@ -62,6 +62,8 @@ static double now_s(void)
 	return t.tv_sec + t.tv_nsec * 1e-9;
 }
 static void on_signal(int s) { stop_signal = s; }
+/* The signals that stop a sweep (and, sent to its process group, its workers). */
+static int stop_sig(int s) { return s == SIGINT || s == SIGTERM || s == SIGHUP; }
 
 static void tally(struct ctx *c, const char *s)
 {
@@ -194,14 +196,27 @@ static int worker_up(struct ctx *c, int w, char *err, size_t n)
 }
 
 /* Reads worker w's answer and records it; a worker that died is recorded
- * against its configuration and left to be started again. */
+ * against its configuration (unless a stop signal killed it: then nothing
+ * is recorded) and left to be started again. */
 static int finish(struct ctx *c, int w, char *err, size_t n)
 {
 	struct tn_wk *k = &c->wk[w];
 	struct tn_item *it = k->job;
 	struct tn_wk_done d;
-	int rc;
-	if (tn_wk_read(k, &d)) {
+	int rc, dead = tn_wk_read(k, &d);
+	if (dead && (stop_signal || stop_sig(k->sig))) {
+		/* stopped by the user's signal (to the sweep or its process group),
+		 * not by its kernel: the outcome is unknown, so nothing is recorded
+		 * and a resumed sweep measures it */
+		fprintf(stderr, "\nfdtune: GPU %d: %s while measuring a configuration; not "
+			"recorded, the same command measures it\n", k->device, k->why);
+		tn_search_report(c->search, it->idx, -1);
+		k->job = NULL;
+		tn_item_clear(it);
+		free(it);
+		return 0;
+	}
+	if (dead) {
 		empty_result(&d.res, "launch_error");
 		snprintf(d.res.msg, sizeof d.res.msg, "%s while measuring this configuration",
 			 k->why);
@@ -402,7 +417,7 @@ static int loop(struct ctx *c, char *err, size_t n)
 				over = 1;
 		}
 		if (!c->gpu) {
-			while (!stopping && (it = tn_pool_take(pool))) {
+			while (!stopping && !stop_signal && (it = tn_pool_take(pool))) {
 				int g, bad;
 				inflight--;
 				bad = start_item(c, it, &g, err, n);
@@ -419,7 +434,7 @@ static int loop(struct ctx *c, char *err, size_t n)
 				struct tn_wk *k = &c->wk[w];
 				unsigned grid[3], block[3];
 				int g = 0;
-				while (!k->job && !g && (it = tn_pool_take(pool))) {
+				while (!stop_signal && !k->job && !g && (it = tn_pool_take(pool))) {
 					if (start_item(c, it, &g, err, n)) {
 						tn_item_clear(it);
 						free(it);
@@ -506,7 +521,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	char why[256], first_why[256] = "", host[256] = "?", msg[512];
 	const char *end_status = "failed";
 	double t0 = 0;
-	struct sigaction sa, old_int, old_term, old_pipe;
+	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
 	int handlers = 0, spent = 0;
 
 	memset(&c, 0, sizeof c);
@@ -566,6 +581,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	stop_signal = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	handlers = 1;
 	for (int w = 0; w < c.nwk; w++)
 		if (tn_wk_open(&c.wk[w], pb, c.copy[w], err, n))
@@ -637,6 +653,7 @@ out:
 	if (handlers) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
 	}
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	db_close(c.db);
