@@ -4,7 +4,8 @@
  * it has been recognised as empty or as an fdtune database with a schema
  * this build understands; anything else is refused untouched.  Every insert
  * is one autocommitted statement with bound parameters.  db_best lives in
- * db_best.c.
+ * db_best.c, the checks of a path in db_path.c, the sweeps of dead processes
+ * in db_reap.c.
  */
 #include "db.h"
 #include "db_int.h"

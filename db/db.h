@@ -9,9 +9,12 @@
  *
  * Conventions: functions return 0 on success and -1 on error, after writing
  * a human-readable message (what went wrong, what to do) into err[0..n-1].
- * err may be NULL when n is 0.  The one exception is db_best, which returns
- * DB_NOMATCH when no row matches.  Strings passed in are copied; none are
- * retained.  A struct db must be used by one thread at a time.
+ * err may be NULL when n is 0.  The exceptions are db_best, db_pick and
+ * db_strategies, which return DB_NOMATCH when no row matches.  Strings
+ * passed in are copied; none are retained.  A struct db must be used by
+ * one thread at a time.  A sweep records the process that owns it, so that
+ * one left running by a dead process can be marked interrupted
+ * (db_reap_sweeps).
  */
 #ifndef FDTUNE_DB_H
 #define FDTUNE_DB_H

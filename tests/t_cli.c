@@ -1,7 +1,8 @@
 /*
  * t_cli.c: the fdtune command line on bad input. Each case runs the built
  * binary ($FDTUNE) and checks the exit status, that the message names what
- * was wrong, and that nothing already recorded in a database is lost.
+ * was wrong, and that nothing already recorded in a database is lost; and
+ * sweeps stopped by kill -9 or SIGTERM, resumed and merged.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>

@@ -1,7 +1,8 @@
 /*
  * cmd_info.c: fdtune devices (the GPUs, their recorded copy bandwidth, and
  * --calibrate to measure it) and fdtune best (the best configuration of
- * each device and problem, from the database).
+ * each device and problem, from the database, and the sweeps still running
+ * whose results may change it).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "db.h"

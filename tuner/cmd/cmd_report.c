@@ -1,7 +1,8 @@
 /*
  * cmd_report.c: fdtune report, the database as a markdown page with plots.
  * It parses the options, opens the database (refusing a path that does not
- * exist rather than creating it), has tn_report_write (tn_report.c) write
+ * exist rather than creating it), lists the sweeps still running (with their
+ * host and age) on stderr, has tn_report_write (tn_report.c) write
  * DIR/report.md, the plot data and DIR/plots.gp, then runs gnuplot on that
  * script in DIR as a child process, which draws every plot as PNG and SVG.
  */

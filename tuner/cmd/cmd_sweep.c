@@ -1,6 +1,7 @@
 /*
- * tn_cmd_sweep.c: fdtune sweep, the main job: every configuration of a space
- * generated, compiled, validated, timed and stored.
+ * cmd_sweep.c: fdtune sweep, the main job: every configuration of a space
+ * generated, compiled, validated, timed and stored (tn_sweep.c). Every
+ * option is checked here, before a GPU is touched or the database opened.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "rt.h"

@@ -1,7 +1,10 @@
 /*
- * tn_cli.c: parsing of the problem and space options shared by fdtune gen
- * and fdtune sweep. Values are checked here, with messages that name the
- * option, the bad value and what is allowed.
+ * tn_cli.c: the option parsers fdtune's subcommands share: the problem and
+ * space options of gen and sweep, the filters of best, export and replay,
+ * and the checks that refuse a missing database and a space no
+ * configuration of which can run. Values are checked here, before anything
+ * runs, with messages that name the option, the bad value and what is
+ * allowed.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tn_cli.h"

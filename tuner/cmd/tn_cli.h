@@ -1,7 +1,8 @@
 /*
  * tn_cli.h: what fdtune's subcommands share: exit codes, the problem and
- * space options (--family, -r, --size, --precision, --spacing, --param) and
- * the entry points of the subcommands.
+ * space options (--family, -r, --size, --precision, --spacing, --param), the
+ * filter options of best, export and replay, and the entry points of the
+ * subcommands.
  */
 #ifndef TN_CLI_H
 #define TN_CLI_H

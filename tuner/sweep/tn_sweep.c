@@ -5,9 +5,10 @@
  * (tn_worker.c); this loop feeds both, waits on both, and writes each build
  * and each run to the database as soon as it exists, so an interrupted
  * sweep loses nothing it finished. A worker that dies or overruns its time
- * is recorded against its configuration and replaced. Without a GPU the
- * sweep is compile-only: it records every build with its registers, LDS
- * and spills.
+ * is recorded against its configuration and replaced, unless a stop signal
+ * killed it: that outcome is unknown and left for the resumed sweep.
+ * Without a GPU the sweep is compile-only: it records every build with its
+ * registers, LDS and spills.
  */
 #define _GNU_SOURCE
 #include "tn_sweep.h"
