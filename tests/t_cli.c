@@ -430,6 +430,17 @@ static void kill_resume_shards(void **st)
 	expect(args, 3, "running on host elsewhere since ");
 	snprintf(args, sizeof args, "%s/m.db", dir);
 	assert_int_equal(t_count(args, "select count(*) from sweeps where status = 'running'"), 1);
+	/* one of this host whose process is gone is marked interrupted by merge */
+	snprintf(cmd, sizeof cmd, "sqlite3 %s/m.db \"update sweeps set status = 'running', ended = "
+		 "null, host = '$(hostname)', pid = 2147483647 where id = 2\"", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(args, sizeof args, "merge --db %s/m.db %s/s0.db", dir, dir);
+	expect(args, 0, "by pid 2147483647 on ");
+	assert_non_null(strstr(out, "marked interrupted"));
+	snprintf(args, sizeof args, "%s/m.db", dir);
+	assert_int_equal(t_count(args, "select count(*) from sweeps where status = 'running'"), 1);
+	assert_int_equal(t_count(args, "select count(*) from sweeps where id = 2 and status = "
+				 "'interrupted'"), 1);
 }
 
 /* issue 15: SIGTERM to a sweep's whole process group (as timeout(1) and
