@@ -173,9 +173,9 @@ static void sigterm_in_flight(void **st)
 	if (!have_gpu())
 		skip();
 	snprintf(db, sizeof db, "%s/term.db", dir);
-	snprintf(args, sizeof args, "FDTUNE_TEST_BUGS=1 '%s' sweep -f bugs -r 2 -n 67x9x5 -p bx=32 "
+	snprintf(args, sizeof args, "'%s' sweep -f bugs -r 2 -n 67x9x5 -p bx=32 "
 		 "-p bug=2 --timeout 3 -q --db %s", exe, db);
-	snprintf(cmd, sizeof cmd, "setsid sh -c \"exec %s\" >%s/term.log 2>&1 & i=0; "
+	snprintf(cmd, sizeof cmd, "FDTUNE_TEST_BUGS=1 setsid %s >%s/term.log 2>&1 & i=0; "
 		 "while [ \"$(sqlite3 %s 'select count(*) from builds' 2>/dev/null || echo 0)\" -lt 1 ] "
 		 "&& [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; sleep 2; kill -TERM -$! "
 		 "2>/dev/null; wait $!; test $? = 1 && grep -q 'not recorded' %s/term.log", args, dir,
@@ -183,7 +183,7 @@ static void sigterm_in_flight(void **st)
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(t_count(db, "select count(*) from runs"), 0);
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'interrupted'"), 1);
-	snprintf(cmd, sizeof cmd, "%s >%s/term2.log 2>&1", args, dir);
+	snprintf(cmd, sizeof cmd, "FDTUNE_TEST_BUGS=1 %s >%s/term2.log 2>&1", args, dir);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(t_count(db, "select count(*) from runs"), 1);
 	assert_int_equal(t_count(db, "select count(*) from runs where status = 'timeout'"), 1);
