@@ -86,6 +86,12 @@ struct db_build {
 };
 int db_build_add(struct db *d, const struct db_build *b, long long *id /* may be NULL */,
                  char *err, size_t n);
+/* As db_build_add, unless db_build_recorded finds a build of b's config,
+ * arch and compiler for problem prob already: then nothing is recorded and
+ * *id = 0. The check and the insert are one statement, so two sweeps of one
+ * problem writing one database record each build once. */
+int db_build_add_once(struct db *d, const struct db_build *b, long long prob, long long *id,
+                      char *err, size_t n);
 
 /* sweep_id, build_id 0 = none.  status is one of 'ok', 'compile_error',
  * 'load_error', 'launch_error', 'wrong_result', 'resource_limit', 'timeout'. */
@@ -99,6 +105,10 @@ struct db_run {
 /* NaN doubles (and reps < 0) are stored as NULL. */
 int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NULL */, char *err,
                size_t n);
+/* As db_run_add, unless db_run_recorded finds a run of r's device, problem
+ * and config already (checked in the same statement): then nothing is
+ * recorded and *id = 0. */
+int db_run_add_once(struct db *d, const struct db_run *r, long long *id, char *err, size_t n);
 
 /* *yes = 1 when a run of config cfg for (dev, prob) is recorded with an
  * outcome worth keeping; *ms (when ms is not NULL) gets its fastest ok median,

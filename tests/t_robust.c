@@ -1,0 +1,162 @@
+/*
+ * t_robust.c: what a sweep's database survives. Concurrent writers (two
+ * sweeps of one or two problems, two shards of one problem) while merge and
+ * best read it; a full disk (a small tmpfs, root only) and the resume once
+ * space is freed; and a fault injected at every database write in turn
+ * (FDTUNE_FAULT, db/db_fault.c). Each case runs the built binary ($FDTUNE)
+ * on compile-only sweeps and checks that nothing recorded is lost or counted
+ * twice, that no sweep is left 'running', and that the database passes
+ * SQLite's integrity and foreign key checks.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "t_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/fdt_robustXXXXXX";
+static char out[65536];
+
+/* 8 configurations of xyz at 16^3; the radius makes the problem */
+#define SPACE "-n 16 -p vec=1,2 -p bx=32,64 -p by=1,2 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0"
+#define NCFG 8
+
+static const char *bin(void)
+{
+	const char *b = getenv("FDTUNE");
+	return b ? b : "./fdtune";
+}
+
+/* Runs the shell command cmd with stdout and stderr in out; the exit status. */
+static int sh(const char *cmd)
+{
+	char c[8192];
+	FILE *p;
+	size_t n;
+	int st;
+	snprintf(c, sizeof c, "( %s ) 2>&1", cmd);
+	assert_non_null(p = popen(c, "r"));
+	n = fread(out, 1, sizeof out - 1, p);
+	out[n] = 0;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void expect(const char *cmd, int status, const char *needle)
+{
+	int st = sh(cmd);
+	if (st != status || (needle && !strstr(out, needle)))
+		print_error("%s -> %d, wanted %d and \"%s\":\n%s\n", cmd, st, status,
+			    needle ? needle : "", out);
+	assert_int_equal(st, status);
+	if (needle)
+		assert_non_null(strstr(out, needle));
+}
+
+/* The database at db is sound: SQLite's integrity and foreign key checks
+ * pass (no build without its config and sweep, no run without its build),
+ * and no sweep is left running. */
+static void sound(const char *db)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "sqlite3 '%s' 'pragma integrity_check; pragma foreign_key_check;"
+		 " select count(*) || \" running\" from sweeps where status = \"running\"'", db);
+	expect(cmd, 0, NULL);
+	if (strcmp(out, "ok\n0 running\n"))
+		print_error("%s:\n%s\n", db, out);
+	assert_string_equal(out, "ok\n0 running\n");
+}
+
+/* Two sweeps of one problem, one of another and a merge into the database
+ * start together on a file that does not exist yet; best and merge read it
+ * until they end. Every configuration is built once per problem: a
+ * configuration the other sweep recorded meanwhile is not recorded again. */
+static void concurrent_writers(void **st)
+{
+	char db[256], cmd[4096];
+	(void)st;
+	snprintf(db, sizeof db, "%s/c.db", dir);
+	/* a source for the merge that writes into db: a problem of its own */
+	snprintf(cmd, sizeof cmd, "FDTUNE_CACHE= %s sweep --compile-only -q -j 1 -r 4 %s --db %s/src.db",
+		 bin(), SPACE, dir);
+	expect(cmd, 0, "sweep 1 done");
+	snprintf(cmd, sizeof cmd,
+		 "cd %s && export FDTUNE_CACHE=; f=%s; s=\"sweep --compile-only -q -j 1 %s --db c.db\"\n"
+		 "($f $s -r 1 > a.log 2>&1; echo $? >> rc) & a=$!\n"
+		 "($f $s -r 1 > b.log 2>&1; echo $? >> rc) & b=$!\n"
+		 "($f $s -r 2 > c.log 2>&1; echo $? >> rc) & c=$!\n"
+		 "($f merge --db c.db src.db > d.log 2>&1; echo $? >> rc) & d=$!\n"
+		 "i=0; while kill -0 $a $b $c 2>/dev/null && [ $i -lt 600 ]; do i=$((i+1))\n"
+		 "  if [ -e c.db ]; then $f best --db c.db >> best.log 2>&1; echo $? >> best.rc\n"
+		 "    $f merge --db m.db c.db >> merge.log 2>&1; echo $? >> merge.rc; fi\n"
+		 "  sleep 0.05; done; wait\n"
+		 "cat a.log b.log c.log d.log best.log merge.log; echo rc $(cat rc) best $(sort -u best.rc)"
+		 " merge $(sort -u merge.rc)", dir, bin(), SPACE);
+	expect(cmd, 0, "rc 0 0 0 0 best");
+	if (strstr(out, "locked") || strstr(out, "busy") || !strstr(out, "merge 0\n") ||
+	    strstr(out, "best 1") || strstr(out, "best 2"))
+		print_error("%s\n", out);
+	assert_null(strstr(out, "locked"));
+	assert_null(strstr(out, "busy"));
+	assert_non_null(strstr(out, "merge 0\n"));   /* every merge worked */
+	assert_null(strstr(out, "best 1"));          /* best: 3, nothing timed */
+	assert_null(strstr(out, "best 2"));
+	/* nothing lost, nothing twice */
+	assert_int_equal(t_count(db, "select count(*) from builds b join sweeps s on s.id = b.sweep_id"
+				 " join problems p on p.id = s.problem_id where p.radius = 1"), NCFG);
+	assert_int_equal(t_count(db, "select count(*) from builds b join sweeps s on s.id = b.sweep_id"
+				 " join problems p on p.id = s.problem_id where p.radius = 2"), NCFG);
+	assert_int_equal(t_count(db, "select count(*) from builds b join sweeps s on s.id = b.sweep_id"
+				 " join problems p on p.id = s.problem_id where p.radius = 4"), NCFG);
+	assert_int_equal(t_count(db, "select count(*) from builds"), 3 * NCFG);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 4);
+	sound(db);
+	/* a last merge makes the copy whole, and the copy is sound */
+	snprintf(cmd, sizeof cmd, "cd %s && %s merge --db m.db c.db", dir, bin());
+	expect(cmd, 0, "added to m.db");
+	snprintf(db, sizeof db, "%s/m.db", dir);
+	assert_int_equal(t_count(db, "select count(*) from builds"), 3 * NCFG);
+	sound(db);
+}
+
+/* Two shards of one problem on one node write one database at once. */
+static void concurrent_shards(void **st)
+{
+	char db[256], cmd[2048];
+	(void)st;
+	snprintf(db, sizeof db, "%s/s.db", dir);
+	snprintf(cmd, sizeof cmd,
+		 "cd %s && export FDTUNE_CACHE=; f=%s; s=\"sweep --compile-only -q -j 1 -r 3 %s --db s.db\"\n"
+		 "$f $s --shard 0/2 > a.log 2>&1 & a=$!; $f $s --shard 1/2 > b.log 2>&1 & b=$!\n"
+		 "wait $a; x=$?; wait $b; y=$?; cat a.log b.log; echo rc $x $y", dir, bin(), SPACE);
+	expect(cmd, 0, "rc 0 0");
+	assert_null(strstr(out, "locked"));
+	assert_int_equal(t_count(db, "select count(*) from builds"), NCFG);
+	assert_int_equal(t_count(db, "select count(distinct config_id) from builds"), NCFG);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 2);
+	sound(db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(concurrent_writers), cmocka_unit_test(concurrent_shards),
+	};
+	int rc;
+	if (!mkdtemp(dir))
+		return 1;
+	rc = cmocka_run_group_tests_name("robust", t, NULL, NULL);
+	t_rmtree(dir);
+	return rc;
+}
