@@ -152,6 +152,12 @@ static const char *hint(int rc)
 
 static int sqlerr(sqlite3 *h, int rc, const char *what, char *err, size_t n)
 {
+    const char *f = sqlite3_db_filename(h, "main");
+
+    if ((rc & 0xff) == SQLITE_FULL)
+        return db_fail(err, n, "%s: disk full: the filesystem of %s has no space left; free "
+                       "space there (or choose another --db) and run the same command again: "
+                       "what is recorded is kept", what, f && *f ? f : "the database");
     return db_fail(err, n, "%s: %s (%s)", what, sqlite3_errmsg(h), hint(rc));
 }
 
@@ -345,7 +351,7 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
         return db_fail(err, n, "cannot access %s: %s; check the path and its permissions", path,
                     strerror(errno));
     rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI |
-                         (exists ? 0 : SQLITE_OPEN_CREATE), NULL);
+                         (exists ? 0 : SQLITE_OPEN_CREATE), db_fault_vfs());
     if (rc != SQLITE_OK) {
         rc = db_fail(err, n, "cannot open %s: %s; check the path and its permissions", path,
                   h ? sqlite3_errmsg(h) : sqlite3_errstr(rc));
@@ -385,6 +391,11 @@ int db_version(struct db *d)
     if (!d || run1(d->h, "PRAGMA user_version", NULL, 0, &r) != SQLITE_OK)
         return -1;
     return (int)r.i[0];
+}
+
+int db_full(struct db *d)
+{
+    return d && (sqlite3_errcode(d->h) & 0xff) == SQLITE_FULL;
 }
 
 int db_handle(struct db *d, struct sqlite3 **h, char *err, size_t n)
@@ -557,9 +568,16 @@ int db_sweep_end(struct db *d, long long id, const char *status, long long n_spa
         return db_fail(err, n, "sweep status '%s' is invalid; use done, failed or interrupted", status);
     snprintf(what, sizeof what, "record end of sweep %lld", id);
     struct val v[] = {num(id), txt(status), nneg(n_space), nneg(n_pruned), txt(message)};
-    return one(d, "UPDATE sweeps SET ended = " NOW ", status = ?2, n_space = ?3,"
-                  " n_pruned = ?4, message = ?5 WHERE id = ?1",
-               v, 5, NULL, what, err, n);
+    const char *sql = "UPDATE sweeps SET ended = " NOW ", status = ?2, n_space = ?3,"
+                      " n_pruned = ?4, message = ?5 WHERE id = ?1";
+    if (!one(d, sql, v, 5, NULL, what, err, n))
+        return 0;
+    /* on a full disk, the WAL copied into the database and truncated
+     * usually leaves room for this one row */
+    if (!db_full(d) || sqlite3_wal_checkpoint_v2(d->h, "main", SQLITE_CHECKPOINT_TRUNCATE, NULL,
+                                                 NULL) != SQLITE_OK)
+        return -1;
+    return one(d, sql, v, 5, NULL, what, err, n);
 }
 
 static int build_add(struct db *d, const struct db_build *b, long long prob, long long *id,

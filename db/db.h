@@ -38,6 +38,8 @@ int db_open(const char *path, struct db **out, char *err, size_t n);
 int db_open_version(const char *path, int upto, struct db **out, char *err, size_t n);
 void db_close(struct db *d);          /* NULL is allowed */
 int db_version(struct db *d);         /* PRAGMA user_version, -1 on error */
+/* 1 when the last statement that failed on d found the disk full. */
+int db_full(struct db *d);
 /* The underlying connection, owned by d (for tests and ad-hoc queries). */
 int db_handle(struct db *d, struct sqlite3 **h, char *err, size_t n);
 

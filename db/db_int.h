@@ -12,6 +12,10 @@
 __attribute__((format(printf, 3, 4)))
 int db_fail(char *err, size_t n, const char *fmt, ...);
 
+/* The VFS that injects the faults FDTUNE_FAULT asks for (db_fault.c), or
+ * NULL, the default VFS, when it asks for none. */
+const char *db_fault_vfs(void);
+
 /* SQLite's file: URI of path with query appended ("mode=ro"), the path
  * percent-encoded where URIs need it; truncated to n bytes at most. */
 static inline void db_uri(char *uri, size_t n, const char *path, const char *query)

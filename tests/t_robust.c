@@ -17,6 +17,7 @@
 
 #include "t_util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,11 @@ static char out[65536];
 /* 8 configurations of xyz at 16^3; the radius makes the problem */
 #define SPACE "-n 16 -p vec=1,2 -p bx=32,64 -p by=1,2 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0"
 #define NCFG 8
+/* 6 more (vec, ypt) of the full disk; 2 of the fault injection */
+#define FULL_SPACE "-n 16 -p vec=1,2,4 -p bx=32 -p by=1 -p ypt=1,2 -p lds=0 -p nw=8 -p nt=0 -p pf=0"
+#define FULL_NCFG 6
+#define FAULT_SPACE "-n 16 -p vec=1,2 -p bx=32 -p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0"
+#define FAULT_NCFG 2
 
 static const char *bin(void)
 {
@@ -148,15 +154,145 @@ static void concurrent_shards(void **st)
 	sound(db);
 }
 
+/* The builds of the problem of radius r recorded in db. */
+static long long builds_of(const char *db, int r)
+{
+	char q[256];
+	snprintf(q, sizeof q, "select count(*) from builds b join sweeps s on s.id = b.sweep_id"
+		 " join problems p on p.id = s.problem_id where p.radius = %d", r);
+	return t_count(db, q);
+}
+
+/* Where the test runs as root, a 2 MB tmpfs nearly filled by a file leaves
+ * a sweep's database too little space: the sweep stops with exit 1 and a
+ * message naming the database and what to do, loses nothing it recorded,
+ * and resumes to its end once the filler is deleted; the sweep that the
+ * full disk stopped is then 'interrupted'. The space left grows from try to
+ * try until the disk fills after the first build and before the last. */
+static void full_disk(void **st)
+{
+	char mnt[256], db[300], cmd[2048], sweep[1024], *p;
+	long long built = -1;
+	(void)st;
+	if (geteuid() != 0) {
+		print_message("full_disk: skipped: mounting a tmpfs needs root\n");
+		skip();
+	}
+	snprintf(mnt, sizeof mnt, "%s/mnt", dir);
+	snprintf(db, sizeof db, "%s/f.db", mnt);
+	snprintf(sweep, sizeof sweep, "%s sweep --compile-only -q -j 2 -r 3 %s --db %s", bin(),
+		 FULL_SPACE, db);
+	assert_int_equal(mkdir(mnt, 0700), 0);
+	for (int left = 16; built < 1 && left < 256; left += 8) {       /* 4 KB pages */
+		if (mount("tmpfs", mnt, "tmpfs", 0, "size=2m")) {
+			print_message("full_disk: skipped: cannot mount a tmpfs on %s: %s\n", mnt,
+				      strerror(errno));
+			skip();
+		}
+		/* the database exists (a build of another problem), then the filler */
+		snprintf(cmd, sizeof cmd, "%s sweep --compile-only -q -j 1 -r 4 -n 16 -p vec=1 -p bx=32 "
+			 "-p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 --db %s && dd if=/dev/zero "
+			 "of=%s/filler bs=4k count=$(( $(stat -f -c %%a %s) - %d )) 2>&1", bin(), db,
+			 mnt, mnt, left);
+		expect(cmd, 0, NULL);
+		if (sh(sweep) == 1 && (p = strstr(out, "built=")) && (built = atoll(p + 6)) >= 1)
+			break;
+		built = -1;
+		assert_int_equal(umount(mnt), 0);
+	}
+	if (built < 1)
+		print_error("the sweep never stopped on a full disk after a build:\n%s\n", out);
+	assert_true(built >= 1);
+	assert_non_null(strstr(out, "disk full"));
+	assert_non_null(strstr(out, db));                       /* the database, by name */
+	assert_non_null(strstr(out, "run the same command again"));
+	assert_int_equal(builds_of(db, 3), built);             /* nothing recorded is lost */
+	/* space again: the same command goes on and ends */
+	snprintf(cmd, sizeof cmd, "rm %s/filler && %s", mnt, sweep);
+	expect(cmd, 0, "already recorded");
+	assert_int_equal(builds_of(db, 3), FULL_NCFG);
+	assert_int_equal(t_count(db, "select count(distinct config_id) from builds b join sweeps s on"
+				 " s.id = b.sweep_id where s.problem_id = (select id from problems"
+				 " where radius = 3)"), FULL_NCFG);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'interrupted'"), 1);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 2);
+	sound(db);
+	assert_int_equal(umount(mnt), 0);
+}
+
+/* Runs the compile-only sweep of radius 1 over FAULT_SPACE on db with
+ * FDTUNE_FAULT=fault (none when NULL); 1 when the fault was injected. */
+static int faulty(const char *db, const char *fault, int *status)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "%s%s %s sweep --compile-only -q -j 1 -r 1 %s --db %s",
+		 fault ? "FDTUNE_FAULT=" : "", fault ? fault : "", bin(), FAULT_SPACE, db);
+	*status = sh(cmd);
+	return strstr(out, "FDTUNE_FAULT:") != NULL;
+}
+
+/* Each database write of a sweep fails in turn, until a run writes less
+ * often than that: the sweep stops with exit 1 and says what failed (or
+ * ends well, when SQLite could do without the write), the database stays
+ * sound, and the same command then records the whole space, once. kind:
+ * "db", an I/O error once; "full", a disk full from that write on. */
+static void fault_loop(const char *kind)
+{
+	char db[256], fault[64], cmd[1024];
+	int n, status, injected = 1;
+	snprintf(db, sizeof db, "%s/fault.db", dir);
+	for (n = 1; injected && n < 1000; n++) {
+		snprintf(cmd, sizeof cmd, "rm -f %s %s-wal %s-shm", db, db, db);
+		assert_int_equal(system(cmd), 0);
+		snprintf(fault, sizeof fault, "%s:%d", kind, n);
+		injected = faulty(db, fault, &status);
+		if (injected && status != 0 && !strstr(out, *kind == 'f' ? "disk full" : "I/O error"))
+			print_error("FDTUNE_FAULT=%s -> %d:\n%s\n", fault, status, out);
+		if (injected && status != 0)
+			assert_non_null(strstr(out, *kind == 'f' ? "disk full" : "I/O error"));
+		if (!injected)
+			assert_int_equal(status, 0);
+		if (*kind == 'd' && t_count(db, "select count(*) from sqlite_master where name = 'sweeps'") > 0)
+			sound(db);      /* an I/O error once: the end of the sweep is recorded */
+		/* the same command without the fault records the whole space, once */
+		faulty(db, NULL, &status);
+		if (status)
+			print_error("after FDTUNE_FAULT=%s, the same command -> %d:\n%s\n", fault,
+				    status, out);
+		assert_int_equal(status, 0);
+		assert_int_equal(builds_of(db, 1), FAULT_NCFG);
+		sound(db);
+	}
+	print_message("%s: a fault at each of %d database writes\n", kind, n - 2);
+	assert_true(n > 20);
+}
+
+static void db_faults(void **st)
+{
+	(void)st;
+	fault_loop("db");
+}
+
+static void full_faults(void **st)
+{
+	(void)st;
+	fault_loop("full");
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(concurrent_writers), cmocka_unit_test(concurrent_shards),
+		cmocka_unit_test(full_disk), cmocka_unit_test(db_faults),
+		cmocka_unit_test(full_faults),
 	};
+	char mnt[256];
 	int rc;
 	if (!mkdtemp(dir))
 		return 1;
 	rc = cmocka_run_group_tests_name("robust", t, NULL, NULL);
+	snprintf(mnt, sizeof mnt, "%s/mnt", dir);
+	umount2(mnt, MNT_DETACH);       /* left mounted by a failed full_disk */
 	t_rmtree(dir);
 	return rc;
 }

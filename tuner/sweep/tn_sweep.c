@@ -632,6 +632,8 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		snprintf(err, n, "the time budget of %.0f s is spent before the end; what "
 			 "finished is recorded, and the same command goes on", o->budget_s);
 fail:
+	if (status && db_full(c.db))    /* resumable once there is space */
+		end_status = "interrupted";
 	{
 		int o2 = snprintf(msg, sizeof msg, "%s", status ? err : "");
 		for (int i = 0; i < 8 && o2 >= 0 && (size_t)o2 < sizeof msg; i++)
@@ -644,8 +646,15 @@ fail:
 		fprintf(stderr, "fdtune: sweep %lld %s: %s\n", c.sweep_id, end_status, msg);
 		if (c.sweep_id) {
 			char e2[256];
-			if (db_sweep_end(c.db, c.sweep_id, end_status, total, pruned, msg, e2, sizeof e2))
-				fprintf(stderr, "fdtune: %s\n", e2);
+			/* once more after a failure, which may have been passing */
+			if (db_sweep_end(c.db, c.sweep_id, end_status, total, pruned, msg, e2, sizeof e2) &&
+			    db_sweep_end(c.db, c.sweep_id, end_status, total, pruned, msg, e2, sizeof e2)) {
+				if (!status)
+					snprintf(err, n, "%s", e2);
+				else
+					fprintf(stderr, "fdtune: %s\n", e2);
+				status = 1;
+			}
 		}
 	}
 out:
