@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -121,6 +122,12 @@ static const char *const migrations[] = {
     "                                   ORDER BY median_ms, run_id) AS rk\n"
     "      FROM v_runs WHERE status = 'ok' AND median_ms IS NOT NULL)\n"
     "WHERE rk = 1;\n",
+
+    /* 5: the process that owns a sweep: its pid and an identity that tells it
+     * from a later process with the same pid (db_proc_id), so that a sweep
+     * whose process is gone can be marked interrupted (db_reap_sweeps) */
+    "ALTER TABLE sweeps ADD COLUMN pid INTEGER;\n"
+    "ALTER TABLE sweeps ADD COLUMN proc_id TEXT;\n",
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_LATEST,
                "one migration per schema version");
@@ -551,10 +558,18 @@ int db_sweep_begin(struct db *d, const char *cmdline, const char *host, long lon
     if (need(d, "database", err, n) || need(cmdline, "cmdline", err, n) ||
         need(host, "host", err, n) || need(mode, "mode", err, n) || need(id, "id", err, n))
         return -1;
-    struct val v[] = {txt(cmdline), txt(host), pos(dev), num(prob), txt(mode)};
-    return one(d, "INSERT INTO sweeps(cmdline, host, device_id, problem_id, mode)"
-                  " VALUES(?1,?2,?3,?4,?5) RETURNING id",
-               v, 5, id, "record sweep start", err, n);
+    char proc[128];
+    int v5 = db_version(d) >= 5;
+
+    if (db_proc_id((long)getpid(), proc, sizeof proc))
+        proc[0] = 0;
+    struct val v[] = {txt(cmdline), txt(host), pos(dev), num(prob), txt(mode),
+                      num((long long)getpid()), txt(proc[0] ? proc : NULL)};
+    return one(d, v5 ? "INSERT INTO sweeps(cmdline, host, device_id, problem_id, mode, pid,"
+                       " proc_id) VALUES(?1,?2,?3,?4,?5,?6,?7) RETURNING id"
+                     : "INSERT INTO sweeps(cmdline, host, device_id, problem_id, mode)"
+                       " VALUES(?1,?2,?3,?4,?5) RETURNING id",
+               v, v5 ? 7 : 5, id, "record sweep start", err, n);
 }
 
 int db_sweep_end(struct db *d, long long id, const char *status, long long n_space,

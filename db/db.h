@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define DB_SCHEMA_LATEST 4            /* newest schema this build can write */
+#define DB_SCHEMA_LATEST 5            /* newest schema this build can write */
 #define DB_APPLICATION_ID 0x46445455  /* PRAGMA application_id, 'FDTU' */
 #define DB_NOMATCH 1                  /* db_best: valid query, no rows */
 
@@ -76,6 +76,22 @@ int db_sweep_begin(struct db *d, const char *cmdline, const char *host, long lon
  * message are stored as NULL.  Sets ended to now (UTC). */
 int db_sweep_end(struct db *d, long long id, const char *status, long long n_space,
                  long long n_pruned, const char *message, char *err, size_t n);
+/* db_sweep_begin records the pid of the calling process and its identity
+ * (db_int.h's db_proc_id) with the sweep, from schema 5 on.
+ *
+ * db_reap_sweeps: marks 'interrupted' (ended now, with a message) every
+ * sweep still 'running' that was begun on this host (gethostname) by a
+ * process that is gone: its pid is not alive, or is alive but another
+ * process (its recorded identity differs: the pid was reused). Sweeps of
+ * other hosts, and those recorded before schema 5 (no pid), are left as
+ * they are. One line per sweep marked goes to log (when not NULL);
+ * *reaped (when not NULL) = how many. Called by a sweep and by merge when
+ * they open a database. */
+int db_reap_sweeps(struct db *d, FILE *log, int *reaped, char *err, size_t n);
+/* Prints, after prefix, one line per sweep still marked 'running' (of any
+ * host): "sweep ID (FAMILY R=.. NXxNYxNZ PREC, MODE) running on host H since
+ * T (AGE ago)". *count (when not NULL) = how many. */
+int db_live_sweeps(struct db *d, FILE *out, const char *prefix, int *count, char *err, size_t n);
 
 /* sweep_id 0 = none; compile_ms NaN and negative regs/lds/spill = unknown
  * (NULL).  status is 'ok', 'compile_error' or 'gen_error'; log may be NULL. */

@@ -51,9 +51,9 @@ static const char merge_sql[] =
     " s.cmdline, s.host, s.started, s.mode, s.device_id, s.problem_id ORDER BY s.id) AS k"
     " FROM src.sweeps s;"
     "INSERT INTO sweeps(cmdline, host, device_id, problem_id, mode, started, ended, status,"
-    " n_space, n_pruned, message)"
+    " n_space, n_pruned, message, pid, proc_id)"
     " SELECT s.cmdline, s.host, a.dev, a.prob, s.mode, s.started, s.ended, s.status,"
-    " s.n_space, s.n_pruned, s.message FROM src.sweeps s JOIN ssweep a ON a.old = s.id"
+    " s.n_space, s.n_pruned, s.message, s.pid, s.proc_id FROM src.sweeps s JOIN ssweep a ON a.old = s.id"
     " WHERE a.k > (SELECT count(*) FROM main.sweeps t WHERE t.cmdline = a.cmdline"
     " AND t.host = a.host AND t.started = a.started AND t.mode = a.mode AND t.device_id IS a.dev"
     " AND t.problem_id = a.prob) ORDER BY s.id;"
@@ -62,10 +62,12 @@ static const char merge_sql[] =
     " cmdline, host, started, mode, device_id, problem_id ORDER BY id) AS k FROM main.sweeps) t"
     " ON t.cmdline = a.cmdline AND t.host = a.host AND t.started = a.started AND t.mode = a.mode"
     " AND t.device_id IS a.dev AND t.problem_id = a.prob AND t.k = a.k;"
-    /* a sweep merged while it ran takes its final state */
+    /* a sweep merged while it ran takes its final state, also where the
+     * merge found its process gone and marked it interrupted meanwhile */
     "UPDATE main.sweeps SET status = s.status, ended = s.ended, message = s.message,"
     " n_space = s.n_space, n_pruned = s.n_pruned FROM src.sweeps s JOIN msweep m ON m.old = s.id"
-    " WHERE main.sweeps.id = m.new AND main.sweeps.status = 'running' AND s.status <> 'running';"
+    " WHERE main.sweeps.id = m.new AND main.sweeps.status IN ('running', 'interrupted')"
+    " AND s.status NOT IN ('running', main.sweeps.status);"
     "INSERT INTO builds(config_id, sweep_id, compiler, compiler_version, arch, options,"
     " source_hash, compile_ms, regs, lds_bytes, spill_bytes, status, log, created)"
     " SELECT m.new, (SELECT new FROM msweep WHERE old = b.sweep_id), b.compiler,"

@@ -133,6 +133,7 @@ static void concurrent_writers(void **st)
 	expect(cmd, 0, "added to m.db");
 	snprintf(db, sizeof db, "%s/m.db", dir);
 	assert_int_equal(t_count(db, "select count(*) from builds"), 3 * NCFG);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 4);
 	sound(db);
 }
 

@@ -51,6 +51,11 @@ int tn_cmd_merge(int argc, char **argv)
 		}
 		printf("%s: %lld runs and %lld builds added to %s\n", argv[i], runs, builds, path);
 	}
+	/* after the merges, so that the sweeps merged in are checked too */
+	if (db_reap_sweeps(db, stderr, NULL, err, sizeof err)) {
+		fprintf(stderr, "fdtune merge: %s\n", err);
+		rc = TN_EX_FAIL;
+	}
 	db_close(db);
 	return rc;
 }

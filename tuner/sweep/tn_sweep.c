@@ -558,7 +558,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		nv++;
 	}
 	c.cfgs = cfgs;
-	if (db_open(o->db_path, &c.db, err, n))
+	if (db_open(o->db_path, &c.db, err, n) || db_reap_sweeps(c.db, stderr, NULL, err, n))
 		goto out;
 	gethostname(host, sizeof host - 1);
 	if (c.gpu && devices(&c, err, n))
