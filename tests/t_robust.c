@@ -84,6 +84,15 @@ static void sound(const char *db)
 	assert_string_equal(out, "ok\n0 running\n");
 }
 
+/* The builds of the problem of radius r recorded in db. */
+static long long builds_of(const char *db, int r)
+{
+	char q[256];
+	snprintf(q, sizeof q, "select count(*) from builds b join sweeps s on s.id = b.sweep_id"
+		 " join problems p on p.id = s.problem_id where p.radius = %d", r);
+	return t_count(db, q);
+}
+
 /* Two sweeps of one problem, one of another and a merge into the database
  * start together on a file that does not exist yet; best and merge read it
  * until they end. Every configuration is built once per problem: a
@@ -137,31 +146,33 @@ static void concurrent_writers(void **st)
 	sound(db);
 }
 
-/* Two shards of one problem on one node write one database at once. */
+/* Two shards of one problem on one node write one database at once. Three
+ * sweeps in it were left running by processes of this host that are gone
+ * (pids above Linux's limit): both shards find them at once, one marks them
+ * interrupted, and neither fails on the lock the other holds. */
 static void concurrent_shards(void **st)
 {
 	char db[256], cmd[2048];
 	(void)st;
 	snprintf(db, sizeof db, "%s/s.db", dir);
 	snprintf(cmd, sizeof cmd,
-		 "cd %s && export FDTUNE_CACHE=; f=%s; s=\"sweep --compile-only -q -j 1 -r 3 %s --db s.db\"\n"
-		 "$f $s --shard 0/2 > a.log 2>&1 & a=$!; $f $s --shard 1/2 > b.log 2>&1 & b=$!\n"
+		 "cd %s && export FDTUNE_CACHE=; f=%s; s=\"sweep --compile-only -q -j 1 %s --db s.db\"\n"
+		 "$f $s -r 1 -p vec=1 -p bx=32 -p by=1 > /dev/null 2>&1 || exit 1\n"
+		 "for pid in 99999991 99999992 99999993; do sqlite3 s.db \"insert into sweeps(cmdline,"
+		 " host, problem_id, mode, pid) values ('gone', '$(hostname)', 1, 'compile-only', $pid)\""
+		 " || exit 1; done\n"
+		 "$f $s -r 3 --shard 0/2 > a.log 2>&1 & a=$!; $f $s -r 3 --shard 1/2 > b.log 2>&1 & b=$!\n"
 		 "wait $a; x=$?; wait $b; y=$?; cat a.log b.log; echo rc $x $y", dir, bin(), SPACE);
 	expect(cmd, 0, "rc 0 0");
 	assert_null(strstr(out, "locked"));
-	assert_int_equal(t_count(db, "select count(*) from builds"), NCFG);
-	assert_int_equal(t_count(db, "select count(distinct config_id) from builds"), NCFG);
-	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 2);
+	assert_non_null(strstr(out, "marked interrupted"));
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'interrupted'"), 3);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 3);
+	assert_int_equal(builds_of(db, 3), NCFG);
+	assert_int_equal(t_count(db, "select count(distinct config_id) from builds b join sweeps s"
+				 " on s.id = b.sweep_id join problems p on p.id = s.problem_id"
+				 " where p.radius = 3"), NCFG);
 	sound(db);
-}
-
-/* The builds of the problem of radius r recorded in db. */
-static long long builds_of(const char *db, int r)
-{
-	char q[256];
-	snprintf(q, sizeof q, "select count(*) from builds b join sweeps s on s.id = b.sweep_id"
-		 " join problems p on p.id = s.problem_id where p.radius = %d", r);
-	return t_count(db, q);
 }
 
 /* Where the test runs as root, a 2 MB tmpfs nearly filled by a file leaves
