@@ -450,17 +450,19 @@ static int loop(struct ctx *c, char *err, size_t n)
 				}
 				if (!g)
 					continue;
-				if (worker_up(c, w, err, n)) {
-					tn_item_clear(it);
-					free(it);
-					goto out;
-				}
 				o->pb->fam->geom(o->pb, it->v, grid, block);
-				if (tn_wk_submit(k, &it->prog, it->v, grid, block,
-						 o->no_race ? 0 : c->best_ms, err, n)) {
-					tn_item_clear(it);
-					free(it);
-					goto out;
+				/* a worker found gone as it is started or given the
+				 * job is replaced once, and the job goes to the new one */
+				for (int t = 0; worker_up(c, w, err, n) ||
+				     tn_wk_submit(k, &it->prog, it->v, grid, block,
+						  o->no_race ? 0 : c->best_ms, err, n); t++) {
+					tn_wk_kill(k);
+					if (t) {
+						tn_item_clear(it);
+						free(it);
+						goto out;
+					}
+					fprintf(stderr, "fdtune: %s; starting a new worker\n", err);
 				}
 				/* the code is in the worker: keep only what is recorded */
 				tn_item_clear(it);
