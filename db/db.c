@@ -4,7 +4,8 @@
  * it has been recognised as empty or as an fdtune database with a schema
  * this build understands; anything else is refused untouched.  Every insert
  * is one autocommitted statement with bound parameters.  db_best lives in
- * db_best.c.
+ * db_best.c, the checks of a path in db_path.c, the sweeps of dead processes
+ * in db_reap.c.
  */
 #include "db.h"
 #include "db_int.h"
@@ -352,6 +353,8 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
         return db_fail(err, n, "db_open: path and out are required");
     if (upto < 1 || upto > DB_SCHEMA_LATEST)
         return db_fail(err, n, "db_open: schema version %d is outside 1..%d", upto, DB_SCHEMA_LATEST);
+    if (db_path_check(path, 1, err, n))
+        return -1;
     errno = 0;
     exists = stat(path, &st) == 0;
     if (!exists && errno != ENOENT)

@@ -9,9 +9,12 @@
  *
  * Conventions: functions return 0 on success and -1 on error, after writing
  * a human-readable message (what went wrong, what to do) into err[0..n-1].
- * err may be NULL when n is 0.  The one exception is db_best, which returns
- * DB_NOMATCH when no row matches.  Strings passed in are copied; none are
- * retained.  A struct db must be used by one thread at a time.
+ * err may be NULL when n is 0.  The exceptions are db_best, db_pick and
+ * db_strategies, which return DB_NOMATCH when no row matches.  Strings
+ * passed in are copied; none are retained.  A struct db must be used by
+ * one thread at a time.  A sweep records the process that owns it, so that
+ * one left running by a dead process can be marked interrupted
+ * (db_reap_sweeps).
  */
 #ifndef FDTUNE_DB_H
 #define FDTUNE_DB_H
@@ -36,6 +39,12 @@ int db_open(const char *path, struct db **out, char *err, size_t n);
 /* As db_open but migrates no further than version upto (1..DB_SCHEMA_LATEST);
  * a file already past upto is opened as it is.  Meant for migration tests. */
 int db_open_version(const char *path, int upto, struct db **out, char *err, size_t n);
+/* 0 when path can be opened as a database (db_path.c): an existing regular
+ * file, readable (and with write = 1, writable, in a writable directory), or
+ * with write = 1 a missing file in a writable directory; else -1 with err
+ * naming what is wrong with the path (a directory, a device, a missing
+ * directory, permissions). db_open checks its path so. */
+int db_path_check(const char *path, int write, char *err, size_t n);
 void db_close(struct db *d);          /* NULL is allowed */
 int db_version(struct db *d);         /* PRAGMA user_version, -1 on error */
 /* 1 when the last statement that failed on d found the disk full. */

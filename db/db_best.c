@@ -1,10 +1,11 @@
 /*
  * db_best.c - the "best configuration" report.  Ranks the ok runs of each
  * (device model, problem) by median time (boards of one model pool their
- * runs), the same ordering as the v_best view,
- * filters them, and prints either an aligned table for people or RFC 4180
- * CSV for scripts.  All rows are fetched before anything is printed, so a
- * failed query prints nothing.
+ * runs), the same ordering as the v_best view, filters them, and prints an
+ * aligned table for people, or RFC 4180 CSV or JSON for scripts.  All rows
+ * are fetched before anything is printed, so a failed query prints nothing.
+ * Also the lookups of fdtune export and replay: db_pick, db_each_run,
+ * db_devices and db_json_int.
  */
 #include "db.h"
 #include "db_int.h"

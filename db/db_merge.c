@@ -96,7 +96,11 @@ static int check_source(const char *path, char *err, size_t n)
 {
     sqlite3 *h = NULL;
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), app = 0, ver = 0;
+    int rc = SQLITE_OK, app = 0, ver = 0;
+
+    if (db_path_check(path, 0, err, n))
+        return -1;
+    rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL);
 
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(h, "SELECT (SELECT application_id FROM pragma_application_id),"

@@ -2,7 +2,8 @@
  * t_db.c - cmocka tests for the results database (db/): schema creation and
  * connection settings, insert-or-get, the best-run report in CSV and table
  * form, migration from schema 1, and refusal to touch foreign, corrupt or
- * newer files.  Every file lives in a mkdtemp directory removed at the end.
+ * newer files, and the sweeps of dead processes marked interrupted (schema
+ * 5).  Every file lives in a mkdtemp directory removed at the end.
  */
 #include <setjmp.h>
 #include <stdarg.h>

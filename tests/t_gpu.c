@@ -161,6 +161,35 @@ static void faults_and_hangs(void **st)
 
 /* Sweeps the space given by specs for R and size: every configuration that
  * passes the constraints must run, and every run must be ok. */
+/* issue 15: SIGTERM to the process group of a GPU sweep (timeout -s TERM,
+ * a batch system) kills its worker in the middle of a run; that run is not
+ * recorded (it was launch_error "killed by signal 15" before), the sweep
+ * ends interrupted, and the same command measures it. The configuration
+ * hangs (bugs family, bug=2), so it is surely in flight when the signal
+ * comes; measured again, it is recorded as a timeout. */
+static void sigterm_in_flight(void **st)
+{
+	char cmd[4096], db[256], args[1024];
+	(void)st;
+	if (!have_gpu())
+		skip();
+	snprintf(db, sizeof db, "%s/term.db", dir);
+	snprintf(args, sizeof args, "FDTUNE_TEST_BUGS=1 '%s' sweep -f bugs -r 2 -n 67x9x5 -p bx=32 "
+		 "-p bug=2 --timeout 3 -q --db %s", exe, db);
+	snprintf(cmd, sizeof cmd, "setsid sh -c \"exec %s\" >%s/term.log 2>&1 & i=0; "
+		 "while [ \"$(sqlite3 %s 'select count(*) from builds' 2>/dev/null || echo 0)\" -lt 1 ] "
+		 "&& [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; sleep 2; kill -TERM -$! "
+		 "2>/dev/null; wait $!; test $? = 1 && grep -q 'not recorded' %s/term.log", args, dir,
+		 db, dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(t_count(db, "select count(*) from runs"), 0);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'interrupted'"), 1);
+	snprintf(cmd, sizeof cmd, "%s >%s/term2.log 2>&1", args, dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(t_count(db, "select count(*) from runs"), 1);
+	assert_int_equal(t_count(db, "select count(*) from runs where status = 'timeout'"), 1);
+}
+
 static void sweep_all_ok(int r, int nx, int ny, int nz, const char *const *specs, int ns,
 			 long long min_runs)
 {
@@ -356,6 +385,7 @@ int main(void)
 	const struct CMUnitTest t[] = { cmocka_unit_test(small_spaces), cmocka_unit_test(guided_sweep),
 		cmocka_unit_test(other_families), cmocka_unit_test(fp64_families),
 		cmocka_unit_test(faults_and_hangs),
+		cmocka_unit_test(sigterm_in_flight),
 		cmocka_unit_test(exported_kernel), cmocka_unit_test(pipe_faults),
 		cmocka_unit_test(bad_kernels) };
 	const char *root = getenv("ROOT");

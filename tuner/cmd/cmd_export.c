@@ -25,7 +25,8 @@ static const char usage[] =
 "DIR/NAME.cu (kernel and launch function, for nvcc or hipcc) and DIR/NAME.h.\n"
 "  --db PATH           database (default " TN_CLI_DB_DEFAULT ")\n"
 "  -o, --out DIR       directory for the files (default .)\n"
-"      --name NAME     base name of files and symbols (default fdt_FAMILY_rR)\n"
+"      --name NAME     base name of files and symbols (default fdt_FAMILY_rR):\n"
+"                      a C identifier, not a C or C++ keyword or reserved name\n"
 "      --run ID        this run instead of the best one\n"
 "      --all-devices   one kernel per device with runs for the problem (-r\n"
 "                      needed), chosen at run time by the device's name, and\n"
@@ -35,6 +36,35 @@ static const char usage[] =
 "                      family is xyz unless --family or --run names another)\n"
 "  -h, --help          this text\n"
 "Exit status: 0 written, 3 nothing matched, 1 failure, 2 usage.\n";
+
+/* NULL when name may be used for the files and as the prefix of C and C++
+ * symbols, else why not: a keyword of C (to C23) or C++ (to C++20), or a
+ * name those languages reserve (a leading underscore, as these names are
+ * used at file scope, or a double underscore anywhere). */
+static const char *refused_name(const char *name)
+{
+	static const char *const kw[] = { "alignas", "alignof", "and", "and_eq", "asm", "auto",
+		"bitand", "bitor", "bool", "break", "case", "catch", "char", "char8_t", "char16_t",
+		"char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+		"constinit", "const_cast", "continue", "co_await", "co_return", "co_yield",
+		"decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
+		"explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
+		"inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+		"nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
+		"reinterpret_cast", "requires", "restrict", "return", "short", "signed", "sizeof",
+		"static", "static_assert", "static_cast", "struct", "switch", "template", "this",
+		"thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "typeof",
+		"typeof_unqual", "union", "unsigned", "using", "virtual", "void", "volatile",
+		"wchar_t", "while", "xor", "xor_eq" };
+	for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+		if (!strcmp(name, kw[i]))
+			return "a C or C++ keyword";
+	if (name[0] == '_')
+		return "reserved: C and C++ reserve names that start with an underscore";
+	if (strstr(name, "__"))
+		return "reserved: C++ reserves names that contain a double underscore";
+	return NULL;
+}
 
 /* The launch function's parameters and the kernel's arguments: (out, in)
  * for a stencil, (next, prev, vel) for a time-stepping family (tn.h). */
@@ -284,6 +314,12 @@ int tn_cmd_export(int argc, char **argv)
 			snprintf(err, sizeof err, "--name '%s': not a C identifier", name);
 			goto usage;
 		}
+	if (name && refused_name(name)) {
+		snprintf(err, sizeof err, "--name '%s': %s; choose another name (it prefixes "
+			 "the exported symbols: NAME_launch, NAME_coef, NAME_kernel)", name,
+			 refused_name(name));
+		goto usage;
+	}
 	if (!flt.family && !run)
 		flt.family = "xyz";     /* as for fdtune sweep */
 	if (tn_cli_db_exists(path, err, sizeof err) || db_open(path, &db, err, sizeof err))

@@ -13,7 +13,8 @@ static const char usage[] =
 "Copy every device, problem, configuration, sweep, build and run of each\n"
 "source database into TARGET (created if missing). Rows already in TARGET\n"
 "are not copied again, so merging twice is harmless; a source that fails\n"
-"leaves TARGET as it was. Sources are only read.\n"
+"leaves TARGET as it was. Sources are only read. A sweep of TARGET left\n"
+"running on this host by a process that is gone is marked interrupted.\n"
 "  --db PATH     the target (default " TN_CLI_DB_DEFAULT ")\n"
 "  -h, --help    this text\n";
 

@@ -1,12 +1,14 @@
 /*
- * tn_cmd_sweep.c: fdtune sweep, the main job: every configuration of a space
- * generated, compiled, validated, timed and stored.
+ * cmd_sweep.c: fdtune sweep, the main job: every configuration of a space
+ * generated, compiled, validated, timed and stored (tn_sweep.c). Every
+ * option is checked here, before a GPU is touched or the database opened.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "rt.h"
 #include "tn_cli.h"
 #include "tn_sweep.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,9 +46,26 @@ TN_CLI_PROBLEM_HELP
 "                        or after 13 with a median over 1.1x\n"
 "  -q, --quiet           no progress display\n"
 "  -h, --help            this text\n"
+"A sweep left running in the database by a process of this host that is gone\n"
+"(kill -9, a crash, a full disk) is marked interrupted when a sweep starts.\n"
 "Exit status: 0 the sweep ran to its end (failed configurations are recorded,\n"
 "not errors), 1 it could not run or stopped early, 2 bad usage.\n"
 "Example: fdtune sweep -r 4 -n 512 -p nw=64,128 -p vec=4\n";
+
+/* 1 when arch names a target of this build's compiler: sm_NN[a] with
+ * NVRTC, gfxNNN[:feature...] with hiprtc (the form of rt_default_arch). */
+static int arch_ok(const char *a)
+{
+	int nv = !strncmp(rt_default_arch(), "sm_", 3);
+	size_t k = strlen(nv ? "sm_" : "gfx"), d;
+	if (strncmp(a, nv ? "sm_" : "gfx", k))
+		return 0;
+	d = strspn(a + k, nv ? "0123456789" : "0123456789abcdef");
+	if (d < 2 || (nv && !isdigit((unsigned char)a[k])))
+		return 0;
+	a += k + d;
+	return nv ? !*a || (a[0] >= 'a' && a[0] <= 'z' && !a[1]) : !*a || *a == ':';
+}
 
 int tn_cmd_sweep(int argc, char **argv)
 {
@@ -184,9 +203,27 @@ int tn_cmd_sweep(int argc, char **argv)
 		fprintf(stderr, "fdtune sweep: unexpected argument '%s'\n%s", argv[optind], usage);
 		return TN_EX_USAGE;
 	}
-	if ((rc = tn_cli_problem_done(&c, err, sizeof err))) {
+	/* every option is checked here, before anything runs, GPU or not */
+	for (int i = 0; i < o.ndev; i++)
+		for (int j = 0; j < i; j++)
+			if (o.devices[i] == o.devices[j]) {
+				snprintf(err, sizeof err, "--devices names GPU %d twice; give each GPU "
+					 "once", o.devices[i]);
+				goto bad;
+			}
+	if (o.arch && !arch_ok(o.arch)) {
+		snprintf(err, sizeof err, "--arch '%s': this fdtune compiles for %s targets "
+			 "such as %s", o.arch, rt_platform(), rt_default_arch());
+		goto bad;
+	}
+	if ((rc = tn_cli_problem_done(&c, err, sizeof err)) ||
+	    (rc = tn_cli_space_check(&c, o.arch ? o.arch : rt_default_arch(), err, sizeof err))) {
 		fprintf(stderr, "fdtune sweep: %s\n", err);
 		return rc;
+	}
+	if (db_path_check(o.db_path, 1, err, sizeof err)) {     /* before any GPU is started */
+		fprintf(stderr, "fdtune sweep: %s\n", err);
+		return TN_EX_FAIL;
 	}
 	off = (size_t)snprintf(cmd, sizeof cmd, "fdtune");
 	for (int i = 0; i < argc && off < sizeof cmd; i++)

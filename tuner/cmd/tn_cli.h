@@ -1,7 +1,8 @@
 /*
  * tn_cli.h: what fdtune's subcommands share: exit codes, the problem and
- * space options (--family, -r, --size, --precision, --spacing, --param) and
- * the entry points of the subcommands.
+ * space options (--family, -r, --size, --precision, --spacing, --param), the
+ * filter options of best, export and replay, and the entry points of the
+ * subcommands.
  */
 #ifndef TN_CLI_H
 #define TN_CLI_H
@@ -27,7 +28,7 @@ enum { TN_EX_OK = 0, TN_EX_FAIL = 1, TN_EX_USAGE = 2, TN_EX_NOMATCH = 3 };
 "  -f, --family F        kernel family (default xyz); see fdtune gen --list\n" \
 "  -r, --radius R        stencil radius 1..8, order 2R (default 4)\n" \
 "  -n, --size N|XxYxZ    interior grid points (default 512)\n" \
-"      --precision P     fp32 (default; the only one so far)\n" \
+"      --precision P     fp32 (default) or fp64\n" \
 "      --spacing H|HX,HY,HZ  grid spacings (default 1)\n" \
 "  -p, --param NAME=V1,V2,...  replace a parameter's domain (repeatable)\n"
 
@@ -60,6 +61,10 @@ int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n);
 /* 0 when a database exists at path; commands that only read it check this
  * first, so that a mistyped --db creates nothing. */
 int tn_cli_db_exists(const char *path, char *err, size_t n);
+/* TN_EX_USAGE, with err naming why and the domains of the parameters given
+ * with -p, when no configuration of c's space passes its family's
+ * constraints for the limits of arch (tn_limits_of_arch); else 0. */
+int tn_cli_space_check(const struct tn_cli_problem *c, const char *arch, char *err, size_t n);
 
 int tn_cmd_gen(int argc, char **argv);
 int tn_cmd_sweep(int argc, char **argv);

@@ -5,9 +5,10 @@
  * (tn_worker.c); this loop feeds both, waits on both, and writes each build
  * and each run to the database as soon as it exists, so an interrupted
  * sweep loses nothing it finished. A worker that dies or overruns its time
- * is recorded against its configuration and replaced. Without a GPU the
- * sweep is compile-only: it records every build with its registers, LDS
- * and spills.
+ * is recorded against its configuration and replaced, unless a stop signal
+ * killed it: that outcome is unknown and left for the resumed sweep.
+ * Without a GPU the sweep is compile-only: it records every build with its
+ * registers, LDS and spills.
  */
 #define _GNU_SOURCE
 #include "tn_sweep.h"
@@ -63,6 +64,8 @@ static double now_s(void)
 	return t.tv_sec + t.tv_nsec * 1e-9;
 }
 static void on_signal(int s) { stop_signal = s; }
+/* The signals that stop a sweep (and, sent to its process group, its workers). */
+static int stop_sig(int s) { return s == SIGINT || s == SIGTERM || s == SIGHUP; }
 
 static void tally(struct ctx *c, const char *s)
 {
@@ -211,14 +214,27 @@ static int worker_up(struct ctx *c, int w, char *err, size_t n)
 }
 
 /* Reads worker w's answer and records it; a worker that died is recorded
- * against its configuration and left to be started again. */
+ * against its configuration (unless a stop signal killed it: then nothing
+ * is recorded) and left to be started again. */
 static int finish(struct ctx *c, int w, char *err, size_t n)
 {
 	struct tn_wk *k = &c->wk[w];
 	struct tn_item *it = k->job;
 	struct tn_wk_done d;
-	int rc;
-	if (tn_wk_read(k, &d)) {
+	int rc, dead = tn_wk_read(k, &d);
+	if (dead && (stop_signal || stop_sig(k->sig))) {
+		/* stopped by the user's signal (to the sweep or its process group),
+		 * not by its kernel: the outcome is unknown, so nothing is recorded
+		 * and a resumed sweep measures it */
+		fprintf(stderr, "\nfdtune: GPU %d: %s while measuring a configuration; not "
+			"recorded, the same command measures it\n", k->device, k->why);
+		tn_search_report(c->search, it->idx, -1);
+		k->job = NULL;
+		tn_item_clear(it);
+		free(it);
+		return 0;
+	}
+	if (dead) {
 		empty_result(&d.res, "launch_error");
 		snprintf(d.res.msg, sizeof d.res.msg, "%s while measuring this configuration",
 			 k->why);
@@ -419,7 +435,7 @@ static int loop(struct ctx *c, char *err, size_t n)
 				over = 1;
 		}
 		if (!c->gpu) {
-			while (!stopping && (it = tn_pool_take(pool))) {
+			while (!stopping && !stop_signal && (it = tn_pool_take(pool))) {
 				int g, bad;
 				inflight--;
 				bad = start_item(c, it, &g, err, n);
@@ -436,7 +452,7 @@ static int loop(struct ctx *c, char *err, size_t n)
 				struct tn_wk *k = &c->wk[w];
 				unsigned grid[3], block[3];
 				int g = 0;
-				while (!k->job && !g && (it = tn_pool_take(pool))) {
+				while (!stop_signal && !k->job && !g && (it = tn_pool_take(pool))) {
 					if (start_item(c, it, &g, err, n)) {
 						tn_item_clear(it);
 						free(it);
@@ -527,7 +543,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	char why[256], first_why[256] = "", host[256] = "?", msg[512];
 	const char *end_status = "failed";
 	double t0 = 0;
-	struct sigaction sa, old_int, old_term, old_pipe;
+	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
 	int handlers = 0, spent = 0;
 
 	memset(&c, 0, sizeof c);
@@ -560,6 +576,11 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		nv++;
 	}
 	c.cfgs = cfgs;
+	if (!nv && pruned && o->shards <= 1) {   /* this GPU's limits prune what the command line kept */
+		snprintf(err, n, "no configuration of this space can run on this GPU: all %lld "
+			 "fail its limits (e.g. %s); nothing was recorded", pruned, first_why);
+		goto out;
+	}
 	if (db_open(o->db_path, &c.db, err, n) || db_reap_sweeps(c.db, stderr, NULL, err, n))
 		goto out;
 	gethostname(host, sizeof host - 1);
@@ -582,6 +603,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	stop_signal = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	handlers = 1;
 	for (int w = 0; w < c.nwk; w++)
 		if (tn_wk_open(&c.wk[w], pb, c.copy[w], err, n))
@@ -668,6 +690,7 @@ out:
 	if (handlers) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
 	}
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	db_close(c.db);

@@ -3,8 +3,9 @@
  * store, for every configuration of a space that passes the family's
  * constraints. A pool of CPU threads compiles while one worker process per
  * GPU measures what is compiled. Every outcome is stored as it happens;
- * SIGINT and SIGTERM stop the sweep after the runs in progress and mark it
- * interrupted.
+ * SIGINT, SIGTERM and SIGHUP stop the sweep after the runs in progress and
+ * mark it interrupted; a run the signal cut short (it reached the workers
+ * too, sent to the process group) is not recorded, and runs again on resume.
  */
 #ifndef TN_SWEEP_H
 #define TN_SWEEP_H

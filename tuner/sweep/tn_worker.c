@@ -84,7 +84,9 @@ static int request(int fd, const void *buf, size_t len) { return tn_fault_pipe()
 static void reap(struct tn_wk *w)
 {
 	int st = 0;
+	w->sig = 0;
 	if (w->pid > 0 && waitpid(w->pid, &st, 0) == w->pid) {
+		w->sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 		if (WIFSIGNALED(st))
 			snprintf(w->why, sizeof w->why, "the worker was killed by signal %d (%s)",
 				 WTERMSIG(st), strsignal(WTERMSIG(st)));
