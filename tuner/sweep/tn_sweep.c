@@ -669,7 +669,7 @@ fail:
 				 "another sweep", o2 ? "; " : "", c.others);
 		fprintf(stderr, "fdtune: sweep %lld %s: %s\n", c.sweep_id, end_status, msg);
 		if (c.sweep_id) {
-			char e2[256];
+			char e2[1024];
 			/* once more after a failure, which may have been passing */
 			if (db_sweep_end(c.db, c.sweep_id, end_status, total, pruned, msg, e2, sizeof e2) &&
 			    db_sweep_end(c.db, c.sweep_id, end_status, total, pruned, msg, e2, sizeof e2)) {
