@@ -43,6 +43,7 @@ struct ctx {
 	long long count[8];     /* outcomes, by index of outcome[] */
 	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
 	long long cached, restarts, done;
+	long long others;       /* recorded meanwhile by another sweep: not twice */
 	long long nprior, *prior_idx;   /* recorded outcomes a search starts from */
 	double *prior_ms;
 	double best_ms;         /* best median of this sweep: the base of timeouts */
@@ -120,6 +121,10 @@ static int record_build(struct ctx *c, struct tn_item *it, char *err, size_t n)
 	b.log = it->bad_gen || it->bad_compile ? it->err : it->prog.log;
 	if (it->bad_compile && it->prog.log && *it->prog.log)
 		b.log = it->prog.log;
+	/* compile-only, a build another sweep of this problem recorded meanwhile
+	 * is not recorded again (build_id 0) */
+	if (!c->gpu && !c->o->force)
+		return db_build_add_once(c->db, &b, c->prob_id, &it->build_id, err, n) != 0;
 	return db_build_add(c->db, &b, &it->build_id, err, n) != 0;
 }
 
@@ -128,6 +133,7 @@ static int record_run(struct ctx *c, struct tn_item *it, int w, const struct tn_
 		      char *err, size_t n)
 {
 	struct db_run r;
+	long long id;
 	memset(&r, 0, sizeof r);
 	r.sweep_id = c->sweep_id;
 	r.build_id = it->build_id;
@@ -148,11 +154,15 @@ static int record_run(struct ctx *c, struct tn_item *it, int w, const struct tn_
 	it->ms = strcmp(res->status, "ok") ? -1 : res->median;
 	if (it->ms > 0 && (c->best_ms <= 0 || it->ms < c->best_ms))
 		c->best_ms = it->ms;
-	tally(c, res->status);
 	tn_search_report(c->search, it->idx, it->ms);
 	c->done++;
-	if (db_run_add(c->db, &r, NULL, err, n))
+	id = 1;
+	if (c->o->force ? db_run_add(c->db, &r, NULL, err, n) : db_run_add_once(c->db, &r, &id, err, n))
 		return 1;
+	if (id)
+		tally(c, res->status);
+	else
+		c->others++;
 	tn_progress_step(&c->pr, res->gbs, res->pct);
 	return 0;
 }
@@ -164,6 +174,13 @@ static int start_item(struct ctx *c, struct tn_item *it, int *gpu, char *err, si
 	*gpu = 0;
 	if (record_build(c, it, err, n))
 		return 1;
+	if (!c->gpu && !it->build_id) {
+		c->others++;
+		c->done++;
+		tn_search_report(c->search, it->idx, -1);
+		tn_progress_step(&c->pr, NAN, NAN);
+		return 0;
+	}
 	if (!c->gpu) {
 		tally(c, bad ? "compile_error" : "built");
 		if (!bad) {
@@ -491,17 +508,19 @@ static int loop(struct ctx *c, char *err, size_t n)
 				}
 				if (!g)
 					continue;
-				if (worker_up(c, w, err, n)) {
-					tn_item_clear(it);
-					free(it);
-					goto out;
-				}
 				o->pb->fam->geom(o->pb, it->v, grid, block);
-				if (tn_wk_submit(k, &it->prog, it->v, grid, block,
-						 o->no_race ? 0 : c->best_ms, err, n)) {
-					tn_item_clear(it);
-					free(it);
-					goto out;
+				/* a worker found gone as it is started or given the
+				 * job is replaced once, and the job goes to the new one */
+				for (int t = 0; worker_up(c, w, err, n) ||
+				     tn_wk_submit(k, &it->prog, it->v, grid, block,
+						  o->no_race ? 0 : c->best_ms, err, n); t++) {
+					tn_wk_kill(k);
+					if (t) {
+						tn_item_clear(it);
+						free(it);
+						goto out;
+					}
+					fprintf(stderr, "fdtune: %s; starting a new worker\n", err);
 				}
 				/* the code is in the worker: keep only what is recorded */
 				tn_item_clear(it);
@@ -528,6 +547,8 @@ static int loop(struct ctx *c, char *err, size_t n)
 				who[nfd++] = w;
 				wait_ms = ms < wait_ms ? ms : wait_ms;
 			}
+		if (inflight == 0)      /* nothing to wait for: the search says what next */
+			wait_ms = 0;
 		if (poll(pf, (nfds_t)nfd, wait_ms) < 0 && errno != EINTR) {
 			snprintf(err, n, "poll: %s", strerror(errno));
 			goto out;
@@ -665,6 +686,9 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 			fprintf(stderr, ", validate %.1f s, time %.1f s on %d GPU(s); workers "
 				"restarted %lld times", c.t_check, c.t_time, c.nwk, c.restarts);
 		fputc('\n', stderr);
+		if (c.others)
+			fprintf(stderr, "fdtune: %lld configurations were recorded meanwhile by another "
+				"sweep of this problem; they are not recorded twice\n", c.others);
 		if (!c.gpu && c.count[7])
 			fprintf(stderr, "fdtune: compile-only for %s: registers %d..%d per thread, "
 				"LDS up to %d bytes, %d of %lld builds spill; each build is in the "
@@ -681,17 +705,29 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		snprintf(err, n, "the time budget of %.0f s is spent before the end; what "
 			 "finished is recorded, and the same command goes on", o->budget_s);
 fail:
+	if (status && db_full(c.db))    /* resumable once there is space */
+		end_status = "interrupted";
 	{
 		int o2 = snprintf(msg, sizeof msg, "%s", status ? err : "");
 		for (int i = 0; i < 8 && o2 >= 0 && (size_t)o2 < sizeof msg; i++)
 			if (c.count[i])
 				o2 += snprintf(msg + o2, sizeof msg - (size_t)o2, "%s%s=%lld",
 					       o2 ? " " : "", outcome[i], c.count[i]);
+		if (c.others && o2 >= 0 && (size_t)o2 < sizeof msg)
+			snprintf(msg + o2, sizeof msg - (size_t)o2, "%s%lld recorded meanwhile by "
+				 "another sweep", o2 ? "; " : "", c.others);
 		fprintf(stderr, "fdtune: sweep %lld %s: %s\n", c.sweep_id, end_status, msg);
 		if (c.sweep_id) {
-			char e2[256];
-			if (db_sweep_end(c.db, c.sweep_id, end_status, total, pruned, msg, e2, sizeof e2))
-				fprintf(stderr, "fdtune: %s\n", e2);
+			char e2[1024];
+			/* once more after a failure, which may have been passing */
+			if (db_sweep_end(c.db, c.sweep_id, end_status, total, pruned, msg, e2, sizeof e2) &&
+			    db_sweep_end(c.db, c.sweep_id, end_status, total, pruned, msg, e2, sizeof e2)) {
+				if (!status)
+					snprintf(err, n, "%s", e2);
+				else
+					fprintf(stderr, "fdtune: %s\n", e2);
+				status = 1;
+			}
 		}
 	}
 out:

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "tn_worker.h"
+#include "tn_fault.h"
 
 #include <errno.h>
 #include <math.h>
@@ -75,6 +76,8 @@ static int xfer(int fd, void *buf, size_t len, int out)
 
 static int put(int fd, const void *buf, size_t len) { return xfer(fd, (void *)buf, len, 1); }
 static int get(int fd, void *buf, size_t len) { return xfer(fd, buf, len, 0); }
+/* put, for the sweep's requests: where a test injects its pipe faults */
+static int request(int fd, const void *buf, size_t len) { return tn_fault_pipe() || put(fd, buf, len); }
 
 /* ---- the sweep's side ---- */
 
@@ -180,7 +183,7 @@ int tn_wk_calibrate(struct tn_wk *w, double *copy, double *memcpy_gbs, long long
 	struct rep r;
 	memset(&q, 0, sizeof q);
 	q.type = REQ_CAL;
-	if (put(w->to, &q, sizeof q))
+	if (request(w->to, &q, sizeof q))
 		return snprintf(err, n, "GPU %d: the worker is gone", w->device), 1;
 	if (answer(w, 600, &r, err, n))
 		return 1;
@@ -205,7 +208,7 @@ int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
 	q.nz = pb->nz;
 	memcpy(q.h, pb->h, sizeof q.h);
 	q.copy = copy_gbs;
-	if (put(w->to, &q, sizeof q))
+	if (request(w->to, &q, sizeof q))
 		return snprintf(err, n, "GPU %d: the worker is gone", w->device), 1;
 	return answer(w, 1800, &r, err, n);     /* the CPU reference of a large grid */
 }
@@ -222,7 +225,7 @@ int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
 	memcpy(q.block, block, sizeof q.block);
 	q.size = (long long)p->size;
 	q.race_ms = race_ms;
-	if (put(w->to, &q, sizeof q) || put(w->to, p->code, p->size)) {
+	if (request(w->to, &q, sizeof q) || request(w->to, p->code, p->size)) {
 		tn_wk_kill(w);
 		return snprintf(err, n, "GPU %d: the worker is gone: %s", w->device, w->why), 1;
 	}
