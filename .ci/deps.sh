@@ -7,6 +7,9 @@
 #   sh .ci/deps.sh test     also cmocka, sqlite3, gnuplot (fdtune report's
 #                           tests), and ROCm's hiprtc so that generated
 #                           kernels are compile-tested for AMD as well as NVIDIA
+#   sh .ci/deps.sh fuzz     clang and libFuzzer's runtime (make fuzz; Debian
+#                           ships libFuzzer in libclang-rt-14-dev, which clang
+#                           only recommends)
 set -eu
 want=""
 have_hdr() { for d in /usr/include /usr/local/include /opt/rocm/include "${CUDA:-/usr/local/cuda}/include"; do
@@ -21,6 +24,10 @@ if [ "${1:-}" = test ]; then
 	command -v sqlite3 >/dev/null 2>&1 || want="$want sqlite3"
 	command -v gnuplot >/dev/null 2>&1 || want="$want gnuplot-nox"
 	command -v pkg-config >/dev/null 2>&1 || want="$want pkg-config"
+elif [ "${1:-}" = fuzz ]; then
+	command -v clang >/dev/null 2>&1 || want="$want clang"
+	command -v clang >/dev/null 2>&1 && [ -e "$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-$(uname -m).a" ] ||
+		want="$want libclang-rt-14-dev"
 elif ! have_hdr nvrtc.h && ! have_hdr hip/hiprtc.h; then
 	want="$want libamdhip64-dev libhiprtc-builtins5"
 fi
