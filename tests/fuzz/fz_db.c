@@ -72,6 +72,15 @@ static int copy(const char *from, const char *to)
 	return rc;
 }
 
+static void cleanup(void)
+{
+	rmfiles(out);
+	rmdir(out);
+	rmfiles(dir);
+	unlink(good);
+	rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	struct db *d;
@@ -85,6 +94,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(good, sizeof good, "%s/good.db", dir);
 	snprintf(tgt, sizeof tgt, "%s/t.db", dir);
 	snprintf(out, sizeof out, "%s/out", dir);
+	atexit(cleanup);
 	/* a fresh database in rollback mode, copied as the start of each input */
 	if (db_open(good, &d, err, sizeof err))
 		abort();
