@@ -9,6 +9,9 @@
 #                           modules' and CMake package's tests), and ROCm's
 #                           hiprtc so that generated kernels are
 #                           compile-tested for AMD as well as NVIDIA
+#   sh .ci/deps.sh fuzz     clang and libFuzzer's runtime (make fuzz; Debian
+#                           ships libFuzzer in libclang-rt-14-dev, which clang
+#                           only recommends)
 set -eu
 want=""
 have_hdr() { for d in /usr/include /usr/local/include /opt/rocm/include "${CUDA:-/usr/local/cuda}/include"; do
@@ -25,6 +28,10 @@ if [ "${1:-}" = test ]; then
 	command -v pkg-config >/dev/null 2>&1 || want="$want pkg-config"
 	command -v gfortran >/dev/null 2>&1 || want="$want gfortran"
 	command -v cmake >/dev/null 2>&1 || want="$want cmake"
+elif [ "${1:-}" = fuzz ]; then
+	command -v clang >/dev/null 2>&1 || want="$want clang"
+	command -v clang >/dev/null 2>&1 && [ -e "$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-$(uname -m).a" ] ||
+		want="$want libclang-rt-14-dev"
 elif ! have_hdr nvrtc.h && ! have_hdr hip/hiprtc.h; then
 	want="$want libamdhip64-dev libhiprtc-builtins5"
 fi
