@@ -230,7 +230,7 @@ test-gpu: fdtune $(B)/t_gpu $(B)/t_example
 
 # ---- sanitizers: fdtune, its worker process, its compile pool and the CPU
 # tests built with ASan and UBSan into $(SAN)/, run by tests/run.sh. The
-# tests find $(SAN)/fdtune through FDTUNE, and fdtune spawns its worker from
+# tests find $(SAN)/fdtune through FDTUNE, and fdtune spawns its GPU worker from
 # /proc/self/exe, so every process of a sweep is the sanitized one. Every CPU
 # program runs; t_compile only its quick cases (T_COMPILE_QUICK: each family
 # once, the helper kernels, an export, a broken source), since the rest of its
