@@ -18,7 +18,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 $(WARN) -fopenmp -MMD -MP
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Igen -Iruntime -Idb -Ituner -Ituner/cmd -Ituner/fam -Ituner/ref -Ituner/search -Ituner/sweep -Ituner/report -DFDT_TEMPLATE_DIR='"$(CURDIR)/templates"'
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Igen -Iruntime -Idb -Ituner -Ituner/cmd -Ituner/fam -Ituner/ref -Ituner/search -Ituner/sweep -Ituner/report -Ituner/plan -DFDT_TEMPLATE_DIR='"$(CURDIR)/templates"'
 LDLIBS = -lsqlite3 -lpthread -lm
 NV_CPPFLAGS = -DRT_NVIDIA -I$(CUDA)/include
 NV_LIBS = -L$(CUDA)/lib64 -Wl,-rpath,$(CUDA)/lib64 -lnvrtc -ldl
@@ -32,8 +32,8 @@ CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c tuner/ref/t
        tuner/fam/fam_x.c tuner/fam/fam_y.c tuner/fam/fam_z.c tuner/fam/fam_xy.c \
        tuner/fam/fam_xs.c tuner/fam/fam_ym.c tuner/fam/fam_zm.c \
        tuner/ref/tn_ref_mixed.c tuner/fam/fam_dmix.c tuner/fam/fam_d1.c \
-       tuner/ref/tn_ref_wave.c tuner/fam/fam_iso3dfd.c
-TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_sweep.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_progress.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c \
+       tuner/ref/tn_ref_wave.c tuner/fam/fam_iso3dfd.c tuner/plan/tn_plan.c tuner/plan/tn_order.c
+TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_sweep.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_progress.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c \
        tuner/cmd/cmd_gen.c tuner/cmd/cmd_sweep.c tuner/cmd/cmd_info.c tuner/cmd/cmd_report.c tuner/report/tn_report.c \
        tuner/cmd/cmd_export.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c \
        tuner/main.c

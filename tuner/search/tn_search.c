@@ -248,3 +248,8 @@ void tn_search_prior(struct tn_search *s, long long i, double ms)
 	s->t[i] = ms >= 0 ? ms : INFINITY;
 	s->used++;              /* spent by an earlier run of the same sweep */
 }
+
+void tn_search_set_start(struct tn_search *s, long long k)
+{
+	s->start = k < 0 ? 0 : k < s->budget ? k : s->budget;
+}
