@@ -136,11 +136,17 @@ check: fdtune $(T_CPU) $(B)/t_gpu
 test-gpu: fdtune $(B)/t_gpu
 	FDTUNE=$(CURDIR)/fdtune ROOT=$(CURDIR) RESULTS_DB=$(CURDIR)/results/h100/fdtune.db $(B)/t_gpu
 
+# A real single-node Slurm cluster in a temporary directory runs the README's
+# job-array script over a plan and its merged shards are checked (root only).
+test-slurm: fdtune
+	@sh .ci/deps.sh slurm
+	FDTUNE=$(CURDIR)/fdtune sh tests/slurm.sh
+
 deps:
 	@sh .ci/deps.sh test
 
 clean:
 	rm -rf $(B) fdtune fdtune-nvidia fdtune-amd
 
-.PHONY: all sweep test check test-gpu deps clean gen-all lib install
+.PHONY: all sweep test check test-gpu test-slurm deps clean gen-all lib install
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -7,6 +7,7 @@
 #   sh .ci/deps.sh test     also cmocka, sqlite3, gnuplot (fdtune report's
 #                           tests), and ROCm's hiprtc so that generated
 #                           kernels are compile-tested for AMD as well as NVIDIA
+#   sh .ci/deps.sh slurm    also Slurm and munge, for make test-slurm
 set -eu
 want=""
 have_hdr() { for d in /usr/include /usr/local/include /opt/rocm/include "${CUDA:-/usr/local/cuda}/include"; do
@@ -21,7 +22,13 @@ if [ "${1:-}" = test ]; then
 	command -v sqlite3 >/dev/null 2>&1 || want="$want sqlite3"
 	command -v gnuplot >/dev/null 2>&1 || want="$want gnuplot-nox"
 	command -v pkg-config >/dev/null 2>&1 || want="$want pkg-config"
-elif ! have_hdr nvrtc.h && ! have_hdr hip/hiprtc.h; then
+elif [ "${1:-}" = slurm ]; then
+	PATH=$PATH:/usr/sbin:/sbin
+	command -v slurmctld >/dev/null 2>&1 || want="$want slurm-wlm"
+	command -v munged >/dev/null 2>&1 || want="$want munge"
+	command -v sqlite3 >/dev/null 2>&1 || want="$want sqlite3"
+fi
+if [ "${1:-}" != test ] && ! have_hdr nvrtc.h && ! have_hdr hip/hiprtc.h; then
 	want="$want libamdhip64-dev libhiprtc-builtins5"
 fi
 [ -z "$want" ] && exit 0
