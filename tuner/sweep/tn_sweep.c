@@ -182,9 +182,9 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 		}
 	}
 	if (c->gpu && kind != TN_EXHAUSTIVE)
-		fprintf(stderr, "fdtune: %s search, at most %lld of the configurations, %lld of "
-			"them known from earlier runs\n", tn_strategy_name(kind), j->target,
-			j->nprior);
+		fprintf(stderr, "fdtune: %s search, at most %lld configurations (%d%% of %lld), "
+			"%lld of them known from earlier runs\n", tn_strategy_name(kind), j->target,
+			o->strategy == TN_EXHAUSTIVE ? 100 : o->evals, j->nv, j->nprior);
 	return 0;
 }
 
