@@ -128,6 +128,9 @@ static void lists(void **st)
 	assert_int_equal(tn_plan_lists(&pl, "xyz", "4,,8", "64", "fp32", &c, err, sizeof err), 2);
 	assert_non_null(strstr(err, "--radius '4,,8': an empty item"));
 	tn_plan_free(&pl);
+	assert_int_equal(tn_plan_lists(&pl, "xyz", "4", "64,", "fp32", &c, err, sizeof err), 2);
+	assert_non_null(strstr(err, "--size '64,': an empty item"));
+	tn_plan_free(&pl);
 	assert_int_equal(tn_plan_lists(&pl, "xyz", "4,4", "64", "fp32", &c, err, sizeof err), 2);
 	assert_non_null(strstr(err, "xyz R=4 64x64x64 fp32 is in the plan twice"));
 	tn_plan_free(&pl);

@@ -101,17 +101,18 @@ static int params_used(struct tn_plan *pl, const struct tn_plan_common *c, char 
 	return 0;
 }
 
-/* The next comma-separated token of *s into tok; 0 at the end. */
+/* The next comma-separated token of *s into tok; 0 at the end (*s NULL).
+ * "4,,8" and "4," give an empty token, which callers refuse. */
 static int token(const char **s, char *tok, size_t n)
 {
-	const char *c = strchr(*s, ',');
-	size_t len = c ? (size_t)(c - *s) : strlen(*s);
-	if (!**s && !c)
+	const char *c;
+	size_t len;
+	if (!*s)
 		return 0;
+	c = strchr(*s, ',');
+	len = c ? (size_t)(c - *s) : strlen(*s);
 	snprintf(tok, n, "%.*s", (int)(len < n ? len : n - 1), *s);
-	*s += len + (c != NULL);
-	if (!c)
-		*s = "";
+	*s = c ? c + 1 : NULL;
 	return 1;
 }
 

@@ -1,10 +1,11 @@
 /*
  * tn_sweep.h: the sweep, generate -> compile -> load -> validate -> time ->
  * store, for every configuration of a space that passes the family's
- * constraints. A pool of CPU threads compiles while one worker process per
- * GPU measures what is compiled. Every outcome is stored as it happens;
- * SIGINT and SIGTERM stop the sweep after the runs in progress and mark it
- * interrupted.
+ * constraints, for one problem or a plan of several (tn_plan.h; on a GPU in
+ * the anytime order of tn_order.c). A pool of CPU threads compiles while
+ * one worker process per GPU measures what is compiled. Every outcome is
+ * stored as it happens; SIGINT and SIGTERM stop the sweep after the runs in
+ * progress and mark it interrupted.
  */
 #ifndef TN_SWEEP_H
 #define TN_SWEEP_H
