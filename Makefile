@@ -26,16 +26,16 @@ AMD_CPPFLAGS = -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include
 AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 
 B = build
-CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
+CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_reap.c db/db_path.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
        tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
-       tuner/fam/fam_xyz.c tuner/fam/fam_bugs.c tuner/search/tn_search.c \
+       tuner/fam/fam_xyz.c tuner/fam/fam_bugs.c tuner/search/tn_search.c tuner/search/tn_transfer.c \
        tuner/fam/fam_x.c tuner/fam/fam_y.c tuner/fam/fam_z.c tuner/fam/fam_xy.c \
        tuner/fam/fam_xs.c tuner/fam/fam_ym.c tuner/fam/fam_zm.c \
        tuner/ref/tn_ref_mixed.c tuner/fam/fam_dmix.c tuner/fam/fam_d1.c \
        tuner/ref/tn_ref_wave.c tuner/fam/fam_iso3dfd.c tuner/plan/tn_plan.c tuner/plan/tn_order.c
-TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_sweep.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_progress.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c \
+TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_progress.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c \
        tuner/cmd/cmd_gen.c tuner/cmd/cmd_sweep.c tuner/cmd/cmd_info.c tuner/cmd/cmd_report.c tuner/report/tn_report.c \
-       tuner/cmd/cmd_export.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c \
+       tuner/cmd/cmd_export.c tuner/cmd/tn_export_f90.c tuner/cmd/cmd_export_sizes.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c \
        tuner/main.c
 CORE_O = $(CORE:%.c=$(B)/%.o)
 TOOL_O = $(TOOL:%.c=$(B)/%.o)
@@ -69,17 +69,99 @@ $(B)/amd/rt.o: runtime/rt.c
 
 # ---- libfdtune: the run-time lookup library (db/fdtune.h) ----
 PREFIX ?= /usr/local
+VERSION = 0.1
 $(B)/libfdtune.a: $(B)/db/fdt_lib.o
 	$(AR) rcs $@ $^
 
 lib: $(B)/libfdtune.a
 
-install: $(B)/libfdtune.a
-	install -d $(PREFIX)/include $(PREFIX)/lib/pkgconfig
+# The installed fdtune: the objects of ./fdtune, but gen.o compiled to find
+# the templates under PREFIX/share/fdtune ($(B)/inst/prefix remembers which
+# PREFIX, so that another one rebuilds it).
+$(B)/inst/prefix: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
+$(B)/inst/gen.o: gen/gen.c $(B)/inst/prefix
+	$(CC) $(filter-out -DFDT_TEMPLATE_DIR=%,$(CPPFLAGS)) \
+	  -DFDT_TEMPLATE_DIR='"$(PREFIX)/share/fdtune/templates"' $(CFLAGS) -c -o $@ $<
+$(B)/inst/fdtune: $(filter-out $(B)/gen/gen.o,$(CORE_O)) $(B)/inst/gen.o $(TOOL_O) $(B)/$(GPU)/rt.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS))
+
+# libfdtune (C header, Fortran module source, library, pkg-config file), the
+# fdtune command and its templates, and the CMake package (cmake/).
+install: $(B)/libfdtune.a $(B)/inst/fdtune
+	install -d $(PREFIX)/include $(PREFIX)/lib/pkgconfig $(PREFIX)/bin \
+	  $(PREFIX)/share/fdtune/templates $(PREFIX)/lib/cmake/fdtune
 	install -m 644 db/fdtune.h $(PREFIX)/include/fdtune.h
+	install -m 644 db/fdtune.f90 $(PREFIX)/include/fdtune.f90
 	install -m 644 $(B)/libfdtune.a $(PREFIX)/lib/libfdtune.a
-	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: 0.1\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
+	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: $(VERSION)\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
 	  '$(PREFIX)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
+	install -m 755 $(B)/inst/fdtune $(PREFIX)/bin/fdtune
+	install -m 644 templates/*.m4 $(PREFIX)/share/fdtune/templates
+	install -m 644 cmake/fdtuneConfig.cmake $(PREFIX)/lib/cmake/fdtune/fdtuneConfig.cmake
+	sed 's/@VERSION@/$(VERSION)/' cmake/fdtuneConfigVersion.cmake.in \
+	  > $(PREFIX)/lib/cmake/fdtune/fdtuneConfigVersion.cmake
+
+# ---- examples/wave: a wave propagator on the exported iso3dfd kernel ----
+# `make example` exports the best H100 iso3dfd R=8 fp32 kernels of
+# EXAMPLE_DB into $(EX) (of every recorded size, chosen by the grid at run
+# time, with an fdtune that has export --all-sizes; else the 512^3 one),
+# compiles them with nvcc (else hipcc), and runs the example with
+# EXAMPLE_ARGS (it says so and stops where there is no GPU).
+EX = $(B)/example
+EXAMPLE_DB ?= results/h100/fdtune.db
+EXAMPLE_PICK ?= -f iso3dfd -r 8 --precision fp32 --device H100
+EXAMPLE_ARGS ?=
+NVCC ?= $(NVCC_FOUND)
+HIPCC ?= $(HIPCC_FOUND)
+NVARCH ?= $(NVARCH_FOUND)
+NVCC_FOUND := $(shell command -v nvcc || { test -x $(CUDA)/bin/nvcc && echo $(CUDA)/bin/nvcc; })
+HIPCC_FOUND := $(shell command -v hipcc)
+NVARCH_FOUND := $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_90)
+GPULD = $(if $(NVCC),$(NVCC) -arch=$(NVARCH),$(HIPCC))
+GPUCC = $(if $(GPULD),$(GPULD) -O3 $(if $(NVCC),,-x hip))
+EX_HOST = $(EX)/wave_host.o $(EX)/wave_run.o
+$(EX)/wave_k.h $(EX)/wave_k.cu $(EX)/wave_k.f90 &: fdtune $(EXAMPLE_DB)
+	@mkdir -p $(EX)
+	./fdtune export --db $(EXAMPLE_DB) $(EXAMPLE_PICK) --out $(EX) --name wave_k --fortran \
+	  $$(./fdtune export --help | grep -q -- --all-sizes && echo --all-sizes || echo --size=512)
+$(EX)/%.o: examples/wave/%.c $(EX)/wave_k.h
+	$(CC) $(CPPFLAGS) -I$(EX) -Iexamples/wave $(CFLAGS) -c -o $@ $<
+$(EX)/wave_dev.o: examples/wave/wave_dev.cu examples/wave/wave.h
+	@mkdir -p $(EX)
+	$(GPUCC) -Iexamples/wave -c -o $@ $<
+$(EX)/wave_k.o: $(EX)/wave_k.cu
+	$(GPUCC) -c -o $@ $<
+$(EX)/wave: $(EX)/wave.o $(EX_HOST) $(EX)/wave_dev.o $(EX)/wave_k.o
+	$(GPULD) -o $@ $^ -lm
+# the Fortran driver, where gfortran is: gfortran links it with the nvcc (or
+# hipcc) objects and the runtime, libgfortran static so that it runs where
+# gfortran is not installed
+FORTRAN ?= $(FORTRAN_FOUND)
+FORTRAN_FOUND := $(shell command -v gfortran || command -v gfortran-12)
+FFLAGS_EX = -O2 -std=f2008 -Wall -J$(EX)
+FLIBS_EX = $(if $(NVCC),-L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt -lpthread,-L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64) -lstdc++ -lm
+$(EX)/wave_k_f.o: $(EX)/wave_k.f90
+	$(FORTRAN) $(FFLAGS_EX) -c -o $@ $<
+$(EX)/wave_f.o: examples/wave/wave.f90 $(EX)/wave_k_f.o
+	$(FORTRAN) $(FFLAGS_EX) -c -o $@ $<
+$(EX)/wave_f: $(EX)/wave_f.o $(EX)/wave_k_f.o $(EX)/wave_host.o $(EX)/wave_dev.o $(EX)/wave_k.o
+	$(FORTRAN) -static-libgfortran -o $@ $^ $(FLIBS_EX)
+example:
+	@if [ -z "$(GPUCC)" ]; then echo "make example: needs nvcc (CUDA) or hipcc (ROCm); neither is here" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory $(EX)/wave $(if $(FORTRAN),$(EX)/wave_f)
+	$(EX)/wave --out $(EX)/out $(EXAMPLE_ARGS)
+# the same drivers on the CPU stepper (wave_cpu.c), for small grids and the tests
+$(EX)/wave-cpu: $(EX)/wave.o $(EX_HOST) $(EX)/wave_cpu.o
+	$(CC) $(CFLAGS) -o $@ $^ -lm
+$(EX)/wave_f-cpu: $(EX)/wave_f.o $(EX)/wave_k_f.o $(EX)/wave_host.o $(EX)/wave_cpu.o
+	$(FORTRAN) -fopenmp -o $@ $^ -lm
+# its CPU test: the propagator on a CPU stepper, the example on a GPU
+$(B)/tests/t_example.o: CPPFLAGS += -I$(EX) -Iexamples/wave
+$(B)/tests/t_example.o: $(EX)/wave_k.h $(EX)/wave-cpu
+$(B)/t_example: $(B)/tests/t_example.o $(B)/tests/t_util.o $(EX_HOST) $(EX)/wave_cpu.o
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lm $(TESTLIBS)
 
 # ---- generated kernels, in the build tree only ----
 gen-all: fdtune
@@ -87,19 +169,28 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_strategy $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU += $(B)/t_example
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+$(B)/t_rule: $(B)/tests/t_rule.o $(CORE_O)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_strategy: $(B)/tests/t_strategy.o $(B)/tests/t_ref.o $(CORE_O)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+$(B)/t_transfer: $(B)/tests/t_transfer.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_mixed: $(B)/tests/t_mixed.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_wave: $(B)/tests/t_wave.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
-$(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_best.o
+$(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_best.o $(B)/db/db_reap.o $(B)/db/db_path.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_fortran: $(B)/tests/t_fortran.o $(B)/tests/t_util.o $(B)/libfdtune.a
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_pkg: $(B)/tests/t_pkg.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_cli: $(B)/tests/t_cli.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
@@ -133,8 +224,9 @@ check: fdtune $(T_CPU) $(B)/t_gpu
 	  RESULTS_DB=$(CURDIR)/results/h100/fdtune.db sh tests/run.sh $(T_CPU) $(B)/t_gpu
 
 # GPU tests only: what the device machine runs.
-test-gpu: fdtune $(B)/t_gpu
-	FDTUNE=$(CURDIR)/fdtune ROOT=$(CURDIR) RESULTS_DB=$(CURDIR)/results/h100/fdtune.db $(B)/t_gpu
+test-gpu: fdtune $(B)/t_gpu $(B)/t_example
+	FDTUNE=$(CURDIR)/fdtune ROOT=$(CURDIR) RESULTS_DB=$(CURDIR)/results/h100/fdtune.db $(B)/t_gpu; s=$$?; \
+	  ROOT=$(CURDIR) $(B)/t_example && exit $$s
 
 # A real single-node Slurm cluster in a temporary directory runs the README's
 # job-array script over a plan and its merged shards are checked (root only).
@@ -145,8 +237,10 @@ test-slurm: fdtune
 deps:
 	@sh .ci/deps.sh test
 
+FORCE:
+
 clean:
 	rm -rf $(B) fdtune fdtune-nvidia fdtune-amd
 
-.PHONY: all sweep test check test-gpu test-slurm deps clean gen-all lib install
+.PHONY: all sweep test check test-gpu deps clean gen-all lib install FORCE example
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

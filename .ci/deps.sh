@@ -5,8 +5,10 @@
 #   sh .ci/deps.sh          build: C compiler, make, m4, SQLite headers, and a
 #                           GPU compiler (CUDA's NVRTC or ROCm's hiprtc)
 #   sh .ci/deps.sh test     also cmocka, sqlite3, gnuplot (fdtune report's
-#                           tests), and ROCm's hiprtc so that generated
-#                           kernels are compile-tested for AMD as well as NVIDIA
+#                           tests), gfortran and cmake (the Fortran
+#                           modules' and CMake package's tests), and ROCm's
+#                           hiprtc so that generated kernels are
+#                           compile-tested for AMD as well as NVIDIA
 #   sh .ci/deps.sh slurm    also Slurm and munge, for make test-slurm
 set -eu
 want=""
@@ -22,6 +24,8 @@ if [ "${1:-}" = test ]; then
 	command -v sqlite3 >/dev/null 2>&1 || want="$want sqlite3"
 	command -v gnuplot >/dev/null 2>&1 || want="$want gnuplot-nox"
 	command -v pkg-config >/dev/null 2>&1 || want="$want pkg-config"
+	command -v gfortran >/dev/null 2>&1 || want="$want gfortran"
+	command -v cmake >/dev/null 2>&1 || want="$want cmake"
 elif [ "${1:-}" = slurm ]; then
 	PATH=$PATH:/usr/sbin:/sbin
 	command -v slurmctld >/dev/null 2>&1 || want="$want slurm-wlm"

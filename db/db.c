@@ -4,7 +4,8 @@
  * it has been recognised as empty or as an fdtune database with a schema
  * this build understands; anything else is refused untouched.  Every insert
  * is one autocommitted statement with bound parameters.  db_best lives in
- * db_best.c.
+ * db_best.c, the checks of a path in db_path.c, the sweeps of dead processes
+ * in db_reap.c.
  */
 #include "db.h"
 #include "db_int.h"
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -121,6 +123,12 @@ static const char *const migrations[] = {
     "                                   ORDER BY median_ms, run_id) AS rk\n"
     "      FROM v_runs WHERE status = 'ok' AND median_ms IS NOT NULL)\n"
     "WHERE rk = 1;\n",
+
+    /* 5: the process that owns a sweep: its pid and an identity that tells it
+     * from a later process with the same pid (db_proc_id), so that a sweep
+     * whose process is gone can be marked interrupted (db_reap_sweeps) */
+    "ALTER TABLE sweeps ADD COLUMN pid INTEGER;\n"
+    "ALTER TABLE sweeps ADD COLUMN proc_id TEXT;\n",
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_LATEST,
                "one migration per schema version");
@@ -339,6 +347,8 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
         return db_fail(err, n, "db_open: path and out are required");
     if (upto < 1 || upto > DB_SCHEMA_LATEST)
         return db_fail(err, n, "db_open: schema version %d is outside 1..%d", upto, DB_SCHEMA_LATEST);
+    if (db_path_check(path, 1, err, n))
+        return -1;
     errno = 0;
     exists = stat(path, &st) == 0;
     if (!exists && errno != ENOENT)
@@ -522,10 +532,18 @@ int db_sweep_begin(struct db *d, const char *cmdline, const char *host, long lon
     if (need(d, "database", err, n) || need(cmdline, "cmdline", err, n) ||
         need(host, "host", err, n) || need(mode, "mode", err, n) || need(id, "id", err, n))
         return -1;
-    struct val v[] = {txt(cmdline), txt(host), pos(dev), num(prob), txt(mode)};
-    return one(d, "INSERT INTO sweeps(cmdline, host, device_id, problem_id, mode)"
-                  " VALUES(?1,?2,?3,?4,?5) RETURNING id",
-               v, 5, id, "record sweep start", err, n);
+    char proc[128];
+    int v5 = db_version(d) >= 5;
+
+    if (db_proc_id((long)getpid(), proc, sizeof proc))
+        proc[0] = 0;
+    struct val v[] = {txt(cmdline), txt(host), pos(dev), num(prob), txt(mode),
+                      num((long long)getpid()), txt(proc[0] ? proc : NULL)};
+    return one(d, v5 ? "INSERT INTO sweeps(cmdline, host, device_id, problem_id, mode, pid,"
+                       " proc_id) VALUES(?1,?2,?3,?4,?5,?6,?7) RETURNING id"
+                     : "INSERT INTO sweeps(cmdline, host, device_id, problem_id, mode)"
+                       " VALUES(?1,?2,?3,?4,?5) RETURNING id",
+               v, v5 ? 7 : 5, id, "record sweep start", err, n);
 }
 
 int db_sweep_end(struct db *d, long long id, const char *status, long long n_space,

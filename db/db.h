@@ -9,9 +9,12 @@
  *
  * Conventions: functions return 0 on success and -1 on error, after writing
  * a human-readable message (what went wrong, what to do) into err[0..n-1].
- * err may be NULL when n is 0.  The one exception is db_best, which returns
- * DB_NOMATCH when no row matches.  Strings passed in are copied; none are
- * retained.  A struct db must be used by one thread at a time.
+ * err may be NULL when n is 0.  The exceptions are db_best, db_pick and
+ * db_strategies, which return DB_NOMATCH when no row matches.  Strings
+ * passed in are copied; none are retained.  A struct db must be used by
+ * one thread at a time.  A sweep records the process that owns it, so that
+ * one left running by a dead process can be marked interrupted
+ * (db_reap_sweeps).
  */
 #ifndef FDTUNE_DB_H
 #define FDTUNE_DB_H
@@ -19,7 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define DB_SCHEMA_LATEST 4            /* newest schema this build can write */
+#define DB_SCHEMA_LATEST 5            /* newest schema this build can write */
 #define DB_APPLICATION_ID 0x46445455  /* PRAGMA application_id, 'FDTU' */
 #define DB_NOMATCH 1                  /* db_best: valid query, no rows */
 
@@ -36,6 +39,12 @@ int db_open(const char *path, struct db **out, char *err, size_t n);
 /* As db_open but migrates no further than version upto (1..DB_SCHEMA_LATEST);
  * a file already past upto is opened as it is.  Meant for migration tests. */
 int db_open_version(const char *path, int upto, struct db **out, char *err, size_t n);
+/* 0 when path can be opened as a database (db_path.c): an existing regular
+ * file, readable (and with write = 1, writable, in a writable directory), or
+ * with write = 1 a missing file in a writable directory; else -1 with err
+ * naming what is wrong with the path (a directory, a device, a missing
+ * directory, permissions). db_open checks its path so. */
+int db_path_check(const char *path, int write, char *err, size_t n);
 void db_close(struct db *d);          /* NULL is allowed */
 int db_version(struct db *d);         /* PRAGMA user_version, -1 on error */
 /* The underlying connection, owned by d (for tests and ad-hoc queries). */
@@ -74,6 +83,22 @@ int db_sweep_begin(struct db *d, const char *cmdline, const char *host, long lon
  * message are stored as NULL.  Sets ended to now (UTC). */
 int db_sweep_end(struct db *d, long long id, const char *status, long long n_space,
                  long long n_pruned, const char *message, char *err, size_t n);
+/* db_sweep_begin records the pid of the calling process and its identity
+ * (db_int.h's db_proc_id) with the sweep, from schema 5 on.
+ *
+ * db_reap_sweeps: marks 'interrupted' (ended now, with a message) every
+ * sweep still 'running' that was begun on this host (gethostname) by a
+ * process that is gone: its pid is not alive, or is alive but another
+ * process (its recorded identity differs: the pid was reused). Sweeps of
+ * other hosts, and those recorded before schema 5 (no pid), are left as
+ * they are. One line per sweep marked goes to log (when not NULL);
+ * *reaped (when not NULL) = how many. Called by a sweep and by merge when
+ * they open a database. */
+int db_reap_sweeps(struct db *d, FILE *log, int *reaped, char *err, size_t n);
+/* Prints, after prefix, one line per sweep still marked 'running' (of any
+ * host): "sweep ID (FAMILY R=.. NXxNYxNZ PREC, MODE) running on host H since
+ * T (AGE ago)". *count (when not NULL) = how many. */
+int db_live_sweeps(struct db *d, FILE *out, const char *prefix, int *count, char *err, size_t n);
 
 /* sweep_id 0 = none; compile_ms NaN and negative regs/lds/spill = unknown
  * (NULL).  status is 'ok', 'compile_error' or 'gen_error'; log may be NULL. */
@@ -172,9 +197,38 @@ int db_each_run(struct db *d, long long like,
 /* The names of the devices with ok runs matching f, sorted, at most max. */
 int db_devices(struct db *d, const struct db_filter *f, char names[][256], int max, int *count,
                char *err, size_t n);
+/* The sizes nx, ny, nz with ok runs matching f, by point count, then nx, ny,
+ * nz (the order of fdt_rule.h), at most max. */
+int db_sizes(struct db *d, const struct db_filter *f, int sizes[][3], int max, int *count,
+             char *err, size_t n);
 /* The integer at $.key of json (SQLite's json_extract); *found = 0 when
  * there is none. */
 int db_json_int(struct db *d, const char *json, const char *key, int *v, int *found,
                 char *err, size_t n);
+
+/* The relatives of a problem (db_related.c): the k fastest configurations
+ * of every other problem of its family and precision with ok runs on its
+ * device. The device is device_id, else the device of run `run`, else any
+ * device of arch `arch`; the problem is problem_id, else the problem of run.
+ * skip_size = 1 leaves out every problem of the problem's size as well (all
+ * radii): what a replay that holds a size out may not see. per_value = 1
+ * adds, for each relative, its fastest configuration with each value of each
+ * parameter (rank then says where it stands among all). */
+struct db_related {
+    long long device_id, problem_id, run;
+    const char *arch;
+    int skip_size, k, per_value;
+};
+struct db_related_row {
+    const char *params;     /* JSON, valid during the call */
+    long long problem_id;
+    int radius, nx, ny, nz, rank;   /* rank 1: the fastest of its problem */
+    double ms;
+};
+/* Calls fn for each row, problem by problem, fastest first; a nonzero return
+ * of fn stops the walk and is returned. -1 on a database error. */
+int db_each_related(struct db *d, const struct db_related *q,
+                    int (*fn)(void *ctx, const struct db_related_row *row), void *ctx,
+                    char *err, size_t n);
 
 #endif

@@ -1,10 +1,11 @@
 /*
  * db_best.c - the "best configuration" report.  Ranks the ok runs of each
  * (device model, problem) by median time (boards of one model pool their
- * runs), the same ordering as the v_best view,
- * filters them, and prints either an aligned table for people or RFC 4180
- * CSV for scripts.  All rows are fetched before anything is printed, so a
- * failed query prints nothing.
+ * runs), the same ordering as the v_best view, filters them, and prints an
+ * aligned table for people, or RFC 4180 CSV or JSON for scripts.  All rows
+ * are fetched before anything is printed, so a failed query prints nothing.
+ * Also the lookups of fdtune export and replay: db_pick, db_each_run,
+ * db_devices and db_json_int.
  */
 #include "db.h"
 #include "db_int.h"
@@ -441,5 +442,36 @@ int db_devices(struct db *d, const struct db_filter *f, char names[][256], int m
         rc = db_fail(err, n, "db_devices: %s", sqlite3_errmsg(h));
     if (sqlite3_finalize(st) != SQLITE_OK && !rc)
         rc = db_fail(err, n, "db_devices: %s", sqlite3_errmsg(h));
+    return rc;
+}
+
+int db_sizes(struct db *d, const struct db_filter *f, int sizes[][3], int max, int *count,
+             char *err, size_t n)
+{
+    static const char sql[] =
+        "SELECT DISTINCT nx, ny, nz FROM v_runs WHERE" MATCH
+        " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)) ORDER BY nx * ny * nz, nx, ny, nz";
+    sqlite3_stmt *st = NULL;
+    sqlite3 *h = NULL;
+    int src, rc = 0;
+
+    *count = 0;
+    if (db_handle(d, &h, err, n))
+        return -1;
+    src = prepare(h, sql, f, 0, &st);
+    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        src = SQLITE_OK;
+        if (*count == max) {
+            rc = db_fail(err, n, "db_sizes: more than %d sizes match", max);
+            break;
+        }
+        for (int k = 0; k < 3; k++)
+            sizes[*count][k] = sqlite3_column_int(st, k);
+        (*count)++;
+    }
+    if (!rc && src != SQLITE_DONE && src != SQLITE_OK)
+        rc = db_fail(err, n, "db_sizes: %s", sqlite3_errmsg(h));
+    if (sqlite3_finalize(st) != SQLITE_OK && !rc)
+        rc = db_fail(err, n, "db_sizes: %s", sqlite3_errmsg(h));
     return rc;
 }

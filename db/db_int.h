@@ -12,6 +12,11 @@
 __attribute__((format(printf, 3, 4)))
 int db_fail(char *err, size_t n, const char *fmt, ...);
 
+/* The identity of process pid, "BOOT_ID/START_TICKS" (Linux /proc), which
+ * tells it from a later process given the same pid; -1 when it cannot be
+ * read (no such process, no /proc). */
+int db_proc_id(long pid, char *buf, size_t n);
+
 /* SQLite's file: URI of path with query appended ("mode=ro"), the path
  * percent-encoded where URIs need it; truncated to n bytes at most. */
 static inline void db_uri(char *uri, size_t n, const char *path, const char *query)

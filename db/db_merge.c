@@ -43,10 +43,10 @@ static const char merge_sql[] =
     "CREATE TEMP TABLE mcfg AS SELECT s.id AS old, t.id AS new FROM src.configs s"
     " JOIN main.configs t USING (family, params);"
     "INSERT INTO sweeps(cmdline, host, device_id, problem_id, mode, started, ended, status,"
-    " n_space, n_pruned, message)"
+    " n_space, n_pruned, message, pid, proc_id)"
     " SELECT s.cmdline, s.host, (SELECT new FROM mdev WHERE old = s.device_id),"
     " (SELECT new FROM mprob WHERE old = s.problem_id), s.mode, s.started, s.ended, s.status,"
-    " s.n_space, s.n_pruned, s.message FROM src.sweeps s WHERE NOT EXISTS (SELECT 1 FROM"
+    " s.n_space, s.n_pruned, s.message, s.pid, s.proc_id FROM src.sweeps s WHERE NOT EXISTS (SELECT 1 FROM"
     " main.sweeps t WHERE t.cmdline = s.cmdline AND t.host = s.host AND t.started = s.started"
     " AND t.mode = s.mode AND t.device_id IS (SELECT new FROM mdev WHERE old = s.device_id)"
     " AND t.problem_id = (SELECT new FROM mprob WHERE old = s.problem_id));"
@@ -87,7 +87,11 @@ static int check_source(const char *path, char *err, size_t n)
 {
     sqlite3 *h = NULL;
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), app = 0, ver = 0;
+    int rc = SQLITE_OK, app = 0, ver = 0;
+
+    if (db_path_check(path, 0, err, n))
+        return -1;
+    rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL);
 
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(h, "SELECT (SELECT application_id FROM pragma_application_id),"

@@ -1,14 +1,17 @@
 /*
  * fdt_lib.c: libfdtune (fdtune.h). One read-only SQLite connection to an
- * fdtune database; a lookup is one query on the v_runs view that prefers the
- * exact size and otherwise takes the nearest, and SQLite's json_each splits
- * the parameters. When nothing is recorded, each family has a default: a
+ * fdtune database; a lookup is one query on the v_runs view for the best run
+ * of every recorded size of the problem, and the rule of
+ * templates/fdt_rule.h (the one `fdtune export --all-sizes` pastes into its
+ * NAME.cu) picks among them: the exact size, else the nearest that fits.
+ * SQLite's json_each splits the parameters. When nothing is recorded, each family has a default: a
  * configuration that ran near the top of the H100 sweep of results/h100,
  * with the prefetch depth lowered for R >= 7 so that it fits any device with
  * 48 KiB of LDS per block at every radius.
  */
 #include "fdtune.h"
 #include "db_int.h"
+#include "../templates/fdt_rule.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -158,18 +161,50 @@ static int split(sqlite3 *h, struct fdtune_config *cfg, char *err, size_t n)
 	return rc != SQLITE_OK;
 }
 
+/* The recorded sizes of one device (the first matching by name) for the
+ * problem, each with its best run, in fdt_rule.h's order. */
+static const char sizes_sql[] =
+	"SELECT family, device, params, radius, nx, ny, nz, median_ms, gbs FROM"
+	" (SELECT *, ROW_NUMBER() OVER (PARTITION BY device, nx, ny, nz ORDER BY median_ms, run_id)"
+	"  AS rk FROM v_runs WHERE status = 'ok' AND median_ms IS NOT NULL AND family = ?2"
+	"  AND radius = ?3 AND precision = ?4"
+	"  AND (device LIKE '%' || ?1 || '%' OR arch LIKE '%' || ?1 || '%'))"
+	" WHERE rk = 1 ORDER BY device, nx * ny * nz, nx, ny, nz";
+
+/* Row st into cfg, its parameters split and its fit for the rule. */
+static int row(sqlite3 *h, sqlite3_stmt *st, struct fdtune_config *cfg, struct fdt_rule_fit *fit,
+	       char *err, size_t n)
+{
+	const char *t[3], *names[16];
+	memset(cfg, 0, sizeof *cfg);
+	for (int i = 0; i < 3; i++)
+		t[i] = (const char *)sqlite3_column_text(st, i);
+	snprintf(cfg->family, sizeof cfg->family, "%s", t[0] ? t[0] : "");
+	snprintf(cfg->device, sizeof cfg->device, "%s", t[1] ? t[1] : "");
+	snprintf(cfg->params, sizeof cfg->params, "%s", t[2] ? t[2] : "{}");
+	cfg->radius = sqlite3_column_int(st, 3);
+	cfg->nx = sqlite3_column_int(st, 4);
+	cfg->ny = sqlite3_column_int(st, 5);
+	cfg->nz = sqlite3_column_int(st, 6);
+	cfg->median_ms = sqlite3_column_double(st, 7);
+	cfg->gbs = sqlite3_column_double(st, 8);
+	if (split(h, cfg, err, n))
+		return 1;
+	for (int i = 0; i < cfg->np; i++)
+		names[i] = cfg->name[i];
+	fdt_rule_fit_of(names, cfg->value, cfg->np, fit);
+	return 0;
+}
+
 int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int radius,
 		  int nx, int ny, int nz, const char *precision, struct fdtune_config *cfg,
 		  char *err, size_t n)
 {
-	static const char sql[] =
-		"SELECT family, device, params, radius, nx, ny, nz, median_ms, gbs,"
-		" nx = ?5 AND ny = ?6 AND nz = ?7 FROM v_runs"
-		" WHERE status = 'ok' AND median_ms IS NOT NULL AND family = ?2 AND radius = ?3"
-		" AND precision = ?4 AND (device LIKE '%' || ?1 || '%' OR arch LIKE '%' || ?1 || '%')"
-		" ORDER BY 10 DESC, abs(nx * ny * nz - ?5 * ?6 * ?7), median_ms LIMIT 1";
+	struct fdtune_config *c = NULL, *m;
+	struct fdt_rule_size *t = NULL, *mt;
+	struct fdt_rule_fit *fit = NULL, *mf;
 	sqlite3_stmt *st = NULL;
-	int rc, found = 0;
+	int rc, nr = 0, cap = 0, pick = -1, failed = 0;
 
 	memset(cfg, 0, sizeof *cfg);
 	if (!family || !precision || !device) {
@@ -178,46 +213,59 @@ int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int rad
 	}
 	if (!db)
 		return fallback(family, radius, nx, ny, nz, cfg, err, n);
-	rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+	rc = sqlite3_prepare_v2(db->h, sizes_sql, -1, &st, NULL);
 	if (rc == SQLITE_OK && (rc = sqlite3_bind_text(st, 1, device, -1, SQLITE_STATIC)) == SQLITE_OK &&
 	    (rc = sqlite3_bind_text(st, 2, family, -1, SQLITE_STATIC)) == SQLITE_OK &&
-	    (rc = sqlite3_bind_int(st, 3, radius)) == SQLITE_OK &&
-	    (rc = sqlite3_bind_text(st, 4, precision, -1, SQLITE_STATIC)) == SQLITE_OK &&
-	    (rc = sqlite3_bind_int(st, 5, nx)) == SQLITE_OK &&
-	    (rc = sqlite3_bind_int(st, 6, ny)) == SQLITE_OK &&
-	    (rc = sqlite3_bind_int(st, 7, nz)) == SQLITE_OK) {
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			const char *t[3];
-			for (int i = 0; i < 3; i++)
-				t[i] = (const char *)sqlite3_column_text(st, i);
-			snprintf(cfg->family, sizeof cfg->family, "%s", t[0] ? t[0] : "");
-			snprintf(cfg->device, sizeof cfg->device, "%s", t[1] ? t[1] : "");
-			snprintf(cfg->params, sizeof cfg->params, "%s", t[2] ? t[2] : "{}");
-			cfg->radius = sqlite3_column_int(st, 3);
-			cfg->nx = sqlite3_column_int(st, 4);
-			cfg->ny = sqlite3_column_int(st, 5);
-			cfg->nz = sqlite3_column_int(st, 6);
-			cfg->median_ms = sqlite3_column_double(st, 7);
-			cfg->gbs = sqlite3_column_double(st, 8);
-			cfg->source = sqlite3_column_int(st, 9) ? FDTUNE_EXACT : FDTUNE_NEAREST;
-			found = 1;
-			rc = SQLITE_OK;
-		} else if (rc == SQLITE_DONE) {
-			rc = SQLITE_OK;
+	    (rc = sqlite3_bind_int(st, 3, radius)) == SQLITE_OK)
+		rc = sqlite3_bind_text(st, 4, precision, -1, SQLITE_STATIC);
+	while (rc == SQLITE_OK && !failed && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		rc = SQLITE_OK;
+		if (nr && strcmp((const char *)sqlite3_column_text(st, 1), c[0].device))
+			break;          /* the first device's sizes only */
+		if (nr == cap) {
+			cap = cap ? 2 * cap : 8;
+			m = realloc(c, (size_t)cap * sizeof *c);
+			c = m ? m : c;
+			mt = realloc(t, (size_t)cap * sizeof *t);
+			t = mt ? mt : t;
+			mf = realloc(fit, (size_t)cap * sizeof *fit);
+			fit = mf ? mf : fit;
+			if (!m || !mt || !mf) {
+				snprintf(err, n, "fdtune_lookup: out of memory");
+				failed = 1;
+				break;
+			}
 		}
+		if (row(db->h, st, &c[nr], &fit[nr], err, n)) {
+			failed = 1;
+			break;
+		}
+		t[nr] = (struct fdt_rule_size){ c[nr].nx, c[nr].ny, c[nr].nz, nr };
+		nr++;
 	}
-	if (rc != SQLITE_OK)
+	if (rc == SQLITE_DONE)
+		rc = SQLITE_OK;
+	if (rc != SQLITE_OK && !failed) {
 		snprintf(err, n, "fdtune_lookup: %s", sqlite3_errmsg(db->h));
-	if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK) {
-		snprintf(err, n, "fdtune_lookup: %s", sqlite3_errmsg(db->h));
-		rc = SQLITE_ERROR;
+		failed = 1;
 	}
-	if (rc != SQLITE_OK)
+	if (sqlite3_finalize(st) != SQLITE_OK && !failed) {
+		snprintf(err, n, "fdtune_lookup: %s", sqlite3_errmsg(db->h));
+		failed = 1;
+	}
+	if (!failed && nr)
+		pick = fdt_rule_pick(t, nr, fit, nx, ny, nz);
+	if (pick >= 0) {
+		*cfg = c[pick];
+		cfg->source = cfg->nx == nx && cfg->ny == ny && cfg->nz == nz ? FDTUNE_EXACT
+									 : FDTUNE_NEAREST;
+	}
+	free(c);
+	free(t);
+	free(fit);
+	if (failed)
 		return 1;
-	if (!found)
-		return fallback(family, radius, nx, ny, nz, cfg, err, n);
-	return split(db->h, cfg, err, n);
+	return pick >= 0 ? 0 : fallback(family, radius, nx, ny, nz, cfg, err, n);
 }
 
 int fdtune_param(const struct fdtune_config *cfg, const char *name, int def)

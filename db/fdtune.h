@@ -3,7 +3,9 @@
  * fdtune's kernels asks, once at start-up, which configuration a database of
  * tuning results recommends for its device and problem, in the manner of
  * FFTW's wisdom: the best recorded run for the device and problem; else the
- * best for the nearest recorded size; else a default known to run well.
+ * best for the nearest recorded size, by the rule of fdtune's
+ * templates/fdt_rule.h (the one `fdtune export --all-sizes` pastes into its
+ * code); else a default known to run well.
  *
  * Link with `pkg-config --cflags --libs fdtune` after `make install`. The
  * database is opened read-only and is never changed. Functions return 0 on
@@ -42,9 +44,15 @@ int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n);
 void fdtune_close(fdtune_db *db);
 
 /* The configuration for (device, problem). device matches a recorded
- * device's name or arch by substring ("H100", "sm_90", "gfx90a"); db may be
- * NULL, which gives the default. Fails only for an unknown family or a
- * database error. */
+ * device's name or arch by substring ("H100", "sm_90", "gfx90a"; where
+ * several match, the first by name). Among the sizes recorded for that
+ * device, family, radius and precision, each with its best run: the size
+ * nx x ny x nz itself (FDTUNE_EXACT); else the nearest by
+ *   log2(nx/mx)^2 + log2(ny/my)^2 + 2 log2(nz/mz)^2
+ * among those whose configuration can launch the grid (at most 65535 blocks
+ * in grid y and z; FDTUNE_NEAREST); else the default (FDTUNE_DEFAULT). db
+ * may be NULL, which gives the default. Fails only for an unknown family or
+ * a database error. */
 int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int radius,
 		  int nx, int ny, int nz, const char *precision, struct fdtune_config *cfg,
 		  char *err, size_t n);

@@ -1,10 +1,14 @@
 /*
  * export_main.cu: a host program that fdtune does not build, standing for a
- * user's code. It includes a kernel exported by `fdtune export --name k`,
- * lays out fields as k.h's contract says, launches through k_launch() and
- * validates against its own CPU reference: random input, output poisoned,
- * every interior point within the error bound of README, the halo untouched.
- * Built with nvcc by tests/t_gpu.c:  nvcc export_main.cu k.cu -o ex; ex NX NY NZ
+ * user's code. It includes a kernel exported by `fdtune export --name k`
+ * (one size or --all-sizes; fp32 or fp64; a stencil (out, in) or a time step
+ * (next, prev, vel)), lays out fields as k.h's contract says, launches
+ * through k_launch() and validates against its own CPU reference: random
+ * input, output poisoned, every interior point within the error bound of
+ * README, the halo untouched. With --time N it then times N launches with
+ * events and prints the median.
+ * Built with nvcc by tests/t_gpu.c and results/h100/export-sizes.sh:
+ *   nvcc export_main.cu k.cu -o ex; ex NX NY NZ [--time N]
  */
 #include <cuda_runtime.h>
 #include <math.h>
@@ -23,62 +27,143 @@ static int check(cudaError_t e, const char *what)
 	return e != cudaSuccess;
 }
 
+static int cmp(const void *a, const void *b)
+{
+	const float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
+static unsigned long long seed = 12345;
+
+/* Uniform in [lo, hi). */
+static double rnd(double lo, double hi)
+{
+	seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+	return lo + (double)(seed >> 11) * 0x1.0p-53 * (hi - lo);
+}
+
+static int launch(fd_real *out, const fd_real *in, const fd_real *vel, struct fd_grid g,
+		  const struct fd_coef *c)
+{
+#ifdef k_STEP
+	return k_launch(out, in, vel, g, c, 0);
+#else
+	(void)vel;
+	return k_launch(out, in, g, c, 0);
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	const int nx = argc > 3 ? atoi(argv[1]) : 61, ny = argc > 3 ? atoi(argv[2]) : 37,
 		  nz = argc > 3 ? atoi(argv[3]) : 29, xoff = 32;
+	const int reps = argc > 5 && !strcmp(argv[4], "--time") ? atoi(argv[5]) : 0;
 	const int ld = (xoff + (nx + 3) / 4 * 4 + 8 + 31) / 32 * 32;
 	const long long slice = (long long)ld * (ny + 2 * R), total = slice * (nz + 2 * R);
 	const long long origin = R * slice + (long long)R * ld + xoff;
-	float *in = (float *)malloc(total * 4), *out = (float *)malloc(total * 4), *din, *dout;
+	const size_t bytes = (size_t)total * sizeof(fd_real);
+	const double u = sizeof(fd_real) == 4 ? 0x1.0p-24 : 0x1.0p-53;
+	fd_real *in = (fd_real *)malloc(bytes), *out = (fd_real *)malloc(bytes);
+	fd_real *vel = (fd_real *)malloc(bytes), *base = (fd_real *)malloc(bytes);
+	fd_real *din, *dout, *dvel;
 	struct fd_grid g = { nx, ny, nz, ld, slice };
 	struct fd_coef c;
 	long long bad = 0;
-	unsigned long long s = 12345;
+#ifdef k_STEP
+	const int step = 1;
+#else
+	const int step = 0;
+#endif
 
-	if (!in || !out || nx < 1 || ny < 1 || nz < 1)
+	if (!in || !out || !vel || !base || nx < 1 || ny < 1 || nz < 1)
 		return 2;
 	for (long long i = 0; i < total; i++) {
-		s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-		in[i] = (float)((double)(s >> 11) * 0x1.0p-53 * 2 - 1);
+		in[i] = (fd_real)rnd(-1, 1);
+		vel[i] = (fd_real)rnd(0.5, 1);
+		base[i] = (fd_real)rnd(-1, 1);
 	}
-	memset(out, 0xff, total * 4);
+	/* the output poisoned; a time step reads its interior (next) */
+	memset(out, 0xff, bytes);
+	for (int k = 0; step && k < nz; k++)
+		for (int j = 0; j < ny; j++)
+			for (int i = 0; i < nx; i++) {
+				long long a = origin + i + (long long)j * ld + k * slice;
+				out[a] = base[a];
+			}
 	k_coef(&c, 1, 1, 1);
-	if (check(cudaMalloc(&din, total * 4), "cudaMalloc") ||
-	    check(cudaMalloc(&dout, total * 4), "cudaMalloc") ||
-	    check(cudaMemcpy(din, in, total * 4, cudaMemcpyHostToDevice), "copy in") ||
-	    check(cudaMemcpy(dout, out, total * 4, cudaMemcpyHostToDevice), "poison") ||
-	    check((cudaError_t)k_launch(dout + origin, din + origin, g, &c, 0), "k_launch") ||
+	if (check(cudaMalloc(&din, bytes), "cudaMalloc") ||
+	    check(cudaMalloc(&dout, bytes), "cudaMalloc") ||
+	    check(cudaMalloc(&dvel, bytes), "cudaMalloc") ||
+	    check(cudaMemcpy(din, in, bytes, cudaMemcpyHostToDevice), "copy in") ||
+	    check(cudaMemcpy(dvel, vel, bytes, cudaMemcpyHostToDevice), "copy vel") ||
+	    check(cudaMemcpy(dout, out, bytes, cudaMemcpyHostToDevice), "poison") ||
+	    check((cudaError_t)launch(dout + origin, din + origin, dvel + origin, g, &c), "k_launch") ||
 	    check(cudaDeviceSynchronize(), "kernel") ||
-	    check(cudaMemcpy(out, dout, total * 4, cudaMemcpyDeviceToHost), "copy out"))
+	    check(cudaMemcpy(out, dout, bytes, cudaMemcpyDeviceToHost), "copy out"))
 		return 1;
 	for (int k = -R; k < nz + R; k++)
 		for (int j = -R; j < ny + R; j++)
 			for (int i = -xoff; i < ld - xoff; i++) {
 				long long a = origin + i + (long long)j * ld + k * slice;
 				if (i >= 0 && i < nx && j >= 0 && j < ny && k >= 0 && k < nz) {
-					const float *u = in + a;
-					double ref = (double)c.c0 * u[0], mag = fabs(ref);
+					const fd_real *p = in + a;
+					double ref = (double)c.c0 * p[0], mag = fabs(ref);
 					for (int r = 1; r <= R; r++) {
-						const double t[6] = { u[-r], u[r], u[-r * ld], u[r * ld],
-							u[-r * slice], u[r * slice] };
-						const float w[3] = { c.x[r], c.y[r], c.z[r] };
+						const double t[6] = { p[-r], p[r], p[-r * ld], p[r * ld],
+							p[-r * slice], p[r * slice] };
+						const fd_real w[3] = { c.x[r], c.y[r], c.z[r] };
 						for (int q = 0; q < 6; q++) {
 							ref += (double)w[q / 2] * t[q];
 							mag += fabs((double)w[q / 2] * t[q]);
 						}
 					}
-					bad += !(fabs(out[a] - ref) <= 2.0 * (6 * R + 2) * 0x1.0p-24 * mag + 1e-30);
+					if (step) {     /* next = 2 prev - next + vel L(prev) */
+						ref = 2.0 * p[0] - (double)base[a] + (double)vel[a] * ref;
+						mag = 2.0 * fabs((double)p[0]) + fabs((double)base[a]) +
+						      fabs((double)vel[a]) * mag;
+					}
+					bad += !(fabs(out[a] - ref) <= 2.0 * (6 * R + 8) * u * mag + 1e-30);
 				} else {
-					unsigned b;
-					memcpy(&b, &out[a], 4);
-					bad += b != 0xffffffffu;
+					unsigned char b[sizeof(fd_real)];
+					memcpy(b, &out[a], sizeof b);
+					for (size_t q = 0; q < sizeof b; q++)
+						bad += b[q] != 0xff;
 				}
 			}
+#ifdef k_BY_SIZE
+	{
+		const char *size = NULL, *cfg = k_which(nx, ny, nz, &size);
+		printf("%dx%dx%d runs %s (%s)\n", nx, ny, nz, cfg ? cfg : "nothing",
+		       size && *size ? size : "the family default");
+	}
+#endif
 	printf("exported kernel on %dx%dx%d: %lld bad points\n", nx, ny, nz, bad);
+	if (!bad && reps > 0) {
+		cudaEvent_t e0, e1;
+		float *ms = (float *)calloc((size_t)reps, sizeof *ms);
+		const double moved = (step ? 4.0 : 2.0) * nx * ny * (double)nz * sizeof(fd_real);
+		if (!ms || check(cudaEventCreate(&e0), "event") || check(cudaEventCreate(&e1), "event"))
+			return 1;
+		for (int i = 0; i < 2 + reps; i++) {    /* two warm-up launches */
+			if (check(cudaEventRecord(e0, 0), "record") ||
+			    check((cudaError_t)launch(dout + origin, din + origin, dvel + origin, g, &c),
+				  "k_launch") ||
+			    check(cudaEventRecord(e1, 0), "record") ||
+			    check(cudaEventSynchronize(e1), "kernel") ||
+			    (i >= 2 && check(cudaEventElapsedTime(&ms[i - 2], e0, e1), "elapsed")))
+				return 1;
+		}
+		qsort(ms, (size_t)reps, sizeof *ms, cmp);
+		printf("time %dx%dx%d: median %.4f ms, %.1f GB/s over %d launches\n", nx, ny, nz,
+		       ms[reps / 2], moved / (ms[reps / 2] * 1e-3) * 1e-9, reps);
+		free(ms);
+	}
 	cudaFree(din);
 	cudaFree(dout);
+	cudaFree(dvel);
 	free(in);
 	free(out);
+	free(vel);
+	free(base);
 	return bad != 0;
 }

@@ -1,7 +1,8 @@
 /*
  * t_cli.c: the fdtune command line on bad input. Each case runs the built
  * binary ($FDTUNE) and checks the exit status, that the message names what
- * was wrong, and that nothing already recorded in a database is lost.
+ * was wrong, and that nothing already recorded in a database is lost; and
+ * sweeps stopped by kill -9 or SIGTERM, resumed and merged.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -72,6 +73,20 @@ static void bad_values(void **st)
 	expect("gen -p ypt=1042460", 2, "--param ypt=1042460: outside 1..64");
 	expect("sweep --spacing inf", 2, "--spacing 'inf'");
 	expect("sweep --spacing 1,2", 2, "--spacing '1,2'");
+	/* issue 15: checked before anything runs, GPU or not; nothing is created */
+	char args[512], db[256];
+	snprintf(db, sizeof db, "%s/early.db", dir);
+	snprintf(args, sizeof args, "sweep --devices 0,0 --max-configs 1 -q --db %s", db);
+	expect(args, 2, "--devices names GPU 0 twice");
+	snprintf(args, sizeof args, "sweep --compile-only --arch sm_bogus --max-configs 1 -q --db %s",
+		 db);
+	expect(args, 2, "--arch 'sm_bogus': this fdtune compiles for");
+	assert_int_not_equal(access(db, F_OK), 0);
+	expect("best --precision fp16", 2, "--precision 'fp16': expected fp32 or fp64");
+	expect("export --name int", 2, "--name 'int': a C or C++ keyword");
+	expect("export --name class", 2, "--name 'class': a C or C++ keyword");
+	expect("export --name _Tuned", 2, "start with an underscore");
+	expect("export --name my__k", 2, "double underscore");
 }
 
 static void impossible_configs(void **st)
@@ -90,8 +105,10 @@ static void help_everywhere(void **st)
 		"best --help", "devices --help", "export --help", "replay --help", "report --help",
 		"merge --help" };
 	(void)st;
-	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
 		expect(cmds[i], 0, "usage: fdtune");
+		assert_null(strstr(out, "the only one"));       /* issue 15: fp64 exists */
+	}
 	expect("gen --list", 0, "nw    z planes per block");
 }
 
@@ -167,6 +184,69 @@ static void databases(void **st)
 	assert_int_equal(run(args), 1);
 }
 
+/* issue 15: a space that no configuration of which can run is refused
+ * before anything is recorded, naming the values the family allows and why
+ * the space is empty. */
+static void empty_space(void **st)
+{
+	char db[256], args[512];
+	(void)st;
+	snprintf(db, sizeof db, "%s/empty.db", dir);
+	snprintf(args, sizeof args, "sweep --compile-only -q -p vec=3 --db %s", db);
+	expect(args, 2, "vec=3: must be 1, 2 or 4");
+	assert_non_null(strstr(out, "vec takes 1..4 (default 1,2,4), you gave -p vec=3"));
+	assert_int_not_equal(access(db, F_OK), 0);      /* not even created */
+	/* a set of values whose every combination is pruned, on an existing database */
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 1 -n 8 -r 1 -p vec=1 -p bx=32 -p by=1 "
+		 "-p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 --db %s", db);
+	expect(args, 0, "sweep 1 done: built=1");
+	snprintf(args, sizeof args, "sweep --compile-only -q -p bx=1024 -p by=4,8 --db %s", db);
+	expect(args, 2, "exceeds the limit of 1024");
+	assert_non_null(strstr(out, "by takes 1..1024 (default 1,2,4,8), you gave -p by=4,8"));
+	assert_int_equal(t_count(db, "select count(*) from sweeps"), 1);
+	assert_int_equal(t_count(db, "select count(*) from builds"), 1);
+}
+
+/* issue 15: a --db path that cannot be a database is named as such, by every
+ * command, instead of SQLite's "disk I/O error"; nothing is created. */
+static void db_paths(void **st)
+{
+	static const char *const cmds[] = { "report --db %s --out %s/rep", "best --db %s",
+		"export --db %s --out %s/exp", "merge --db %s %s/none.db",
+		"sweep --compile-only -q -n 8 -r 1 -p vec=1 -p bx=32 -p by=1 -p ypt=1 -p lds=0 "
+		"-p nw=8 -p nt=0 -p pf=0 --db %s" };
+	char paths[3][256], args[1024], ro[256];
+	const char *want[3] = { "is not a regular file (a device)", "is a directory, not a database "
+		"file", "does not exist; create it (mkdir -p" };
+	(void)st;
+	snprintf(paths[0], sizeof paths[0], "/dev/null");
+	snprintf(paths[1], sizeof paths[1], "%s", dir);
+	snprintf(paths[2], sizeof paths[2], "%s/no/such/dir/x.db", dir);
+	for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
+		for (int p = 0; p < 3; p++) {
+			/* a missing file is "no database" for the commands that only read */
+			const char *w = p == 2 && c < 3 ? "x.db" : want[p];
+			snprintf(args, sizeof args, cmds[c], paths[p], dir);
+			expect(args, 1, w);
+			assert_null(strstr(out, "disk I/O error"));
+		}
+	/* a merge source that is a device or a directory */
+	snprintf(args, sizeof args, "merge --db %s/mt.db /dev/null %s", dir, dir);
+	expect(args, 1, "/dev/null is not a regular file");
+	assert_non_null(strstr(out, "is a directory"));
+	/* a file without read permission (root reads it anyway) */
+	snprintf(ro, sizeof ro, "%s/noperm.db", dir);
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 1 -n 8 -r 1 -p vec=1 -p bx=32 -p by=1 "
+		 "-p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 --db %s", ro);
+	expect(args, 0, "done");
+	assert_int_equal(chmod(ro, 0), 0);
+	if (geteuid() != 0) {
+		snprintf(args, sizeof args, "best --db %s", ro);
+		expect(args, 1, "cannot be read and written: Permission denied");
+	}
+	assert_int_equal(chmod(ro, 0644), 0);
+}
+
 /* Queries on a recorded database (a copy of the H100 results): filters,
  * formats, and the nearest size when the size asked for is not recorded. */
 static void queries(void **st)
@@ -213,7 +293,13 @@ static void queries(void **st)
 		 "{ print \"target met\" }'", db);
 	expect(args, 0, "target met");
 	snprintf(args, sizeof args, "replay --db %s -s nope", db);
-	expect(args, 2, "exhaustive, random or guided");
+	expect(args, 2, "exhaustive, random, guided or transfer");
+	/* issue 14: transfer, each size held out in turn, within 3% with 2% of
+	 * the space, at every recorded size of xyz fp32 R = 4 */
+	snprintf(args, sizeof args, "replay --db %s -f xyz -r 4 --precision fp32 --each-size "
+		 "-s transfer --seeds 1 | awk -F'|' '$4 ~ /transfer/ { n++; if ($7 + 0 <= 2.05 && "
+		 "$8 + 0 <= 3) ok++ } END { if (n >= 4 && ok == n) print \"target met\" }'", db);
+	expect(args, 0, "target met");
 }
 
 /* fdtune export of the best H100 run: the header compiles as C, the source
@@ -277,6 +363,42 @@ static void export(void **st)
 			 "%s/multi.cu -o %s/multi.o", exp, exp);
 		assert_int_equal(system(args), 0);
 	}
+	/* every recorded size in one file, picked by the grid */
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes --out %s --name sz", db, exp);
+	expect(args, 2, "2 devices have runs of xyz R=4 fp32 (Fake GPU, NVIDIA H100 80GB HBM3); "
+	       "give --device or --all-devices");
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes --device H100 --out %s --name sz",
+		 db, exp);
+	expect(args, 0, "sz.cu and sz.h: xyz R=4 fp32");
+	snprintf(args, sizeof args, "test $(grep -c 'Tuned on NVIDIA H100' %s/sz.h) -eq %lld && "
+		 "grep -q 'const char \\*sz_which(int nx' %s/sz.h && grep -q 'fdt_rule_pick(sz_sizes' "
+		 "%s/sz.cu", exp, t_count(db, "select count(distinct nx || 'x' || ny || 'x' || nz) "
+					   "from v_runs where family = 'xyz' and radius = 4 and precision = "
+					   "'fp32' and status = 'ok' and device like '%H100%'"), exp, exp);
+	assert_int_equal(system(args), 0);
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes --device H100 --which 512", db);
+	expect(args, 0, "512x512x512 on NVIDIA H100 80GB HBM3: tuned at its size 512x512x512");
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes --device H100 --which 61x37x29", db);
+	expect(args, 0, "61x37x29 on NVIDIA H100 80GB HBM3: the nearest recorded size");
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes --all-devices --which 1 --out %s "
+		 "--name both", db, exp);
+	expect(args, 0, "1x1x1 on Fake GPU: the nearest recorded size");
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes --all-devices --out %s --name both",
+		 db, exp);
+	expect(args, 0, "on 2 devices");
+	snprintf(args, sizeof args, "grep -q 'both_devices\\[2\\] = { \"Fake GPU\", \"NVIDIA H100 80GB "
+		 "HBM3\" }' %s/both.cu && grep -q 'namespace both_dflt' %s/both.cu", exp, exp);
+	assert_int_equal(system(args), 0);
+	if (!system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc")) {
+		snprintf(args, sizeof args, "PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
+			 "%s/sz.cu -o %s/sz.o && PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
+			 "%s/both.cu -o %s/both.o", exp, exp, exp, exp);
+		assert_int_equal(system(args), 0);
+	}
+	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes -n 512", db);
+	expect(args, 2, "--all-sizes needs --radius and takes neither --run nor --size");
+	snprintf(args, sizeof args, "export --db %s -r 4 --which 64", db);
+	expect(args, 2, "--which needs --all-sizes");
 	snprintf(args, sizeof args, "export --db %s --all-devices", db);
 	expect(args, 2, "--all-devices needs --radius");
 	snprintf(args, sizeof args, "export --db %s -f iso3dfd -r 2 --out %s", db, exp);
@@ -306,6 +428,12 @@ static void kill_resume_shards(void **st)
 	assert_true(first > 0 && first < 72);       /* killed in the middle */
 	snprintf(args, sizeof args, "sweep --compile-only -q -j 2 %s --db %s", space, db);
 	expect(args, 0, "already recorded");
+	/* the killed sweep is marked interrupted by the next one, which says so */
+	assert_non_null(strstr(out, "sweep 1, started"));
+	assert_non_null(strstr(out, "marked interrupted"));
+	assert_int_equal(t_count(db, "select count(*) from sweeps where id = 1 and status = "
+				 "'interrupted' and ended is not null"), 1);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'running'"), 0);
 	assert_int_equal(t_count(db, "select count(*) from builds"), 72);
 	assert_int_equal(t_count(db, "select count(distinct config_id) from builds"), 72);
 	/* shards */
@@ -331,6 +459,61 @@ static void kill_resume_shards(void **st)
 	expect(args, 1, "not an fdtune database; nothing was merged");
 	snprintf(args, sizeof args, "%s/m.db", dir);
 	assert_int_equal(t_count(args, "select count(*) from builds"), 72);
+	/* issue 15: a sweep still running on another host is left running;
+	 * best and report say where it runs and for how long */
+	snprintf(cmd, sizeof cmd, "sqlite3 %s/m.db \"update sweeps set status = 'running', ended = "
+		 "null, host = 'elsewhere', started = strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now', "
+		 "'-3 hours') where id = 1\"", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(args, sizeof args, "best --db %s/m.db", dir);
+	expect(args, 3, "running on host elsewhere since ");
+	assert_non_null(strstr(out, "(3.0 h ago)"));
+	snprintf(args, sizeof args, "report --db %s/m.db --out %s/rep", dir, dir);
+	expect(args, 3, "running on host elsewhere since ");
+	snprintf(args, sizeof args, "%s/m.db", dir);
+	assert_int_equal(t_count(args, "select count(*) from sweeps where status = 'running'"), 1);
+	/* one of this host whose process is gone is marked interrupted by merge */
+	snprintf(cmd, sizeof cmd, "sqlite3 %s/m.db \"update sweeps set status = 'running', ended = "
+		 "null, host = '$(hostname)', pid = 2147483647 where id = 2\"", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(args, sizeof args, "merge --db %s/m.db %s/s0.db", dir, dir);
+	expect(args, 0, "by pid 2147483647 on ");
+	assert_non_null(strstr(out, "marked interrupted"));
+	snprintf(args, sizeof args, "%s/m.db", dir);
+	assert_int_equal(t_count(args, "select count(*) from sweeps where status = 'running'"), 1);
+	assert_int_equal(t_count(args, "select count(*) from sweeps where id = 2 and status = "
+				 "'interrupted'"), 1);
+}
+
+/* issue 15: SIGTERM to a sweep's whole process group (as timeout(1) and
+ * batch systems send it, m4 and compile children included) stops it as
+ * interrupted; what the signal cut short is not recorded as a failure, and
+ * the same command then finishes the space. */
+static void sigterm_group(void **st)
+{
+	char db[256], args[1024], cmd[2048];
+	const char *bin = getenv("FDTUNE");
+	static const char space[] = "-n 16 -r 2 -p vec=1,2,4 -p bx=32,64 -p by=1,2 -p ypt=1,2 "
+		"-p lds=0,1,2 -p nw=8 -p nt=0 -p pf=0";    /* 72 configurations */
+	(void)st;
+	snprintf(db, sizeof db, "%s/term.db", dir);
+	snprintf(cmd, sizeof cmd, "FDTUNE_CACHE= setsid '%s' sweep --compile-only -q -j 2 %s --db %s "
+		 ">%s/term.log 2>&1 & i=0; while [ \"$(sqlite3 %s 'select count(*) from builds' "
+		 "2>/dev/null || echo 0)\" -lt 3 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; "
+		 "kill -TERM -$! 2>/dev/null; wait $!; test $? = 1", bin ? bin : "./fdtune", space, db,
+		 dir, db);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "grep -q 'interrupted by signal 15' %s/term.log", dir);
+	assert_int_equal(system(cmd), 0);
+	long long first = t_count(db, "select count(*) from builds");
+	assert_true(first > 0 && first < 72);
+	assert_int_equal(t_count(db, "select count(*) from builds where status <> 'ok'"), 0);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'interrupted'"), 1);
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 2 %s --db %s", space, db);
+	expect(args, 0, "already recorded");
+	assert_int_equal(t_count(db, "select count(distinct config_id) from builds where status = "
+				 "'ok'"), 72);
+	assert_int_equal(t_count(db, "select count(*) from builds where status <> 'ok'"), 0);
 }
 
 /* A template that does not compile: every build is recorded as a compile
@@ -356,6 +539,46 @@ static void failed_compiles(void **st)
 				 "and log like '%this%' and regs is null"), 2);
 }
 
+/* The default strategy (issue 14): transfer where the database holds ok
+ * runs of the same family and precision at other sizes or radii on a GPU of
+ * the arch, else exhaustive; -s exhaustive overrides it. Compile-only, so
+ * the sweep says what a GPU sweep would choose and compiles everything. */
+static void default_strategy(void **st)
+{
+	static const char one[] = "-q -n 16 -p vec=4 -p bx=32 -p by=1 -p ypt=1 -p lds=0 -p nw=16 "
+				  "-p nt=0 -p pf=0";
+	char db[256], args[1024];
+	sqlite3 *h;
+	(void)st;
+	snprintf(db, sizeof db, "%s/ds.db", dir);
+	snprintf(args, sizeof args, "sweep --compile-only %s --db %s", one, db);
+	assert_int_equal(run(args), 0);
+	assert_null(strstr(out, "transfer"));           /* nothing related: exhaustive */
+	assert_int_equal(t_count(db, "select count(*) from builds"), 1);
+	/* an ok run of the same configuration at 24^3 on a GPU of the arch built for */
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h,
+		"insert into devices(vendor, name, arch) select 'nvidia', 'test GPU', arch from builds;"
+		"insert into problems(family, radius, nx, ny, nz, precision) values"
+		" ('xyz', 4, 24, 24, 24, 'fp32');"
+		"insert into runs(device_id, problem_id, config_id, status, median_ms) select"
+		" (select max(id) from devices), (select max(id) from problems), config_id, 'ok', 0.1"
+		" from builds;", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	snprintf(args, sizeof args, "sweep --compile-only %s --db %s", one, db);
+	expect(args, 0, "holds xyz fp32 results at 1 other sizes or radii");
+	assert_non_null(strstr(out, "a GPU sweep would run a transfer search (-s transfer)"));
+	snprintf(args, sizeof args, "sweep --compile-only -s exhaustive %s --db %s", one, db);
+	assert_int_equal(run(args), 0);
+	assert_null(strstr(out, "transfer"));
+	snprintf(args, sizeof args, "sweep --compile-only --precision fp64 %s --db %s", one, db);
+	assert_int_equal(run(args), 0);
+	assert_null(strstr(out, "transfer"));           /* fp32 is no relative of fp64 */
+	assert_int_equal(t_count(db, "select count(*) from runs"), 1);  /* nothing lost */
+	snprintf(args, sizeof args, "sweep -s nope %s --db %s", one, db);
+	expect(args, 2, "exhaustive, random, guided or transfer");
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -363,6 +586,9 @@ int main(void)
 		cmocka_unit_test(help_everywhere), cmocka_unit_test(databases),
 		cmocka_unit_test(failed_compiles), cmocka_unit_test(queries),
 		cmocka_unit_test(export), cmocka_unit_test(kill_resume_shards),
+		cmocka_unit_test(default_strategy),
+		cmocka_unit_test(empty_space), cmocka_unit_test(db_paths),
+		cmocka_unit_test(sigterm_group),
 	};
 	int rc;
 	if (!mkdtemp(dir))

@@ -214,9 +214,13 @@ static void helper_kernels(void **st)
 	}
 }
 
-/* The source fdtune export writes compiles with the run-time compiler too. */
+/* The source fdtune export writes compiles with the run-time compiler too:
+ * one kernel, and every recorded size in one file, for one device and for
+ * every device. */
 static void exported(void **st)
 {
+	static const char *const how[] = { "", "-r 4 --all-sizes", "-f iso3dfd -r 8 --all-sizes",
+		"-r 8 --precision fp64 --all-sizes --all-devices" };
 	const char *bin = getenv("FDTUNE"), *db = getenv("RESULTS_DB");
 	char dir[] = "/tmp/fdt_expXXXXXX", cmd[1024], path[256], err[4096], *src;
 	struct rt_prog p;
@@ -226,22 +230,24 @@ static void exported(void **st)
 	if (!bin || !db)
 		skip();
 	assert_non_null(mkdtemp(dir));
-	snprintf(cmd, sizeof cmd, "cp '%s' %s/e.db && '%s' export --db %s/e.db --out %s "
-		 "--name k >/dev/null", db, dir, bin, dir, dir);
-	assert_int_equal(system(cmd), 0);
-	snprintf(path, sizeof path, "%s/k.cu", dir);
-	assert_non_null(f = fopen(path, "rb"));
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	assert_non_null(src = calloc(1, (size_t)len + 1));
-	assert_int_equal(fread(src, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	if (rt_compile(src, "k.cu", rt_default_arch(), NULL, 0, &p, err, sizeof err))
-		print_error("%s\n%s\n", err, p.log);
-	assert_non_null(p.code);
-	rt_prog_free(&p);
-	free(src);
+	for (size_t i = 0; i < sizeof how / sizeof how[0]; i++) {
+		snprintf(cmd, sizeof cmd, "cp '%s' %s/e.db && '%s' export --db %s/e.db %s --out %s "
+			 "--name k >/dev/null", db, dir, bin, dir, how[i], dir);
+		assert_int_equal(system(cmd), 0);
+		snprintf(path, sizeof path, "%s/k.cu", dir);
+		assert_non_null(f = fopen(path, "rb"));
+		fseek(f, 0, SEEK_END);
+		len = ftell(f);
+		rewind(f);
+		assert_non_null(src = calloc(1, (size_t)len + 1));
+		assert_int_equal(fread(src, 1, (size_t)len, f), (size_t)len);
+		fclose(f);
+		if (rt_compile(src, "k.cu", rt_default_arch(), NULL, 0, &p, err, sizeof err))
+			print_error("export %s: %s\n%s\n", how[i], err, p.log);
+		assert_non_null(p.code);
+		rt_prog_free(&p);
+		free(src);
+	}
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }

@@ -2,7 +2,8 @@
  * t_db.c - cmocka tests for the results database (db/): schema creation and
  * connection settings, insert-or-get, the best-run report in CSV and table
  * form, migration from schema 1, and refusal to touch foreign, corrupt or
- * newer files.  Every file lives in a mkdtemp directory removed at the end.
+ * newer files, and the sweeps of dead processes marked interrupted (schema
+ * 5).  Every file lives in a mkdtemp directory removed at the end.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -566,6 +568,94 @@ static void test_csv_quoting(void **state)
     db_close(d);
 }
 
+/* v5: a sweep records its process; sweeps of this host whose process is
+ * gone (dead pid, or a pid reused by another process) are marked
+ * interrupted, those of other hosts and live ones are left running. */
+static void test_reap(void **state)
+{
+    char p[512], host[256] = "", sql[512], *log = NULL;
+    size_t loglen = 0;
+    struct db *d;
+    struct ids x;
+    long long mine, dead, reused, old;
+    int reaped = -1;
+    pid_t child;
+    FILE *m;
+
+    (void)state;
+    assert_int_equal(gethostname(host, sizeof host - 1), 0);
+    mkpath(p, sizeof p, "reap.db");
+    /* a sweep recorded at schema 4 has no pid: it cannot be judged */
+    assert_int_equal(db_open_version(p, 4, &d, err, sizeof err), 0);
+    x = base(d, "{\"bx\":8}");
+    assert_int_equal(db_sweep_begin(d, "fdtune sweep old", host, x.dev, x.prob, "gpu", &old, err,
+                                    sizeof err), 0);
+    db_close(d);
+    assert_int_equal(db_open(p, &d, err, sizeof err), 0);
+    assert_int_equal(db_version(d), 5);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM sweeps WHERE pid IS NULL AND proc_id IS NULL"
+             " AND id IN (%lld, %lld)", x.sweep, old);
+    assert_int_equal(qi(d, sql), 2);
+    assert_int_equal(db_sweep_begin(d, "fdtune sweep", host, x.dev, x.prob, "gpu", &mine, err,
+                                    sizeof err), 0);
+    snprintf(sql, sizeof sql, "SELECT pid FROM sweeps WHERE id = %lld AND proc_id LIKE '%%/%%'",
+             mine);
+    assert_int_equal(qi(d, sql), getpid());
+    /* a process that has exited: its pid is free (or another's) */
+    child = fork();
+    assert_true(child >= 0);
+    if (child == 0)
+        _exit(0);
+    assert_int_equal(waitpid(child, NULL, 0), child);
+    assert_int_equal(db_sweep_begin(d, "fdtune sweep dead", host, x.dev, x.prob, "gpu", &dead,
+                                    err, sizeof err), 0);
+    snprintf(sql, sizeof sql, "UPDATE sweeps SET pid = %d WHERE id = %lld", (int)child, dead);
+    assert_int_equal(qi(d, sql), 0);
+    /* our pid, but another process's identity: the pid was reused */
+    assert_int_equal(db_sweep_begin(d, "fdtune sweep reused", host, x.dev, x.prob, "gpu", &reused,
+                                    err, sizeof err), 0);
+    snprintf(sql, sizeof sql, "UPDATE sweeps SET proc_id = 'another-boot/1' WHERE id = %lld",
+             reused);
+    assert_int_equal(qi(d, sql), 0);
+    m = open_memstream(&log, &loglen);
+    assert_non_null(m);
+    assert_int_equal(db_reap_sweeps(d, m, &reaped, err, sizeof err), 0);
+    assert_int_equal(fclose(m), 0);
+    assert_int_equal(reaped, 2);
+    snprintf(sql, sizeof sql, "SELECT group_concat(id || ':' || status, ' ') FROM (SELECT * FROM"
+             " sweeps WHERE id IN (%lld, %lld, %lld, %lld, %lld) ORDER BY id)", x.sweep, old, mine,
+             dead, reused);
+    {
+        char got[256], want[256];
+        q(d, sql, got, sizeof got);
+        snprintf(want, sizeof want, "%lld:running %lld:running %lld:running %lld:interrupted"
+                 " %lld:interrupted", x.sweep, old, mine, dead, reused);
+        assert_string_equal(got, want);
+    }
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM sweeps WHERE id = %lld AND ended IS NOT NULL"
+             " AND message LIKE '%%pid %d%%gone%%'", dead, (int)child);
+    assert_int_equal(qi(d, sql), 1);
+    snprintf(sql, sizeof sql, "sweep %lld, started", dead);
+    assert_non_null(strstr(log, sql));
+    assert_non_null(strstr(log, "marked interrupted"));
+    free(log);
+    /* nothing left to mark: a second pass changes nothing */
+    assert_int_equal(db_reap_sweeps(d, NULL, &reaped, err, sizeof err), 0);
+    assert_int_equal(reaped, 0);
+    /* what is still running is listed with its host and age */
+    log = NULL;
+    m = open_memstream(&log, &loglen);
+    assert_non_null(m);
+    assert_int_equal(db_live_sweeps(d, m, "  ", &reaped, err, sizeof err), 0);
+    assert_int_equal(fclose(m), 0);
+    assert_int_equal(reaped, 3);
+    assert_non_null(strstr(log, "running on host node1 since "));
+    assert_non_null(strstr(log, " min ago)"));
+    assert_null(strstr(log, "interrupted"));
+    free(log);
+    db_close(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -573,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_migration),
         cmocka_unit_test(test_foreign),   cmocka_unit_test(test_corrupt),
         cmocka_unit_test(test_newer),     cmocka_unit_test(test_csv_quoting),
+        cmocka_unit_test(test_reap),
     };
 
     return cmocka_run_group_tests(tests, setup_all, teardown_all);

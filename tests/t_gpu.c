@@ -60,7 +60,9 @@ static int sweep_fam(const char *fam, const char *name, int r, int nx, int ny, i
 	o.jobs = 8;
 	o.quiet = 1;
 	o.strategy = st;
+	o.strategy_set = 1;
 	o.evals = evals;
+	o.evals_set = 1;
 	o.seed = 7;
 	o.timeout_s = timeout;
 	o.exe = exe;
@@ -160,6 +162,35 @@ static void faults_and_hangs(void **st)
 
 /* Sweeps the space given by specs for R and size: every configuration that
  * passes the constraints must run, and every run must be ok. */
+/* issue 15: SIGTERM to the process group of a GPU sweep (timeout -s TERM,
+ * a batch system) kills its worker in the middle of a run; that run is not
+ * recorded (it was launch_error "killed by signal 15" before), the sweep
+ * ends interrupted, and the same command measures it. The configuration
+ * hangs (bugs family, bug=2), so it is surely in flight when the signal
+ * comes; measured again, it is recorded as a timeout. */
+static void sigterm_in_flight(void **st)
+{
+	char cmd[4096], db[256], args[1024];
+	(void)st;
+	if (!have_gpu())
+		skip();
+	snprintf(db, sizeof db, "%s/term.db", dir);
+	snprintf(args, sizeof args, "'%s' sweep -f bugs -r 2 -n 67x9x5 -p bx=32 "
+		 "-p bug=2 --timeout 3 -q --db %s", exe, db);
+	snprintf(cmd, sizeof cmd, "FDTUNE_TEST_BUGS=1 setsid %s >%s/term.log 2>&1 & i=0; "
+		 "while [ \"$(sqlite3 %s 'select count(*) from builds' 2>/dev/null || echo 0)\" -lt 1 ] "
+		 "&& [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; sleep 2; kill -TERM -$! "
+		 "2>/dev/null; wait $!; test $? = 1 && grep -q 'not recorded' %s/term.log", args, dir,
+		 db, dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(t_count(db, "select count(*) from runs"), 0);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'interrupted'"), 1);
+	snprintf(cmd, sizeof cmd, "FDTUNE_TEST_BUGS=1 %s >%s/term2.log 2>&1", args, dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(t_count(db, "select count(*) from runs"), 1);
+	assert_int_equal(t_count(db, "select count(*) from runs where status = 'timeout'"), 1);
+}
+
 static void sweep_all_ok(int r, int nx, int ny, int nz, const char *const *specs, int ns,
 			 long long min_runs)
 {
@@ -190,6 +221,47 @@ static void guided_sweep(void **st)
 	long long space = t_count(db, "select n_space - n_pruned from sweeps");
 	assert_int_equal(t_count(db, "select count(*) from runs"), (space * 25 + 99) / 100);
 	assert_int_equal(t_count(db, "select count(*) from runs where status <> 'ok'"), 0);
+}
+
+/* Issue 14: with a problem of the same family at another size recorded, a
+ * sweep with no -s runs the transfer search: it runs its share of the
+ * space, starts from the other size's best (which it runs), and every run is
+ * ok. */
+static void transfer_sweep(void **st)
+{
+	static const char *const a[] = { "vec=2,4", "bx=32,64", "by=1,2", "ypt=1,2", "lds=0,2",
+		"nw=8,64", "nt=0", "pf=0" };
+	struct tn_problem pb = { tn_family("xyz"), 2, 40, 30, 20, "fp32", { 1, 1, 1 } };
+	struct tn_space sp;
+	struct tn_sweep_opts o = { 0 };
+	char db[256], err[2048];
+	(void)st;
+	if (!have_gpu())
+		skip();
+	sweep("transfer", 2, 45, 23, 17, a, 8, TN_EXHAUSTIVE, 100, db);
+	tn_space_default(pb.fam, &sp);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(tn_space_set(&sp, a[i], err, sizeof err), 0);
+	o.pb = &pb;
+	o.sp = &sp;
+	o.db_path = db;
+	o.cmdline = "transfer by default";
+	o.jobs = 8;
+	o.quiet = 1;
+	o.evals = 25;
+	o.evals_set = 1;
+	o.seed = 7;
+	o.timeout_s = 10;
+	o.exe = exe;
+	if (tn_sweep(&o, err, sizeof err))
+		fail_msg("transfer sweep failed: %s", err);
+	long long space = t_count(db, "select n_space - n_pruned from sweeps where id = 2");
+	assert_int_equal(t_count(db, "select count(*) from runs where sweep_id = 2"),
+			 (space * 25 + 99) / 100);
+	assert_int_equal(t_count(db, "select count(*) from runs where status <> 'ok'"), 0);
+	assert_int_equal(t_count(db, "select count(*) from runs r, v_best b where r.sweep_id = 2"
+				 " and b.nx = 45 and r.config_id = (select config_id from runs"
+				 " where id = b.run_id)"), 1);
 }
 
 static void small_spaces(void **st)
@@ -266,6 +338,66 @@ static void exported_kernel(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The CMake package on the GPU: make install into a temporary prefix,
+ * tests/cmake built with find_package(fdtune) for this device's arch, and
+ * its programs run: main.cu's exported lap8 and (where gfortran is here)
+ * fmain.f90's exported wave step must give the right values. */
+static void cmake_package(void **st)
+{
+	const char *root = getenv("ROOT"), *db = getenv("RESULTS_DB");
+	char cmd[4096];
+	struct rt_dev dev;
+	char err[256];
+	(void)st;
+	if (!have_gpu() || !root || !db || strcmp(rt_platform(), "nvidia") ||
+	    system("command -v cmake >/dev/null 2>&1") ||
+	    system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc"))
+		skip();
+	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
+	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS make -s -C '%s' install PREFIX=%s/prefix "
+		 ">/dev/null && cp '%s' %s/p.db && PATH=$PATH:/usr/local/cuda/bin cmake -S '%s/tests/cmake' "
+		 "-B %s/pkg -DCMAKE_PREFIX_PATH=%s/prefix -DFDTUNE_TEST_DB=%s/p.db "
+		 "-DCMAKE_CUDA_ARCHITECTURES=%s >/dev/null && cmake --build %s/pkg -j 4 >/dev/null && "
+		 "%s/pkg/app %s/p.db | grep 'lap8 at the centre' && "
+		 "{ ! test -x %s/pkg/fapp || %s/pkg/fapp %s/p.db | grep 'wave: status 0'; }",
+		 root, dir, db, dir, root, dir, dir, dir, dev.arch + strcspn(dev.arch, "0123456789"),
+		 dir, dir, dir, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* fdtune export --all-sizes of the H100 problems, built with nvcc into
+ * tests/export_main.cu: validated at recorded sizes and at sizes never
+ * tuned (61x37x29, 1x1x1, between the recorded ones; 1x600000x1, where
+ * the nearest recorded size, 128x128x64, has 8 rows a block: 75000 blocks in grid y,
+ * over the limit, and the rule falls back to one that fits). */
+static void exported_sizes(void **st)
+{
+	static const struct { const char *args, *sizes; } e[] = {
+		{ "-r 4", "128 128 64 1000 300 129 61 37 29 1 1 1 384 384 192 800 400 200 1 600000 1" },
+		{ "-f iso3dfd -r 8", "256 256 256 61 37 29 1 1 1 200 100 50" },
+		{ "-r 8 --precision fp64", "128 128 64 61 37 29 1 1 1 300 200 100" },
+	};
+	const char *root = getenv("ROOT"), *db = getenv("RESULTS_DB");
+	char cmd[4096], err[256];
+	struct rt_dev dev;
+	(void)st;
+	if (!have_gpu() || !root || !db || strcmp(rt_platform(), "nvidia") ||
+	    system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc"))
+		skip();
+	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
+	for (size_t i = 0; i < sizeof e / sizeof e[0]; i++) {
+		snprintf(cmd, sizeof cmd, "cp '%s' %s/s.db && '%s/fdtune' export --db %s/s.db "
+			 "--all-sizes %s --out %s/s%zu --name k >/dev/null && PATH=$PATH:/usr/local/cuda/bin "
+			 "nvcc -O2 -arch=%s -I%s/s%zu '%s/tests/export_main.cu' %s/s%zu/k.cu -o %s/s%zu/ex && "
+			 "set -- %s && while [ $# -gt 0 ]; do %s/s%zu/ex $1 $2 $3 > %s/s%zu/out && "
+			 "cat %s/s%zu/out && grep -q 'runs vec=' %s/s%zu/out || exit 1; shift 3; done",
+			 db, dir, root, dir, e[i].args, dir, i, dev.arch, dir, i, root, dir, i, dir, i,
+			 e[i].sizes, dir, i, dir, i, dir, i, dir, i);
+		if (system(cmd))
+			fail_msg("export --all-sizes %s", e[i].args);
+	}
+}
+
 /* Kernels with the xyz ABI that are wrong on purpose, to show that the
  * check catches each kind of damage. */
 static const char bad_src[] =
@@ -332,9 +464,11 @@ int main(void)
 {
 	/* bad_kernels runs last: its fault leaves the GPU unusable */
 	const struct CMUnitTest t[] = { cmocka_unit_test(small_spaces), cmocka_unit_test(guided_sweep),
-		cmocka_unit_test(other_families), cmocka_unit_test(fp64_families),
+		cmocka_unit_test(transfer_sweep), cmocka_unit_test(other_families), cmocka_unit_test(fp64_families),
 		cmocka_unit_test(faults_and_hangs),
-		cmocka_unit_test(exported_kernel), cmocka_unit_test(plan_kill_resume),
+		cmocka_unit_test(sigterm_in_flight),
+		cmocka_unit_test(exported_kernel), cmocka_unit_test(cmake_package),
+		cmocka_unit_test(exported_sizes), cmocka_unit_test(plan_kill_resume),
 		cmocka_unit_test(bad_kernels) };
 	const char *root = getenv("ROOT");
 	int rc;

@@ -68,6 +68,89 @@ static void lookups(void **st)
 	assert_non_null(strstr(c.params, "\"vec\":2"));
 }
 
+/* Checks that line (export --which's, or NAME_which's "SIZE CFG") names the
+ * recorded size of c and, parameter by parameter, its configuration. */
+static void same_pick(const char *line, const struct fdtune_config *c, const char *what)
+{
+	char size[64], tok[64];
+	const char *s;
+	int off;
+	snprintf(size, sizeof size, "%dx%dx%d", c->nx, c->ny, c->nz);
+	if (!(s = strstr(line, size)))
+		fail_msg("%s: '%s' does not name %s, libfdtune's pick (%s)", what, line, size, c->params);
+	s += strlen(size);
+	s += *s == ':';
+	for (; sscanf(s, " %63[^ \n]%n", tok, &off) == 1; s += off) {
+		char *eq = strchr(tok, '=');
+		if (!eq || (*eq = 0, fdtune_param(c, tok, atoi(eq + 1)) != atoi(eq + 1)))
+			fail_msg("%s: '%s' against libfdtune's %s", what, line, c->params);
+	}
+}
+
+/* libfdtune's lookup and fdtune export --all-sizes pick the same
+ * configuration for a set of grids, recorded or not: the export's --which
+ * and, where nvcc is installed, NAME_which of the exported code in a
+ * program (no GPU needed for one device). */
+static void agrees_with_export(void **st)
+{
+	static const struct { const char *family, *prec; int r; } pb[] = {
+		{ "xyz", "fp32", 4 }, { "iso3dfd", "fp32", 8 }, { "xyz", "fp64", 8 } };
+	static const int n[][3] = { { 512, 512, 512 }, { 1000, 300, 129 }, { 128, 128, 64 },
+		{ 61, 37, 29 }, { 1, 1, 1 }, { 800, 400, 200 }, { 384, 384, 192 }, { 300, 300, 300 },
+		{ 2000, 100, 50 }, { 64, 64, 1024 }, { 1, 40000, 1 }, { 65536, 8, 8 } };
+	const char *bin = getenv("FDTUNE");
+	int nvcc = !system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc");
+	char cmd[4096], line[1024], e[256], ex[300];
+	fdtune_db *d;
+	(void)st;
+	if (!bin)
+		skip();
+	snprintf(ex, sizeof ex, "%s/agree", dir);
+	assert_int_equal(fdtune_open(db, &d, e, sizeof e), 0);
+	for (size_t i = 0; i < sizeof pb / sizeof pb[0]; i++) {
+		FILE *w = NULL;
+		snprintf(cmd, sizeof cmd, "'%s' export --db %s -f %s -r %d --precision %s --all-sizes "
+			 "--out %s --name k >/dev/null", bin, db, pb[i].family, pb[i].r, pb[i].prec, ex);
+		assert_int_equal(system(cmd), 0);
+		if (nvcc) {
+			int o = snprintf(cmd, sizeof cmd, "cd %s && printf '#include <stdio.h>\\n#include "
+					 "\"k.h\"\\nint main(void) {\\n", ex);
+			for (size_t s = 0; s < sizeof n / sizeof n[0]; s++)
+				o += snprintf(cmd + o, sizeof cmd - (size_t)o, "const char *s%zu = \"\", *c%zu = "
+					      "k_which(%d, %d, %d, &s%zu); printf(\"%%%%s %%%%s\\\\n\", s%zu, "
+					      "c%zu ? c%zu : \"none\");\\n", s, s, n[s][0], n[s][1], n[s][2],
+					      s, s, s, s);
+			snprintf(cmd + o, sizeof cmd - (size_t)o, "return 0; }\\n' > w.c && PATH=$PATH:"
+				 "/usr/local/cuda/bin nvcc -c -arch=sm_90 k.cu -o k.o && cc -c w.c -o w.o "
+				 "&& PATH=$PATH:/usr/local/cuda/bin nvcc w.o k.o -o w");
+			assert_int_equal(system(cmd), 0);
+			snprintf(cmd, sizeof cmd, "%s/w", ex);
+			assert_non_null(w = popen(cmd, "r"));
+		}
+		for (size_t s = 0; s < sizeof n / sizeof n[0]; s++) {
+			struct fdtune_config c;
+			FILE *p;
+			assert_int_equal(fdtune_lookup(d, "H100", pb[i].family, pb[i].r, n[s][0], n[s][1],
+						       n[s][2], pb[i].prec, &c, e, sizeof e), 0);
+			assert_int_not_equal(c.source, FDTUNE_DEFAULT);
+			snprintf(cmd, sizeof cmd, "'%s' export --db %s -f %s -r %d --precision %s "
+				 "--all-sizes --which %dx%dx%d", bin, db, pb[i].family, pb[i].r, pb[i].prec,
+				 n[s][0], n[s][1], n[s][2]);
+			assert_non_null(p = popen(cmd, "r"));
+			assert_non_null(fgets(line, sizeof line, p));
+			assert_int_equal(pclose(p), 0);
+			same_pick(strchr(line, ':') + 1, &c, "export --which");
+			if (w) {
+				assert_non_null(fgets(line, sizeof line, w));
+				same_pick(line, &c, "k_which");
+			}
+		}
+		if (w)
+			assert_int_equal(pclose(w), 0);
+	}
+	fdtune_close(d);
+}
+
 static void bad_files(void **st)
 {
 	char path[300], cmd[600];
@@ -104,7 +187,8 @@ static void installed(void **st)
 int main(void)
 {
 	const struct CMUnitTest t[] = {
-		cmocka_unit_test(lookups), cmocka_unit_test(bad_files), cmocka_unit_test(installed),
+		cmocka_unit_test(lookups), cmocka_unit_test(agrees_with_export),
+		cmocka_unit_test(bad_files), cmocka_unit_test(installed),
 	};
 	const char *src = getenv("RESULTS_DB");
 	char cmd[600];

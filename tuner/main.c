@@ -14,7 +14,7 @@ static const char usage[] =
 "  devices   list the GPUs; --calibrate measures their copy bandwidth\n"
 "  gen       print or write the generated kernel sources\n"
 "  sweep     generate, compile, validate, time and store a space of kernels\n"
-"  best      the best configurations recorded, as a table or CSV\n"
+"  best      the best configurations recorded, as a table, CSV or JSON\n"
 "  report    a markdown report with gnuplot plots of the recorded runs\n"
 "  export    a tuned kernel as source and header for another code\n"
 "  replay    search strategies replayed against recorded runs, no GPU\n"

@@ -7,11 +7,13 @@
  *            compiles with nvcc and with hipcc (and, kernel only, with NVRTC
  *            and hiprtc);
  *   NAME.h   the C interface: the argument types, NAME_coef() with the
- *            weights, NAME_launch(), and where the configuration came from.
+ *            weights, NAME_launch(), and where the configuration came from;
+ * and with --fortran NAME.f90, a Fortran module for the same (tn_export_f90.c).
  */
 #include "db.h"
 #include "gen.h"
 #include "tn_cli.h"
+#include "tn_export.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,33 +27,73 @@ static const char usage[] =
 "DIR/NAME.cu (kernel and launch function, for nvcc or hipcc) and DIR/NAME.h.\n"
 "  --db PATH           database (default " TN_CLI_DB_DEFAULT ")\n"
 "  -o, --out DIR       directory for the files (default .)\n"
-"      --name NAME     base name of files and symbols (default fdt_FAMILY_rR)\n"
+"      --name NAME     base name of files and symbols (default fdt_FAMILY_rR):\n"
+"                      a C identifier, not a C or C++ keyword or reserved name\n"
 "      --run ID        this run instead of the best one\n"
 "      --all-devices   one kernel per device with runs for the problem (-r\n"
 "                      needed), chosen at run time by the device's name, and\n"
 "                      the family's default for any other device\n"
+"      --fortran       also DIR/NAME.f90: module NAME_fdtune, bind(C) types and\n"
+"                      interfaces for Fortran (NAME: a letter first, <= 56 chars)\n"
+"      --all-sizes     the best kernel of every recorded size of the problem (-r\n"
+"                      needed; precision fp32 unless --precision), chosen at run\n"
+"                      time by the grid: the size itself, else the nearest that\n"
+"                      fits (README); with --all-devices, per device\n"
+"      --which XxYxZ   with --all-sizes: print the configuration that grid gets\n"
+"                      and write nothing\n"
 "  -f, --family F, -r, --radius R, -n, --size N|XxYxZ, --device TEXT,\n"
 "      --precision P   which problem and device (as for fdtune best; the\n"
 "                      family is xyz unless --family or --run names another)\n"
 "  -h, --help          this text\n"
 "Exit status: 0 written, 3 nothing matched, 1 failure, 2 usage.\n";
 
+/* NULL when name may be used for the files and as the prefix of C and C++
+ * symbols, else why not: a keyword of C (to C23) or C++ (to C++20), or a
+ * name those languages reserve (a leading underscore, as these names are
+ * used at file scope, or a double underscore anywhere). */
+static const char *refused_name(const char *name)
+{
+	static const char *const kw[] = { "alignas", "alignof", "and", "and_eq", "asm", "auto",
+		"bitand", "bitor", "bool", "break", "case", "catch", "char", "char8_t", "char16_t",
+		"char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+		"constinit", "const_cast", "continue", "co_await", "co_return", "co_yield",
+		"decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
+		"explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
+		"inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+		"nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
+		"reinterpret_cast", "requires", "restrict", "return", "short", "signed", "sizeof",
+		"static", "static_assert", "static_cast", "struct", "switch", "template", "this",
+		"thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "typeof",
+		"typeof_unqual", "union", "unsigned", "using", "virtual", "void", "volatile",
+		"wchar_t", "while", "xor", "xor_eq" };
+	for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+		if (!strcmp(name, kw[i]))
+			return "a C or C++ keyword";
+	if (name[0] == '_')
+		return "reserved: C and C++ reserve names that start with an underscore";
+	if (strstr(name, "__"))
+		return "reserved: C++ reserves names that contain a double underscore";
+	return NULL;
+}
+
 /* The launch function's parameters and the kernel's arguments: (out, in)
  * for a stencil, (next, prev, vel) for a time-stepping family (tn.h). */
-static const char *abi_params = "fd_real *out, const fd_real *in", *abi_args = "out, in";
+const char *tn_exp_params = "fd_real *out, const fd_real *in", *tn_exp_args = "out, in";
 
-static void abi_of(const struct tn_family *fam)
+void tn_exp_abi(const struct tn_family *fam)
 {
 	if (fam->steps > 0) {
-		abi_params = "fd_real *next, const fd_real *prev, const fd_real *vel";
-		abi_args = "next, prev, vel";
+		tn_exp_params = "fd_real *next, const fd_real *prev, const fd_real *vel";
+		tn_exp_args = "next, prev, vel";
 	}
 }
 
-/* Writes NAME.h for the runs p[0..np): one, or one per device (with
- * cfg[np] the fallback). */
-static int header(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
-		  const char *db_path)
+/* Writes NAME.h for the runs p[0..np) with configurations cfg[0..np): one,
+ * one per device or one per (device, size); dflt, when not NULL, the
+ * configuration for any other device; rule, when not NULL, comment lines on
+ * the pick by size, and NAME_which is declared. */
+int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
+	   const char *db_path, const char *dflt, const char *rule)
 {
 	double w[TN_RMAX + 1];
 	if (tn_d2_weights(p->radius, w))
@@ -62,26 +104,31 @@ static int header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 	for (int i = 0; i < np; i++)
 		fprintf(o, " * %s on %s (%s), run %lld, for %dx%dx%d: %.4f ms, %.1f GB/s, %.1f%%\n"
 			" *   of the copy bandwidth fdtune measured there (recorded %s); %s\n",
-			np > 1 ? "Selected" : "Tuned", p[i].device, p[i].arch, p[i].run, p[i].nx,
+			np > 1 && !rule ? "Selected" : "Tuned", p[i].device, p[i].arch, p[i].run, p[i].nx,
 			p[i].ny, p[i].nz, p[i].median_ms, p[i].gbs, p[i].pct_copy, p[i].created, cfg[i]);
-	if (np > 1)
-		fprintf(o, " * On any other device: the family default, %s\n", cfg[np]);
+	if (dflt)
+		fprintf(o, " * On any other device: the family default, %s\n", dflt);
+	if (rule)
+		fputs(rule, o);
 	fprintf(o, " * Contract: %s point at interior point (0,0,0) of fields with %d halo\n"
 		" * points on every side, rows of g.ld elements and planes of g.slice elements;\n"
 		" * g.ld a multiple of 4 and the interior origin 16-byte aligned. Only the\n"
-		" * interior of %s is written.%s\n */\n", abi_args, p->radius,
-		strcmp(abi_args, "out, in") ? "next" : "out",
-		strcmp(abi_args, "out, in") ? " One step: next = 2 prev - next + vel L(prev);\n"
+		" * interior of %s is written.%s\n */\n", tn_exp_args, p->radius,
+		strcmp(tn_exp_args, "out, in") ? "next" : "out",
+		strcmp(tn_exp_args, "out, in") ? " One step: next = 2 prev - next + vel L(prev);\n"
 		" * swap next and prev between steps." : "");
 	fprintf(o, "#ifndef %s_H\n#define %s_H\n\ntypedef %s fd_real;   /* %s */\n\n"
 		"#ifndef FD_TYPES\n#define FD_TYPES\n"
 		"struct fd_grid { int nx, ny, nz, ld; long long slice; };\n"
 		"struct fd_coef { fd_real c0, x[9], y[9], z[9]; };\n#endif\n\n"
-		"#define %s_RADIUS %d\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+		"#define %s_RADIUS %d\n%s%s%s\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
 		"/* The weights of the second derivatives of order %d, scaled by 1/h^2. */\n"
 		"static inline void %s_coef(struct fd_coef *c, double hx, double hy, double hz)\n{\n"
 		"\tstatic const double w[%d] = {", name, name,
 		strcmp(p->precision, "fp64") ? "float" : "double", p->precision, name, p->radius,
+		strcmp(tn_exp_args, "out, in") ? "#define " : "",
+		strcmp(tn_exp_args, "out, in") ? name : "",
+		strcmp(tn_exp_args, "out, in") ? "_STEP 1   /* a time step: (next, prev, vel) */\n" : "",
 		2 * p->radius, name, p->radius + 1);
 	for (int k = 0; k <= p->radius; k++)
 		fprintf(o, "%s%.17g", k ? ", " : " ", w[k]);
@@ -94,8 +141,15 @@ static int header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		"/* Launches on stream (a cudaStream_t or hipStream_t, 0 for the default);\n"
 		" * returns 0, or the runtime's error code for the launch. */\n"
 		"int %s_launch(%s, struct fd_grid g,\n"
-		"\t\tconst struct fd_coef *c, void *stream);\n\n"
-		"#ifdef __cplusplus\n}\n#endif\n#endif\n", p->radius, name, abi_params);
+		"\t\tconst struct fd_coef *c, void *stream);\n\n", p->radius, name, tn_exp_params);
+	if (rule)
+		fprintf(o, "/* The configuration %s_launch runs on the current device for grid\n"
+			" * nx x ny x nz (\"vec=2 bx=64 ...\"), and in *size (when size is not NULL)\n"
+			" * the recorded size it was tuned at, \"\" for the family default (also on\n"
+			" * a device not listed). NULL when none can launch that grid. */\n"
+			"const char *%s_which(int nx, int ny, int nz, const char **size);\n"
+			"#define %s_BY_SIZE 1\n\n", name, name, name);
+	fprintf(o, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
 	return ferror(o) ? -1 : 0;
 }
 
@@ -115,8 +169,8 @@ static int source(FILE *o, const char *name, const char *src, char grid[3][96],
 		"\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n"
 		"\t%s_kernel<<<grid, block, 0, (FD_RT(Stream_t))stream>>>(%s, g, *c);\n"
 		"\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n",
-		name, name, name, src, name, abi_params, grid[0], grid[1], grid[2], block[0],
-		block[1], block[2], name, abi_args);
+		name, name, name, src, name, tn_exp_params, grid[0], grid[1], grid[2], block[0],
+		block[1], block[2], name, tn_exp_args);
 	return ferror(o) ? -1 : 0;
 }
 
@@ -154,7 +208,7 @@ static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
 		"extern \"C\" int %s_launch(%s, struct fd_grid g,\n"
 		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
 		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n\tswitch (%s_pick()) {\n",
-		nd, name, nd, nd, nd, name, name, abi_params, name);
+		nd, name, nd, nd, nd, name, name, tn_exp_params, name);
 	for (int i = 0; i <= nd; i++) {
 		char ns[160], label[32];
 		if (i < nd) {
@@ -167,13 +221,13 @@ static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
 		fprintf(o, "\t%s: {\n\t\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n"
 			"\t\t%s::%s_kernel<<<grid, block, 0, (FD_RT(Stream_t))stream>>>(%s, g, *c);\n"
 			"\t\tbreak;\n\t}\n", label, grid[i][0], grid[i][1], grid[i][2], block[i][0],
-			block[i][1], block[i][2], ns, ns, abi_args);
+			block[i][1], block[i][2], ns, ns, tn_exp_args);
 	}
 	fprintf(o, "\t}\n\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
 	return ferror(o) ? -1 : 0;
 }
 
-static int write_file(const char *dir, const char *name, const char *ext, char *path, size_t pn,
+int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, size_t pn,
 		      FILE **f, char *err, size_t n)
 {
 	snprintf(path, pn, "%s/%s%s", dir, name, ext);
@@ -185,10 +239,11 @@ static int write_file(const char *dir, const char *name, const char *ext, char *
 }
 
 /* The kernel of configuration params (JSON; parameters it lacks take their
- * first default value) named kname: v, its text cfg, source and geometry.
+ * first default value) named kname: v, its text cfg, source and geometry
+ * (with kname NULL, only v and cfg).
  * With fit, a configuration over the limits of sm_90 and gfx90a is replaced
  * by its first neighbour (one parameter changed) that fits. */
-static int kernel_of(struct db *db, const struct tn_family *fam, const struct db_pick *p,
+int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pick *p,
 		     const char *params, int fit, const char *kname, int *v, char cfg[512],
 		     char **src, char grid[3][96], unsigned block[3], char *err, size_t n)
 {
@@ -217,6 +272,8 @@ static int kernel_of(struct db *db, const struct tn_family *fam, const struct db
 		size_t o = strlen(cfg);
 		snprintf(cfg + o, 512 - o, "%s%s=%d", i ? " " : "", fam->p[i].name, v[i]);
 	}
+	if (!kname)
+		return 0;
 	if (gen_source(fam->tmpl, kname, d, tn_defs(&pb, v, d), src, err, n))
 		return 1;
 	fam->geom_src(&pb, v, grid, block);
@@ -230,6 +287,9 @@ int tn_cmd_export(int argc, char **argv)
 		{ "db", required_argument, 0, 0x200 }, { "out", required_argument, 0, 'o' },
 		{ "name", required_argument, 0, 0x201 }, { "run", required_argument, 0, 0x202 },
 		{ "all-devices", no_argument, 0, 0x203 },
+		{ "fortran", no_argument, 0, 0x206 },
+		{ "all-sizes", no_argument, 0, 0x204 },
+		{ "which", required_argument, 0, 0x205 },
 		TN_CLI_FILTER_OPTIONS, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -242,7 +302,7 @@ int tn_cmd_export(int argc, char **argv)
 	struct db *db = NULL;
 	const struct tn_family *fam;
 	char err[2048], nm[128], kname[200], fpath[4096];
-	int opt, run = 0, rc = TN_EX_FAIL, v[TN_MAXP], all = 0, nd = 1;
+	int opt, run = 0, rc = TN_EX_FAIL, v[TN_MAXP], all = 0, nd = 1, fortran = 0, sizes = 0, which[3] = { 0 };
 	FILE *f = NULL;
 
 	while ((opt = getopt_long(argc, argv, "o:h" TN_CLI_FILTER_SHORT, lo, NULL)) != -1) {
@@ -261,12 +321,27 @@ int tn_cmd_export(int argc, char **argv)
 				goto usage;
 			break;
 		case 0x203: all = 1; break;
+		case 0x206: fortran = 1; break;
+		case 0x204: sizes = 1; break;
+		case 0x205:
+			if (tn_parse_size(optarg, &which[0], &which[1], &which[2], err, sizeof err))
+				goto usage;
+			break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}
 	}
 	if (optind < argc) {
 		snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
+		goto usage;
+	}
+	if (sizes && (run || !flt.radius || flt.nx)) {
+		snprintf(err, sizeof err, "--all-sizes needs --radius and takes neither --run nor "
+			 "--size: it exports the best run of every recorded size of one problem");
+		goto usage;
+	}
+	if (which[0] && !sizes) {
+		snprintf(err, sizeof err, "--which needs --all-sizes");
 		goto usage;
 	}
 	if (all && (run || !flt.radius || flt.device)) {
@@ -284,10 +359,46 @@ int tn_cmd_export(int argc, char **argv)
 			snprintf(err, sizeof err, "--name '%s': not a C identifier", name);
 			goto usage;
 		}
+	if (name && refused_name(name)) {
+		snprintf(err, sizeof err, "--name '%s': %s; choose another name (it prefixes "
+			 "the exported symbols: NAME_launch, NAME_coef, NAME_kernel)", name,
+			 refused_name(name));
+		goto usage;
+	}
+	if (fortran && name && tn_export_f90_name(name, err, sizeof err))
+		goto usage;
 	if (!flt.family && !run)
 		flt.family = "xyz";     /* as for fdtune sweep */
 	if (tn_cli_db_exists(path, err, sizeof err) || db_open(path, &db, err, sizeof err))
 		goto fail;
+	if (sizes) {
+		if (!flt.precision)
+			flt.precision = "fp32";
+		snprintf(nm, sizeof nm, "fdt_%s_r%d", flt.family, flt.radius);
+		rc = tn_exp_sizes(db, &flt, all, dir, name ? name : nm, path, which[0] ? which : NULL,
+				  err, sizeof err);
+		if (rc && rc != TN_EX_NOMATCH)
+			goto fail;
+		if (rc)
+			fprintf(stderr, "fdtune export: %s in %s\n", err, path);
+		if (rc || !fortran || which[0])
+			goto done;
+		/* one launch for every size: the module describes the largest one's run */
+		name = name ? name : nm;
+		rc = TN_EX_FAIL;
+		if (db_pick(db, &flt, 0, &p[0], err, sizeof err) || !(fam = tn_family(flt.family)))
+			goto fail;
+		snprintf(cfg[0], sizeof cfg[0], "the largest recorded size's %.380s; NAME_launch picks "
+			 "one per grid (the table in %.40s.h)", p[0].params, name);
+		if (tn_exp_file(dir, name, ".f90", fpath, sizeof fpath, &f, err, sizeof err) ||
+		    tn_export_f90(f, name, p, 1, cfg, path, fam->steps) | fclose(f)) {
+			snprintf(err, sizeof err, "cannot write %.900s", fpath);
+			goto fail;
+		}
+		printf("%s/%s.f90: module %s_fdtune\n", dir, name, name);
+		rc = TN_EX_OK;
+		goto done;
+	}
 	if (all && db_devices(db, &flt, dev, MAXDEV, &nd, err, sizeof err))
 		goto fail;
 	for (int i = 0; i < (all ? nd : 1); i++) {
@@ -316,7 +427,7 @@ int tn_cmd_export(int argc, char **argv)
 			 "know", p[0].run, p[0].family);
 		goto fail;
 	}
-	abi_of(fam);
+	tn_exp_abi(fam);
 	snprintf(nm, sizeof nm, "fdt_%s_r%d", p[0].family, p[0].radius);
 	name = name ? name : nm;
 	for (int i = 0; i < (all ? nd + 1 : 1); i++) {
@@ -326,7 +437,7 @@ int tn_cmd_export(int argc, char **argv)
 			snprintf(kname, sizeof kname, "%s_d%d_kernel", name, i);
 		else
 			snprintf(kname, sizeof kname, "%s_dflt_kernel", name);
-		if (kernel_of(db, fam, &p[0], i < nd || !all ? p[i].params : fam->dflt, i == nd, kname,
+		if (tn_exp_kernel(db, fam, &p[0], i < nd || !all ? p[i].params : fam->dflt, i == nd, kname,
 			      v, cfg[i], &src[i], grid[i], block[i], err, sizeof err))
 			goto fail;
 	}
@@ -339,15 +450,20 @@ int tn_cmd_export(int argc, char **argv)
 		snprintf(err, sizeof err, "--out %s: %s", dir, strerror(errno));
 		goto fail;
 	}
-	if (write_file(dir, name, ".h", fpath, sizeof fpath, &f, err, sizeof err) ||
-	    header(f, name, p, all ? nd : 1, cfg, path) | fclose(f)) {
+	if (tn_exp_file(dir, name, ".h", fpath, sizeof fpath, &f, err, sizeof err) ||
+	    tn_exp_header(f, name, p, all ? nd : 1, cfg, path, all ? cfg[nd] : NULL, NULL) | fclose(f)) {
 		f = NULL;
 		snprintf(err, sizeof err, "cannot write %.900s", fpath);
 		goto fail;
 	}
-	if (write_file(dir, name, ".cu", fpath, sizeof fpath, &f, err, sizeof err) ||
+	if (tn_exp_file(dir, name, ".cu", fpath, sizeof fpath, &f, err, sizeof err) ||
 	    (all ? source_multi(f, name, prelude, nd, dev, src, grid, block)
 		 : source(f, name, src[0], grid[0], block[0])) | fclose(f)) {
+		snprintf(err, sizeof err, "cannot write %.900s", fpath);
+		goto fail;
+	}
+	if (fortran && (tn_exp_file(dir, name, ".f90", fpath, sizeof fpath, &f, err, sizeof err) ||
+			tn_export_f90(f, name, p, all ? nd : 1, cfg, path, fam->steps) | fclose(f))) {
 		snprintf(err, sizeof err, "cannot write %.900s", fpath);
 		goto fail;
 	}
@@ -356,6 +472,8 @@ int tn_cmd_export(int argc, char **argv)
 		       p[i].family, p[i].radius, cfg[i], p[i].gbs, p[i].device);
 	if (all)
 		printf("  and on any other device: %s\n", cfg[nd]);
+	if (fortran)
+		printf("%s/%s.f90: module %s_fdtune\n", dir, name, name);
 	rc = TN_EX_OK;
 	goto done;
 usage:

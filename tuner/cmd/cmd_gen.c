@@ -1,5 +1,5 @@
 /*
- * tn_cmd_gen.c: fdtune gen, the generator's command line. It prints the source
+ * cmd_gen.c: fdtune gen, the generator's command line. It prints the source
  * of one configuration, writes every configuration of a space into a
  * directory (one file each, parameters in the name), or lists the families.
  */

@@ -1,7 +1,8 @@
 /*
  * cmd_info.c: fdtune devices (the GPUs, their recorded copy bandwidth, and
  * --calibrate to measure it) and fdtune best (the best configuration of
- * each device and problem, from the database).
+ * each device and problem, from the database, and the sweeps still running
+ * whose results may change it).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "db.h"
@@ -161,6 +162,9 @@ int tn_cmd_best(int argc, char **argv)
 	}
 	rc = strat ? db_strategies(db, &f, fmt, stdout, err, sizeof err) :
 		     db_best(db, &f, fmt, all, stdout, err, sizeof err);
+	/* sweeps still running: their results may change the answer */
+	if (rc >= 0 && db_live_sweeps(db, stderr, "fdtune best: not final: ", NULL, err, sizeof err))
+		fprintf(stderr, "fdtune best: %s\n", err);
 	db_close(db);
 	if (rc == 1) {
 		fprintf(stderr, "fdtune best: %s in %s\n", err, path);

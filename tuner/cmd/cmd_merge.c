@@ -13,7 +13,8 @@ static const char usage[] =
 "Copy every device, problem, configuration, sweep, build and run of each\n"
 "source database into TARGET (created if missing). Rows already in TARGET\n"
 "are not copied again, so merging twice is harmless; a source that fails\n"
-"leaves TARGET as it was. Sources are only read.\n"
+"leaves TARGET as it was. Sources are only read. A sweep of TARGET left\n"
+"running on this host by a process that is gone is marked interrupted.\n"
 "  --db PATH     the target (default " TN_CLI_DB_DEFAULT ")\n"
 "  -h, --help    this text\n";
 
@@ -50,6 +51,11 @@ int tn_cmd_merge(int argc, char **argv)
 			continue;
 		}
 		printf("%s: %lld runs and %lld builds added to %s\n", argv[i], runs, builds, path);
+	}
+	/* after the merges, so that the sweeps merged in are checked too */
+	if (db_reap_sweeps(db, stderr, NULL, err, sizeof err)) {
+		fprintf(stderr, "fdtune merge: %s\n", err);
+		rc = TN_EX_FAIL;
 	}
 	db_close(db);
 	return rc;

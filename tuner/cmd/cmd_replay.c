@@ -3,11 +3,16 @@
  * The recorded runs of one device and problem (an exhaustive sweep) are the
  * oracle: each strategy asks for configurations, is told their recorded
  * times, and is scored by how close its best comes to the exhaustive best
- * for the evaluations it spent, over many seeds.
+ * for the evaluations it spent, over many seeds. The transfer strategy is
+ * replayed leave-one-size-out: its seeds come from the runs of the other
+ * sizes only (tn_transfer.h with skip_size), never from the replayed
+ * problem's own, whose recorded times only answer what it proposes.
+ * --each-size replays every recorded size of the problem in turn.
  */
 #include "db.h"
 #include "tn_cli.h"
 #include "tn_search.h"
+#include "tn_transfer.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,9 +27,13 @@ static const char usage[] =
 "  --db PATH           database (default " TN_CLI_DB_DEFAULT ")\n"
 "  -f, --family F, -r, --radius R, -n, --size N|XxYxZ, --device TEXT,\n"
 "      --precision P   which device and problem (as for fdtune best)\n"
-"  -s, --strategy S    exhaustive, random or guided (default: all three)\n"
-"  -b, --budget PCT    evaluations allowed, percent of the space (default 10)\n"
+"  -s, --strategy S    exhaustive, random, guided or transfer (default: all)\n"
+"  -b, --budget PCT    evaluations allowed, percent of the space (default 10,\n"
+"                      2 for transfer)\n"
 "      --seeds N       runs of each randomized strategy (default 25)\n"
+"      --each-size     every size recorded for the device, family, radius and\n"
+"                      precision in turn, as a markdown table; transfer never\n"
+"                      sees the runs of the size it is replayed on (any radius)\n"
 "  -h, --help          this text\n"
 "Exit status: 0 done, 3 nothing matched, 1 failure, 2 usage.\n";
 
@@ -35,6 +44,12 @@ struct space {
 	double *ms;             /* recorded time, -1 for a failure */
 	long long n, cap;
 	char err[512];
+};
+
+/* What one replay compares, and how it prints. */
+struct plan {
+	int all, pct, pct_set, seeds, each;
+	enum tn_strategy only;
 };
 
 /* Adds one recorded run; a configuration recorded twice keeps its best. */
@@ -80,13 +95,15 @@ static int add(void *p, const char *params, const char *status, double ms)
 
 /* One run of a strategy: the best time found and the evaluations spent. */
 static int play(const struct space *sp, enum tn_strategy st, long long budget,
-		unsigned long long seed, double *best, long long *used, char *err, size_t n)
+		unsigned long long seed, const struct tn_seeds *sd, double *best, long long *used,
+		long long *kept, char *err, size_t n)
 {
 	struct tn_search *s;
 	long long idx[64];
 	int m;
 	if (tn_search_new(st, sp->cfg, sp->fam->np, sp->n, budget, seed, &s, err, n))
 		return 1;
+	*kept = sd ? tn_search_seed(s, sd->v, TN_MAXP, sd->n) : 0;
 	*best = INFINITY;
 	*used = 0;
 	while ((m = tn_search_next(s, idx, 64)) > 0)
@@ -101,22 +118,102 @@ static int play(const struct space *sp, enum tn_strategy st, long long budget,
 	return 0;
 }
 
+/* Replays the strategies of pl against the runs of p's device and problem. */
+static int replay(struct db *db, const struct db_pick *p, const struct plan *pl, char *err,
+		  size_t en)
+{
+	struct space sp = { 0 };
+	struct tn_seeds sd = { 0 };
+	struct tn_problem pb = { 0 };
+	struct db_related q = { 0 };
+	double exh = INFINITY;
+	char size[64];
+	int rc = 1;
+
+	sp.db = db;
+	if (!(sp.fam = tn_family(p->family))) {
+		snprintf(err, en, "family '%s' is unknown to this fdtune", p->family);
+		return 1;
+	}
+	if (db_each_run(db, p->run, add, &sp, err, en)) {
+		if (*sp.err)
+			snprintf(err, en, "%s", sp.err);
+		goto out;
+	}
+	pb = (struct tn_problem){ .fam = sp.fam, .r = p->radius, .nx = p->nx, .ny = p->ny,
+				  .nz = p->nz, .prec = p->precision };
+	q.run = p->run;
+	q.skip_size = 1;        /* leave the whole size out, every radius */
+	if ((pl->all || pl->only == TN_TRANSFER) && tn_transfer_seeds(db, &q, &pb, &sd, err, en))
+		goto out;
+	for (long long i = 0; i < sp.n; i++)
+		if (sp.ms[i] >= 0 && sp.ms[i] < exh)
+			exh = sp.ms[i];
+	snprintf(size, sizeof size, "%dx%dx%d", p->nx, p->ny, p->nz);
+	if (!pl->each) {
+		printf("%s, %s R=%d %s %s: %lld configurations recorded, best %.4f ms\n",
+		       p->device, p->family, p->radius, size, p->precision, sp.n, exh);
+		printf("%-10s  %6s  %11s  %20s  %17s  %14s\n", "strategy", "seeds", "evaluations",
+		       "best, % of exhaustive", "worst seed, %", "within 2%");
+	}
+	for (int s = 0; s < 4; s++) {
+		enum tn_strategy st = (enum tn_strategy)s;
+		int runs = st == TN_EXHAUSTIVE ? 1 : pl->seeds, close2 = 0, close3 = 0;
+		int pct = pl->pct_set ? pl->pct : st == TN_TRANSFER ? TN_TRANSFER_EVALS : pl->pct;
+		long long budget = st == TN_EXHAUSTIVE ? 0 : (sp.n * pct + 99) / 100, used = 0, kept = 0;
+		double sum = 0, worst = 100;
+		if (!pl->all && st != pl->only)
+			continue;
+		for (int k = 0; k < runs; k++) {
+			double best, qq;
+			long long u;
+			if (play(&sp, st, budget, 0x5eed + 7919ULL * (unsigned long long)k,
+				 st == TN_TRANSFER ? &sd : NULL, &best, &u, &kept, err, en))
+				goto out;
+			qq = isinf(best) ? 0 : 100.0 * exh / best;      /* bandwidth ratio */
+			sum += qq;
+			worst = qq < worst ? qq : worst;
+			close2 += qq >= 98.0;
+			close3 += qq >= 97.0;
+			used += u;
+		}
+		if (!pl->each)
+			printf("%-10s  %6d  %5lld (%3.0f%%)  %20.2f  %17.2f  %8d of %3d\n",
+			       tn_strategy_name(st), runs, used / runs,
+			       100.0 * (double)used / runs / (double)sp.n, sum / runs, worst, close2, runs);
+		else
+			printf("| %s | %lld | %s | %d | %lld | %.1f%% | %.2f | %.2f | %d of %d |\n",
+			       size, sp.n, tn_strategy_name(st), runs, used / runs,
+			       100.0 * (double)used / runs / (double)sp.n, 100 - sum / runs, 100 - worst,
+			       close3, runs);
+		if (st == TN_TRANSFER && !pl->each)
+			printf("%-10s  %lld seeds from %d other sizes or radii, %lld of them in this "
+			       "space\n", "", sd.n, sd.nprob, kept);
+	}
+	rc = 0;
+out:
+	tn_seeds_free(&sd);
+	free(sp.cfg);
+	free(sp.ms);
+	return rc;
+}
+
 int tn_cmd_replay(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "db", required_argument, 0, 0x200 }, { "strategy", required_argument, 0, 's' },
 		{ "budget", required_argument, 0, 'b' }, { "seeds", required_argument, 0, 0x201 },
+		{ "each-size", no_argument, 0, 0x202 },
 		TN_CLI_FILTER_OPTIONS, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
 	const char *path = TN_CLI_DB_DEFAULT;
 	struct db_filter flt = { 0 };
 	struct db_pick p;
-	struct space sp = { 0 };
+	struct db *db = NULL;
+	struct plan pl = { .all = 1, .pct = 10, .seeds = 25, .only = TN_EXHAUSTIVE };
 	char err[1024];
-	int opt, all = 1, pct = 10, seeds = 25, rc = TN_EX_FAIL;
-	enum tn_strategy only = TN_EXHAUSTIVE;
-	double exh = INFINITY;
+	int opt, rc = TN_EX_FAIL;
 
 	while ((opt = getopt_long(argc, argv, "s:b:h" TN_CLI_FILTER_SHORT, lo, NULL)) != -1) {
 		switch (tn_cli_filter_opt(&flt, opt, optarg, err, sizeof err)) {
@@ -128,21 +225,23 @@ int tn_cmd_replay(int argc, char **argv)
 		switch (opt) {
 		case 0x200: path = optarg; break;
 		case 's':
-			if (tn_strategy_parse(optarg, &only)) {
-				snprintf(err, sizeof err, "--strategy '%s': exhaustive, random or guided",
-					 optarg);
+			if (tn_strategy_parse(optarg, &pl.only)) {
+				snprintf(err, sizeof err, "--strategy '%s': exhaustive, random, guided "
+					 "or transfer", optarg);
 				goto usage;
 			}
-			all = 0;
+			pl.all = 0;
 			break;
 		case 'b':
-			if (tn_parse_int(optarg, "--budget", 1, 100, &pct, err, sizeof err))
+			if (tn_parse_int(optarg, "--budget", 1, 100, &pl.pct, err, sizeof err))
 				goto usage;
+			pl.pct_set = 1;
 			break;
 		case 0x201:
-			if (tn_parse_int(optarg, "--seeds", 1, 10000, &seeds, err, sizeof err))
+			if (tn_parse_int(optarg, "--seeds", 1, 10000, &pl.seeds, err, sizeof err))
 				goto usage;
 			break;
+		case 0x202: pl.each = 1; break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}
@@ -151,52 +250,35 @@ int tn_cmd_replay(int argc, char **argv)
 		snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
 		goto usage;
 	}
-	if (tn_cli_db_exists(path, err, sizeof err) || db_open(path, &sp.db, err, sizeof err))
+	if (tn_cli_db_exists(path, err, sizeof err) || db_open(path, &db, err, sizeof err))
 		goto fail;
-	if ((rc = db_pick(sp.db, &flt, 0, &p, err, sizeof err))) {
+	if ((rc = db_pick(db, &flt, 0, &p, err, sizeof err))) {
 		rc = rc == DB_NOMATCH ? TN_EX_NOMATCH : TN_EX_FAIL;
 		fprintf(stderr, "fdtune replay: %s in %s\n", err, path);
 		goto done;
 	}
 	rc = TN_EX_FAIL;
-	if (!(sp.fam = tn_family(p.family))) {
-		snprintf(err, sizeof err, "family '%s' is unknown to this fdtune", p.family);
-		goto fail;
-	}
-	if (db_each_run(sp.db, p.run, add, &sp, err, sizeof err)) {
-		if (*sp.err)
-			snprintf(err, sizeof err, "%s", sp.err);
-		goto fail;
-	}
-	for (long long i = 0; i < sp.n; i++)
-		if (sp.ms[i] >= 0 && sp.ms[i] < exh)
-			exh = sp.ms[i];
-	printf("%s, %s R=%d %dx%dx%d %s: %lld configurations recorded, best %.4f ms\n",
-	       p.device, p.family, p.radius, p.nx, p.ny, p.nz, p.precision, sp.n, exh);
-	printf("%-10s  %6s  %11s  %20s  %17s  %14s\n", "strategy", "seeds", "evaluations",
-	       "best, % of exhaustive", "worst seed, %", "within 2%");
-	for (int s = 0; s < 3; s++) {
-		enum tn_strategy st = (enum tn_strategy)s;
-		int runs = st == TN_EXHAUSTIVE ? 1 : seeds, close = 0;
-		long long budget = st == TN_EXHAUSTIVE ? 0 : (sp.n * pct + 99) / 100, used = 0;
-		double sum = 0, worst = 100;
-		if (!all && st != only)
-			continue;
-		for (int k = 0; k < runs; k++) {
-			double best, q;
-			long long u;
-			if (play(&sp, st, budget, 0x5eed + 7919ULL * (unsigned long long)k, &best, &u,
-				 err, sizeof err))
+	if (!pl.each) {
+		if (replay(db, &p, &pl, err, sizeof err))
+			goto fail;
+	} else {
+		int sizes[64][3], ns;
+		struct db_filter f1 = { p.device, p.family, p.precision, p.radius, 0, 0, 0 };
+		if (db_sizes(db, &f1, sizes, 64, &ns, err, sizeof err))
+			goto fail;
+		printf("%s, %s R=%d %s, each size held out in turn\n\n", p.device, p.family,
+		       p.radius, p.precision);
+		fputs("| held-out size | space | strategy | seeds | evaluations | of the space | "
+		       "gap to exhaustive, mean % | worst seed, % | seeds within 3% |\n"
+		       "|---|---:|---|---:|---:|---:|---:|---:|---|\n", stdout);
+		for (int i = ns - 1; i >= 0; i--) {     /* largest first */
+			struct db_pick pi;
+			f1.nx = sizes[i][0];
+			f1.ny = sizes[i][1];
+			f1.nz = sizes[i][2];
+			if (db_pick(db, &f1, 0, &pi, err, sizeof err) || replay(db, &pi, &pl, err, sizeof err))
 				goto fail;
-			q = isinf(best) ? 0 : 100.0 * exh / best;   /* bandwidth ratio */
-			sum += q;
-			worst = q < worst ? q : worst;
-			close += q >= 98.0;
-			used += u;
 		}
-		printf("%-10s  %6d  %5lld (%3.0f%%)  %20.2f  %17.2f  %8d of %3d\n", tn_strategy_name(st),
-		       runs, used / runs, 100.0 * (double)used / runs / (double)sp.n, sum / runs,
-		       worst, close, runs);
 	}
 	rc = TN_EX_OK;
 	goto done;
@@ -206,8 +288,6 @@ usage:
 fail:
 	fprintf(stderr, "fdtune replay: %s\n", err);
 done:
-	free(sp.cfg);
-	free(sp.ms);
-	db_close(sp.db);
+	db_close(db);
 	return rc;
 }

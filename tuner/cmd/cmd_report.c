@@ -1,7 +1,8 @@
 /*
  * cmd_report.c: fdtune report, the database as a markdown page with plots.
  * It parses the options, opens the database (refusing a path that does not
- * exist rather than creating it), has tn_report_write (tn_report.c) write
+ * exist rather than creating it), lists the sweeps still running (with their
+ * host and age) on stderr, has tn_report_write (tn_report.c) write
  * DIR/report.md, the plot data and DIR/plots.gp, then runs gnuplot on that
  * script in DIR as a child process, which draws every plot as PNG and SVG.
  */
@@ -144,6 +145,8 @@ int tn_cmd_report(int argc, char **argv)
 		return TN_EX_FAIL;
 	}
 	if (db_open(path, &db, err, sizeof err) || db_handle(db, &h, err, sizeof err))
+		goto done;
+	if (db_live_sweeps(db, stderr, "fdtune report: ", NULL, err, sizeof err))
 		goto done;
 	if ((rc = tn_report_write(h, path, &f, dir, &nplots, err, sizeof err)) ||
 	    (nplots && (rc = run_gnuplot(dir, err, sizeof err))))

@@ -1,13 +1,16 @@
 /*
- * tn_cmd_sweep.c: fdtune sweep, the main job: every configuration of a space
- * generated, compiled, validated, timed and stored, for one problem or a plan
- * of several (comma lists of -f, -r, -n and --precision, or --plan FILE).
+ * cmd_sweep.c: fdtune sweep, the main job: every configuration of a space
+ * generated, compiled, validated, timed and stored (tn_sweep.c), for one
+ * problem or a plan of several (comma lists of -f, -r, -n and --precision,
+ * or --plan FILE). Every option is checked here, before a GPU is touched or
+ * the database opened.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "rt.h"
 #include "tn_cli.h"
 #include "tn_sweep.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +49,14 @@ static const char usage[] =
 "      --shard I/N       run the I-th of N shares of the plan's configurations\n"
 "                        (0 <= I < N), dealt round-robin over every problem,\n"
 "                        for job arrays; fdtune merge combines their databases\n"
-"  -s, --strategy S      exhaustive (default), random, or guided: a random 3%\n"
-"                        start, then local search around the best (GPU sweeps)\n"
-"      --evals PCT       random and guided: percent of the space to run (10)\n"
+"  -s, --strategy S      exhaustive, random, guided (a random 3% start, then\n"
+"                        local search around the best) or transfer (the bests\n"
+"                        recorded for the same family, GPU and precision at\n"
+"                        other sizes or radii first, then local search); GPU\n"
+"                        sweeps. Default: transfer where the database holds such\n"
+"                        results, else exhaustive\n"
+"      --evals PCT       random, guided, transfer: percent of the space to run\n"
+"                        (10; 2 for transfer)\n"
 "      --force           run again what is already recorded for this device and\n"
 "                        problem, or compile-only for this arch and compiler (by\n"
 "                        default a sweep resumes: it skips those)\n"
@@ -58,11 +66,28 @@ static const char usage[] =
 "                        or after 13 with a median over 1.1x\n"
 "  -q, --quiet           no progress display\n"
 "  -h, --help            this text\n"
+"A sweep left running in the database by a process of this host that is gone\n"
+"(kill -9, a crash, a full disk) is marked interrupted when a sweep starts.\n"
 "Exit status: 0 the sweep ran to its end (failed configurations are recorded,\n"
 "not errors), 1 it could not run or stopped early, 2 bad usage (also: a problem\n"
 "of which no configuration can run).\n"
 "Examples: fdtune sweep -r 4 -n 512 -p nw=64,128 -p vec=4\n"
 "          fdtune sweep -f xyz,iso3dfd -r 4,8 -n 512,1000x300x129 --budget 8h\n";
+
+/* 1 when arch names a target of this build's compiler: sm_NN[a] with
+ * NVRTC, gfxNNN[:feature...] with hiprtc (the form of rt_default_arch). */
+static int arch_ok(const char *a)
+{
+	int nv = !strncmp(rt_default_arch(), "sm_", 3);
+	size_t k = strlen(nv ? "sm_" : "gfx"), d;
+	if (strncmp(a, nv ? "sm_" : "gfx", k))
+		return 0;
+	d = strspn(a + k, nv ? "0123456789" : "0123456789abcdef");
+	if (d < 2 || (nv && !isdigit((unsigned char)a[k])))
+		return 0;
+	a += k + d;
+	return nv ? !*a || (a[0] >= 'a' && a[0] <= 'z' && !a[1]) : !*a || *a == ':';
+}
 
 int tn_cmd_sweep(int argc, char **argv)
 {
@@ -174,10 +199,11 @@ int tn_cmd_sweep(int argc, char **argv)
 		case 0x204: o.force = 1; break;
 		case 's':
 			if (tn_strategy_parse(optarg, &o.strategy)) {
-				snprintf(err, sizeof err, "--strategy '%s': exhaustive, random or guided",
-					 optarg);
+				snprintf(err, sizeof err, "--strategy '%s': exhaustive, random, guided "
+					 "or transfer", optarg);
 				goto bad;
 			}
+			o.strategy_set = 1;
 			break;
 		case 0x206: {
 			char tail;
@@ -204,6 +230,7 @@ int tn_cmd_sweep(int argc, char **argv)
 		case 0x205:
 			if (tn_parse_int(optarg, "--evals", 1, 100, &o.evals, err, sizeof err))
 				goto bad;
+			o.evals_set = 1;
 			break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
@@ -212,6 +239,19 @@ int tn_cmd_sweep(int argc, char **argv)
 	if (optind < argc) {
 		fprintf(stderr, "fdtune sweep: unexpected argument '%s'\n%s", argv[optind], usage);
 		return TN_EX_USAGE;
+	}
+	/* every option is checked here, before anything runs, GPU or not */
+	for (int i = 0; i < o.ndev; i++)
+		for (int j = 0; j < i; j++)
+			if (o.devices[i] == o.devices[j]) {
+				snprintf(err, sizeof err, "--devices names GPU %d twice; give each GPU "
+					 "once", o.devices[i]);
+				goto bad;
+			}
+	if (o.arch && !arch_ok(o.arch)) {
+		snprintf(err, sizeof err, "--arch '%s': this fdtune compiles for %s targets "
+			 "such as %s", o.arch, rt_platform(), rt_default_arch());
+		goto bad;
 	}
 	if (file && lists) {
 		fprintf(stderr, "fdtune sweep: --plan names the problems; leave out -f, -r, -n and "
@@ -226,6 +266,23 @@ int tn_cmd_sweep(int argc, char **argv)
 		fprintf(stderr, "fdtune sweep: %s\n", err);
 		tn_plan_free(&plan);
 		return rc == 2 ? TN_EX_USAGE : TN_EX_FAIL;
+	}
+	for (int i = 0; i < plan.n; i++) {     /* nothing of a problem can run: refused */
+		struct tn_cli_problem one = c;
+		one.pb = plan.p[i].pb;
+		one.sp = plan.p[i].sp;
+		if ((rc = tn_cli_space_check(&one, o.arch ? o.arch : rt_default_arch(), err,
+					     sizeof err))) {
+			fprintf(stderr, "fdtune sweep: %s%s%s\n", plan.n > 1 ? plan.p[i].name : "",
+				plan.n > 1 ? ": " : "", err);
+			tn_plan_free(&plan);
+			return rc;
+		}
+	}
+	if (db_path_check(o.db_path, 1, err, sizeof err)) {     /* before any GPU is started */
+		fprintf(stderr, "fdtune sweep: %s\n", err);
+		tn_plan_free(&plan);
+		return TN_EX_FAIL;
 	}
 	off = (size_t)snprintf(cmd, sizeof cmd, "fdtune");
 	for (int i = 0; i < argc && off < sizeof cmd; i++)

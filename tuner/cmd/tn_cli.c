@@ -1,7 +1,10 @@
 /*
- * tn_cli.c: parsing of the problem and space options shared by fdtune gen
- * and fdtune sweep. Values are checked here, with messages that name the
- * option, the bad value and what is allowed.
+ * tn_cli.c: the option parsers fdtune's subcommands share: the problem and
+ * space options of gen and sweep, the filters of best, export and replay,
+ * and the checks that refuse a missing database and a space no
+ * configuration of which can run. Values are checked here, before anything
+ * runs, with messages that name the option, the bad value and what is
+ * allowed.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tn_cli.h"
@@ -116,8 +119,45 @@ int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, char *err, 
 		f->device = arg;
 		return 1;
 	case 0x301:
-		f->precision = arg;
-		return 1;
+		return tn_parse_prec(arg, &f->precision, err, n) ? -1 : 1;
 	}
 	return 0;
+}
+
+int tn_cli_space_check(const struct tn_cli_problem *c, const char *arch, char *err, size_t n)
+{
+	const struct tn_family *f = c->pb.fam;
+	const struct tn_problem *pb = &c->pb;
+	struct tn_limits lim;
+	long long total = tn_space_size(&c->sp);
+	char why[256] = "", tmp[256];
+	int v[TN_MAXP], o;
+
+	tn_limits_of_arch(arch, &lim);
+	for (long long i = 0; i < total; i++) {
+		tn_space_at(&c->sp, i, v);
+		if (!f->check(pb, v, &lim, i ? tmp : why, i ? sizeof tmp : sizeof why))
+			return 0;
+	}
+	o = snprintf(err, n, "no configuration of this space can run: all %lld fail the "
+		     "constraints of %s R=%d %s on %s (e.g. %s)", total, f->name, pb->r, pb->prec,
+		     arch, total ? why : "the space is empty");
+	for (int i = 0; i < c->nparams && o > 0 && (size_t)o < n; i++) {
+		int k = (int)strcspn(c->params[i], "="), p = -1;
+		for (int j = 0; j < f->np; j++)
+			if ((int)strlen(f->p[j].name) == k && !strncmp(f->p[j].name, c->params[i], (size_t)k))
+				p = j;
+		if (p < 0)
+			continue;
+		o += snprintf(err + o, n - (size_t)o, "; %s takes %d..%d (default", f->p[p].name,
+			      f->p[p].lo, f->p[p].hi);
+		for (int j = 0; j < f->p[p].n && o > 0 && (size_t)o < n; j++)
+			o += snprintf(err + o, n - (size_t)o, "%s%d", j ? "," : " ", f->p[p].v[j]);
+		if (o > 0 && (size_t)o < n)
+			o += snprintf(err + o, n - (size_t)o, "), you gave -p %s", c->params[i]);
+	}
+	if (o > 0 && (size_t)o < n)
+		snprintf(err + o, n - (size_t)o, "; fdtune gen --list shows every parameter, and "
+			 "nothing was recorded");
+	return TN_EX_USAGE;
 }

@@ -1,12 +1,14 @@
 /*
  * tn_cli.h: what fdtune's subcommands share: exit codes, the problem and
- * space options (--family, -r, --size, --precision, --spacing, --param) and
- * the entry points of the subcommands.
+ * space options (--family, -r, --size, --precision, --spacing, --param), the
+ * filter options of best, export and replay, and the entry points of the
+ * subcommands.
  */
 #ifndef TN_CLI_H
 #define TN_CLI_H
 
 #include <getopt.h>
+#include <stdio.h>
 #include "db.h"
 #include "tn.h"
 
@@ -27,7 +29,7 @@ enum { TN_EX_OK = 0, TN_EX_FAIL = 1, TN_EX_USAGE = 2, TN_EX_NOMATCH = 3 };
 "  -f, --family F        kernel family (default xyz); see fdtune gen --list\n" \
 "  -r, --radius R        stencil radius 1..8, order 2R (default 4)\n" \
 "  -n, --size N|XxYxZ    interior grid points (default 512)\n" \
-"      --precision P     fp32 (default; the only one so far)\n" \
+"      --precision P     fp32 (default) or fp64\n" \
 "      --spacing H|HX,HY,HZ  grid spacings (default 1)\n" \
 "  -p, --param NAME=V1,V2,...  replace a parameter's domain (repeatable)\n"
 
@@ -60,6 +62,10 @@ int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n);
 /* 0 when a database exists at path; commands that only read it check this
  * first, so that a mistyped --db creates nothing. */
 int tn_cli_db_exists(const char *path, char *err, size_t n);
+/* TN_EX_USAGE, with err naming why and the domains of the parameters given
+ * with -p, when no configuration of c's space passes its family's
+ * constraints for the limits of arch (tn_limits_of_arch); else 0. */
+int tn_cli_space_check(const struct tn_cli_problem *c, const char *arch, char *err, size_t n);
 
 int tn_cmd_gen(int argc, char **argv);
 int tn_cmd_sweep(int argc, char **argv);
@@ -69,5 +75,12 @@ int tn_cmd_report(int argc, char **argv);
 int tn_cmd_export(int argc, char **argv);
 int tn_cmd_replay(int argc, char **argv);
 int tn_cmd_merge(int argc, char **argv);
+
+/* tn_export_f90.c: NAME.f90 for fdtune export --fortran; the runs p[0..np) as for
+ * NAME.h (cfg[np] the fallback when np > 1); steps > 0 for the (next, prev,
+ * vel) ABI. tn_export_f90_name: 0 when NAME makes valid Fortran names. */
+int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
+		  const char *db_path, int steps);
+int tn_export_f90_name(const char *name, char *err, size_t n);
 
 #endif

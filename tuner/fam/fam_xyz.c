@@ -1,5 +1,5 @@
 /*
- * tn_fam_xyz.c: descriptor of the fused xyz family (templates/xyz.m4): the sum
+ * fam_xyz.c: descriptor of the fused xyz family (templates/xyz.m4): the sum
  * of the three second derivatives in one pass. Parameters:
  *   vec  floats per thread in x (1, 2, 4: float, float2, float4)
  *   bx   threads of a block in x;  by  threads in y
@@ -7,7 +7,7 @@
  *   lds  0: y neighbours straight from memory (through L1) into registers
  *        1: y neighbours through an LDS tile written from registers (the seed)
  *        2: the whole tile, x and y halos included, copied asynchronously from
- *           memory into a ring of pf + 2 LDS tiles (cp.async on NVIDIA)
+ *           memory into a ring of pf + 3 LDS tiles (cp.async on NVIDIA)
  *   nw   z planes per block, the sliding-window length (>= nz: one block)
  *   nt   nontemporal (streaming) stores
  *   pf   planes loaded ahead: with lds 0 or 1, 1 loads plane k+1 into

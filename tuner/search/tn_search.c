@@ -24,7 +24,9 @@ struct tn_search {
 	char *expanded;         /* guided: neighbourhood already proposed */
 	char *prop;             /* proposed by tn_search_next */
 	long long pending;      /* proposed and not yet reported */
-	long long start;        /* guided: evaluations of the random start */
+	long long start;        /* guided: evaluations of the random start; transfer:
+				 * the most spent on seeds before the local search */
+	long long *seed, nseed, seedcur;       /* transfer: seed indices, best first */
 	unsigned long long rng;
 };
 
@@ -55,8 +57,8 @@ static long long code(const struct tn_search *s, const int *p)
 
 int tn_strategy_parse(const char *name, enum tn_strategy *s)
 {
-	static const char *const names[] = { "exhaustive", "random", "guided" };
-	for (int i = 0; i < 3; i++)
+	static const char *const names[] = { "exhaustive", "random", "guided", "transfer" };
+	for (int i = 0; i < 4; i++)
 		if (!strcmp(name, names[i])) {
 			*s = (enum tn_strategy)i;
 			return 0;
@@ -66,7 +68,8 @@ int tn_strategy_parse(const char *name, enum tn_strategy *s)
 
 const char *tn_strategy_name(enum tn_strategy s)
 {
-	return s == TN_EXHAUSTIVE ? "exhaustive" : s == TN_RANDOM ? "random" : "guided";
+	return s == TN_EXHAUSTIVE ? "exhaustive" : s == TN_RANDOM ? "random" :
+	       s == TN_GUIDED ? "guided" : "transfer";
 }
 
 int tn_search_new(enum tn_strategy kind, const int *cfg, int np, long long n, long long budget,
@@ -126,7 +129,7 @@ int tn_search_new(enum tn_strategy kind, const int *cfg, int np, long long n, lo
 			p[k] = pos(s, k, cfg[i * np + k]);
 		s->where[code(s, p)] = i;
 	}
-	s->start = (long long)ceil(0.03 * (double)n);
+	s->start = kind == TN_TRANSFER ? (s->budget + 1) / 2 : (long long)ceil(0.03 * (double)n);
 	if (s->start > s->budget)
 		s->start = s->budget;
 	*out = s;
@@ -146,6 +149,7 @@ void tn_search_free(struct tn_search *s)
 	free(s->perm);
 	free(s->where);
 	free(s->expanded);
+	free(s->seed);
 	free(s->prop);
 	free(s);
 }
@@ -197,6 +201,39 @@ static int neighbours(const struct tn_search *s, long long c, long long *idx, in
 	return m;
 }
 
+/* Up to max unproposed configurations at random. */
+static int at_random(struct tn_search *s, long long *idx, int m, int max)
+{
+	for (; m < max && s->cursor < s->n; s->cursor++)
+		if (isnan(s->t[s->perm[s->cursor]]) && !s->prop[s->perm[s->cursor]])
+			idx[m++] = s->perm[s->cursor];
+	return m;
+}
+
+/* Transfer: the seeds up to s->start, then, whenever every outcome is in,
+ * the neighbours of the best configuration not yet expanded (steepest
+ * descent: a live sweep and a replay propose the same); when no neighbour
+ * is left, the other seeds, then at random. */
+static int transfer_next(struct tn_search *s, long long *idx, int max)
+{
+	int m = 0;
+	long long c;
+	for (; m < max && s->used + m < s->start && s->seedcur < s->nseed; s->seedcur++)
+		if (isnan(s->t[s->seed[s->seedcur]]) && !s->prop[s->seed[s->seedcur]])
+			idx[m++] = s->seed[s->seedcur];
+	if (m || s->pending)
+		return m;
+	while (!m && (c = best_open(s)) >= 0) {
+		m = neighbours(s, c, idx, 0, max);
+		s->expanded[c] = 1;
+	}
+	for (; !m && s->seedcur < s->nseed; s->seedcur++)
+		if (isnan(s->t[s->seed[s->seedcur]]) && !s->prop[s->seed[s->seedcur]])
+			idx[m++] = s->seed[s->seedcur];
+	/* a few at random, each a new start for the descent */
+	return m ? m : at_random(s, idx, 0, max < 8 ? max : 8);
+}
+
 int tn_search_next(struct tn_search *s, long long *idx, int max)
 {
 	int m = 0;
@@ -211,6 +248,8 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 			if (isnan(s->t[i]))     /* not known from an earlier run */
 				idx[m++] = i;
 		}
+	} else if (s->kind == TN_TRANSFER) {
+		m = transfer_next(s, idx, max);
 	} else if (s->used < s->start) {        /* guided: the random start */
 		for (; m < max && s->used + m < s->start && s->cursor < s->n; s->cursor++)
 			if (isnan(s->t[s->perm[s->cursor]]) && !s->prop[s->perm[s->cursor]])
@@ -238,7 +277,8 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 
 int tn_search_next_left(const struct tn_search *s)
 {
-	return s && s->used < s->budget && (s->kind == TN_GUIDED || s->cursor < s->n);
+	return s && s->used < s->budget &&
+	       (s->kind == TN_GUIDED || s->kind == TN_TRANSFER || s->cursor < s->n);
 }
 
 void tn_search_prior(struct tn_search *s, long long i, double ms)
@@ -247,6 +287,27 @@ void tn_search_prior(struct tn_search *s, long long i, double ms)
 		return;
 	s->t[i] = ms >= 0 ? ms : INFINITY;
 	s->used++;              /* spent by an earlier run of the same sweep */
+}
+
+long long tn_search_seed(struct tn_search *s, const int *rows, int stride, long long nrows)
+{
+	long long *q = realloc(s->seed, (size_t)(s->nseed + nrows + 1) * sizeof *q);
+	if (!q)
+		return s->nseed;
+	s->seed = q;
+	for (long long r = 0; r < nrows; r++) {
+		int p[TN_MAXP], ok = 1, dup = 0;
+		long long j;
+		for (int k = 0; k < s->np && ok; k++)
+			ok = (p[k] = pos(s, k, rows[r * stride + k])) >= 0;
+		if (!ok || (j = s->where[code(s, p)]) < 0)
+			continue;       /* pruned here, or outside the space */
+		for (long long u = 0; u < s->nseed && !dup; u++)
+			dup = s->seed[u] == j;
+		if (!dup)
+			s->seed[s->nseed++] = j;
+	}
+	return s->nseed;
 }
 
 void tn_search_set_start(struct tn_search *s, long long k)

@@ -10,13 +10,18 @@
  *               the best configuration not yet expanded (those that differ in
  *               one parameter, to the next value of its domain), then of the
  *               next best, as many as a batch holds; stops at the budget
+ *   transfer    the seeds given by tn_search_seed (the bests of related
+ *               problems, tn_transfer.h) first, up to half the budget; then
+ *               steepest descent: once every outcome is in, the neighbours of
+ *               the best configuration not yet expanded; when none is left,
+ *               the other seeds, then the rest at random; stops at the budget
  */
 #ifndef TN_SEARCH_H
 #define TN_SEARCH_H
 
 #include "tn.h"
 
-enum tn_strategy { TN_EXHAUSTIVE, TN_RANDOM, TN_GUIDED };
+enum tn_strategy { TN_EXHAUSTIVE, TN_RANDOM, TN_GUIDED, TN_TRANSFER };
 
 struct tn_search;
 
@@ -37,6 +42,11 @@ void tn_search_report(struct tn_search *s, long long i, double ms);
  * counts against the budget and is never proposed. Call before the first
  * tn_search_next. */
 void tn_search_prior(struct tn_search *s, long long i, double ms);
+/* Transfer: the configurations to start from, best first, nrows rows of
+ * stride ints whose first np are parameter values. Rows that are not in the
+ * space (pruned for this problem, or outside its domains) and repeats are
+ * skipped; returns the number kept. Call before the first tn_search_next. */
+long long tn_search_seed(struct tn_search *s, const int *rows, int stride, long long nrows);
 /* Nonzero while the search may still propose configurations. */
 int tn_search_next_left(const struct tn_search *s);
 /* Guided: the random start is k evaluations (by default 3% of the space),

@@ -66,9 +66,6 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 		 const unsigned grid[3], const unsigned block[3], struct tn_result *res,
 		 char *err, size_t n);
 
-/* Copy bandwidth of the device, reads plus writes: the best of fdtune's own
- * copy kernels (templates/copy.m4) and a device-to-device memcpy. */
-int tn_calibrate(const struct rt_dev *dev, double *copy_gbs, double *memcpy_gbs,
-		 long long *bytes, char *err, size_t n);
+#include "tn_time.h"        /* tn_calibrate, for the users of this header */
 
 #endif

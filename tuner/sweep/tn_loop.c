@@ -4,7 +4,8 @@
  * workers, one per GPU, measure those already compiled (tn_worker.c). The
  * loop keeps the compilers fed, hands built items to idle workers, records
  * what comes back, and ends when the step's share is run, the search is
- * over, or a stop (signal, budget) has let the runs in progress finish.
+ * over, or a stop (signal, budget) has let the runs in progress finish;
+ * builds that end after a stop signal are left unrecorded.
  * Every item proposed in a step is finished in it, so the next step may
  * belong to another problem.
  */
@@ -55,7 +56,7 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 {
 	struct tn_item *it;
 	if (!c->gpu) {
-		while ((it = tn_pool_take(pool))) {
+		while (!tn_stop_signal && (it = tn_pool_take(pool))) {
 			int g, bad;
 			(*inflight)--;
 			bad = tn_start_item(c, it, &g, err, n);
@@ -73,7 +74,7 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 		struct tn_wk *k = &c->wk[w];
 		unsigned grid[3], block[3];
 		int g = 0;
-		while (!k->job && !g && (it = tn_pool_take(pool))) {
+		while (!tn_stop_signal && !k->job && !g && (it = tn_pool_take(pool))) {
 			if (tn_start_item(c, it, &g, err, n))
 				goto bad;
 			if (!g) {

@@ -3,12 +3,15 @@
  * database as soon as it exists, so an interrupted sweep loses nothing it
  * finished, and each outcome counted for the job (problem) it belongs to,
  * told to that job's search and shown by the progress display. A worker
- * that died or overran its time is recorded against its configuration.
+ * that died or overran its time is recorded against its configuration,
+ * unless a stop signal killed it: that outcome is unknown and left for the
+ * resumed sweep.
  */
 #define _GNU_SOURCE
 #include "tn_run.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,8 +150,20 @@ int tn_finish(struct tn_run *c, int w, char *err, size_t n)
 	struct tn_wk *k = &c->wk[w];
 	struct tn_item *it = k->job;
 	struct tn_wk_done d;
-	int rc;
-	if (tn_wk_read(k, &d)) {
+	int rc, dead = tn_wk_read(k, &d);
+	if (dead && (tn_stop_signal || k->sig == SIGINT || k->sig == SIGTERM || k->sig == SIGHUP)) {
+		/* stopped by the user's signal (to the sweep or its process group),
+		 * not by its kernel: the outcome is unknown, so nothing is recorded
+		 * and a resumed sweep measures it */
+		fprintf(stderr, "\nfdtune: GPU %d: %s while measuring a configuration; not "
+			"recorded, the same command measures it\n", k->device, k->why);
+		tn_search_report(c->cur->search, it->idx, -1);
+		k->job = NULL;
+		tn_item_clear(it);
+		free(it);
+		return 0;
+	}
+	if (dead) {
 		empty_result(&d.res, "launch_error");
 		snprintf(d.res.msg, sizeof d.res.msg, "%s while measuring this configuration",
 			 k->why);

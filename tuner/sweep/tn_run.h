@@ -16,6 +16,8 @@
 #include "tn_pool.h"
 #include "tn_progress.h"
 #include "tn_sweep.h"
+#include "tn_time.h"
+#include "tn_transfer.h"
 #include "tn_worker.h"
 
 #define TN_NOUT 8               /* outcomes counted, tn_outcome[] */
@@ -38,6 +40,7 @@ struct tn_job {
 	double best_gbs, best_pct;
 	double t_build, t_check, t_time, t_wall;
 	struct tn_search *search;
+	struct tn_seeds sd;     /* where a transfer search starts */
 };
 
 struct tn_run {
@@ -58,7 +61,6 @@ struct tn_run {
 
 /* The signal that stops the sweep (0: none), set by its handler. */
 extern volatile int tn_stop_signal;
-double tn_now_s(void);
 /* Nonzero once a signal or the budget says stop. */
 int tn_stopping(const struct tn_run *c);
 

@@ -20,17 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 volatile int tn_stop_signal;
-
-double tn_now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 static void on_signal(int s) { tn_stop_signal = s; }
 
@@ -135,6 +127,47 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 	return 0;
 }
 
+/* The strategy of job j: -s, else transfer where the database holds ok runs
+ * of the problem's relatives (the same family and precision at other sizes
+ * or radii, on this GPU, or compile-only on a GPU of this arch), else
+ * exhaustive; loads the seeds of a transfer search into j->sd and sets its
+ * default budget. A compile-only sweep compiles every configuration, and
+ * says what a GPU sweep would choose. */
+static int choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *evals,
+		  char *err, size_t n)
+{
+	const struct tn_sweep_opts *o = c->o;
+	const struct tn_problem *pb = j->pb;
+	struct db_related q = { c->gpu ? c->dev_id[0] : 0, j->prob_id, 0, c->arch, 0, 0, 0 };
+
+	*st = o->strategy_set ? o->strategy : TN_EXHAUSTIVE;
+	if (o->strategy_set && o->strategy != TN_TRANSFER)
+		return 0;
+	if (tn_transfer_seeds(c->db, &q, pb, &j->sd, err, n))
+		return 1;
+	if (!o->evals_set)
+		*evals = TN_TRANSFER_EVALS;
+	if (!o->strategy_set && j->sd.nprob > 0) {
+		*st = TN_TRANSFER;
+		if (c->gpu)
+			fprintf(stderr, "fdtune: %s holds %s %s results at %d other sizes or radii "
+				"on this GPU: a transfer search (-s transfer) starts from their bests "
+				"and runs %d%% of the space (--evals); -s exhaustive runs every "
+				"configuration\n", o->db_path, pb->fam->name, pb->prec, j->sd.nprob,
+				*evals);
+		else
+			fprintf(stderr, "fdtune: %s holds %s %s results at %d other sizes or radii "
+				"on %s: a GPU sweep would run a transfer search (-s transfer) from "
+				"their bests; a compile-only sweep compiles every configuration\n",
+				o->db_path, pb->fam->name, pb->prec, j->sd.nprob, c->arch);
+	} else if (o->strategy_set && c->gpu && !j->sd.nprob) {
+		fprintf(stderr, "fdtune: %s holds no %s %s results at other sizes or radii on this "
+			"GPU: the transfer search starts at random\n", o->db_path, pb->fam->name,
+			pb->prec);
+	}
+	return 0;
+}
+
 /* Begins job j: its sweep row, what is recorded, its search. plan: a GPU
  * plan of several problems, run in anytime order. */
 static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host, char *err,
@@ -142,18 +175,22 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 {
 	const struct tn_sweep_opts *o = c->o;
 	const struct tn_problem *pb = j->pb;
-	enum tn_strategy kind = !c->gpu ? TN_EXHAUSTIVE : !plan ? o->strategy :
-				o->strategy == TN_RANDOM ? TN_RANDOM : TN_GUIDED;
-	int prior = c->gpu && kind != TN_EXHAUSTIVE;
+	enum tn_strategy st, kind;
+	int prior, evals = o->evals;
 	if (db_problem_id(c->db, pb->fam->name, pb->r, pb->nx, pb->ny, pb->nz, pb->prec,
 			  &j->prob_id, err, n) ||
 	    db_sweep_begin(c->db, o->cmdline, host, c->dev_id[0], j->prob_id,
-			   c->gpu ? "gpu" : "compile-only", &j->sweep_id, err, n))
+			   c->gpu ? "gpu" : "compile-only", &j->sweep_id, err, n) ||
+	    choose(c, j, &st, &evals, err, n))
 		return 1;
+	/* a plan on a GPU searches locally from its first pass: guided, unless
+	 * random or transfer was chosen; its target is that of -s */
+	kind = !c->gpu ? TN_EXHAUSTIVE : !plan || st == TN_RANDOM || st == TN_TRANSFER ? st :
+	       TN_GUIDED;
+	prior = c->gpu && kind != TN_EXHAUSTIVE;
 	if (!o->force && skip_recorded(c, j, prior, err, n))
 		return 1;
-	j->target = !c->gpu || o->strategy == TN_EXHAUSTIVE ? j->nv :
-		    (j->nv * o->evals + 99) / 100;
+	j->target = !c->gpu || st == TN_EXHAUSTIVE ? j->nv : (j->nv * evals + 99) / 100;
 	fprintf(stderr, "fdtune: sweep %lld: %s: %lld configurations to run, %lld already "
 		"recorded (--force runs them again), %lld pruned%s%s%s\n", j->sweep_id, j->name,
 		j->nv - j->nprior, j->skipped + j->nprior, j->pruned, j->pruned ? " (e.g. " : "",
@@ -181,10 +218,14 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 			j->best_pct = c->copy[0] > 0 ? 100 * gbs / c->copy[0] : NAN;
 		}
 	}
+	if (c->gpu && kind == TN_TRANSFER)
+		fprintf(stderr, "fdtune: transfer: %lld seeds from %d other sizes or radii, %lld of "
+			"them in this space (the others pruned or outside it)\n", j->sd.n,
+			j->sd.nprob, tn_search_seed(j->search, j->sd.v, TN_MAXP, j->sd.n));
 	if (c->gpu && kind != TN_EXHAUSTIVE)
 		fprintf(stderr, "fdtune: %s search, at most %lld configurations (%d%% of %lld), "
 			"%lld of them known from earlier runs\n", tn_strategy_name(kind), j->target,
-			o->strategy == TN_EXHAUSTIVE ? 100 : o->evals, j->nv, j->nprior);
+			st == TN_EXHAUSTIVE ? 100 : evals, j->nv, j->nprior);
 	return 0;
 }
 
@@ -322,7 +363,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	struct tn_run c;
 	struct tn_limits lim;
 	char host[256] = "?";
-	struct sigaction sa, old_int, old_term, old_pipe;
+	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
 	int handlers = 0, status = 1, plan = 0, failed = 0;
 	long long off = 0, planned = 0;
 
@@ -365,7 +406,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		off += j->total;
 	}
 	status = 1;
-	if (db_open(o->db_path, &c.db, err, n))
+	if (db_open(o->db_path, &c.db, err, n) || db_reap_sweeps(c.db, stderr, NULL, err, n))
 		goto out;
 	gethostname(host, sizeof host - 1);
 	if (c.gpu && tn_run_devices(&c, err, n))
@@ -388,6 +429,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	tn_stop_signal = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	handlers = 1;
 	tn_progress_init(&c.pr, planned, o->quiet);
 	c.t0 = tn_now_s();
@@ -423,6 +465,7 @@ out:
 		tn_wk_kill(&c.wk[w]);
 	for (int i = 0; i < c.njobs; i++) {
 		tn_search_free(c.jobs[i].search);
+		tn_seeds_free(&c.jobs[i].sd);
 		free(c.jobs[i].prior_idx);
 		free(c.jobs[i].prior_ms);
 		free(c.jobs[i].cfgs);
@@ -431,6 +474,7 @@ out:
 	if (handlers) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
 	}
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	db_close(c.db);

@@ -4,8 +4,10 @@
  * constraints, for one problem or a plan of several (tn_plan.h; on a GPU in
  * the anytime order of tn_order.c). A pool of CPU threads compiles while
  * one worker process per GPU measures what is compiled. Every outcome is
- * stored as it happens; SIGINT and SIGTERM stop the sweep after the runs in
- * progress and mark it interrupted.
+ * stored as it happens; SIGINT, SIGTERM and SIGHUP stop the sweep after the
+ * runs in progress and mark it interrupted; a run the signal cut short (it
+ * reached the workers too, sent to the process group) is not recorded, and
+ * runs again on resume.
  */
 #ifndef TN_SWEEP_H
 #define TN_SWEEP_H
@@ -32,7 +34,10 @@ struct tn_sweep_opts {
 	int quiet;              /* no progress display */
 	long long max_configs;  /* configurations run over the whole plan; 0: no limit */
 	enum tn_strategy strategy;      /* compile-only sweeps are exhaustive */
-	int evals;              /* random, guided: percent of the space to run */
+	int strategy_set;       /* 0: transfer where the database holds results of the
+				 * problem's relatives (tn_transfer.h), else exhaustive */
+	int evals;              /* random, guided, transfer: percent of the space to run */
+	int evals_set;          /* 0: TN_TRANSFER_EVALS for transfer */
 	int shard, shards;      /* configurations numbered over the whole plan, problem
 				 * after problem; this job runs those with
 				 * number % shards == shard */

@@ -81,7 +81,9 @@ static int get(int fd, void *buf, size_t len) { return xfer(fd, buf, len, 0); }
 static void reap(struct tn_wk *w)
 {
 	int st = 0;
+	w->sig = 0;
 	if (w->pid > 0 && waitpid(w->pid, &st, 0) == w->pid) {
+		w->sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 		if (WIFSIGNALED(st))
 			snprintf(w->why, sizeof w->why, "the worker was killed by signal %d (%s)",
 				 WTERMSIG(st), strsignal(WTERMSIG(st)));

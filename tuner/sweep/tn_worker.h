@@ -26,6 +26,7 @@ struct tn_wk {
 	double deadline;        /* CLOCK_MONOTONIC seconds the job may run until */
 	int starts;             /* processes started for this GPU */
 	char why[256];          /* how the last process ended, when it died */
+	int sig;                /* the signal that ended the last process, 0: none */
 };
 
 /* A worker's answer to a run. */

@@ -1,0 +1,274 @@
+/*
+ * t_transfer.c: CPU tests of the transfer search on a small synthetic
+ * database. The seeds come from the other sizes of the same family, device
+ * and precision, nearest size first, and never from the problem itself (nor,
+ * as fdtune replay asks, from any problem of its size); the search proposes
+ * its seeds first, never a configuration outside its space (pruned), never
+ * one twice, and stops at its budget.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "tn.h"
+#include "tn_search.h"
+#include "tn_transfer.h"
+
+static char dir[] = "/tmp/fdt_trXXXXXX";
+static char err[1024];
+
+struct fix {
+	struct db *db;
+	long long dev, other_dev, p64, p32, p128, p64r8, p64d, run64;
+	const struct tn_family *f;
+};
+
+/* The xyz configuration of the default domains with vec, bx, nw set. */
+static void cfg(const struct tn_family *f, int vec, int bx, int nw, int *v)
+{
+	memset(v, 0, TN_MAXP * sizeof *v);
+	for (int k = 0; k < f->np; k++)
+		v[k] = f->p[k].v[0];
+	v[tn_param_index(f, "vec")] = vec;
+	v[tn_param_index(f, "bx")] = bx;
+	v[tn_param_index(f, "nw")] = nw;
+}
+
+static long long run(struct fix *x, long long dev, long long prob, int vec, int bx, int nw,
+		     double ms)
+{
+	int v[TN_MAXP];
+	char json[512];
+	struct db_run r = { 0 };
+	long long id;
+	cfg(x->f, vec, bx, nw, v);
+	tn_config_json(x->f, v, json, sizeof json);
+	assert_int_equal(db_config_id(x->db, "xyz", json, &r.config_id, err, sizeof err), 0);
+	r.device_id = dev;
+	r.problem_id = prob;
+	r.status = "ok";
+	r.median_ms = r.min_ms = r.max_ms = ms;
+	r.reps = 30;
+	r.gbs = r.mcells = r.pct_copy = r.max_err = r.err_bound = NAN;
+	assert_int_equal(db_run_add(x->db, &r, &id, err, sizeof err), 0);
+	return id;
+}
+
+/* xyz fp32 R = 4 on an sm_90 GPU at 64^3 (the problem tuned), 32^3 and
+ * 128^3; R = 8 at 64^3; fp64 at 64^3; and the same at 32^3 on an sm_80 GPU.
+ * Each relative's best is its own, so where a seed comes from shows. */
+static void fixture(struct fix *x)
+{
+	struct db_device h = { "nvidia", "H100", "sm_90", "u1", 132, 0, 0, 0, 1024 };
+	struct db_device a = { "nvidia", "A100", "sm_80", "u2", 108, 0, 0, 0, 1024 };
+	char path[300];
+	memset(x, 0, sizeof *x);
+	x->f = tn_family("xyz");
+	assert_non_null(x->f);
+	snprintf(path, sizeof path, "%s/t.db", dir);
+	unlink(path);
+	assert_int_equal(db_open(path, &x->db, err, sizeof err), 0);
+	assert_int_equal(db_device_id(x->db, &h, &x->dev, err, sizeof err), 0);
+	assert_int_equal(db_device_id(x->db, &a, &x->other_dev, err, sizeof err), 0);
+	assert_int_equal(db_problem_id(x->db, "xyz", 4, 64, 64, 64, "fp32", &x->p64, err, sizeof err), 0);
+	assert_int_equal(db_problem_id(x->db, "xyz", 4, 32, 32, 32, "fp32", &x->p32, err, sizeof err), 0);
+	assert_int_equal(db_problem_id(x->db, "xyz", 4, 128, 128, 128, "fp32", &x->p128, err,
+				       sizeof err), 0);
+	assert_int_equal(db_problem_id(x->db, "xyz", 8, 64, 64, 64, "fp32", &x->p64r8, err,
+				       sizeof err), 0);
+	assert_int_equal(db_problem_id(x->db, "xyz", 4, 64, 64, 64, "fp64", &x->p64d, err,
+				       sizeof err), 0);
+	/* the problem itself: its own best (vec 1, bx 128, nw 512) is nobody else's */
+	x->run64 = run(x, x->dev, x->p64, 1, 128, 512, 0.001);
+	run(x, x->dev, x->p64, 4, 64, 96, 0.5);
+	/* the relatives */
+	run(x, x->dev, x->p32, 2, 32, 48, 0.10);
+	run(x, x->dev, x->p32, 4, 32, 48, 0.20);
+	run(x, x->dev, x->p128, 4, 64, 192, 1.0);
+	run(x, x->dev, x->p128, 2, 64, 192, 1.5);
+	run(x, x->dev, x->p64r8, 2, 128, 96, 0.3);
+	/* not relatives: another precision, another GPU */
+	run(x, x->dev, x->p64d, 1, 32, 96, 0.2);
+	run(x, x->other_dev, x->p32, 1, 64, 48, 0.05);
+}
+
+struct seen { long long p64, p64r8, bad; int n; };
+
+static int see(void *ctx, const struct db_related_row *w)
+{
+	struct seen *s = ctx;
+	s->bad += w->problem_id == s->p64;
+	s->bad += w->problem_id == s->p64r8 && w->nx == 64;
+	s->n++;
+	return 0;
+}
+
+/* What fdtune replay asks (the device and problem of a run, the whole size
+ * left out) never returns a run of the problem or of its size; what a sweep
+ * asks leaves out only the problem; both keep to the GPU and precision. */
+static void relatives(void **st)
+{
+	struct fix x;
+	struct db_related q = { 0 };
+	struct seen s = { 0, 0, 0, 0 };
+	(void)st;
+	fixture(&x);
+	s.p64 = x.p64;
+	s.p64r8 = x.p64r8;
+	q.run = x.run64;
+	q.skip_size = 1;
+	q.k = 10;
+	assert_int_equal(db_each_related(x.db, &q, see, &s, err, sizeof err), 0);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.n, 4);       /* two at 32^3, two at 128^3 */
+	memset(&q, 0, sizeof q);
+	memset(&s, 0, sizeof s);
+	s.p64 = x.p64;
+	q.device_id = x.dev;
+	q.problem_id = x.p64;
+	q.k = 10;
+	assert_int_equal(db_each_related(x.db, &q, see, &s, err, sizeof err), 0);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.n, 5);       /* R = 8 at 64^3 too */
+	/* compile-only: any GPU of the arch */
+	memset(&q, 0, sizeof q);
+	memset(&s, 0, sizeof s);
+	q.problem_id = x.p64;
+	q.arch = "sm_80";
+	q.k = 10;
+	assert_int_equal(db_each_related(x.db, &q, see, &s, err, sizeof err), 0);
+	assert_int_equal(s.n, 1);
+	db_close(x.db);
+}
+
+/* The seeds: nearest relative's best first, the problem's own best never. */
+static void seeds(void **st)
+{
+	struct fix x;
+	struct db_related q = { 0 };
+	struct tn_problem pb = { 0 };
+	struct tn_seeds sd;
+	int own[TN_MAXP], first[TN_MAXP];
+	(void)st;
+	fixture(&x);
+	pb = (struct tn_problem){ .fam = x.f, .r = 4, .nx = 64, .ny = 64, .nz = 64, .prec = "fp32" };
+	q.run = x.run64;
+	q.skip_size = 1;
+	assert_int_equal(tn_transfer_seeds(x.db, &q, &pb, &sd, err, sizeof err), 0);
+	assert_int_equal(sd.nprob, 2);
+	assert_int_equal(sd.n, 4);
+	cfg(x.f, 1, 128, 512, own);
+	for (long long i = 0; i < sd.n; i++) {
+		assert_memory_not_equal(sd.v + i * TN_MAXP, own, sizeof own);
+		if (i)
+			assert_true(sd.score[i] <= sd.score[i - 1]);
+	}
+	/* 32^3 and 128^3 weigh the same (one octave each way): the faster
+	 * relative best by its own measure ties, so the order of the relatives
+	 * decides; both bests come before both seconds */
+	cfg(x.f, 2, 32, 48, first);
+	assert_true(!memcmp(sd.v, first, sizeof first) || !memcmp(sd.v + TN_MAXP, first, sizeof first));
+	tn_seeds_free(&sd);
+	/* the sweep's question: R = 8 at 64^3 is the nearest relative now */
+	memset(&q, 0, sizeof q);
+	q.device_id = x.dev;
+	q.problem_id = x.p64;
+	assert_int_equal(tn_transfer_seeds(x.db, &q, &pb, &sd, err, sizeof err), 0);
+	assert_int_equal(sd.nprob, 3);
+	cfg(x.f, 2, 128, 96, first);
+	assert_memory_equal(sd.v, first, sizeof first);
+	tn_seeds_free(&sd);
+	db_close(x.db);
+}
+
+/* A space of 3 parameters x 6 values with every configuration whose first
+ * two values are equal pruned; a smooth time with its minimum at (4,1,2). */
+#define NV 6
+static double cost(const int *v)
+{
+	return 1 + (v[0] - 4) * (v[0] - 4) + 2 * (v[1] - 1) * (v[1] - 1) + (v[2] - 2) * (v[2] - 2);
+}
+
+static void search(void **st)
+{
+	int cfgs[NV * NV * NV * 3], seedrows[4 * TN_MAXP] = { 0 };
+	long long n = 0;
+	(void)st;
+	for (int a = 0; a < NV; a++)
+		for (int b = 0; b < NV; b++)
+			for (int c = 0; c < NV; c++) {
+				if (a == b)
+					continue;       /* pruned */
+				cfgs[n * 3] = a;
+				cfgs[n * 3 + 1] = b;
+				cfgs[n * 3 + 2] = c;
+				n++;
+			}
+	/* seeds: one pruned here, one outside the domains, two in the space */
+	seedrows[0] = 3, seedrows[1] = 3, seedrows[2] = 3;
+	seedrows[TN_MAXP] = 9, seedrows[TN_MAXP + 1] = 1, seedrows[TN_MAXP + 2] = 1;
+	seedrows[2 * TN_MAXP] = 3, seedrows[2 * TN_MAXP + 1] = 0, seedrows[2 * TN_MAXP + 2] = 3;
+	seedrows[3 * TN_MAXP] = 5, seedrows[3 * TN_MAXP + 1] = 2, seedrows[3 * TN_MAXP + 2] = 1;
+	for (long long budget = 6; budget <= 30; budget += 12) {
+		struct tn_search *s;
+		char *seen = calloc((size_t)n, 1);
+		long long idx[16], used = 0;
+		double best = INFINITY;
+		int m;
+		assert_non_null(seen);
+		assert_int_equal(tn_search_new(TN_TRANSFER, cfgs, 3, n, budget, 1, &s, err, sizeof err), 0);
+		assert_int_equal(tn_search_seed(s, seedrows, TN_MAXP, 4), 2);
+		while ((m = tn_search_next(s, idx, 16)) > 0)
+			for (int i = 0; i < m; i++) {
+				const int *v = cfgs + idx[i] * 3;
+				assert_true(idx[i] >= 0 && idx[i] < n);
+				assert_false(seen[idx[i]]);
+				assert_int_not_equal(v[0], v[1]);
+				if (used == 0)          /* the first seed in the space first */
+					assert_true(v[0] == 3 && v[1] == 0 && v[2] == 3);
+				if (used == 1)
+					assert_true(v[0] == 5 && v[1] == 2 && v[2] == 1);
+				seen[idx[i]] = 1;
+				used++;
+				best = cost(v) < best ? cost(v) : best;
+				tn_search_report(s, idx[i], cost(v));
+			}
+		assert_int_equal(used, budget);
+		assert_false(tn_search_next_left(s));
+		/* the descent reaches the minimum from the seeds within 30 */
+		if (budget == 30)
+			assert_true(best == 1);
+		tn_search_free(s);
+		free(seen);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(relatives),
+		cmocka_unit_test(seeds),
+		cmocka_unit_test(search),
+	};
+	int rc;
+	if (!mkdtemp(dir))
+		return 1;
+	rc = cmocka_run_group_tests(t, NULL, NULL);
+	{
+		char path[300];
+		snprintf(path, sizeof path, "%s/t.db", dir);
+		unlink(path);
+		rmdir(dir);
+	}
+	return rc;
+}

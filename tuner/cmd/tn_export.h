@@ -1,0 +1,41 @@
+/*
+ * tn_export.h: what fdtune export's two files share: cmd_export.c (one
+ * kernel, or one per device) and cmd_export_sizes.c (--all-sizes, one per
+ * recorded size, picked at run time by templates/fdt_rule.h).
+ */
+#ifndef TN_EXPORT_H
+#define TN_EXPORT_H
+
+#include <stdio.h>
+
+#include "db.h"
+#include "tn.h"
+
+/* The launch function's parameters and the kernel's arguments of the family
+ * set by tn_exp_abi: (out, in), or (next, prev, vel) for time stepping. */
+extern const char *tn_exp_params, *tn_exp_args;
+void tn_exp_abi(const struct tn_family *fam);
+/* NAME.h for the runs p[0..np) with configurations cfg[0..np); dflt, when
+ * not NULL, the configuration for any other device; rule, when not NULL,
+ * comment lines on the pick by size (NAME_which is then declared). */
+int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
+		  const char *db_path, const char *dflt, const char *rule);
+/* Opens DIR/NAME.EXT for writing; the path in path[0..pn). */
+int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, size_t pn,
+		FILE **f, char *err, size_t n);
+/* Configuration params (JSON) of p's problem as values v and text cfg and,
+ * when kname is not NULL, its source named kname and its launch geometry;
+ * with fit, a configuration over sm_90's limits becomes its first fitting
+ * neighbour. */
+int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pick *p,
+		  const char *params, int fit, const char *kname, int *v, char cfg[512],
+		  char **src, char grid[3][96], unsigned block[3], char *err, size_t n);
+/* fdtune export --all-sizes (cmd_export_sizes.c): the best run of every
+ * recorded size of the problem of f (family, radius, precision; device, or
+ * every device with all), one kernel per distinct configuration, into
+ * DIR/NAME.cu and NAME.h; with which (a grid), prints what that grid gets
+ * instead. A TN_EX_ status; err says what failed. */
+int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *dir,
+		 const char *name, const char *db_path, const int *which, char *err, size_t n);
+
+#endif

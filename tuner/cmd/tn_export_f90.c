@@ -1,0 +1,121 @@
+/*
+ * tn_export_f90.c: NAME.f90, the Fortran side of an exported kernel
+ * (fdtune export --fortran). It writes module NAME_fdtune with
+ *   fd_real            the kind of the fields' elements (c_float or c_double);
+ *   fd_grid, fd_coef   bind(C) types laid out exactly as struct fd_grid and
+ *                      struct fd_coef of NAME.h (x(0:8): C's indices);
+ *   NAME_launch        a bind(C) interface to the launch function of NAME.cu,
+ *                      device pointers and the stream as type(c_ptr), value;
+ *   NAME_coef          NAME.h's static inline weights function, which has no
+ *                      symbol to bind to, written again in Fortran with the
+ *                      same double-precision operations in the same order, so
+ *                      that it gives the same bits;
+ *   NAME_radius        the stencil radius;
+ * and a comment block with where the configuration came from, as NAME.h has.
+ * Fortran names are at most 63 characters and start with a letter, so NAME
+ * is at most 56 characters and starts with a letter (tn_export_f90_name).
+ */
+#include "tn_cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int tn_export_f90_name(const char *name, char *err, size_t n)
+{
+	if (strlen(name) > 56 || !((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z'))) {
+		snprintf(err, n, "--fortran: --name '%.100s' must start with a letter and have at "
+			 "most 56 characters (Fortran names have at most 63: NAME_fdtune)", name);
+		return 1;
+	}
+	return 0;
+}
+
+/* The comment block: the problem and, for each run, where it came from. */
+static void provenance(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
+		       const char *db_path)
+{
+	fprintf(o, "! %s.f90: the Fortran interface of %s.cu (see %s.h), exported by fdtune\n"
+		"! from the database\n!   %s\n! DO NOT EDIT; export again.\n"
+		"! %s, R = %d, order %d, %s.\n", name, name, name, db_path, p->family, p->radius,
+		2 * p->radius, p->precision);
+	for (int i = 0; i < np; i++)
+		fprintf(o, "! %s on %s (%s), run %lld, for %dx%dx%d:\n"
+			"!   %.4f ms, %.1f GB/s, %.1f%% of the copy bandwidth fdtune measured there\n"
+			"!   (recorded %s); configuration:\n!   %s\n",
+			np > 1 ? "Selected" : "Tuned", p[i].device, p[i].arch, p[i].run, p[i].nx,
+			p[i].ny, p[i].nz, p[i].median_ms, p[i].gbs, p[i].pct_copy, p[i].created, cfg[i]);
+	if (np > 1)
+		fprintf(o, "! On any other device: the family default,\n!   %s\n", cfg[np]);
+}
+
+int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
+		  const char *db_path, int steps)
+{
+	const char *real = strcmp(p->precision, "fp64") ? "c_float" : "c_double";
+	const char *args = steps > 0 ? "next, prev, vel" : "out, in";
+	double w[TN_RMAX + 1];
+
+	if (tn_d2_weights(p->radius, w))
+		return -1;
+	provenance(o, name, p, np, cfg, db_path);
+	fprintf(o, "!\n! Contract (as %s.h): %s are device pointers (type(c_ptr)) to interior\n"
+		"! point (0,0,0) of fields with %d halo points on every side, rows of g%%ld\n"
+		"! elements and planes of g%%slice elements; g%%ld a multiple of 4 and the\n"
+		"! interior origin 16-byte aligned. Only the interior of %s is written.\n",
+		name, args, p->radius, steps > 0 ? "next" : "out");
+	if (steps > 0)
+		fprintf(o, "! One step: next = 2 prev - next + vel L(prev); swap next and prev between\n"
+			"! steps.\n");
+	fprintf(o, "!\n! Use:  use %s_fdtune\n"
+		"!       call %s_coef(c, hx, hy, hz)          ! grid spacings, real(c_double)\n"
+		"!       st = %s_launch(%s, g, c, stream)   ! 0, or the runtime's error\n"
+		"! Compile this file with gfortran (or any Fortran 2008 compiler) and link\n"
+		"! with %s.cu compiled by nvcc or hipcc and the CUDA or HIP runtime. A program\n"
+		"! that uses several exports renames their types on use:\n"
+		"!   use other_fdtune, other_grid => fd_grid, other_coef => fd_coef\n",
+		name, name, name, args, name);
+	fprintf(o, "module %s_fdtune\n  use, intrinsic :: iso_c_binding\n  implicit none\n"
+		"  private\n  public :: fd_real, fd_grid, fd_coef, %s_radius, %s_launch, %s_coef\n\n"
+		"  ! the kind of the fields' elements (%s)\n"
+		"  integer, parameter :: fd_real = %s\n"
+		"  integer, parameter :: %s_radius = %d\n\n"
+		"  ! struct fd_grid: interior points, and the lengths of a row and of a plane\n"
+		"  ! in elements\n"
+		"  type, bind(C) :: fd_grid\n    integer(c_int) :: nx, ny, nz, ld\n"
+		"    integer(c_long_long) :: slice\n  end type fd_grid\n\n"
+		"  ! struct fd_coef: the centre weight and the weights k = 1..radius of each\n"
+		"  ! axis, indexed from 0 as in C\n"
+		"  type, bind(C) :: fd_coef\n    real(fd_real) :: c0\n"
+		"    real(fd_real) :: x(0:8), y(0:8), z(0:8)\n  end type fd_coef\n\n",
+		name, name, name, name, p->precision, real, name, p->radius);
+	fprintf(o, "  interface\n"
+		"    ! Launches on stream (a cudaStream_t or hipStream_t; c_null_ptr for the\n"
+		"    ! default stream); returns 0, or the runtime's error code for the launch.\n"
+		"    function %s_launch(%s, g, c, stream) result(st) &\n"
+		"        bind(C, name=\"%s_launch\")\n"
+		"      import :: c_int, c_ptr, fd_grid, fd_coef\n"
+		"      type(c_ptr), value :: %s\n      type(fd_grid), value :: g\n"
+		"      type(fd_coef), intent(in) :: c\n      type(c_ptr), value :: stream\n"
+		"      integer(c_int) :: st\n    end function %s_launch\n  end interface\n\n"
+		"contains\n\n", name, args, name, args, name);
+	fprintf(o, "  ! The weights of the second derivatives of order %d, scaled by 1/h**2:\n"
+		"  ! %s_coef of %s.h, bit for bit.\n"
+		"  subroutine %s_coef(c, hx, hy, hz)\n"
+		"    type(fd_coef), intent(out) :: c\n"
+		"    real(c_double), intent(in) :: hx, hy, hz\n"
+		"    real(c_double), parameter :: w(0:%d) = [ &\n",
+		2 * p->radius, name, name, name, p->radius);
+	for (int k = 0; k <= p->radius; k++)
+		fprintf(o, "      %.17e_c_double%s\n", w[k], k < p->radius ? ", &" : " ]");
+	fprintf(o, "    real(c_double) :: s(3)\n    integer :: k\n\n"
+		"    s = [ 1 / (hx * hx), 1 / (hy * hy), 1 / (hz * hz) ]\n"
+		"    c%%x = 0\n    c%%y = 0\n    c%%z = 0\n"
+		"    do k = 1, %d\n"
+		"      c%%x(k) = real(w(k) * s(1), fd_real)\n"
+		"      c%%y(k) = real(w(k) * s(2), fd_real)\n"
+		"      c%%z(k) = real(w(k) * s(3), fd_real)\n"
+		"    end do\n"
+		"    c%%c0 = real(w(0) * ((s(1) + s(2)) + s(3)), fd_real)\n"
+		"  end subroutine %s_coef\n\nend module %s_fdtune\n", p->radius, name, name);
+	return ferror(o) ? -1 : 0;
+}

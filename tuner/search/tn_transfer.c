@@ -1,0 +1,119 @@
+/*
+ * tn_transfer.c: the seeds of the transfer search. The candidates are, for
+ * each relative Q of the problem P (tn_transfer.h), its TN_TRANSFER_TOP
+ * fastest configurations and its fastest with each value of each parameter
+ * (so that a variant that is second best at Q's size, and may win at P's,
+ * is among them). Each relative weighs
+ *
+ *   w(Q) = exp(-(|ln nx_P/nx_Q| + |ln ny_P/ny_Q| + |ln nz_P/nz_Q| + |R_P - R_Q| / 2))
+ *
+ * so that a relative of the same shape and radius counts most, and each of
+ * its candidates adds w(Q) exp(-(t / t_best(Q) - 1) / TN_TRANSFER_TAU) to
+ * its score. The seeds are the candidates by score, best first.
+ */
+#include "tn_transfer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct acc {
+	struct db *db;
+	const struct tn_problem *pb;
+	struct tn_seeds *s;
+	long long cap, last_prob;
+	double best;            /* the fastest time of the relative last_prob */
+	char err[512];
+};
+
+static double weight(const struct tn_problem *pb, const struct db_related_row *w)
+{
+	double d = fabs(log((double)pb->nx / w->nx)) + fabs(log((double)pb->ny / w->ny)) +
+		   fabs(log((double)pb->nz / w->nz)) + 0.5 * abs(pb->r - w->radius);
+	return exp(-d);
+}
+
+static int add(void *p, const struct db_related_row *w)
+{
+	struct acc *a = p;
+	const struct tn_family *f = a->pb->fam;
+	struct tn_seeds *s = a->s;
+	int v[TN_MAXP] = { 0 };
+	double sc;
+	long long i;
+
+	for (int k = 0; k < f->np; k++) {
+		int found;
+		if (db_json_int(a->db, w->params, f->p[k].name, &v[k], &found, a->err, sizeof a->err))
+			return -1;
+		if (!found)             /* recorded before the parameter existed */
+			v[k] = f->p[k].v[0];
+	}
+	if (w->problem_id != a->last_prob) {    /* its rank 1 comes first */
+		s->nprob++;
+		a->last_prob = w->problem_id;
+		a->best = w->ms;
+	}
+	sc = weight(a->pb, w) * exp(-(w->ms / a->best - 1) / TN_TRANSFER_TAU);
+	for (i = 0; i < s->n; i++)
+		if (!memcmp(s->v + i * TN_MAXP, v, sizeof v)) {
+			s->score[i] += sc;
+			return 0;
+		}
+	if (s->n == a->cap) {
+		long long cap = a->cap ? 2 * a->cap : 64;
+		int *nv = realloc(s->v, (size_t)cap * TN_MAXP * sizeof *nv);
+		double *ns;
+		if (nv)
+			s->v = nv;
+		if (!nv || !(ns = realloc(s->score, (size_t)cap * sizeof *ns))) {
+			snprintf(a->err, sizeof a->err, "out of memory for %lld seeds", cap);
+			return -1;
+		}
+		s->score = ns;
+		a->cap = cap;
+	}
+	memcpy(s->v + s->n * TN_MAXP, v, sizeof v);
+	s->score[s->n++] = sc;
+	return 0;
+}
+
+int tn_transfer_seeds(struct db *d, const struct db_related *q, const struct tn_problem *pb,
+		      struct tn_seeds *s, char *err, size_t n)
+{
+	struct acc a = { d, pb, s, 0, 0, 0, "" };
+	struct db_related rq = *q;
+
+	memset(s, 0, sizeof *s);
+	if (rq.k <= 0)
+		rq.k = TN_TRANSFER_TOP;
+	rq.per_value = 1;
+	if (db_each_related(d, &rq, add, &a, err, n)) {
+		if (*a.err)
+			snprintf(err, n, "transfer: %s", a.err);
+		tn_seeds_free(s);
+		return 1;
+	}
+	/* best score first; ties keep the order of the relatives */
+	for (long long i = 1; i < s->n; i++) {
+		int v[TN_MAXP];
+		double sc = s->score[i];
+		long long j = i;
+		memcpy(v, s->v + i * TN_MAXP, sizeof v);
+		for (; j > 0 && s->score[j - 1] < sc; j--) {
+			s->score[j] = s->score[j - 1];
+			memcpy(s->v + j * TN_MAXP, s->v + (j - 1) * TN_MAXP, sizeof v);
+		}
+		s->score[j] = sc;
+		memcpy(s->v + j * TN_MAXP, v, sizeof v);
+	}
+	return 0;
+}
+
+void tn_seeds_free(struct tn_seeds *s)
+{
+	free(s->v);
+	free(s->score);
+	memset(s, 0, sizeof *s);
+}

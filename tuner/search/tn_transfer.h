@@ -1,0 +1,33 @@
+/*
+ * tn_transfer.h: what the transfer search (tn_search.h) starts from: the
+ * fastest configurations recorded for the relatives of a problem (the same
+ * family, device and precision at other sizes or radii, db_each_related),
+ * ranked by a score that weighs each relative by how close its size and
+ * radius are to the problem's (tn_transfer.c says how).
+ */
+#ifndef TN_TRANSFER_H
+#define TN_TRANSFER_H
+
+#include "db.h"
+#include "tn.h"
+
+#define TN_TRANSFER_TOP 8       /* configurations taken from each relative */
+#define TN_TRANSFER_EVALS 2     /* default budget, percent of the space */
+#define TN_TRANSFER_TAU 0.05    /* a configuration 5% slower than its relative's best
+				 * adds 1/e of what the best adds to its score */
+
+struct tn_seeds {
+	int *v;                 /* n rows of TN_MAXP values (unused columns 0), best first */
+	double *score;
+	long long n;
+	int nprob;              /* the relatives they come from */
+};
+
+/* The seeds for problem pb from the relatives q selects (q->k 0: the
+ * default top). 0 with *s filled (possibly empty; tn_seeds_free releases
+ * it); 1 with err set. */
+int tn_transfer_seeds(struct db *d, const struct db_related *q, const struct tn_problem *pb,
+		      struct tn_seeds *s, char *err, size_t n);
+void tn_seeds_free(struct tn_seeds *s);
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * tn_time.c: timing launches on the GPU to a stable median, and the copy
+ * bandwidth that serves as every kernel's roof.
+ *
+ * Timing: launches timed one by one with device events: a first batch of 3,
+ * then batches of 10. It stops when the median of all samples moved by less
+ * than 0.5% over the last batch (at least 30 samples), at 300 samples, or
+ * after 2 s of kernel time. A kernel that cannot win is raced out against the
+ * best median of the sweep so far (race_ms): after the first batch when even
+ * its fastest launch is over 1.3x race_ms, after 13 samples when their median
+ * is over 1.1x. Racing is what makes a warm sweep fast.
+ *
+ * Copy bandwidth: reads plus writes of a buffer of up to 1 GiB (a quarter of
+ * the device's memory at most), the best of fdtune's float4 copy kernels
+ * (templates/copy.m4, 1 to 8 vectors per thread) and a device-to-device memcpy.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "tn_time.h"
+#include "gen.h"
+#include "tn.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAXS 300
+
+double tn_now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static int cmpd(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(const double *s, int k)
+{
+	double t[MAXS];
+	memcpy(t, s, (size_t)k * sizeof *t);
+	qsort(t, (size_t)k, sizeof *t, cmpd);
+	return k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
+}
+
+int tn_measure(struct rt_timer *t, tn_launch_fn fn, void *ctx, int warm, double race_ms,
+	       struct tn_stats *st, char *err, size_t n)
+{
+	double s[MAXS], total = 0, prev = 0;
+	int k = 0;
+	for (int i = 0; i < warm; i++)
+		if (fn(ctx, i, err, n) || rt_sync(err, n))
+			return 1;
+	while (k < MAXS) {
+		const int batch = k ? 10 : 3;
+		for (int b = 0; b < batch && k < MAXS; b++, k++) {
+			float ms;
+			if (rt_timer_start(t, err, n) || fn(ctx, k, err, n) ||
+			    rt_timer_stop(t, &ms, err, n))
+				return 1;
+			s[k] = ms;
+			total += ms;
+		}
+		double m = median(s, k), lo = s[0];
+		for (int i = 1; i < k; i++)
+			lo = fmin(lo, s[i]);
+		if ((k >= 30 && fabs(m - prev) <= 0.005 * m) || total > 2000 ||
+		    (race_ms > 0 && k == 3 && lo > 1.3 * race_ms) ||
+		    (race_ms > 0 && k == 13 && m > 1.1 * race_ms))
+			break;
+		prev = m;
+	}
+	st->median = median(s, k);
+	st->min = st->max = s[0];
+	for (int i = 1; i < k; i++) {
+		st->min = fmin(st->min, s[i]);
+		st->max = fmax(st->max, s[i]);
+	}
+	st->reps = k;
+	return 0;
+}
+
+struct cctx { struct rt_kernel *k; void *a, *b; unsigned g[3], blk[3]; long long n4; size_t bytes; };
+
+static int launch_copy(void *p, int i, char *err, size_t n)
+{
+	struct cctx *c = p;
+	void *args[] = { &c->b, &c->a, &c->n4 };
+	(void)i;
+	return rt_launch(c->k, c->g, c->blk, args, err, n);
+}
+
+static int launch_memcpy(void *p, int i, char *err, size_t n)
+{
+	struct cctx *c = p;
+	(void)i;
+	return rt_copy(c->b, c->a, c->bytes, err, n);
+}
+
+int tn_calibrate(const struct rt_dev *dev, double *copy_gbs, double *memcpy_gbs,
+		 long long *bytes_out, char *err, size_t n)
+{
+	struct cctx c;
+	struct rt_timer *t = NULL;
+	struct tn_stats st;
+	size_t bytes = (size_t)1 << 30;
+	float *host = NULL;
+	int status = 1;
+
+	memset(&c, 0, sizeof c);
+	while (bytes > ((size_t)64 << 20) && 4.0 * bytes > dev->mem)
+		bytes /= 2;
+	c.bytes = bytes;
+	c.n4 = (long long)(bytes / 16);
+	*copy_gbs = *memcpy_gbs = 0;
+	if (rt_timer_new(&t, err, n) || rt_alloc(&c.a, bytes, err, n) ||
+	    rt_alloc(&c.b, bytes, err, n))
+		goto done;
+	if (!(host = malloc(bytes))) {
+		snprintf(err, n, "out of host memory");
+		goto done;
+	}
+	tn_fill_random(host, (long long)(bytes / 4), 7);
+	if (rt_upload(c.a, host, bytes, err, n))
+		goto done;
+	for (int cpt = 1; cpt <= 8; cpt *= 2) {
+		struct gen_def d[] = { { "cpt", cpt }, { "bs", 256 } };
+		struct rt_prog p;
+		char *src = NULL;
+		if (gen_source("copy.m4", "fdt_copy", d, 2, &src, err, n))
+			goto done;
+		if (rt_compile(src, "copy.cu", dev->arch, NULL, 0, &p, err, n)) {
+			free(src);
+			rt_prog_free(&p);
+			goto done;
+		}
+		free(src);
+		if (rt_load(&p, "fdt_copy", &c.k, err, n)) {
+			rt_prog_free(&p);
+			goto done;
+		}
+		rt_prog_free(&p);
+		c.blk[0] = 256;
+		c.blk[1] = c.blk[2] = c.g[1] = c.g[2] = 1;
+		c.g[0] = (unsigned)((c.n4 + 256LL * cpt - 1) / (256LL * cpt));
+		if (tn_measure(t, launch_copy, &c, 2, 0, &st, err, n)) {
+			rt_unload(c.k);
+			goto done;
+		}
+		rt_unload(c.k);
+		*copy_gbs = fmax(*copy_gbs, 2.0 * bytes / (st.median * 1e6));
+	}
+	if (tn_measure(t, launch_memcpy, &c, 2, 0, &st, err, n))
+		goto done;
+	*memcpy_gbs = 2.0 * bytes / (st.median * 1e6);
+	*copy_gbs = fmax(*copy_gbs, *memcpy_gbs);
+	*bytes_out = (long long)bytes;
+	status = 0;
+done:
+	free(host);
+	rt_free(c.a);
+	rt_free(c.b);
+	rt_timer_free(t);
+	return status;
+}

@@ -1,0 +1,29 @@
+/*
+ * tn_time.h: timing launches to a stable median (raced against the best so
+ * far), and the device's copy bandwidth (tn_time.c).
+ */
+#ifndef TN_TIME_H
+#define TN_TIME_H
+
+#include "rt.h"
+
+/* Monotonic wall-clock seconds. */
+double tn_now_s(void);
+
+struct tn_stats { double median, min, max; int reps; };
+
+/* One launch; i counts the launches of a measurement (0, 1, ...). */
+typedef int (*tn_launch_fn)(void *ctx, int i, char *err, size_t n);
+
+/* Times fn until the median is stable, or less when race_ms > 0 and it
+ * cannot win (tn_time.c); warm untimed launches first. Nonzero status, err
+ * set, if a launch failed. */
+int tn_measure(struct rt_timer *t, tn_launch_fn fn, void *ctx, int warm, double race_ms,
+	       struct tn_stats *st, char *err, size_t n);
+
+/* Copy bandwidth of the device, reads plus writes: the best of fdtune's own
+ * copy kernels (templates/copy.m4) and a device-to-device memcpy. */
+int tn_calibrate(const struct rt_dev *dev, double *copy_gbs, double *memcpy_gbs,
+		 long long *bytes, char *err, size_t n);
+
+#endif
