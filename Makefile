@@ -26,14 +26,14 @@ AMD_CPPFLAGS = -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include
 AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 
 B = build
-CORE = gen/gen.c db/db.c db/db_best.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_reap.c db/db_path.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
+CORE = gen/gen.c db/db.c db/db_fault.c db/db_best.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_reap.c db/db_path.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
        tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
        tuner/fam/fam_xyz.c tuner/fam/fam_bugs.c tuner/search/tn_search.c tuner/search/tn_transfer.c \
        tuner/fam/fam_x.c tuner/fam/fam_y.c tuner/fam/fam_z.c tuner/fam/fam_xy.c \
        tuner/fam/fam_xs.c tuner/fam/fam_ym.c tuner/fam/fam_zm.c \
        tuner/ref/tn_ref_mixed.c tuner/fam/fam_dmix.c tuner/fam/fam_d1.c \
        tuner/ref/tn_ref_wave.c tuner/fam/fam_iso3dfd.c tuner/plan/tn_plan.c tuner/plan/tn_order.c
-TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_progress.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c \
+TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_fault.c tuner/sweep/tn_progress.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c \
        tuner/cmd/cmd_gen.c tuner/cmd/cmd_sweep.c tuner/cmd/cmd_info.c tuner/cmd/cmd_report.c tuner/report/tn_report.c \
        tuner/cmd/cmd_export.c tuner/cmd/tn_export_f90.c tuner/cmd/cmd_export_sizes.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c \
        tuner/main.c
@@ -169,7 +169,7 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(B)/t_robust $(PLATFORMS:%=$(B)/t_compile-%)
 T_CPU += $(B)/t_example
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
@@ -184,7 +184,7 @@ $(B)/t_mixed: $(B)/tests/t_mixed.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_wave: $(B)/tests/t_wave.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
-$(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_best.o $(B)/db/db_reap.o $(B)/db/db_path.o
+$(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_fault.o $(B)/db/db_best.o $(B)/db/db_reap.o $(B)/db/db_path.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
@@ -197,6 +197,8 @@ $(B)/t_cli: $(B)/tests/t_cli.o $(B)/tests/t_util.o
 $(B)/t_plan: $(B)/tests/t_plan.o $(B)/tests/t_util.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_report: $(B)/tests/t_report.o $(B)/tests/t_util.o
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_robust: $(B)/tests/t_robust.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_compile-nvidia: $(B)/tests/t_compile.o $(CORE_O) $(B)/nvidia/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(NV_LIBS) $(TESTLIBS)

@@ -160,6 +160,12 @@ static const char *hint(int rc)
 
 static int sqlerr(sqlite3 *h, int rc, const char *what, char *err, size_t n)
 {
+    const char *f = sqlite3_db_filename(h, "main");
+
+    if ((rc & 0xff) == SQLITE_FULL)
+        return db_fail(err, n, "%s: disk full: the filesystem of %s has no space left; free "
+                       "space there (or choose another --db) and run the same command again: "
+                       "what is recorded is kept", what, f && *f ? f : "the database");
     return db_fail(err, n, "%s: %s (%s)", what, sqlite3_errmsg(h), hint(rc));
 }
 
@@ -355,7 +361,7 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
         return db_fail(err, n, "cannot access %s: %s; check the path and its permissions", path,
                     strerror(errno));
     rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI |
-                         (exists ? 0 : SQLITE_OPEN_CREATE), NULL);
+                         (exists ? 0 : SQLITE_OPEN_CREATE), db_fault_vfs());
     if (rc != SQLITE_OK) {
         rc = db_fail(err, n, "cannot open %s: %s; check the path and its permissions", path,
                   h ? sqlite3_errmsg(h) : sqlite3_errstr(rc));
@@ -395,6 +401,11 @@ int db_version(struct db *d)
     if (!d || run1(d->h, "PRAGMA user_version", NULL, 0, &r) != SQLITE_OK)
         return -1;
     return (int)r.i[0];
+}
+
+int db_full(struct db *d)
+{
+    return d && (sqlite3_errcode(d->h) & 0xff) == SQLITE_FULL;
 }
 
 int db_handle(struct db *d, struct sqlite3 **h, char *err, size_t n)
@@ -438,6 +449,24 @@ static int one(struct db *d, const char *sql, const struct val *v, int nv, long 
                     what, r.got);
     if (id)
         *id = r.i[0];
+    return 0;
+}
+
+/* As one for an INSERT ... SELECT ... RETURNING id, which may also insert
+ * nothing when cond is set: *id (when id) = 0 then. */
+static int once(struct db *d, const char *sql, const struct val *v, int nv, int cond,
+                long long *id, const char *what, char *err, size_t n)
+{
+    struct res r;
+
+    if (!cond)
+        return one(d, sql, v, nv, id, what, err, n);
+    if (stmt(d->h, sql, v, nv, &r, what, err, n))
+        return -1;
+    if (r.got > 1)
+        return db_fail(err, n, "%s: %d rows inserted, expected at most 1", what, r.got);
+    if (id)
+        *id = r.got ? r.i[0] : 0;
     return 0;
 }
 
@@ -557,12 +586,20 @@ int db_sweep_end(struct db *d, long long id, const char *status, long long n_spa
         return db_fail(err, n, "sweep status '%s' is invalid; use done, failed or interrupted", status);
     snprintf(what, sizeof what, "record end of sweep %lld", id);
     struct val v[] = {num(id), txt(status), nneg(n_space), nneg(n_pruned), txt(message)};
-    return one(d, "UPDATE sweeps SET ended = " NOW ", status = ?2, n_space = ?3,"
-                  " n_pruned = ?4, message = ?5 WHERE id = ?1",
-               v, 5, NULL, what, err, n);
+    const char *sql = "UPDATE sweeps SET ended = " NOW ", status = ?2, n_space = ?3,"
+                      " n_pruned = ?4, message = ?5 WHERE id = ?1";
+    if (!one(d, sql, v, 5, NULL, what, err, n))
+        return 0;
+    /* on a full disk, the WAL copied into the database and truncated
+     * usually leaves room for this one row */
+    if (!db_full(d) || sqlite3_wal_checkpoint_v2(d->h, "main", SQLITE_CHECKPOINT_TRUNCATE, NULL,
+                                                 NULL) != SQLITE_OK)
+        return -1;
+    return one(d, sql, v, 5, NULL, what, err, n);
 }
 
-int db_build_add(struct db *d, const struct db_build *b, long long *id, char *err, size_t n)
+static int build_add(struct db *d, const struct db_build *b, long long prob, long long *id,
+                     char *err, size_t n)
 {
     if (need(d, "database", err, n) || need(b, "build", err, n) ||
         need(b->compiler, "compiler", err, n) ||
@@ -573,14 +610,33 @@ int db_build_add(struct db *d, const struct db_build *b, long long *id, char *er
     struct val v[] = {num(b->config_id), pos(b->sweep_id), txt(b->compiler),
                       txt(b->compiler_version), txt(b->arch), txt(b->options),
                       txt(b->source_hash), real(b->compile_ms), nneg(b->regs),
-                      nneg(b->lds_bytes), nneg(b->spill_bytes), txt(b->status), txt(b->log)};
-    return one(d, "INSERT INTO builds(config_id, sweep_id, compiler, compiler_version, arch,"
-                  " options, source_hash, compile_ms, regs, lds_bytes, spill_bytes, status, log)"
-                  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13) RETURNING id",
-               v, 13, id, "record build", err, n);
+                      nneg(b->lds_bytes), nneg(b->spill_bytes), txt(b->status), txt(b->log),
+                      pos(prob)};
+    /* the condition is db_build_recorded's */
+    return once(d, "INSERT INTO builds(config_id, sweep_id, compiler, compiler_version, arch,"
+                   " options, source_hash, compile_ms, regs, lds_bytes, spill_bytes, status, log)"
+                   " SELECT ?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13 WHERE ?14 IS NULL"
+                   " OR NOT EXISTS (SELECT 1 FROM builds WHERE config_id = ?1 AND arch = ?5"
+                   " AND compiler = ?3 AND status IN ('ok', 'compile_error')"
+                   " AND sweep_id IN (SELECT id FROM sweeps WHERE problem_id = ?14)) RETURNING id",
+                v, 14, prob > 0, id, "record build", err, n);
 }
 
-int db_run_add(struct db *d, const struct db_run *x, long long *id, char *err, size_t n)
+int db_build_add(struct db *d, const struct db_build *b, long long *id, char *err, size_t n)
+{
+    return build_add(d, b, 0, id, err, n);
+}
+
+int db_build_add_once(struct db *d, const struct db_build *b, long long prob, long long *id,
+                      char *err, size_t n)
+{
+    if (prob <= 0)
+        return db_fail(err, n, "db_build_add_once: problem id %lld is not a problem's id", prob);
+    return build_add(d, b, prob, id, err, n);
+}
+
+static int run_add(struct db *d, const struct db_run *x, int cond, long long *id, char *err,
+                   size_t n)
 {
     if (need(d, "database", err, n) || need(x, "run", err, n) ||
         need(x->status, "run status", err, n))
@@ -589,12 +645,28 @@ int db_run_add(struct db *d, const struct db_run *x, long long *id, char *err, s
                       num(x->problem_id), num(x->config_id), txt(x->status), txt(x->message),
                       real(x->median_ms), real(x->min_ms), real(x->max_ms), nneg(x->reps),
                       real(x->gbs), real(x->mcells), real(x->pct_copy), real(x->max_err),
-                      real(x->err_bound)};
-    return one(d, "INSERT INTO runs(sweep_id, build_id, device_id, problem_id, config_id,"
-                  " status, message, median_ms, min_ms, max_ms, reps, gbs, mcells, pct_copy,"
-                  " max_err, err_bound)"
-                  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16) RETURNING id",
-               v, 16, id, "record run", err, n);
+                      real(x->err_bound), num(cond)};
+    /* the condition is db_run_recorded's */
+    return once(d, "INSERT INTO runs(sweep_id, build_id, device_id, problem_id, config_id,"
+                   " status, message, median_ms, min_ms, max_ms, reps, gbs, mcells, pct_copy,"
+                   " max_err, err_bound)"
+                   " SELECT ?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16 WHERE ?17 = 0"
+                   " OR NOT EXISTS (SELECT 1 FROM runs WHERE device_id = ?3 AND problem_id = ?4"
+                   " AND config_id = ?5 AND status IN ('ok', 'compile_error', 'wrong_result',"
+                   " 'resource_limit', 'launch_error', 'timeout') AND NOT EXISTS (SELECT 1"
+                   " FROM builds b WHERE b.id = runs.build_id AND b.status = 'gen_error'))"
+                   " RETURNING id",
+                v, 17, cond, id, "record run", err, n);
+}
+
+int db_run_add(struct db *d, const struct db_run *x, long long *id, char *err, size_t n)
+{
+    return run_add(d, x, 0, id, err, n);
+}
+
+int db_run_add_once(struct db *d, const struct db_run *x, long long *id, char *err, size_t n)
+{
+    return run_add(d, x, 1, id, err, n);
 }
 
 int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, int *yes,

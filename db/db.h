@@ -47,6 +47,8 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
 int db_path_check(const char *path, int write, char *err, size_t n);
 void db_close(struct db *d);          /* NULL is allowed */
 int db_version(struct db *d);         /* PRAGMA user_version, -1 on error */
+/* 1 when the last statement that failed on d found the disk full. */
+int db_full(struct db *d);
 /* The underlying connection, owned by d (for tests and ad-hoc queries). */
 int db_handle(struct db *d, struct sqlite3 **h, char *err, size_t n);
 
@@ -111,6 +113,12 @@ struct db_build {
 };
 int db_build_add(struct db *d, const struct db_build *b, long long *id /* may be NULL */,
                  char *err, size_t n);
+/* As db_build_add, unless db_build_recorded finds a build of b's config,
+ * arch and compiler for problem prob already: then nothing is recorded and
+ * *id = 0. The check and the insert are one statement, so two sweeps of one
+ * problem writing one database record each build once. */
+int db_build_add_once(struct db *d, const struct db_build *b, long long prob, long long *id,
+                      char *err, size_t n);
 
 /* sweep_id, build_id 0 = none.  status is one of 'ok', 'compile_error',
  * 'load_error', 'launch_error', 'wrong_result', 'resource_limit', 'timeout'. */
@@ -124,6 +132,10 @@ struct db_run {
 /* NaN doubles (and reps < 0) are stored as NULL. */
 int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NULL */, char *err,
                size_t n);
+/* As db_run_add, unless db_run_recorded finds a run of r's device, problem
+ * and config already (checked in the same statement): then nothing is
+ * recorded and *id = 0. */
+int db_run_add_once(struct db *d, const struct db_run *r, long long *id, char *err, size_t n);
 
 /* *yes = 1 when a run of config cfg for (dev, prob) is recorded with an
  * outcome worth keeping; *ms (when ms is not NULL) gets its fastest ok median,

@@ -12,6 +12,10 @@
 __attribute__((format(printf, 3, 4)))
 int db_fail(char *err, size_t n, const char *fmt, ...);
 
+/* The VFS that injects the faults FDTUNE_FAULT asks for (db_fault.c), or
+ * NULL, the default VFS, when it asks for none. */
+const char *db_fault_vfs(void);
+
 /* The identity of process pid, "BOOT_ID/START_TICKS" (Linux /proc), which
  * tells it from a later process given the same pid; -1 when it cannot be
  * read (no such process, no /proc). */

@@ -5,10 +5,11 @@
  * matched by their natural keys, so that merging the same file twice adds
  * nothing and a failure leaves the target as it was:
  *   devices (vendor, name, arch, uuid), problems and configs by their unique
- *   keys; sweeps by (cmdline, host, started, mode, device, problem), and a
- *   sweep merged while it ran takes its final state later; builds by (config, arch,
- *   compiler, source hash, created, sweep: two problems of a plan build the same
- *   source in the same second); runs by (device, problem, config,
+ *   keys; sweeps by (cmdline, host, started, mode, device, problem), those
+ *   of one key paired in order, and a sweep merged while it ran takes its
+ *   final state later; builds by (config, arch, compiler, source hash,
+ *   created, sweep: two problems of a plan build the same source in the
+ *   same second); runs by (device, problem, config,
  *   created, status, median). Ids are remapped through those keys.
  */
 #include "db.h"
@@ -42,22 +43,32 @@ static const char merge_sql[] =
     " JOIN main.problems t USING (family, radius, nx, ny, nz, precision);"
     "CREATE TEMP TABLE mcfg AS SELECT s.id AS old, t.id AS new FROM src.configs s"
     " JOIN main.configs t USING (family, params);"
+    /* sweeps of one key (the same command started in the same second) are
+     * paired in the order of their ids: the k-th of the source with the k-th
+     * of the target, and those past the target's count are added */
+    "CREATE TEMP TABLE ssweep AS SELECT s.id AS old, s.cmdline, s.host, s.started, s.mode,"
+    " (SELECT new FROM mdev WHERE old = s.device_id) AS dev,"
+    " (SELECT new FROM mprob WHERE old = s.problem_id) AS prob, ROW_NUMBER() OVER (PARTITION BY"
+    " s.cmdline, s.host, s.started, s.mode, s.device_id, s.problem_id ORDER BY s.id) AS k"
+    " FROM src.sweeps s;"
     "INSERT INTO sweeps(cmdline, host, device_id, problem_id, mode, started, ended, status,"
     " n_space, n_pruned, message, pid, proc_id)"
-    " SELECT s.cmdline, s.host, (SELECT new FROM mdev WHERE old = s.device_id),"
-    " (SELECT new FROM mprob WHERE old = s.problem_id), s.mode, s.started, s.ended, s.status,"
-    " s.n_space, s.n_pruned, s.message, s.pid, s.proc_id FROM src.sweeps s WHERE NOT EXISTS (SELECT 1 FROM"
-    " main.sweeps t WHERE t.cmdline = s.cmdline AND t.host = s.host AND t.started = s.started"
-    " AND t.mode = s.mode AND t.device_id IS (SELECT new FROM mdev WHERE old = s.device_id)"
-    " AND t.problem_id = (SELECT new FROM mprob WHERE old = s.problem_id));"
-    "CREATE TEMP TABLE msweep AS SELECT s.id AS old, min(t.id) AS new FROM src.sweeps s"
-    " JOIN main.sweeps t ON t.cmdline = s.cmdline AND t.host = s.host AND t.started = s.started"
-    " AND t.mode = s.mode AND t.device_id IS (SELECT new FROM mdev WHERE old = s.device_id)"
-    " AND t.problem_id = (SELECT new FROM mprob WHERE old = s.problem_id) GROUP BY s.id;"
-    /* a sweep merged while it ran takes its final state */
+    " SELECT s.cmdline, s.host, a.dev, a.prob, s.mode, s.started, s.ended, s.status,"
+    " s.n_space, s.n_pruned, s.message, s.pid, s.proc_id FROM src.sweeps s JOIN ssweep a ON a.old = s.id"
+    " WHERE a.k > (SELECT count(*) FROM main.sweeps t WHERE t.cmdline = a.cmdline"
+    " AND t.host = a.host AND t.started = a.started AND t.mode = a.mode AND t.device_id IS a.dev"
+    " AND t.problem_id = a.prob) ORDER BY s.id;"
+    "CREATE TEMP TABLE msweep AS SELECT a.old, t.id AS new FROM ssweep a JOIN (SELECT id,"
+    " cmdline, host, started, mode, device_id, problem_id, ROW_NUMBER() OVER (PARTITION BY"
+    " cmdline, host, started, mode, device_id, problem_id ORDER BY id) AS k FROM main.sweeps) t"
+    " ON t.cmdline = a.cmdline AND t.host = a.host AND t.started = a.started AND t.mode = a.mode"
+    " AND t.device_id IS a.dev AND t.problem_id = a.prob AND t.k = a.k;"
+    /* a sweep merged while it ran takes its final state, also where the
+     * merge found its process gone and marked it interrupted meanwhile */
     "UPDATE main.sweeps SET status = s.status, ended = s.ended, message = s.message,"
     " n_space = s.n_space, n_pruned = s.n_pruned FROM src.sweeps s JOIN msweep m ON m.old = s.id"
-    " WHERE main.sweeps.id = m.new AND main.sweeps.status = 'running' AND s.status <> 'running';"
+    " WHERE main.sweeps.id = m.new AND main.sweeps.status IN ('running', 'interrupted')"
+    " AND s.status NOT IN ('running', main.sweeps.status);"
     "INSERT INTO builds(config_id, sweep_id, compiler, compiler_version, arch, options,"
     " source_hash, compile_ms, regs, lds_bytes, spill_bytes, status, log, created)"
     " SELECT m.new, (SELECT new FROM msweep WHERE old = b.sweep_id), b.compiler,"
@@ -186,6 +197,7 @@ int db_merge(struct db *d, const char *src, long long *runs, long long *builds, 
 detach:
     if (sqlite3_exec(h, "DROP TABLE IF EXISTS temp.mdev; DROP TABLE IF EXISTS temp.mprob;"
                         " DROP TABLE IF EXISTS temp.mcfg; DROP TABLE IF EXISTS temp.msweep;"
+                        " DROP TABLE IF EXISTS temp.ssweep;"
                         " DROP TABLE IF EXISTS temp.mbuild; DETACH src", NULL, NULL, NULL)
         != SQLITE_OK && rc == SQLITE_OK)
         rc = db_fail(err, n, "detaching %s: %s", src, sqlite3_errmsg(h));

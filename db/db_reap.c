@@ -84,7 +84,11 @@ int db_reap_sweeps(struct db *d, FILE *log, int *reaped, char *err, size_t n)
         return 0;       /* no pids recorded */
     if (gethostname(host, sizeof host - 1))
         return 0;       /* cannot tell which sweeps are this host's */
-    rc = sqlite3_prepare_v2(h, "SELECT id, pid, proc_id, started FROM sweeps WHERE"
+    /* the write lock first: a read turned write would fail at once (not
+     * after the busy timeout) when another process wrote meanwhile */
+    rc = sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(h, "SELECT id, pid, proc_id, started FROM sweeps WHERE"
                                " status = 'running' AND host = ?1 AND pid IS NOT NULL",
                             -1, &st, NULL);
     if (rc == SQLITE_OK)
@@ -123,11 +127,15 @@ int db_reap_sweeps(struct db *d, FILE *log, int *reaped, char *err, size_t n)
     }
     if (rc == SQLITE_DONE)
         rc = SQLITE_OK;
+    sqlite3_finalize(st);
+    sqlite3_finalize(up);
+    if (rc == SQLITE_OK && !sqlite3_get_autocommit(h))
+        rc = sqlite3_exec(h, "COMMIT", NULL, NULL, NULL);
     if (rc != SQLITE_OK)
         db_fail(err, n, "marking the sweeps of dead processes interrupted: %s (check free disk "
                 "space and permissions)", sqlite3_errmsg(h));
-    sqlite3_finalize(st);
-    sqlite3_finalize(up);
+    if (!sqlite3_get_autocommit(h))     /* after a failure: its message is in err */
+        (void)sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
     if (reaped)
         *reaped = count;
     return rc == SQLITE_OK ? 0 : -1;

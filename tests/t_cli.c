@@ -571,7 +571,8 @@ static void default_strategy(void **st)
 	snprintf(args, sizeof args, "sweep --compile-only -s exhaustive %s --db %s", one, db);
 	assert_int_equal(run(args), 0);
 	assert_null(strstr(out, "transfer"));
-	snprintf(args, sizeof args, "sweep --compile-only --precision fp64 %s --db %s", one, db);
+	snprintf(args, sizeof args, "sweep --compile-only --precision fp64 -q -n 16 -p vec=2 -p bx=32 "
+		 "-p by=1 -p ypt=1 -p lds=0 -p nw=16 -p nt=0 -p pf=0 --db %s", db);     /* fp64: vec <= 2 */
 	assert_int_equal(run(args), 0);
 	assert_null(strstr(out, "transfer"));           /* fp32 is no relative of fp64 */
 	assert_int_equal(t_count(db, "select count(*) from runs"), 1);  /* nothing lost */

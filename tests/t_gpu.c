@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rt.h"
@@ -460,6 +461,66 @@ static void bad_kernels(void **st)
 	rt_prog_free(&p);
 }
 
+/* Runs the shell command cmd with stdout and stderr in out[0..n); the exit
+ * status. */
+static int shell(const char *cmd, char *out, size_t n)
+{
+	char c[4096];
+	FILE *p;
+	size_t k;
+	int st;
+	snprintf(c, sizeof c, "( %s ) 2>&1", cmd);
+	assert_non_null(p = popen(c, "r"));
+	k = fread(out, 1, n - 1, p);
+	out[k] = 0;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Each write of the sweep to its worker fails in turn (FDTUNE_FAULT=pipe:N)
+ * until a sweep writes less often than that: the sweep starts a new worker
+ * and goes on (exit 0), or stops with exit 1 saying the worker is gone; the
+ * database stays sound (no run without its build and config, no sweep left
+ * running), and the same command then measures every configuration, once. */
+static void pipe_faults(void **st)
+{
+	static const char space[] = "-n 33x17x19 -p vec=1,2 -p bx=32 -p by=1 -p ypt=1 -p lds=0 "
+		"-p nw=8 -p nt=0 -p pf=0";
+	char cmd[2048], tmpl[256], db[256], out[65536];
+	int n, rc, injected = 1;
+	(void)st;
+	if (!have_gpu())
+		skip();
+	/* the device calibrated once, in a database each try starts from */
+	snprintf(tmpl, sizeof tmpl, "%s/pipe0.db", dir);
+	snprintf(db, sizeof db, "%s/pipe.db", dir);
+	snprintf(cmd, sizeof cmd, "%s sweep -q -j 2 -r 1 %s --db %s", exe, space, tmpl);
+	if ((rc = shell(cmd, out, sizeof out)))
+		print_error("%s -> %d:\n%s\n", cmd, rc, out);
+	assert_int_equal(rc, 0);
+	for (n = 1; injected && n < 100; n++) {
+		snprintf(cmd, sizeof cmd, "cp %s %s && FDTUNE_FAULT=pipe:%d %s sweep -q -j 2 -r 2 %s "
+			 "--db %s", tmpl, db, n, exe, space, db);
+		rc = shell(cmd, out, sizeof out);
+		injected = strstr(out, "FDTUNE_FAULT:") != NULL;
+		if (injected ? !(rc == 0 && strstr(out, "starting a new worker")) &&
+			       !(rc == 1 && strstr(out, "worker is gone")) : rc != 0)
+			fail_msg("FDTUNE_FAULT=pipe:%d -> %d:\n%s", n, rc, out);
+		assert_int_equal(t_count(db, "select count(*) from pragma_integrity_check"
+					 " where integrity_check <> 'ok'"), 0);
+		assert_int_equal(t_count(db, "select count(*) from pragma_foreign_key_check"), 0);
+		assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'running'"), 0);
+		snprintf(cmd, sizeof cmd, "%s sweep -q -j 2 -r 2 %s --db %s", exe, space, db);
+		if ((rc = shell(cmd, out, sizeof out)))
+			fail_msg("after FDTUNE_FAULT=pipe:%d, %s -> %d:\n%s", n, cmd, rc, out);
+		assert_int_equal(t_count(db, "select count(*) from v_runs where radius = 2"), 2);
+		assert_int_equal(t_count(db, "select count(distinct config_id) from v_runs where"
+					 " radius = 2 and status = 'ok'"), 2);
+	}
+	print_message("a fault at each of %d writes to the worker\n", n - 2);
+	assert_true(n - 2 >= 3);        /* open and two runs at least */
+}
+
 int main(void)
 {
 	/* bad_kernels runs last: its fault leaves the GPU unusable */
@@ -467,8 +528,9 @@ int main(void)
 		cmocka_unit_test(transfer_sweep), cmocka_unit_test(other_families), cmocka_unit_test(fp64_families),
 		cmocka_unit_test(faults_and_hangs),
 		cmocka_unit_test(sigterm_in_flight),
-		cmocka_unit_test(exported_kernel), cmocka_unit_test(cmake_package),
-		cmocka_unit_test(exported_sizes), cmocka_unit_test(plan_kill_resume),
+		cmocka_unit_test(exported_kernel), cmocka_unit_test(pipe_faults),
+		cmocka_unit_test(cmake_package), cmocka_unit_test(exported_sizes),
+		cmocka_unit_test(plan_kill_resume),
 		cmocka_unit_test(bad_kernels) };
 	const char *root = getenv("ROOT");
 	int rc;

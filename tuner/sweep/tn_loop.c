@@ -85,12 +85,17 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 		}
 		if (!g)
 			continue;
-		if (tn_run_worker_up(c, w, err, n))
-			goto bad;
 		c->cur->pb->fam->geom(c->cur->pb, it->v, grid, block);
-		if (tn_wk_submit(k, &it->prog, it->v, grid, block,
-				 c->o->no_race ? 0 : c->cur->best_ms, err, n))
-			goto bad;
+		/* a worker found gone as it is started or given the job is
+		 * replaced once, and the job goes to the new one */
+		for (int t = 0; tn_run_worker_up(c, w, err, n) ||
+		     tn_wk_submit(k, &it->prog, it->v, grid, block,
+				  c->o->no_race ? 0 : c->cur->best_ms, err, n); t++) {
+			tn_wk_kill(k);
+			if (t)
+				goto bad;
+			fprintf(stderr, "fdtune: %s; starting a new worker\n", err);
+		}
 		/* the code is in the worker: keep only what is recorded */
 		tn_item_clear(it);
 		k->job = it;

@@ -73,6 +73,10 @@ static int record_build(struct tn_run *c, struct tn_item *it, char *err, size_t 
 	b.log = it->bad_gen || it->bad_compile ? it->err : it->prog.log;
 	if (it->bad_compile && it->prog.log && *it->prog.log)
 		b.log = it->prog.log;
+	/* compile-only, a build another sweep of this problem recorded meanwhile
+	 * is not recorded again (build_id 0) */
+	if (!c->gpu && !c->o->force)
+		return db_build_add_once(c->db, &b, j->prob_id, &it->build_id, err, n) != 0;
 	return db_build_add(c->db, &b, &it->build_id, err, n) != 0;
 }
 
@@ -82,6 +86,7 @@ static int record_run(struct tn_run *c, struct tn_item *it, int w, const struct 
 {
 	struct tn_job *j = c->cur;
 	struct db_run r;
+	long long id;
 	memset(&r, 0, sizeof r);
 	r.sweep_id = j->sweep_id;
 	r.build_id = it->build_id;
@@ -106,11 +111,15 @@ static int record_run(struct tn_run *c, struct tn_item *it, int w, const struct 
 		j->best_gbs = res->gbs;
 		j->best_pct = res->pct;
 	}
-	tally(j, res->status);
 	tn_search_report(j->search, it->idx, it->ms);
 	j->done++;
-	if (db_run_add(c->db, &r, NULL, err, n))
+	id = 1;
+	if (c->o->force ? db_run_add(c->db, &r, NULL, err, n) : db_run_add_once(c->db, &r, &id, err, n))
 		return 1;
+	if (id)
+		tally(j, res->status);
+	else
+		j->others++;
 	tn_progress_step(&c->pr, res->gbs, res->pct);
 	return 0;
 }
@@ -122,6 +131,13 @@ int tn_start_item(struct tn_run *c, struct tn_item *it, int *gpu, char *err, siz
 	*gpu = 0;
 	if (record_build(c, it, err, n))
 		return 1;
+	if (!c->gpu && !it->build_id) {
+		j->others++;
+		j->done++;
+		tn_search_report(j->search, it->idx, -1);
+		tn_progress_step(&c->pr, NAN, NAN);
+		return 0;
+	}
 	if (!c->gpu) {
 		tally(j, bad ? "compile_error" : "built");
 		if (!bad) {

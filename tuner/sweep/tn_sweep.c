@@ -323,6 +323,11 @@ static void summary(const struct tn_run *c)
 		fprintf(stderr, ", validate %.1f s, time %.1f s on %d GPU(s); workers restarted "
 			"%lld times", tc, ti, c->nwk, c->restarts);
 	fputc('\n', stderr);
+	for (int i = 0; i < c->njobs; i++)
+		if (c->jobs[i].others)
+			fprintf(stderr, "fdtune: %s: %lld configurations were recorded meanwhile by "
+				"another sweep of this problem; they are not recorded twice\n",
+				c->jobs[i].name, c->jobs[i].others);
 	for (int i = 0; c->njobs > 1 && i < c->njobs; i++) {
 		const struct tn_job *j = &c->jobs[i];
 		fprintf(stderr, "fdtune: problem %d/%d %s: %lld configurations in %.1f s, %.1f "
@@ -339,20 +344,30 @@ static void summary(const struct tn_run *c)
 			lmax, nspill, built, o->db_path);
 }
 
-/* Ends job j's sweep row: failed, interrupted (work left at a stop) or done. */
-static void end(struct tn_run *c, struct tn_job *j, int failed, const char *err)
+/* Ends job j's sweep row: failed, interrupted (work left at a stop, or a
+ * full disk: resumable once there is space) or done. Nonzero when the end
+ * could not be recorded, even a second time (a failure may be passing). */
+static int end(struct tn_run *c, struct tn_job *j, int failed, const char *err)
 {
 	int stopped = (tn_stop_signal || over_budget(c)) && left_of(j) > 0;
-	const char *st = failed ? "failed" : stopped ? "interrupted" : "done";
-	char msg[512], e2[256];
+	const char *st = failed && !db_full(c->db) ? "failed" : failed || stopped ?
+			 "interrupted" : "done";
+	char msg[512], e2[1024];
 	int o2 = snprintf(msg, sizeof msg, "%s", failed || stopped ? err : "");
 	for (int i = 0; i < TN_NOUT && o2 >= 0 && (size_t)o2 < sizeof msg; i++)
 		if (j->count[i])
 			o2 += snprintf(msg + o2, sizeof msg - (size_t)o2, "%s%s=%lld", o2 ? " " : "",
 				       tn_outcome[i], j->count[i]);
+	if (j->others && o2 >= 0 && (size_t)o2 < sizeof msg)
+		snprintf(msg + o2, sizeof msg - (size_t)o2, "%s%lld recorded meanwhile by another "
+			 "sweep", o2 ? "; " : "", j->others);
 	fprintf(stderr, "fdtune: sweep %lld %s: %s\n", j->sweep_id, st, msg);
-	if (db_sweep_end(c->db, j->sweep_id, st, j->total, j->pruned, msg, e2, sizeof e2))
+	if (db_sweep_end(c->db, j->sweep_id, st, j->total, j->pruned, msg, e2, sizeof e2) &&
+	    db_sweep_end(c->db, j->sweep_id, st, j->total, j->pruned, msg, e2, sizeof e2)) {
 		fprintf(stderr, "fdtune: %s\n", e2);
+		return 1;
+	}
+	return 0;
 }
 
 int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
@@ -458,8 +473,11 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	}
 fail:
 	for (int i = 0; i < c.njobs; i++)
-		if (c.jobs[i].sweep_id)
-			end(&c, &c.jobs[i], failed, err);
+		if (c.jobs[i].sweep_id && end(&c, &c.jobs[i], failed, err) && !status) {
+			snprintf(err, n, "the end of sweep %lld could not be recorded; see above",
+				 c.jobs[i].sweep_id);
+			status = 1;
+		}
 out:
 	for (int w = 0; w < c.nwk; w++)
 		tn_wk_kill(&c.wk[w]);

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "tn_worker.h"
+#include "tn_fault.h"
 
 #include <errno.h>
 #include <math.h>
@@ -75,6 +76,8 @@ static int xfer(int fd, void *buf, size_t len, int out)
 
 static int put(int fd, const void *buf, size_t len) { return xfer(fd, (void *)buf, len, 1); }
 static int get(int fd, void *buf, size_t len) { return xfer(fd, buf, len, 0); }
+/* put, for the sweep's requests: where a test injects its pipe faults */
+static int request(int fd, const void *buf, size_t len) { return tn_fault_pipe() || put(fd, buf, len); }
 
 /* ---- the sweep's side ---- */
 
@@ -178,7 +181,7 @@ int tn_wk_calibrate_ask(struct tn_wk *w, char *err, size_t n)
 	struct req q;
 	memset(&q, 0, sizeof q);
 	q.type = REQ_CAL;
-	if (put(w->to, &q, sizeof q))
+	if (request(w->to, &q, sizeof q))
 		return snprintf(err, n, "GPU %d: the worker is gone", w->device), 1;
 	return 0;
 }
@@ -215,7 +218,7 @@ int tn_wk_open_ask(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs
 	q.nz = pb->nz;
 	memcpy(q.h, pb->h, sizeof q.h);
 	q.copy = copy_gbs;
-	if (put(w->to, &q, sizeof q))
+	if (request(w->to, &q, sizeof q))
 		return snprintf(err, n, "GPU %d: the worker is gone", w->device), 1;
 	return 0;
 }
@@ -244,7 +247,7 @@ int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
 	memcpy(q.block, block, sizeof q.block);
 	q.size = (long long)p->size;
 	q.race_ms = race_ms;
-	if (put(w->to, &q, sizeof q) || put(w->to, p->code, p->size)) {
+	if (request(w->to, &q, sizeof q) || request(w->to, p->code, p->size)) {
 		tn_wk_kill(w);
 		return snprintf(err, n, "GPU %d: the worker is gone: %s", w->device, w->why), 1;
 	}
