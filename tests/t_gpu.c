@@ -284,8 +284,8 @@ static void small_spaces(void **st)
  * problem is then recorded once, and ok. */
 static void plan_kill_resume(void **st)
 {
-	static const char space[] = "-p vec=1,2 -p bx=32,64 -p by=2 -p ypt=1 -p lds=0,1 -p nw=32 "
-		"-p nt=0 -p pf=0,1 -p mb=0 -p ku=0";
+	static const char space[] = "-s exhaustive -p vec=1,2 -p bx=32,64 -p by=2 -p ypt=1 "
+		"-p lds=0,1 -p nw=32 -p nt=0 -p pf=0,1 -p mb=0 -p ku=0";
 	char db[256], path[256], cmd[4096];
 	FILE *f;
 	long long all;

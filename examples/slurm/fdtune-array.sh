@@ -12,7 +12,8 @@
 #     SHARDS      the number of jobs of the array (8, as --array=0-7)
 #     OUT         the directory of the shard databases (results)
 #     BUDGET      each job's time budget (9h30m, within --time)
-#     SWEEP_ARGS  more fdtune sweep options (e.g. --compile-only, -p ...)
+#     SWEEP_ARGS  more fdtune sweep options (-s exhaustive: every configuration,
+#                 so that the shards add up to the whole plan; --compile-only, -p ...)
 set -eu
 task=${SLURM_ARRAY_TASK_ID:?submit this with sbatch, as a job array}
 out=${OUT:-results}
@@ -20,4 +21,4 @@ mkdir -p "$out"
 # shellcheck disable=SC2086
 exec "${FDTUNE:-./fdtune}" sweep --plan "${PLAN:-examples/slurm/plan.txt}" \
 	--shard "$task/${SHARDS:-8}" --budget "${BUDGET:-9h30m}" -q \
-	--db "$out/shard-$task.db" ${SWEEP_ARGS:-}
+	--db "$out/shard-$task.db" ${SWEEP_ARGS:--s exhaustive}
