@@ -236,13 +236,77 @@ test-slurm: fdtune
 	@sh .ci/deps.sh slurm
 	FDTUNE=$(CURDIR)/fdtune sh tests/slurm.sh
 
+# ---- sanitizers: fdtune, its worker process, its compile pool and the CPU
+# tests built with ASan and UBSan into $(SAN)/, run by tests/run.sh. The
+# tests find $(SAN)/fdtune through FDTUNE, and fdtune spawns its worker from
+# /proc/self/exe, so every process of a sweep is the sanitized one. Every CPU
+# program runs; t_compile only its quick cases (T_COMPILE_QUICK: each family
+# once, the helper kernels, an export, a broken source), since the rest of its
+# time is spent in NVRTC and hiprtc, which are not instrumented but slow
+# under ASan's allocator, and repeats fdtune's same code. Leaks in libraries that are not
+# instrumented would be suppressed in tests/lsan.supp, each with its reason;
+# fdtune's own code never is. t_gpu is left out (no GPU where CI runs).
+SAN = build-san
+SAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+SAN_ENV = T_COMPILE_QUICK=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1 \
+  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$(CURDIR)/tests/ubsan.supp
+
+$(B)/fdtune: $(CORE_O) $(TOOL_O) $(B)/$(GPU)/rt.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS))
+
+test-sanitize:
+	@sh .ci/deps.sh test
+	@CFLAGS='$(SAN_CFLAGS)' $(MAKE) --no-print-directory -j$$(nproc) B=$(SAN) $(SAN)/fdtune $(T_CPU:$(B)/%=$(SAN)/%)
+	@$(SAN_ENV) FDTUNE=$(CURDIR)/$(SAN)/fdtune TEMPLATES=$(CURDIR)/templates ROOT=$(CURDIR) \
+	  RESULTS_DB=$(CURDIR)/results/h100/fdtune.db FDTUNE_REPORT_DB=$(CURDIR)/results/h100/fdtune.db \
+	  sh tests/run.sh $(T_CPU:$(B)/%=$(SAN)/%)
+
+# ---- fuzzing with libFuzzer (clang): every tests/fuzz/fz_NAME.c is a target
+# (a new parser to fuzz is a new file there), built into $(FZ)/fz_NAME with
+# ASan and UBSan against an archive of fdtune's objects, so that a target may
+# define a function in place of fdtune's own (fz_sweep does, for tn_sweep).
+# `make fuzz` runs each for FUZZ_SECONDS on tests/fuzz/corpus/NAME/ (seeds and
+# the regression inputs of what was found) plus what it finds in
+# $(FZ)/corpus/NAME/, and fails on any crash, leak, undefined behaviour or
+# hang; the input that did it is left as $(FZ)/NAME-crash-* (or leak-, timeout-).
+FZ = build-fuzz
+FUZZ_CC = clang
+FUZZ_SECONDS = 60
+FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
+  -std=c11 $(WARN) -Wno-unknown-pragmas
+FUZZ_T = $(patsubst tests/fuzz/fz_%.c,$(FZ)/fz_%,$(wildcard tests/fuzz/fz_*.c))
+FUZZ_O = $(patsubst %.c,$(FZ)/%.o,$(CORE) $(filter-out tuner/main.c,$(TOOL)) db/fdt_lib.c)
+
+$(FZ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+$(FZ)/libfz.a: $(FUZZ_O)
+	rm -f $@ && $(AR) rcs $@ $^
+$(FZ)/fz_%: tests/fuzz/fz_%.c $(FZ)/libfz.a
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+fuzz-build: $(FUZZ_T)
+
+fuzz:
+	@sh .ci/deps.sh fuzz
+	@$(MAKE) --no-print-directory -j$$(nproc) fuzz-build
+	@fail=0; for t in $(FUZZ_T); do n=$${t##*/fz_}; mkdir -p $(FZ)/corpus/$$n; rm -f $(FZ)/$$n-*; \
+	  echo "== $$t: $(FUZZ_SECONDS) s"; \
+	  $$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 -close_fd_mask=3 -print_final_stats=1 \
+	    -artifact_prefix=$(FZ)/$$n- $(FZ)/corpus/$$n $$(ls -d tests/fuzz/corpus/$$n 2>/dev/null) >$(FZ)/$$n.log 2>&1; \
+	  st=$$?; grep -v '^#[0-9]' $(FZ)/$$n.log | tail -n 60; \
+	  [ $$st = 0 ] || { echo "$$t FAILED (exit status $$st): $$(ls $(FZ)/$$n-* 2>/dev/null)"; fail=1; }; \
+	done; [ $$fail = 0 ]
+
 deps:
 	@sh .ci/deps.sh test
 
 FORCE:
 
 clean:
-	rm -rf $(B) fdtune fdtune-nvidia fdtune-amd
+	rm -rf $(B) $(SAN) $(FZ) fdtune fdtune-nvidia fdtune-amd
 
-.PHONY: all sweep test check test-gpu deps clean gen-all lib install FORCE example
+.PHONY: all sweep test check test-gpu test-slurm deps clean gen-all lib install FORCE example test-sanitize fuzz fuzz-build
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(shell find $(FZ) -name '*.d' 2>/dev/null)

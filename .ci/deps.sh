@@ -10,6 +10,9 @@
 #                           hiprtc so that generated kernels are
 #                           compile-tested for AMD as well as NVIDIA
 #   sh .ci/deps.sh slurm    also Slurm and munge, for make test-slurm
+#   sh .ci/deps.sh fuzz     clang and libFuzzer's runtime (make fuzz; Debian
+#                           ships libFuzzer in libclang-rt-14-dev, which clang
+#                           only recommends)
 set -eu
 want=""
 have_hdr() { for d in /usr/include /usr/local/include /opt/rocm/include "${CUDA:-/usr/local/cuda}/include"; do
@@ -31,8 +34,12 @@ elif [ "${1:-}" = slurm ]; then
 	command -v slurmctld >/dev/null 2>&1 || want="$want slurm-wlm"
 	command -v munged >/dev/null 2>&1 || want="$want munge"
 	command -v sqlite3 >/dev/null 2>&1 || want="$want sqlite3"
+elif [ "${1:-}" = fuzz ]; then
+	command -v clang >/dev/null 2>&1 || want="$want clang"
+	command -v clang >/dev/null 2>&1 && [ -e "$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-$(uname -m).a" ] ||
+		want="$want libclang-rt-14-dev"
 fi
-if [ "${1:-}" != test ] && ! have_hdr nvrtc.h && ! have_hdr hip/hiprtc.h; then
+if [ "${1:-}" != test ] && [ "${1:-}" != fuzz ] && ! have_hdr nvrtc.h && ! have_hdr hip/hiprtc.h; then
 	want="$want libamdhip64-dev libhiprtc-builtins5"
 fi
 [ -z "$want" ] && exit 0

@@ -206,7 +206,7 @@ int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pi
 int db_each_run(struct db *d, long long like,
                 int (*fn)(void *ctx, const char *params, const char *status, double ms),
                 void *ctx, char *err, size_t n);
-/* The names of the devices with ok runs matching f, sorted, at most max. */
+/* The names of the devices with ok runs matching f (NULL: any), sorted, at most max. */
 int db_devices(struct db *d, const struct db_filter *f, char names[][256], int max, int *count,
                char *err, size_t n);
 /* The sizes nx, ny, nz with ok runs matching f, by point count, then nx, ny,

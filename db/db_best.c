@@ -418,6 +418,7 @@ int db_each_run(struct db *d, long long like,
 int db_devices(struct db *d, const struct db_filter *f, char names[][256], int max, int *count,
                char *err, size_t n)
 {
+    static const struct db_filter any = {NULL, NULL, NULL, 0, 0, 0, 0};
     static const char sql[] =
         "SELECT DISTINCT device FROM v_runs WHERE" MATCH
         " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)) ORDER BY device";
@@ -428,6 +429,7 @@ int db_devices(struct db *d, const struct db_filter *f, char names[][256], int m
     *count = 0;
     if (db_handle(d, &h, err, n))
         return -1;
+    f = f ? f : &any;
     src = prepare(h, sql, f, 0, &st);
     while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
         const char *t = (const char *)sqlite3_column_text(st, 0);

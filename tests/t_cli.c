@@ -66,6 +66,7 @@ static void bad_values(void **st)
 	expect("sweep --precision fp16", 2, "expected fp32 or fp64");
 	expect("sweep --spacing 0", 2, "--spacing");
 	expect("sweep -j 0", 2, "--jobs");
+	expect("sweep --shard 4294967296/2", 2, "--shard '4294967296/2'");
 	expect("sweep extra", 2, "unexpected argument 'extra'");
 	expect("sweep --bogus", 2, "usage: fdtune sweep");
 	expect("best -r 0", 2, "--radius");

@@ -10,7 +10,9 @@
 #              that `fdtune replay` measures the transfer strategy against
 #  guided      xyz fp32 R = 8 and xyz fp64 R = 8, guided 10% at every size
 #              (fp64 at 512^3 too, which had only a small space)
-# Both also run, at every size, the configuration that won at 512^3.
+# Both also run, at every size, the configuration that won at 512^3. The
+# strategies are named: without -s, a database with other sizes recorded
+# would get the transfer search.
 set -eu
 out=$1
 part=${2:-all}
@@ -26,17 +28,17 @@ pargs() {
 # at512 DB F R P N: the 512^3 winner in DB of F, R, P measured at size N
 at512() {
 	# shellcheck disable=SC2046
-	./fdtune sweep --db "$out" -q -f "$2" -r "$3" --precision "$4" -n "$5" $(pargs "$1" "$2" "$3" "$4")
+	./fdtune sweep --db "$out" -q -s exhaustive -f "$2" -r "$3" --precision "$4" -n "$5" $(pargs "$1" "$2" "$3" "$4")
 }
 
 if [ "$part" != guided ]; then
 	for n in $sizes; do
-		./fdtune sweep --db "$out" -q -f xyz -r 4 -n "$n"
+		./fdtune sweep --db "$out" -q -s exhaustive -f xyz -r 4 -n "$n"
 		at512 "$ref" xyz 4 fp32 "$n"
-		./fdtune sweep --db "$out" -q -f iso3dfd -r 8 -n "$n"
-		./fdtune sweep --db "$out" -q -f iso3dfd -r 8 -n "$n" -p lds=2 -p nw=64,192,256,512 \
+		./fdtune sweep --db "$out" -q -s exhaustive -f iso3dfd -r 8 -n "$n"
+		./fdtune sweep --db "$out" -q -s exhaustive -f iso3dfd -r 8 -n "$n" -p lds=2 -p nw=64,192,256,512 \
 			-p vec=2,4 -p bx=32,64 -p by=2,4,8 -p ypt=1,2 -p pad=0 -p ku=0,1 -p nt=1 -p pf=0,1 -p mb=0,2
-		./fdtune sweep --db "$out" -q -f iso3dfd -r 8 -n "$n" -p lds=2 -p nw=128,192 -p vec=4 \
+		./fdtune sweep --db "$out" -q -s exhaustive -f iso3dfd -r 8 -n "$n" -p lds=2 -p nw=128,192 -p vec=4 \
 			-p bx=32 -p by=4 -p ypt=1 -p pad=0 -p ku=0 -p nt=1 -p pf=0,1 -p mb=3,4,6,8
 		at512 "$ref" iso3dfd 8 fp32 "$n"
 	done

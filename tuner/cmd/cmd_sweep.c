@@ -206,9 +206,16 @@ int tn_cmd_sweep(int argc, char **argv)
 			o.strategy_set = 1;
 			break;
 		case 0x206: {
-			char tail;
-			if (sscanf(optarg, "%d/%d%c", &o.shard, &o.shards, &tail) != 2 || o.shards < 1 ||
-			    o.shard < 0 || o.shard >= o.shards) {
+			/* not sscanf: its %d has no defined result for numbers out of range */
+			const char *sl = strchr(optarg, '/');
+			char num[24];
+			int no = !sl || (size_t)(sl - optarg) >= sizeof num;
+			if (!no) {
+				snprintf(num, sizeof num, "%.*s", (int)(sl - optarg), optarg);
+				no = tn_parse_int(num, "--shard", 0, 1 << 30, &o.shard, err, sizeof err) ||
+				     tn_parse_int(sl + 1, "--shard", 1, 1 << 30, &o.shards, err, sizeof err);
+			}
+			if (no || o.shard >= o.shards) {
 				snprintf(err, sizeof err, "--shard '%s': expected I/N with 0 <= I < N", optarg);
 				goto bad;
 			}
