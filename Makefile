@@ -18,7 +18,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 $(WARN) -fopenmp -MMD -MP
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Igen -Iruntime -Idb -Ituner -Ituner/cmd -Ituner/fam -Ituner/ref -Ituner/search -Ituner/sweep -Ituner/report -DFDT_TEMPLATE_DIR='"$(CURDIR)/templates"'
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Igen -Iruntime -Idb -Ituner -Ituner/cmd -Ituner/fam -Ituner/ref -Ituner/search -Ituner/sweep -Ituner/report -Ituner/plan -DFDT_TEMPLATE_DIR='"$(CURDIR)/templates"'
 LDLIBS = -lsqlite3 -lpthread -lm
 NV_CPPFLAGS = -DRT_NVIDIA -I$(CUDA)/include
 NV_LIBS = -L$(CUDA)/lib64 -Wl,-rpath,$(CUDA)/lib64 -lnvrtc -ldl
@@ -32,8 +32,8 @@ CORE = gen/gen.c db/db.c db/db_fault.c db/db_best.c db/db_merge.c db/db_strategy
        tuner/fam/fam_x.c tuner/fam/fam_y.c tuner/fam/fam_z.c tuner/fam/fam_xy.c \
        tuner/fam/fam_xs.c tuner/fam/fam_ym.c tuner/fam/fam_zm.c \
        tuner/ref/tn_ref_mixed.c tuner/fam/fam_dmix.c tuner/fam/fam_d1.c \
-       tuner/ref/tn_ref_wave.c tuner/fam/fam_iso3dfd.c
-TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_fault.c tuner/sweep/tn_progress.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c \
+       tuner/ref/tn_ref_wave.c tuner/fam/fam_iso3dfd.c tuner/plan/tn_plan.c tuner/plan/tn_order.c
+TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_fault.c tuner/sweep/tn_progress.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c \
        tuner/cmd/cmd_gen.c tuner/cmd/cmd_sweep.c tuner/cmd/cmd_info.c tuner/cmd/cmd_report.c tuner/report/tn_report.c \
        tuner/cmd/cmd_export.c tuner/cmd/tn_export_f90.c tuner/cmd/cmd_export_sizes.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c \
        tuner/main.c
@@ -169,7 +169,7 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(B)/t_robust $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(B)/t_robust $(PLATFORMS:%=$(B)/t_compile-%)
 T_CPU += $(B)/t_example
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
@@ -194,6 +194,8 @@ $(B)/t_pkg: $(B)/tests/t_pkg.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_cli: $(B)/tests/t_cli.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_plan: $(B)/tests/t_plan.o $(B)/tests/t_util.o $(CORE_O)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_report: $(B)/tests/t_report.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_robust: $(B)/tests/t_robust.o $(B)/tests/t_util.o
@@ -227,6 +229,12 @@ check: fdtune $(T_CPU) $(B)/t_gpu
 test-gpu: fdtune $(B)/t_gpu $(B)/t_example
 	FDTUNE=$(CURDIR)/fdtune ROOT=$(CURDIR) RESULTS_DB=$(CURDIR)/results/h100/fdtune.db $(B)/t_gpu; s=$$?; \
 	  ROOT=$(CURDIR) $(B)/t_example && exit $$s
+
+# A real single-node Slurm cluster in a temporary directory runs the README's
+# job-array script over a plan and its merged shards are checked (root only).
+test-slurm: fdtune
+	@sh .ci/deps.sh slurm
+	FDTUNE=$(CURDIR)/fdtune sh tests/slurm.sh
 
 # ---- sanitizers: fdtune, its worker process, its compile pool and the CPU
 # tests built with ASan and UBSan into $(SAN)/, run by tests/run.sh. The
@@ -299,6 +307,6 @@ FORCE:
 clean:
 	rm -rf $(B) $(SAN) $(FZ) fdtune fdtune-nvidia fdtune-amd
 
-.PHONY: all sweep test check test-gpu deps clean gen-all lib install FORCE example test-sanitize fuzz fuzz-build
+.PHONY: all sweep test check test-gpu test-slurm deps clean gen-all lib install FORCE example test-sanitize fuzz fuzz-build
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 -include $(shell find $(FZ) -name '*.d' 2>/dev/null)

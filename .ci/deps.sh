@@ -9,6 +9,7 @@
 #                           modules' and CMake package's tests), and ROCm's
 #                           hiprtc so that generated kernels are
 #                           compile-tested for AMD as well as NVIDIA
+#   sh .ci/deps.sh slurm    also Slurm and munge, for make test-slurm
 #   sh .ci/deps.sh fuzz     clang and libFuzzer's runtime (make fuzz; Debian
 #                           ships libFuzzer in libclang-rt-14-dev, which clang
 #                           only recommends)
@@ -28,11 +29,17 @@ if [ "${1:-}" = test ]; then
 	command -v pkg-config >/dev/null 2>&1 || want="$want pkg-config"
 	command -v gfortran >/dev/null 2>&1 || want="$want gfortran"
 	command -v cmake >/dev/null 2>&1 || want="$want cmake"
+elif [ "${1:-}" = slurm ]; then
+	PATH=$PATH:/usr/sbin:/sbin
+	command -v slurmctld >/dev/null 2>&1 || want="$want slurm-wlm"
+	command -v munged >/dev/null 2>&1 || want="$want munge"
+	command -v sqlite3 >/dev/null 2>&1 || want="$want sqlite3"
 elif [ "${1:-}" = fuzz ]; then
 	command -v clang >/dev/null 2>&1 || want="$want clang"
 	command -v clang >/dev/null 2>&1 && [ -e "$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-$(uname -m).a" ] ||
 		want="$want libclang-rt-14-dev"
-elif ! have_hdr nvrtc.h && ! have_hdr hip/hiprtc.h; then
+fi
+if [ "${1:-}" != test ] && [ "${1:-}" != fuzz ] && ! have_hdr nvrtc.h && ! have_hdr hip/hiprtc.h; then
 	want="$want libamdhip64-dev libhiprtc-builtins5"
 fi
 [ -z "$want" ] && exit 0

@@ -7,8 +7,9 @@
  *   devices (vendor, name, arch, uuid), problems and configs by their unique
  *   keys; sweeps by (cmdline, host, started, mode, device, problem), those
  *   of one key paired in order, and a sweep merged while it ran takes its
- *   final state later; builds by (config, arch,
- *   compiler, source hash, created); runs by (device, problem, config,
+ *   final state later; builds by (config, arch, compiler, source hash,
+ *   created, sweep: two problems of a plan build the same source in the
+ *   same second); runs by (device, problem, config,
  *   created, status, median). Ids are remapped through those keys.
  */
 #include "db.h"
@@ -74,11 +75,12 @@ static const char merge_sql[] =
     " b.compiler_version, b.arch, b.options, b.source_hash, b.compile_ms, b.regs, b.lds_bytes,"
     " b.spill_bytes, b.status, b.log, b.created FROM src.builds b JOIN mcfg m ON m.old = b.config_id"
     " WHERE NOT EXISTS (SELECT 1 FROM main.builds t WHERE t.config_id = m.new AND t.arch = b.arch"
-    " AND t.compiler = b.compiler AND t.source_hash = b.source_hash AND t.created = b.created);"
+    " AND t.compiler = b.compiler AND t.source_hash = b.source_hash AND t.created = b.created"
+    " AND t.sweep_id IS (SELECT new FROM msweep WHERE old = b.sweep_id));"
     "CREATE TEMP TABLE mbuild AS SELECT b.id AS old, t.id AS new FROM src.builds b"
     " JOIN mcfg m ON m.old = b.config_id JOIN main.builds t ON t.config_id = m.new"
     " AND t.arch = b.arch AND t.compiler = b.compiler AND t.source_hash = b.source_hash"
-    " AND t.created = b.created;"
+    " AND t.created = b.created AND t.sweep_id IS (SELECT new FROM msweep WHERE old = b.sweep_id);"
     "INSERT INTO runs(sweep_id, build_id, device_id, problem_id, config_id, status, message,"
     " median_ms, min_ms, max_ms, reps, gbs, mcells, pct_copy, max_err, err_bound, created)"
     " SELECT (SELECT new FROM msweep WHERE old = r.sweep_id),"

@@ -279,6 +279,45 @@ static void small_spaces(void **st)
 	sweep_all_ok(1, 5, 3, 2, a, 10, 300);
 }
 
+/* A plan of three problems at odd sizes (two families, both precisions),
+ * killed with SIGKILL midway and run again: every configuration of every
+ * problem is then recorded once, and ok. */
+static void plan_kill_resume(void **st)
+{
+	static const char space[] = "-s exhaustive -p vec=1,2 -p bx=32,64 -p by=2 -p ypt=1 "
+		"-p lds=0,1 -p nw=32 -p nt=0 -p pf=0,1 -p mb=0 -p ku=0";
+	char db[256], path[256], cmd[4096];
+	FILE *f;
+	long long all;
+	(void)st;
+	if (!have_gpu())
+		skip();
+	snprintf(path, sizeof path, "%s/plan.txt", dir);
+	snprintf(db, sizeof db, "%s/plan.db", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("# odd sizes\nxyz 3 61x37x29\niso3dfd 8 33x17x19 fp32\nxyz 6 45x23x17 fp64\n", f);
+	assert_int_equal(fclose(f), 0);
+	/* killed once 20 runs are in: past the first pass of 8 a problem */
+	snprintf(cmd, sizeof cmd, "'%s' sweep --plan %s %s -q --db %s >/dev/null 2>&1 & i=0; "
+		 "while [ \"$(sqlite3 %s 'select count(*) from runs' 2>/dev/null || echo 0)\" -lt 20 ] "
+		 "&& [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done; kill -9 $! 2>/dev/null; wait",
+		 exe, path, space, db, db);
+	assert_int_equal(system(cmd), 0);
+	long long first = t_count(db, "select count(*) from runs");
+	assert_true(first >= 20);
+	assert_true(t_count(db, "select count(distinct problem_id) from runs") >= 2);
+	snprintf(cmd, sizeof cmd, "'%s' sweep --plan %s %s -q --db %s", exe, path, space, db);
+	assert_int_equal(system(cmd), 0);
+	all = t_count(db, "select sum(n_space - n_pruned) from (select * from sweeps order by id "
+		      "desc limit 3)");
+	assert_true(first < all);                       /* it was killed midway */
+	assert_int_equal(t_count(db, "select count(*) from runs"), all);
+	assert_int_equal(t_count(db, "select count(*) from (select distinct problem_id, config_id "
+				 "from runs)"), all);
+	assert_int_equal(t_count(db, "select count(*) from runs where status <> 'ok'"), 0);
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 3);
+}
+
 /* The kernel fdtune export writes, built with nvcc into a program of a
  * user's (tests/export_main.cu), runs and validates at sizes other than the
  * tuned one. */
@@ -491,6 +530,7 @@ int main(void)
 		cmocka_unit_test(sigterm_in_flight),
 		cmocka_unit_test(exported_kernel), cmocka_unit_test(pipe_faults),
 		cmocka_unit_test(cmake_package), cmocka_unit_test(exported_sizes),
+		cmocka_unit_test(plan_kill_resume),
 		cmocka_unit_test(bad_kernels) };
 	const char *root = getenv("ROOT");
 	int rc;

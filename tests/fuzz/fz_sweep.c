@@ -1,11 +1,13 @@
 /*
  * fz_sweep.c: libFuzzer target for fdtune sweep's command line, parsed by
- * the real tn_cmd_sweep (cmd_sweep.c, tn_cli.c): problem options, -p lists,
+ * the real tn_cmd_sweep (cmd_sweep.c, tn_cli.c, tn_plan.c): problem options
+ * and their comma lists (a plan), -p lists,
  * --budget and --timeout durations, --shard, --devices, --jobs, --evals,
  * --max-configs, --spacing. Each line of the input is one argument. This
  * file defines tn_sweep in place of tuner/sweep/tn_sweep.c, so nothing runs:
  * the stub checks that every option accepted arrives within the range that
- * the sweep relies on, and walks the space as the sweep would begin to.
+ * the sweep relies on, and walks each problem's space as the sweep would
+ * begin to.
  */
 #include "tn_cli.h"
 #include "tn_sweep.h"
@@ -31,18 +33,29 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 {
-	const struct tn_problem *pb = o->pb;
-	long long size = tn_space_size(o->sp);
-	int v[TN_MAXP];
+	int np = o->plan ? o->plan->n : 1;
 	(void)err;
 	(void)n;
-	CHECK(pb && pb->fam && o->sp && o->db_path && o->cmdline);
-	CHECK(pb->r >= 1 && pb->r <= TN_RMAX);
-	CHECK(pb->nx >= 1 && pb->ny >= 1 && pb->nz >= 1);
-	CHECK(pb->nx <= 65536 && pb->ny <= 65536 && pb->nz <= 65536);
-	CHECK(!strcmp(pb->prec, "fp32") || !strcmp(pb->prec, "fp64"));
-	for (int k = 0; k < 3; k++)
-		CHECK(isfinite(pb->h[k]) && pb->h[k] > 0);
+	CHECK(o->db_path && o->cmdline && (o->plan ? np >= 1 && o->plan->p : o->pb && o->sp));
+	for (int i = 0; i < np; i++) {          /* every problem of the plan */
+		const struct tn_problem *pb = o->plan ? &o->plan->p[i].pb : o->pb;
+		const struct tn_space *sp = o->plan ? &o->plan->p[i].sp : o->sp;
+		long long size = tn_space_size(sp);
+		int v[TN_MAXP];
+		CHECK(pb->fam && sp->fam == pb->fam);
+		CHECK(pb->r >= 1 && pb->r <= TN_RMAX);
+		CHECK(pb->nx >= 1 && pb->ny >= 1 && pb->nz >= 1);
+		CHECK(pb->nx <= 65536 && pb->ny <= 65536 && pb->nz <= 65536);
+		CHECK(!strcmp(pb->prec, "fp32") || !strcmp(pb->prec, "fp64"));
+		for (int k = 0; k < 3; k++)
+			CHECK(isfinite(pb->h[k]) && pb->h[k] > 0);
+		CHECK(size >= 0);
+		if (size > 0) {
+			tn_space_at(sp, size - 1, v);
+			for (int k = 0; k < pb->fam->np; k++)
+				CHECK(v[k] >= pb->fam->p[k].lo && v[k] <= pb->fam->p[k].hi);
+		}
+	}
 	CHECK(o->ndev >= 0 && o->ndev <= TN_MAXDEV);
 	for (int k = 0; k < o->ndev; k++)
 		CHECK(o->devices[k] >= 0 && o->devices[k] <= 63);
@@ -52,12 +65,6 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	CHECK(o->evals >= 1 && o->evals <= 100);
 	CHECK(o->shards == 0 || (o->shards >= 1 && o->shard >= 0 && o->shard < o->shards));
 	CHECK(o->budget_s >= 0);
-	CHECK(size >= 0);
-	if (size > 0) {
-		tn_space_at(o->sp, size - 1, v);
-		for (int k = 0; k < pb->fam->np; k++)
-			CHECK(v[k] >= pb->fam->p[k].lo && v[k] <= pb->fam->p[k].hi);
-	}
 	return 0;
 }
 

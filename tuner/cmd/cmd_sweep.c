@@ -1,7 +1,9 @@
 /*
  * cmd_sweep.c: fdtune sweep, the main job: every configuration of a space
- * generated, compiled, validated, timed and stored (tn_sweep.c). Every
- * option is checked here, before a GPU is touched or the database opened.
+ * generated, compiled, validated, timed and stored (tn_sweep.c), for one
+ * problem or a plan of several (comma lists of -f, -r, -n and --precision,
+ * or --plan FILE). Every option is checked here, before a GPU is touched or
+ * the database opened.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "rt.h"
@@ -19,7 +21,19 @@ static const char usage[] =
 "Generate, compile, validate, time and store every configuration of the\n"
 "space of a problem. Without a GPU: a compile-only sweep that records each\n"
 "build's registers, LDS and spills.\n\n"
-TN_CLI_PROBLEM_HELP
+"  -f, --family F,...    kernel families (default xyz); see fdtune gen --list\n"
+"  -r, --radius R,...    stencil radii 1..8, order 2R (default 4)\n"
+"  -n, --size N|XxYxZ,...  interior grid points (default 512)\n"
+"      --precision P,... fp32 (default) or fp64\n"
+"                        lists make a plan: every family x radius x size x\n"
+"                        precision, one database, one --budget, and on a GPU a\n"
+"                        short guided pass over each problem first, then the\n"
+"                        problems with the most to gain (see README)\n"
+"      --plan FILE       the problems of a plan, one a line: FAMILY RADIUS SIZE\n"
+"                        [PRECISION]; # starts a comment\n"
+"      --spacing H|HX,HY,HZ  grid spacings (default 1)\n"
+"  -p, --param NAME=V1,V2,...  replace a parameter's domain in every family of\n"
+"                        the plan that has it (repeatable)\n"
 "      --db PATH         database (default " TN_CLI_DB_DEFAULT ")\n"
 "  -d, --device N        GPU ordinal (default 0)\n"
 "      --devices I,J,...  GPUs of one model, one worker process each; they\n"
@@ -30,10 +44,11 @@ TN_CLI_PROBLEM_HELP
 "  -j, --jobs N          compile threads (default: the number of CPUs)\n"
 "      --compile-only    compile and record, do not run even with a GPU\n"
 "      --arch ARCH       compile target of a compile-only sweep\n"
-"      --max-configs N   stop after N configurations\n"
+"      --max-configs N   stop after N configurations (of the whole plan)\n"
 "      --budget TIME     stop after TIME (8h, 90m, 600s); run again to go on\n"
-"      --shard I/N       run the I-th of N shares of the space (0 <= I < N), for\n"
-"                        job arrays; fdtune merge combines their databases\n"
+"      --shard I/N       run the I-th of N shares of the plan's configurations\n"
+"                        (0 <= I < N), dealt round-robin over every problem,\n"
+"                        for job arrays; fdtune merge combines their databases\n"
 "  -s, --strategy S      exhaustive, random, guided (a random 3% start, then\n"
 "                        local search around the best) or transfer (the bests\n"
 "                        recorded for the same family, GPU and precision at\n"
@@ -54,8 +69,10 @@ TN_CLI_PROBLEM_HELP
 "A sweep left running in the database by a process of this host that is gone\n"
 "(kill -9, a crash, a full disk) is marked interrupted when a sweep starts.\n"
 "Exit status: 0 the sweep ran to its end (failed configurations are recorded,\n"
-"not errors), 1 it could not run or stopped early, 2 bad usage.\n"
-"Example: fdtune sweep -r 4 -n 512 -p nw=64,128 -p vec=4\n";
+"not errors), 1 it could not run or stopped early, 2 bad usage (also: a problem\n"
+"of which no configuration can run).\n"
+"Examples: fdtune sweep -r 4 -n 512 -p nw=64,128 -p vec=4\n"
+"          fdtune sweep -f xyz,iso3dfd -r 4,8 -n 512,1000x300x129 --budget 8h\n";
 
 /* 1 when arch names a target of this build's compiler: sm_NN[a] with
  * NVRTC, gfxNNN[:feature...] with hiprtc (the form of rt_default_arch). */
@@ -91,11 +108,16 @@ int tn_cmd_sweep(int argc, char **argv)
 		{ "devices", required_argument, 0, 0x208 },
 		{ "timeout", required_argument, 0, 0x209 },
 		{ "no-race", no_argument, 0, 0x20a },
+		{ "plan", required_argument, 0, 0x20b },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
 	struct tn_cli_problem c;
 	struct tn_sweep_opts o;
+	struct tn_plan plan = { 0 };
+	struct tn_plan_common pc;
+	const char *fams = "xyz", *radii = "4", *sizes = "512", *precs = "fp32", *file = NULL;
+	int lists = 0;
 	char err[2048], cmd[4096];
 	int opt, rc, mc = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -109,6 +131,14 @@ int tn_cmd_sweep(int argc, char **argv)
 	o.seed = 0x5eed;
 	o.timeout_s = 10;
 	while ((opt = getopt_long(argc, argv, TN_CLI_PROBLEM_SHORT "d:j:s:qh", lo, NULL)) != -1) {
+		/* the problem options take lists here: they make the plan */
+		switch (opt) {
+		case 'f': fams = optarg; lists = 1; continue;
+		case 'r': radii = optarg; lists = 1; continue;
+		case 'n': sizes = optarg; lists = 1; continue;
+		case 0x100: precs = optarg; lists = 1; continue;
+		case 0x20b: file = optarg; continue;
+		}
 		switch (tn_cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
 		case 1:
 			continue;
@@ -230,24 +260,47 @@ int tn_cmd_sweep(int argc, char **argv)
 			 "such as %s", o.arch, rt_platform(), rt_default_arch());
 		goto bad;
 	}
-	if ((rc = tn_cli_problem_done(&c, err, sizeof err)) ||
-	    (rc = tn_cli_space_check(&c, o.arch ? o.arch : rt_default_arch(), err, sizeof err))) {
+	if (file && lists) {
+		fprintf(stderr, "fdtune sweep: --plan names the problems; leave out -f, -r, -n and "
+			"--precision, or leave out --plan\n");
+		return TN_EX_USAGE;
+	}
+	memcpy(pc.h, c.pb.h, sizeof pc.h);
+	pc.params = c.params;
+	pc.nparams = c.nparams;
+	if ((rc = file ? tn_plan_file(&plan, file, &pc, err, sizeof err) :
+		     tn_plan_lists(&plan, fams, radii, sizes, precs, &pc, err, sizeof err))) {
 		fprintf(stderr, "fdtune sweep: %s\n", err);
-		return rc;
+		tn_plan_free(&plan);
+		return rc == 2 ? TN_EX_USAGE : TN_EX_FAIL;
+	}
+	for (int i = 0; i < plan.n; i++) {     /* nothing of a problem can run: refused */
+		struct tn_cli_problem one = c;
+		one.pb = plan.p[i].pb;
+		one.sp = plan.p[i].sp;
+		if ((rc = tn_cli_space_check(&one, o.arch ? o.arch : rt_default_arch(), err,
+					     sizeof err))) {
+			fprintf(stderr, "fdtune sweep: %s%s%s\n", plan.n > 1 ? plan.p[i].name : "",
+				plan.n > 1 ? ": " : "", err);
+			tn_plan_free(&plan);
+			return rc;
+		}
 	}
 	if (db_path_check(o.db_path, 1, err, sizeof err)) {     /* before any GPU is started */
 		fprintf(stderr, "fdtune sweep: %s\n", err);
+		tn_plan_free(&plan);
 		return TN_EX_FAIL;
 	}
 	off = (size_t)snprintf(cmd, sizeof cmd, "fdtune");
 	for (int i = 0; i < argc && off < sizeof cmd; i++)
 		off += (size_t)snprintf(cmd + off, sizeof cmd - off, " %s", argv[i]);
-	o.pb = &c.pb;
-	o.sp = &c.sp;
+	o.plan = &plan;
 	o.cmdline = cmd;
-	if (tn_sweep(&o, err, sizeof err)) {
+	rc = tn_sweep(&o, err, sizeof err);
+	tn_plan_free(&plan);
+	if (rc) {
 		fprintf(stderr, "fdtune sweep: %s\n", err);
-		return TN_EX_FAIL;
+		return rc == 2 ? TN_EX_USAGE : TN_EX_FAIL;
 	}
 	return TN_EX_OK;
 bad:

@@ -309,3 +309,8 @@ long long tn_search_seed(struct tn_search *s, const int *rows, int stride, long 
 	}
 	return s->nseed;
 }
+
+void tn_search_set_start(struct tn_search *s, long long k)
+{
+	s->start = k < 0 ? 0 : k < s->budget ? k : s->budget;
+}

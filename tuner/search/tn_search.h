@@ -49,6 +49,9 @@ void tn_search_prior(struct tn_search *s, long long i, double ms);
 long long tn_search_seed(struct tn_search *s, const int *rows, int stride, long long nrows);
 /* Nonzero while the search may still propose configurations. */
 int tn_search_next_left(const struct tn_search *s);
+/* Guided: the random start is k evaluations (by default 3% of the space),
+ * at most the budget. Call before the first tn_search_next. */
+void tn_search_set_start(struct tn_search *s, long long k);
 int tn_strategy_parse(const char *name, enum tn_strategy *s);
 const char *tn_strategy_name(enum tn_strategy s);
 

@@ -176,15 +176,20 @@ int tn_wk_spawn(struct tn_wk *w, char *err, size_t n)
 	return 0;
 }
 
-int tn_wk_calibrate(struct tn_wk *w, double *copy, double *memcpy_gbs, long long *bytes,
-		    char *err, size_t n)
+int tn_wk_calibrate_ask(struct tn_wk *w, char *err, size_t n)
 {
 	struct req q;
-	struct rep r;
 	memset(&q, 0, sizeof q);
 	q.type = REQ_CAL;
 	if (request(w->to, &q, sizeof q))
 		return snprintf(err, n, "GPU %d: the worker is gone", w->device), 1;
+	return 0;
+}
+
+int tn_wk_calibrate_get(struct tn_wk *w, double *copy, double *memcpy_gbs, long long *bytes,
+			char *err, size_t n)
+{
+	struct rep r;
 	if (answer(w, 600, &r, err, n))
 		return 1;
 	*copy = r.copy;
@@ -193,11 +198,16 @@ int tn_wk_calibrate(struct tn_wk *w, double *copy, double *memcpy_gbs, long long
 	return 0;
 }
 
-int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
-	       char *err, size_t n)
+int tn_wk_calibrate(struct tn_wk *w, double *copy, double *memcpy_gbs, long long *bytes,
+		    char *err, size_t n)
+{
+	return tn_wk_calibrate_ask(w, err, n) || tn_wk_calibrate_get(w, copy, memcpy_gbs, bytes, err, n);
+}
+
+int tn_wk_open_ask(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
+		   char *err, size_t n)
 {
 	struct req q;
-	struct rep r;
 	memset(&q, 0, sizeof q);
 	q.type = REQ_OPEN;
 	snprintf(q.fam, sizeof q.fam, "%s", pb->fam->name);
@@ -210,7 +220,19 @@ int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
 	q.copy = copy_gbs;
 	if (request(w->to, &q, sizeof q))
 		return snprintf(err, n, "GPU %d: the worker is gone", w->device), 1;
+	return 0;
+}
+
+int tn_wk_open_get(struct tn_wk *w, char *err, size_t n)
+{
+	struct rep r;
 	return answer(w, 1800, &r, err, n);     /* the CPU reference of a large grid */
+}
+
+int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
+	       char *err, size_t n)
+{
+	return tn_wk_open_ask(w, pb, copy_gbs, err, n) || tn_wk_open_get(w, err, n);
 }
 
 int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
@@ -316,7 +338,10 @@ int tn_worker_main(int argc, char **argv)
 		memset(&r, 0, sizeof r);
 		if (q.type == REQ_CAL) {
 			r.status = tn_calibrate(&me, &r.copy, &r.mcpy, &r.bytes, r.err, sizeof r.err);
-		} else if (q.type == REQ_OPEN && !open) {
+		} else if (q.type == REQ_OPEN) {
+			if (open)       /* the next problem of a plan */
+				tn_bench_close(&b);
+			open = 0;
 			memset(&pb, 0, sizeof pb);
 			q.fam[sizeof q.fam - 1] = q.prec[sizeof q.prec - 1] = 0;
 			pb.fam = tn_family(q.fam);

@@ -38,12 +38,22 @@ struct tn_wk_done {
 
 /* Starts a worker on GPU w->device and reads its properties into w->dev. */
 int tn_wk_spawn(struct tn_wk *w, char *err, size_t n);
-/* Calibrates the copy bandwidth (tn_calibrate) in the worker. */
+/* Calibrates the copy bandwidth (tn_calibrate) in the worker. _ask sends
+ * the request and returns at once, _get waits for the answer: several GPUs
+ * calibrate at the same time that way. */
 int tn_wk_calibrate(struct tn_wk *w, double *copy, double *memcpy_gbs, long long *bytes,
 		    char *err, size_t n);
-/* Opens the bench of pb in the worker: fields, the CPU reference. */
+int tn_wk_calibrate_ask(struct tn_wk *w, char *err, size_t n);
+int tn_wk_calibrate_get(struct tn_wk *w, double *copy, double *memcpy_gbs, long long *bytes,
+			char *err, size_t n);
+/* Opens the bench of pb in the worker: fields, the CPU reference; a bench
+ * already open (the previous problem of a plan) is closed first. _ask and
+ * _get split it as for the calibration. */
 int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
 	       char *err, size_t n);
+int tn_wk_open_ask(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
+		   char *err, size_t n);
+int tn_wk_open_get(struct tn_wk *w, char *err, size_t n);
 /* Sends one run: code p of config v, launched on grid x block, raced out
  * when clearly slower than race_ms (tn_bench.h; 0: off). Returns at once;
  * the answer is read with tn_wk_read once w->from is readable. */

@@ -1,0 +1,307 @@
+/*
+ * t_plan.c: plans of several problems in one sweep. The order of a GPU plan
+ * (tn_order.c) and the building of plans from lists and files (tn_plan.c)
+ * are checked directly; the command line (the built $FDTUNE) on
+ * compile-only plans: one sweep per problem, plan files with comments and
+ * bad lines, impossible problems refused before anything is recorded, shards
+ * of a plan that merge into the unsharded plan, and kill -9 then a rerun
+ * losing and doubling nothing.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "t_util.h"
+#include "tn_plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/fdt_planXXXXXX";
+static char out[65536];
+
+/* A small space that xyz and iso3dfd both take: 4 configurations each. */
+#define SPACE "-p vec=1,2 -p bx=32 -p by=2 -p ypt=1 -p lds=0,1 -p nw=32 -p nt=0 -p pf=0 " \
+	      "-p mb=0 -p ku=0"
+/* (problem, configuration, build status) of every build of a database. */
+#define BUILDS "select p.family, p.radius, p.nx, p.ny, p.nz, p.precision, c.params, b.status " \
+	       "from builds b join sweeps s on s.id = b.sweep_id join problems p on " \
+	       "p.id = s.problem_id join configs c on c.id = b.config_id"
+
+static int run(const char *args)
+{
+	char cmd[4096];
+	const char *bin = getenv("FDTUNE");
+	FILE *p;
+	size_t n;
+	int st;
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin ? bin : "./fdtune", args);
+	assert_non_null(p = popen(cmd, "r"));
+	n = fread(out, 1, sizeof out - 1, p);
+	out[n] = 0;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void expect(const char *args, int status, const char *needle)
+{
+	int st = run(args);
+	if (st != status || !strstr(out, needle))
+		print_error("fdtune %s -> %d, wanted %d and \"%s\":\n%s\n", args, st,
+			    status, needle, out);
+	assert_int_equal(st, status);
+	assert_non_null(strstr(out, needle));
+}
+
+/* Builds of db that are not in other, by problem, configuration and status. */
+static long long missing(const char *db, const char *other)
+{
+	char cmd[4096];
+	FILE *p;
+	long long v = -1;
+	snprintf(cmd, sizeof cmd, "sqlite3 %s \"attach '%s' as o; select count(*) from (%s except "
+		 "select p.family, p.radius, p.nx, p.ny, p.nz, p.precision, c.params, b.status "
+		 "from o.builds b join o.sweeps s on s.id = b.sweep_id join o.problems p on "
+		 "p.id = s.problem_id join o.configs c on c.id = b.config_id)\"", db, other, BUILDS);
+	assert_non_null(p = popen(cmd, "r"));
+	assert_int_equal(fscanf(p, "%lld", &v), 1);
+	assert_int_equal(pclose(p), 0);
+	return v;
+}
+
+/* No configuration of a problem built twice in db. */
+static void once(const char *db)
+{
+	assert_int_equal(t_count(db, "select count(*) from (select 1 from builds b join sweeps s on "
+				 "s.id = b.sweep_id group by s.problem_id, b.config_id having "
+				 "count(*) > 1)"), 0);
+}
+
+static void order(void **st)
+{
+	struct tn_order o[3] = { { NAN, 100, 100 }, { 80, 100, 100 }, { 40, 10, 100 } };
+	(void)st;
+	assert_int_equal(tn_order_pass(5184, 5184), 104);      /* 2% */
+	assert_int_equal(tn_order_pass(72, 72), 8);            /* at least 8 */
+	assert_int_equal(tn_order_pass(5, 5), 5);
+	assert_int_equal(tn_order_pass(5184, 50), 50);         /* within its target */
+	assert_int_equal(tn_order_chunk(5184), 519);
+	assert_int_equal(tn_order_chunk(100), 32);
+	/* nothing validated yet: all to gain */
+	assert_int_equal(tn_order_next(o, 3), 0);
+	o[0].best_pct = 90;
+	/* 0.1 x 1, 0.2 x 1, 0.6 x 0.1 */
+	assert_int_equal(tn_order_next(o, 3), 1);
+	o[1].left = 0;
+	assert_int_equal(tn_order_next(o, 3), 0);
+	o[0].left = 0;
+	assert_int_equal(tn_order_next(o, 3), 2);
+	o[2].left = 0;
+	assert_int_equal(tn_order_next(o, 3), -1);
+	o[2] = (struct tn_order){ 100, 5, 100 };       /* at the roof: still refined */
+	assert_int_equal(tn_order_next(o, 3), 2);
+}
+
+static void lists(void **st)
+{
+	static const char *const pv[] = { "pad=0", "vec=1,2" };
+	struct tn_plan_common c = { { 1, 1, 1 }, pv, 2 };
+	struct tn_plan pl;
+	char err[1024];
+	(void)st;
+	assert_int_equal(tn_plan_lists(&pl, "xyz,iso3dfd", "4,8", "64,40x30x20", "fp32", &c, err,
+				       sizeof err), 0);
+	assert_int_equal(pl.n, 8);
+	assert_string_equal(pl.p[1].name, "xyz R=4 40x30x20 fp32");
+	assert_string_equal(pl.p[7].name, "iso3dfd R=8 40x30x20 fp32");
+	/* pad only where the family has it; vec everywhere */
+	assert_int_equal(pl.p[0].sp.n[tn_param_index(pl.p[0].pb.fam, "vec")], 2);
+	assert_int_equal(pl.p[4].sp.n[tn_param_index(pl.p[4].pb.fam, "pad")], 1);
+	tn_plan_free(&pl);
+	assert_int_equal(tn_plan_lists(&pl, "xyz", "4,,8", "64", "fp32", &c, err, sizeof err), 2);
+	assert_non_null(strstr(err, "--radius '4,,8': an empty item"));
+	tn_plan_free(&pl);
+	assert_int_equal(tn_plan_lists(&pl, "xyz", "4", "64,", "fp32", &c, err, sizeof err), 2);
+	assert_non_null(strstr(err, "--size '64,': an empty item"));
+	tn_plan_free(&pl);
+	assert_int_equal(tn_plan_lists(&pl, "xyz", "4,4", "64", "fp32", &c, err, sizeof err), 2);
+	assert_non_null(strstr(err, "xyz R=4 64x64x64 fp32 is in the plan twice"));
+	tn_plan_free(&pl);
+	c.nparams = 1;          /* pad: iso3dfd has it, xyz not */
+	assert_int_equal(tn_plan_lists(&pl, "xyz", "4", "64", "fp32", &c, err, sizeof err), 2);
+	assert_non_null(strstr(err, "--param pad: family xyz has no such parameter"));
+	tn_plan_free(&pl);
+}
+
+/* The acceptance command: one sweep per problem of the plan, each done with
+ * every configuration of its space built once. */
+static void one_sweep_per_problem(void **st)
+{
+	char args[1024], db[256];
+	(void)st;
+	snprintf(db, sizeof db, "%s/a.db", dir);
+	snprintf(args, sizeof args, "sweep -f xyz,iso3dfd -r 4,8 -n 64,40x30x20 --compile-only "
+		 "-q -j 2 %s --db %s", SPACE, db);
+	expect(args, 0, "problem 8/8 iso3dfd R=8 40x30x20 fp32: 4 configurations in");
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 8);
+	assert_int_equal(t_count(db, "select count(distinct problem_id) from sweeps"), 8);
+	assert_int_equal(t_count(db, "select count(*) from problems"), 8);
+	assert_int_equal(t_count(db, "select count(*) from sweeps s where n_space - n_pruned <> "
+				 "(select count(*) from builds b where b.sweep_id = s.id)"), 0);
+	assert_true(t_count(db, "select count(*) from builds") >= 8);
+	once(db);
+	/* the same command again: everything is recorded */
+	expect(args, 0, "0 configurations to run, 4 already recorded");
+	assert_int_equal(t_count(db, "select count(*) from sweeps"), 16);
+	once(db);
+	/* --max-configs counts over the whole plan */
+	snprintf(args, sizeof args, "sweep -f xyz -r 4 -n 64,40x30x20 --compile-only -q -j 2 %s "
+		 "--max-configs 5 --db %s/m.db", SPACE, dir);
+	expect(args, 0, "sweep 2 done: built=1");
+	snprintf(db, sizeof db, "%s/m.db", dir);
+	assert_int_equal(t_count(db, "select count(*) from builds"), 5);
+}
+
+static void write_text(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_true(fputs(s, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void plan_files(void **st)
+{
+	char args[1024], path[256], db[256];
+	(void)st;
+	snprintf(path, sizeof path, "%s/plan.txt", dir);
+	snprintf(db, sizeof db, "%s/f.db", dir);
+	write_text(path, "# the shots of a survey\n\nxyz 4 64 fp32\n  iso3dfd 8 40x30x20   # edge\n"
+		   "xyz 8 40x30x20\n");
+	snprintf(args, sizeof args, "sweep --plan %s --compile-only -q -j 2 %s --db %s", path,
+		 SPACE, db);
+	expect(args, 0, "problem 3/3 xyz R=8 40x30x20 fp32");
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 3);
+	assert_int_equal(t_count(db, "select count(*) from problems where family = 'iso3dfd' and "
+				 "radius = 8 and nx = 40 and nz = 20 and precision = 'fp32'"), 1);
+	/* bad lines: the file and line named, nothing recorded */
+	write_text(path, "xyz 4 64\n# fine so far\nxyz four 64\n");
+	snprintf(args, sizeof args, "sweep --plan %s --compile-only %s --db %s/bad.db", path,
+		 SPACE, dir);
+	expect(args, 2, "plan.txt:3: radius: 'four' is not an integer in 1..8");
+	write_text(path, "xyz 4\n");
+	expect(args, 2, "plan.txt:1: expected FAMILY RADIUS SIZE [PRECISION]");
+	write_text(path, "xyz 4 64 fp32\nnope 4 64\n");
+	expect(args, 2, "plan.txt:2: --family 'nope': unknown");
+	write_text(path, "xyz 4 64 fp32\nxyz 4 64x64x64\n");
+	expect(args, 2, "plan.txt:2: xyz R=4 64x64x64 fp32 is in the plan twice");
+	write_text(path, "xyz 4 64 fp16\n");
+	expect(args, 2, "plan.txt:1: --precision 'fp16'");
+	write_text(path, "# nothing\n");
+	expect(args, 2, "no problems in it");
+	snprintf(path, sizeof path, "%s/bad.db", dir);
+	assert_int_equal(access(path, F_OK), -1);       /* no database was made */
+	snprintf(args, sizeof args, "sweep --plan %s/none.txt --compile-only --db %s/bad.db", dir,
+		 dir);
+	expect(args, 1, "none.txt: No such file or directory");
+	snprintf(args, sizeof args, "sweep --plan %s/plan.txt -r 4 --db %s/bad.db", dir, dir);
+	expect(args, 2, "--plan names the problems; leave out -f, -r, -n and --precision");
+	expect("sweep -f xyz -r 4,,8", 2, "--radius '4,,8'");
+	expect("sweep -f xyz,nope", 2, "--family 'nope': unknown; families: xyz");
+	expect("sweep -n 64,12x12", 2, "--size '12x12'");
+	expect("sweep --precision fp32,fp16", 2, "--precision 'fp16'");
+	expect("sweep -f xyz,iso3dfd -p foo=1", 2,
+	       "no such parameter; it has: vec bx by ypt lds nw nt pf mb ku zd (nor has any other");
+	/* a problem of which nothing can run: refused before anything is recorded */
+	snprintf(args, sizeof args, "sweep -f xyz --precision fp32,fp64 -p vec=4 --compile-only "
+		 "--db %s/bad.db", dir);
+	expect(args, 2, "xyz R=4 512x512x512 fp64: no configuration of this space can run");
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+/* Five shards of a plan of four problems (up to 6 configurations each, so
+ * shares cross the problems' bounds) merge into the unsharded plan: the same
+ * builds with the same statuses, none twice. */
+static void shards(void **st)
+{
+	static const char plan[] = "-f xyz -r 2,3 -n 16,12x10x9 -p vec=1,2,4 -p bx=32 -p by=2 "
+		"-p ypt=1 -p lds=0,1 -p nw=8 -p nt=0 -p pf=0";
+	char args[2048], whole[256], merged[256];
+	long long sum = 0, all;
+	(void)st;
+	snprintf(whole, sizeof whole, "%s/whole.db", dir);
+	snprintf(merged, sizeof merged, "%s/merged.db", dir);
+	snprintf(args, sizeof args, "sweep %s --compile-only -q -j 2 --db %s", plan, whole);
+	expect(args, 0, "sweep 4 done");
+	all = t_count(whole, "select sum(n_space - n_pruned) from sweeps");
+	assert_true(all > 8);
+	assert_int_equal(t_count(whole, "select count(*) from builds"), all);
+	for (int i = 0; i < 5; i++) {
+		char db[256];
+		snprintf(db, sizeof db, "%s/sh%d.db", dir, i);
+		snprintf(args, sizeof args, "sweep %s --compile-only -q -j 2 --shard %d/5 --db %s",
+			 plan, i, db);
+		expect(args, 0, "sweep 4 done");
+		sum += t_count(db, "select count(*) from builds");
+		assert_true(t_count(db, "select count(*) from builds") <= (all + 4) / 5);
+	}
+	assert_int_equal(sum, all);
+	snprintf(args, sizeof args, "merge --db %s %s/sh0.db %s/sh1.db %s/sh2.db %s/sh3.db "
+		 "%s/sh4.db", merged, dir, dir, dir, dir, dir);
+	expect(args, 0, "sh4.db: 0 runs and");
+	assert_int_equal(t_count(merged, "select count(*) from builds"), all);
+	assert_int_equal(t_count(merged, "select count(*) from sweeps"), 20);
+	once(merged);
+	assert_int_equal(missing(merged, whole), 0);
+	assert_int_equal(missing(whole, merged), 0);
+}
+
+/* kill -9 in the middle of a compile-only plan, then the same command:
+ * every configuration of every problem built once. */
+static void kill_resume(void **st)
+{
+	static const char plan[] = "-f xyz -r 2,3 -n 16,12x10x9 -p vec=1,2,4 -p bx=32 -p by=2 "
+		"-p ypt=1 -p lds=0,1 -p nw=8 -p nt=0 -p pf=0";
+	const char *bin = getenv("FDTUNE");
+	char db[256], args[2048], cmd[4096];
+	(void)st;
+	snprintf(db, sizeof db, "%s/k.db", dir);
+	/* killed in the second problem, once 8 builds are in */
+	snprintf(cmd, sizeof cmd, "FDTUNE_CACHE= '%s' sweep %s --compile-only -q -j 1 --db %s "
+		 ">/dev/null 2>&1 & i=0; while [ \"$(sqlite3 %s 'select count(*) from builds' "
+		 "2>/dev/null || echo 0)\" -lt 8 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; "
+		 "kill -9 $! 2>/dev/null; wait", bin ? bin : "./fdtune", plan, db, db);
+	assert_int_equal(system(cmd), 0);
+	long long first = t_count(db, "select count(*) from builds"), all;
+	snprintf(args, sizeof args, "sweep %s --compile-only -q -j 2 --db %s", plan, db);
+	expect(args, 0, "already recorded");
+	all = t_count(db, "select sum(n_space - n_pruned) from (select * from sweeps order by id "
+		      "desc limit 4)");
+	assert_true(first >= 8 && first < all);         /* killed in the middle */
+	assert_int_equal(t_count(db, "select count(*) from builds"), all);
+	once(db);
+	assert_int_equal(t_count(db, "select count(*) from (select distinct problem_id from sweeps "
+				 "s join builds b on b.sweep_id = s.id)"), 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(order), cmocka_unit_test(lists),
+		cmocka_unit_test(one_sweep_per_problem), cmocka_unit_test(plan_files),
+		cmocka_unit_test(shards), cmocka_unit_test(kill_resume),
+	};
+	int rc;
+	if (!mkdtemp(dir))
+		return 1;
+	rc = cmocka_run_group_tests_name("plan", t, NULL, NULL);
+	t_rmtree(dir);
+	return rc;
+}

@@ -1,0 +1,68 @@
+/*
+ * tn_plan.h: a plan, the problems one sweep tunes together: the cross
+ * product of comma lists of families, radii, sizes and precisions, or the
+ * lines of a plan file. Every problem of a plan shares the spacing and the
+ * --param domains (each applied to the families that have that parameter),
+ * one database, one budget and one progress display; tn_order.c says in
+ * which order a GPU sweep spends its evaluations over them.
+ */
+#ifndef TN_PLAN_H
+#define TN_PLAN_H
+
+#include "tn.h"
+
+struct tn_plan_item {
+	struct tn_problem pb;
+	struct tn_space sp;
+	char name[96];          /* "xyz R=4 64x64x64 fp32", for messages */
+};
+
+struct tn_plan {
+	int n, cap;
+	struct tn_plan_item *p;
+};
+
+/* What every problem of a plan shares: spacings and --param specs. */
+struct tn_plan_common {
+	double h[3];
+	const char *const *params;
+	int nparams;
+};
+
+/* The cross product of the comma lists fams (-f), radii (-r), sizes (-n)
+ * and precs (--precision), families outermost. 0, or 2 (bad usage) with err
+ * naming the option and the bad value; a problem named twice is refused. */
+int tn_plan_lists(struct tn_plan *pl, const char *fams, const char *radii, const char *sizes,
+		  const char *precs, const struct tn_plan_common *c, char *err, size_t n);
+/* The problems of the plan file at path: one a line, "FAMILY RADIUS SIZE
+ * [PRECISION]" (fp32 when left out), blank lines and # comments ignored.
+ * 0; 1 when the file cannot be read; 2 for a bad line, err saying
+ * "path:line: what is wrong". */
+int tn_plan_file(struct tn_plan *pl, const char *path, const struct tn_plan_common *c,
+		 char *err, size_t n);
+void tn_plan_free(struct tn_plan *pl);
+/* "xyz R=4 64x64x64 fp32" */
+void tn_problem_name(const struct tn_problem *pb, char *buf, size_t n);
+
+/* tn_order.c: the anytime order of a GPU plan. Every problem first gets a
+ * short guided pass, so each has a validated best early; then the budget
+ * goes, a chunk at a time, to the problem with the most to gain:
+ *     gain = (1 - best %copy / 100) x (evaluations left / its target)
+ * that is, how far its best is from the copy roof (all of it when nothing
+ * has validated yet) times the share of its search still to run. Ties go to
+ * the earlier problem of the plan. */
+struct tn_order {
+	double best_pct;        /* NAN: no validated run yet */
+	long long left, target; /* evaluations still to make, and in all */
+};
+/* Evaluations of the first pass of a problem of n configurations: 2%, at
+ * least 8 (or all n when fewer), never more than target. */
+long long tn_order_pass(long long n, long long target);
+/* Evaluations a refinement step gives a problem: a tenth of its target, at
+ * least 32. */
+long long tn_order_chunk(long long target);
+double tn_order_gain(const struct tn_order *o);
+/* The problem of o[0..n) to refine next, or -1 when none has work left. */
+int tn_order_next(const struct tn_order *o, int n);
+
+#endif

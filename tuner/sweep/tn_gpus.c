@@ -1,0 +1,127 @@
+/*
+ * tn_gpus.c: the GPUs of a sweep. It decides between a GPU sweep and a
+ * compile-only one, starts one worker process per GPU asked for (they must
+ * be of one model, as they share the work), records the GPUs and their copy
+ * bandwidth (calibrated where missing, every GPU at the same time), and
+ * opens each problem of a plan in the workers when its turn comes.
+ */
+#define _GNU_SOURCE
+#include "tn_run.h"
+#include "rt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int tn_run_setup(struct tn_run *c, char *err, size_t n)
+{
+	const struct tn_sweep_opts *o = c->o;
+	int ndev = 0;
+	char why[256] = "";
+
+	rt_compiler(c->compiler, sizeof c->compiler);
+	if (rt_init(&ndev, why, sizeof why))
+		ndev = 0;
+	if (o->compile_only || ndev == 0) {
+		c->arch = o->arch ? o->arch : rt_default_arch();
+		if (!o->compile_only)
+			fprintf(stderr, "fdtune: no %s GPU here%s%s; running a compile-only sweep "
+				"for %s: every build and its resources are recorded, nothing "
+				"is timed\n", rt_platform(), *why ? ": " : "", why, c->arch);
+		return 0;
+	}
+	c->nwk = o->ndev > 0 ? o->ndev : 1;
+	for (int w = 0; w < c->nwk; w++) {
+		struct tn_wk *k = &c->wk[w];
+		k->device = o->ndev > 0 ? o->devices[w] : 0;
+		k->exe = o->exe;
+		k->to = k->from = -1;
+		if (k->device >= ndev) {
+			snprintf(err, n, "GPU %d: only %d GPU(s) present (0..%d)", k->device, ndev,
+				 ndev - 1);
+			return 1;
+		}
+		for (int v = 0; v < w; v++)
+			if (c->wk[v].device == k->device) {
+				snprintf(err, n, "--devices names GPU %d twice", k->device);
+				return 1;
+			}
+		if (tn_wk_spawn(k, err, n))
+			return 1;
+		if (w && strcmp(k->dev.name, c->wk[0].dev.name)) {
+			snprintf(err, n, "GPUs %d and %d differ (%s, %s): the GPUs of one sweep share "
+				 "out its space, so they must be of one model; run one sweep per model",
+				 c->wk[0].device, k->device, c->wk[0].dev.name, k->dev.name);
+			return 1;
+		}
+	}
+	c->gpu = 1;
+	c->arch = c->wk[0].dev.arch;
+	return 0;
+}
+
+int tn_run_devices(struct tn_run *c, char *err, size_t n)
+{
+	int cal[TN_MAXDEV] = { 0 };
+	for (int w = 0; w < c->nwk; w++) {
+		const struct rt_dev *d = &c->wk[w].dev;
+		struct db_device dd = { d->vendor, d->name, d->arch, d->uuid, d->sms, d->mem, d->l2,
+			d->lds_block, d->max_threads };
+		if (db_device_id(c->db, &dd, &c->dev_id[w], err, n) ||
+		    db_device_copy(c->db, c->dev_id[w], &c->copy[w], err, n))
+			return 1;
+		if (c->copy[w] <= 0) {
+			fprintf(stderr, "fdtune: measuring the copy bandwidth of GPU %d, %s ...\n",
+				c->wk[w].device, d->name);
+			if (tn_wk_calibrate_ask(&c->wk[w], err, n))
+				return 1;
+			cal[w] = 1;
+		}
+	}
+	/* every GPU asked is calibrating now; collect the answers */
+	for (int w = 0; w < c->nwk; w++) {
+		const struct rt_dev *d = &c->wk[w].dev;
+		double mgbs;
+		long long bytes;
+		if (cal[w] && (tn_wk_calibrate_get(&c->wk[w], &c->copy[w], &mgbs, &bytes, err, n) ||
+			       db_device_set_copy(c->db, c->dev_id[w], c->copy[w], mgbs, bytes, err,
+						  n)))
+			return 1;
+		fprintf(stderr, "fdtune: GPU %d: %s (%s), copy bandwidth %.0f GB/s\n",
+			c->wk[w].device, d->name, d->arch, c->copy[w]);
+	}
+	return 0;
+}
+
+int tn_run_open(struct tn_run *c, int j, char *err, size_t n)
+{
+	const struct tn_problem *pb = c->jobs[j].pb;
+	int asked[TN_MAXDEV] = { 0 }, rc = 0;
+	if (c->opened == j)
+		return 0;
+	c->opened = -1;
+	for (int w = 0; w < c->nwk && !rc; w++)
+		if (c->wk[w].pid > 0) {
+			rc = tn_wk_open_ask(&c->wk[w], pb, c->copy[w], err, n);
+			asked[w] = !rc;
+		}
+	/* the workers build their fields and CPU references at once */
+	for (int w = 0; w < c->nwk; w++) {
+		char e2[1024];
+		if (asked[w] && tn_wk_open_get(&c->wk[w], e2, sizeof e2) && !rc++)
+			snprintf(err, n, "%s", e2);
+	}
+	if (!rc)
+		c->opened = j;
+	return rc != 0;
+}
+
+int tn_run_worker_up(struct tn_run *c, int w, char *err, size_t n)
+{
+	struct tn_wk *k = &c->wk[w];
+	if (k->pid > 0)
+		return 0;
+	if (k->starts)
+		c->restarts++;
+	return tn_wk_spawn(k, err, n) ||
+	       tn_wk_open(k, c->cur->pb, c->copy[w], err, n);
+}

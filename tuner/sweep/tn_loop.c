@@ -1,0 +1,189 @@
+/*
+ * tn_loop.c: one step of a sweep: the current job's search proposes
+ * configurations, a pool of threads compiles them (tn_pool.c) while the
+ * workers, one per GPU, measure those already compiled (tn_worker.c). The
+ * loop keeps the compilers fed, hands built items to idle workers, records
+ * what comes back, and ends when the step's share is run, the search is
+ * over, or a stop (signal, budget) has let the runs in progress finish;
+ * builds that end after a stop signal are left unrecorded.
+ * Every item proposed in a step is finished in it, so the next step may
+ * belong to another problem.
+ */
+#define _GNU_SOURCE
+#include "tn_run.h"
+#include "rt.h"
+#include "tn_cache.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Queues up to want configurations of the job's search in the pool, within
+ * the step's share (*left; negative: none) and --max-configs; returns how
+ * many, -1 when out of memory. */
+static int propose(struct tn_run *c, struct tn_pool *pool, int want, long long *left)
+{
+	struct tn_job *j = c->cur;
+	long long idx[256], cap = c->o->max_configs > 0 ? c->o->max_configs - c->issued : 256;
+	int m;
+	if (*left >= 0 && *left < want)
+		want = (int)*left;
+	if (cap < want)
+		want = (int)cap;
+	if (want <= 0)
+		return 0;
+	m = tn_search_next(j->search, idx, want < 256 ? want : 256);
+	for (int i = 0; i < m; i++) {
+		struct tn_item *it = calloc(1, sizeof *it);
+		if (!it)
+			return -1;
+		memcpy(it->v, j->cfgs + idx[i] * TN_MAXP, sizeof it->v);
+		it->idx = idx[i];
+		it->ms = -1;
+		tn_pool_add(pool, it);
+	}
+	j->proposed += m;
+	c->issued += m;
+	if (*left >= 0)
+		*left -= m;
+	return m;
+}
+
+/* Hands built items to idle workers (or, compile-only, records them). */
+static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, char *err, size_t n)
+{
+	struct tn_item *it;
+	if (!c->gpu) {
+		while (!tn_stop_signal && (it = tn_pool_take(pool))) {
+			int g, bad;
+			(*inflight)--;
+			bad = tn_start_item(c, it, &g, err, n);
+			tn_item_clear(it);
+			free(it);
+			if (bad)
+				return 1;
+		}
+		return 0;
+	}
+	/* the scan starts one past the last GPU served, so that idle GPUs take
+	 * turns when compiling is the bottleneck */
+	for (int u = 0; u < c->nwk; u++) {
+		int w = (c->turn + 1 + u) % c->nwk;
+		struct tn_wk *k = &c->wk[w];
+		unsigned grid[3], block[3];
+		int g = 0;
+		while (!tn_stop_signal && !k->job && !g && (it = tn_pool_take(pool))) {
+			if (tn_start_item(c, it, &g, err, n))
+				goto bad;
+			if (!g) {
+				(*inflight)--;
+				tn_item_clear(it);
+				free(it);
+			}
+		}
+		if (!g)
+			continue;
+		c->cur->pb->fam->geom(c->cur->pb, it->v, grid, block);
+		/* a worker found gone as it is started or given the job is
+		 * replaced once, and the job goes to the new one */
+		for (int t = 0; tn_run_worker_up(c, w, err, n) ||
+		     tn_wk_submit(k, &it->prog, it->v, grid, block,
+				  c->o->no_race ? 0 : c->cur->best_ms, err, n); t++) {
+			tn_wk_kill(k);
+			if (t)
+				goto bad;
+			fprintf(stderr, "fdtune: %s; starting a new worker\n", err);
+		}
+		/* the code is in the worker: keep only what is recorded */
+		tn_item_clear(it);
+		k->job = it;
+		k->deadline = tn_now_s() + tn_limit_s(c);
+		c->turn = w;
+	}
+	return 0;
+bad:
+	tn_item_clear(it);
+	free(it);
+	return 1;
+}
+
+int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
+{
+	const struct tn_sweep_opts *o = c->o;
+	struct tn_pool *pool = NULL;
+	static char id[700];            /* what decides the code, besides the source */
+	char opts[512];
+	long long inflight = 0, left = chunk > 0 ? chunk : -1;
+	int over = 0, rc = 1, want_max = 2 * o->jobs + c->nwk + 4;
+	double t0 = tn_now_s();
+	const char *cache = tn_cache_dir();
+
+	rt_compile_options(c->arch, opts, sizeof opts);
+	snprintf(id, sizeof id, "%s %s", c->compiler, opts);
+	if (tn_pool_new(&pool, c->cur->pb, c->arch, id, cache, o->jobs, err, n))
+		return 1;
+	for (;;) {
+		int stopping = tn_stopping(c);
+		int busy = 0, nfd = 0, wait_ms = 1000;
+		struct pollfd pf[TN_MAXDEV + 1];
+		int who[TN_MAXDEV + 1];
+
+		if (!stopping && !over) {
+			int m = propose(c, pool, want_max - tn_pool_queued(pool), &left);
+			if (m < 0) {
+				snprintf(err, n, "out of memory");
+				goto out;
+			}
+			inflight += m;
+			if (m == 0 && inflight == 0)
+				over = 1;
+		}
+		if (!stopping && feed(c, pool, &inflight, err, n))
+			goto out;
+		for (int w = 0; w < c->nwk; w++)
+			busy += c->wk[w].job != NULL;
+		if ((stopping && !busy) || (over && inflight == 0))
+			break;
+		if (!stopping && !over && inflight == 0)
+			continue;       /* all done: the search proposes more or is over */
+		/* the pool's pipe only matters while something could take a build:
+		 * otherwise it stays readable and the wait would spin */
+		if (!stopping && (!c->gpu || busy < c->nwk)) {
+			pf[nfd] = (struct pollfd){ tn_pool_fd(pool), POLLIN, 0 };
+			who[nfd++] = -1;
+		}
+		for (int w = 0; w < c->nwk; w++)
+			if (c->wk[w].job) {
+				double t = c->wk[w].deadline - tn_now_s();
+				int ms = t <= 0 ? 0 : (int)(t * 1000) + 1;
+				pf[nfd] = (struct pollfd){ c->wk[w].from, POLLIN, 0 };
+				who[nfd++] = w;
+				wait_ms = ms < wait_ms ? ms : wait_ms;
+			}
+		if (poll(pf, (nfds_t)nfd, wait_ms) < 0 && errno != EINTR) {
+			snprintf(err, n, "poll: %s", strerror(errno));
+			goto out;
+		}
+		for (int i = 0; i < nfd; i++) {
+			int w = who[i];
+			if (w < 0)
+				continue;
+			if (pf[i].revents) {
+				inflight--;
+				if (tn_finish(c, w, err, n))
+					goto out;
+			} else if (tn_now_s() > c->wk[w].deadline) {
+				inflight--;
+				if (tn_overrun(c, w, err, n))
+					goto out;
+			}
+		}
+	}
+	rc = 0;
+out:
+	tn_pool_free(pool);
+	c->cur->t_wall += tn_now_s() - t0;
+	return rc;
+}

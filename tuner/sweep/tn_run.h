@@ -1,0 +1,86 @@
+/*
+ * tn_run.h: the state a sweep shares among its files. A sweep runs a plan
+ * of one or more problems; each problem is a job (struct tn_job) with its
+ * configurations, its search, its row in the sweeps table and its counts.
+ * The GPUs, their workers and the database belong to the sweep (struct
+ * tn_run) and serve one job at a time, a step of evaluations each:
+ *   tn_sweep.c   the plan: jobs prepared, resumed, ordered, summed up
+ *   tn_gpus.c    GPU or compile-only, workers, copy calibration
+ *   tn_loop.c    one step: compile pool and workers fed until it is done
+ *   tn_record.c  every build and run written to the database as it happens
+ */
+#ifndef TN_RUN_H
+#define TN_RUN_H
+
+#include "db.h"
+#include "tn_pool.h"
+#include "tn_progress.h"
+#include "tn_sweep.h"
+#include "tn_time.h"
+#include "tn_transfer.h"
+#include "tn_worker.h"
+
+#define TN_NOUT 8               /* outcomes counted, tn_outcome[] */
+extern const char *const tn_outcome[TN_NOUT];
+
+struct tn_job {
+	const struct tn_problem *pb;
+	const struct tn_space *sp;
+	const char *name;       /* "xyz R=4 64x64x64 fp32" */
+	int *cfgs;              /* the configurations to run, TN_MAXP ints each */
+	long long total, nv, pruned, skipped, runnable;  /* runnable: in the whole space */
+	char first_why[256];    /* why the first pruned configuration was */
+	long long prob_id, sweep_id;
+	long long count[TN_NOUT];
+	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
+	long long done, cached, proposed, target;   /* target: evaluations of its search */
+	long long others;       /* recorded meanwhile by another sweep: not twice */
+	long long nprior, *prior_idx;   /* recorded outcomes a search starts from */
+	double *prior_ms;
+	double best_ms;         /* best median: the base of timeouts and races */
+	double best_gbs, best_pct;
+	double t_build, t_check, t_time, t_wall;
+	struct tn_search *search;
+	struct tn_seeds sd;     /* where a transfer search starts */
+};
+
+struct tn_run {
+	const struct tn_sweep_opts *o;
+	struct db *db;
+	long long dev_id[TN_MAXDEV];
+	struct tn_wk wk[TN_MAXDEV];
+	double copy[TN_MAXDEV];
+	int nwk, gpu, turn;     /* turn: the worker served last */
+	char compiler[64];
+	const char *arch;
+	long long restarts, issued;     /* issued: configurations proposed, whole plan */
+	double t0;              /* start of the first step: the budget's origin */
+	struct tn_job *jobs, *cur;      /* cur: the job of the step running */
+	int njobs, opened;      /* opened: the job whose bench the workers hold, -1 */
+	struct tn_progress pr;
+};
+
+/* The signal that stops the sweep (0: none), set by its handler. */
+extern volatile int tn_stop_signal;
+/* Nonzero once a signal or the budget says stop. */
+int tn_stopping(const struct tn_run *c);
+
+/* tn_gpus.c */
+int tn_run_setup(struct tn_run *c, char *err, size_t n);
+int tn_run_devices(struct tn_run *c, char *err, size_t n);
+/* Opens job j's bench in every worker not holding it (at once, in parallel). */
+int tn_run_open(struct tn_run *c, int j, char *err, size_t n);
+/* Starts worker w and opens the current job's bench in it, if not running. */
+int tn_run_worker_up(struct tn_run *c, int w, char *err, size_t n);
+
+/* tn_record.c */
+double tn_limit_s(const struct tn_run *c);
+int tn_start_item(struct tn_run *c, struct tn_item *it, int *gpu, char *err, size_t n);
+int tn_finish(struct tn_run *c, int w, char *err, size_t n);
+int tn_overrun(struct tn_run *c, int w, char *err, size_t n);
+
+/* tn_loop.c: runs the current job's search for at most chunk configurations
+ * (0: until it is over), within the plan's --max-configs, until a stop. */
+int tn_step(struct tn_run *c, long long chunk, char *err, size_t n);
+
+#endif
