@@ -115,11 +115,12 @@ EXAMPLE_PICK ?= -f iso3dfd -r 8 --precision fp32 --device H100
 EXAMPLE_ARGS ?=
 NVCC ?= $(NVCC_FOUND)
 HIPCC ?= $(HIPCC_FOUND)
-NVARCH ?= $(NVARCH_FOUND)
+# (not NVARCH: NVIDIA's CUDA container images set NVARCH=x86_64 in the environment)
+EX_NVARCH ?= $(EX_NVARCH_FOUND)
 NVCC_FOUND := $(shell command -v nvcc || { test -x $(CUDA)/bin/nvcc && echo $(CUDA)/bin/nvcc; })
 HIPCC_FOUND := $(shell command -v hipcc)
-NVARCH_FOUND := $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_90)
-GPULD = $(if $(NVCC),$(NVCC) -arch=$(NVARCH),$(HIPCC))
+EX_NVARCH_FOUND := $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_90)
+GPULD = $(if $(NVCC),$(NVCC) -arch=$(EX_NVARCH),$(HIPCC))
 GPUCC = $(if $(GPULD),$(GPULD) -O3 $(if $(NVCC),,-x hip))
 EX_HOST = $(EX)/wave_host.o $(EX)/wave_run.o
 $(EX)/wave_k.h $(EX)/wave_k.cu $(EX)/wave_k.f90 &: fdtune $(EXAMPLE_DB)
