@@ -14,10 +14,12 @@
 #include "t_util.h"
 
 #include <sqlite3.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rt.h"
@@ -169,6 +171,51 @@ static void faults_and_hangs(void **st)
  * ends interrupted, and the same command measures it. The configuration
  * hangs (bugs family, bug=2), so it is surely in flight when the signal
  * comes; measured again, it is recorded as a timeout. */
+/* The count sql gives on db, or 0 while the database or its tables do not
+ * exist yet (a sweep is creating them). */
+static long long count_now(const char *db, const char *sql)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *q = NULL;
+	long long v = 0;
+	if (access(db, F_OK) == 0 && sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_busy_timeout(h, 1000) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_close(h);
+	return v;
+}
+
+/* Starts `FDTUNE_TEST_BUGS=1 setsid ARGS` in the background with its output
+ * in log, waits (60 s at most) until sql on db counts at least n, sleeps
+ * `after` s, sends sig to the command's process group and waits (60 s at
+ * most) for it to end. 0 when it ended in time. (C rather than the sqlite3
+ * shell, which the GPU machine lacks.) */
+static int signal_when(const char *args, const char *log, const char *db, const char *sql,
+		       long long n, unsigned after, int sig)
+{
+	char cmd[4096], pidf[300];
+	long pid = 0;
+	FILE *f;
+	snprintf(pidf, sizeof pidf, "%s/bg.pid", dir);
+	snprintf(cmd, sizeof cmd, "FDTUNE_TEST_BUGS=1 setsid %s >%s 2>&1 & echo $! >%s", args, log, pidf);
+	if (system(cmd) || !(f = fopen(pidf, "r")))
+		return -1;
+	if (fscanf(f, "%ld", &pid) != 1)
+		pid = 0;
+	fclose(f);
+	if (pid <= 0)
+		return -1;
+	for (int i = 0; i < 600 && count_now(db, sql) < n; i++)
+		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+	sleep(after);
+	kill((pid_t)-pid, sig);
+	for (int i = 0; i < 600 && kill((pid_t)pid, 0) == 0; i++)
+		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+	return kill((pid_t)pid, 0) == 0 ? -1 : 0;
+}
+
 static void sigterm_in_flight(void **st)
 {
 	char cmd[4096], db[256], args[1024];
@@ -178,11 +225,9 @@ static void sigterm_in_flight(void **st)
 	snprintf(db, sizeof db, "%s/term.db", dir);
 	snprintf(args, sizeof args, "'%s' sweep -f bugs -r 2 -n 67x9x5 -p bx=32 "
 		 "-p bug=2 --timeout 3 -q --db %s", exe, db);
-	snprintf(cmd, sizeof cmd, "FDTUNE_TEST_BUGS=1 setsid %s >%s/term.log 2>&1 & i=0; "
-		 "while [ \"$(sqlite3 %s 'select count(*) from builds' 2>/dev/null || echo 0)\" -lt 1 ] "
-		 "&& [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; sleep 2; kill -TERM -$! "
-		 "2>/dev/null; wait $!; test $? = 1 && grep -q 'not recorded' %s/term.log", args, dir,
-		 db, dir);
+	snprintf(cmd, sizeof cmd, "%s/term.log", dir);
+	assert_int_equal(signal_when(args, cmd, db, "select count(*) from builds", 1, 2, SIGTERM), 0);
+	snprintf(cmd, sizeof cmd, "grep -q 'not recorded' %s/term.log", dir);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(t_count(db, "select count(*) from runs"), 0);
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'interrupted'"), 1);
@@ -298,11 +343,10 @@ static void plan_kill_resume(void **st)
 	fputs("# odd sizes\nxyz 3 61x37x29\niso3dfd 8 33x17x19 fp32\nxyz 6 45x23x17 fp64\n", f);
 	assert_int_equal(fclose(f), 0);
 	/* killed once 20 runs are in: past the first pass of 8 a problem */
-	snprintf(cmd, sizeof cmd, "'%s' sweep --plan %s %s -q --db %s >/dev/null 2>&1 & i=0; "
-		 "while [ \"$(sqlite3 %s 'select count(*) from runs' 2>/dev/null || echo 0)\" -lt 20 ] "
-		 "&& [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done; kill -9 $! 2>/dev/null; wait",
-		 exe, path, space, db, db);
-	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "'%s' sweep --plan %s %s -q --db %s", exe, path, space, db);
+	snprintf(path + strlen(path), sizeof path - strlen(path), ".log");
+	assert_int_equal(signal_when(cmd, path, db, "select count(*) from runs", 20, 0, SIGKILL), 0);
+	path[strlen(path) - 4] = 0;
 	long long first = t_count(db, "select count(*) from runs");
 	assert_true(first >= 20);
 	assert_true(t_count(db, "select count(distinct problem_id) from runs") >= 2);

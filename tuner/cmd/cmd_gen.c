@@ -75,11 +75,12 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 			snprintf(path + o, sizeof path - o, ".cu");
 		if (source(&c->pb, v, &src, err, n))
 			return TN_EX_FAIL;
-		if ((fp = fopen(path, "w"))) {
-			int bad = fputs(src, fp) < 0;
-			fp = (fclose(fp) || bad) ? NULL : fp;
+		int bad = !(fp = fopen(path, "w"));
+		if (!bad) {
+			bad = fputs(src, fp) < 0;
+			bad = fclose(fp) || bad;
 		}
-		if (!fp) {
+		if (bad) {
 			snprintf(err, n, "cannot write %.900s: %s", path, strerror(errno));
 			free(src);
 			return TN_EX_FAIL;
