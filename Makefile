@@ -277,15 +277,22 @@ FUZZ_SECONDS = 60
 FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
   -std=c11 $(WARN) -Wno-unknown-pragmas
 FUZZ_T = $(patsubst tests/fuzz/fz_%.c,$(FZ)/fz_%,$(wildcard tests/fuzz/fz_*.c))
-FUZZ_O = $(patsubst %.c,$(FZ)/%.o,$(CORE) $(filter-out tuner/main.c,$(TOOL)) db/fdt_lib.c)
+FUZZ_O = $(patsubst %.c,$(FZ)/%.o,$(CORE) $(filter-out tuner/main.c,$(TOOL)) db/fdt_lib.c) $(FZ)/$(GPU)/rt.o
+FUZZ_LIBS = $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS))
 
 $(FZ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+$(FZ)/nvidia/rt.o: runtime/rt.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(NV_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+$(FZ)/amd/rt.o: runtime/rt.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(AMD_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 $(FZ)/libfz.a: $(FUZZ_O)
 	rm -f $@ && $(AR) rcs $@ $^
 $(FZ)/fz_%: tests/fuzz/fz_%.c $(FZ)/libfz.a
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(FUZZ_LIBS)
 
 fuzz-build: $(FUZZ_T)
 
