@@ -509,16 +509,7 @@ static void bad_kernels(void **st)
  * status. */
 static int shell(const char *cmd, char *out, size_t n)
 {
-	char c[4096];
-	FILE *p;
-	size_t k;
-	int st;
-	snprintf(c, sizeof c, "( %s ) 2>&1", cmd);
-	assert_non_null(p = popen(c, "r"));
-	k = fread(out, 1, n - 1, p);
-	out[k] = 0;
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return t_sh(cmd, out, n);
 }
 
 /* Each write of the sweep to its worker fails in turn (FDTUNE_FAULT=pipe:N)

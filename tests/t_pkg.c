@@ -35,14 +35,7 @@ static int installed_ok;
 /* Runs cmd under sh with stdout and stderr in out; returns its status. */
 static int sh(const char *cmd)
 {
-	FILE *p;
-	size_t n;
-	int st;
-	assert_non_null(p = popen(cmd, "r"));
-	n = fread(out, 1, sizeof out - 1, p);
-	out[n] = 0;
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return t_sh(cmd, out, sizeof out);
 }
 
 /* Runs cmd, which must succeed; says what it printed when it does not. */

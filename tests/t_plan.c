@@ -37,17 +37,7 @@ static char out[65536];
 
 static int run(const char *args)
 {
-	char cmd[4096];
-	const char *bin = getenv("FDTUNE");
-	FILE *p;
-	size_t n;
-	int st;
-	snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin ? bin : "./fdtune", args);
-	assert_non_null(p = popen(cmd, "r"));
-	n = fread(out, 1, sizeof out - 1, p);
-	out[n] = 0;
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return t_fdtune("", args, out, sizeof out);
 }
 
 static void expect(const char *args, int status, const char *needle)

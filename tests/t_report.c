@@ -30,17 +30,7 @@ static char db[512], out[65536];
  * stderr in out; returns the exit status. */
 static int run(const char *env, const char *args)
 {
-	char cmd[4096];
-	const char *bin = getenv("FDTUNE");
-	FILE *p;
-	size_t n;
-	int st;
-	snprintf(cmd, sizeof cmd, "%s %s %s 2>&1", env, bin ? bin : "./fdtune", args);
-	assert_non_null(p = popen(cmd, "r"));
-	n = fread(out, 1, sizeof out - 1, p);
-	out[n] = 0;
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return t_fdtune(env, args, out, sizeof out);
 }
 
 static void expect(const char *env, const char *args, int status, const char *needle)

@@ -47,16 +47,7 @@ static const char *bin(void)
 /* Runs the shell command cmd with stdout and stderr in out; the exit status. */
 static int sh(const char *cmd)
 {
-	char c[8192];
-	FILE *p;
-	size_t n;
-	int st;
-	snprintf(c, sizeof c, "( %s ) 2>&1", cmd);
-	assert_non_null(p = popen(c, "r"));
-	n = fread(out, 1, sizeof out - 1, p);
-	out[n] = 0;
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return t_sh(cmd, out, sizeof out);
 }
 
 static void expect(const char *cmd, int status, const char *needle)

@@ -11,6 +11,8 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 
 #include "t_util.h"
 
@@ -26,6 +28,33 @@ long long t_count(const char *path, const char *sql)
 	assert_int_equal(sqlite3_finalize(s), SQLITE_OK);
 	assert_int_equal(sqlite3_close(h), SQLITE_OK);
 	return v;
+}
+
+int t_sh(const char *cmd, char *out, size_t n)
+{
+	char *c;
+	size_t len = strlen(cmd) + 16, k;
+	FILE *p;
+	int st;
+	assert_non_null(c = malloc(len));
+	snprintf(c, len, "( %s ) 2>&1", cmd);
+	p = popen(c, "r");
+	free(c);
+	assert_non_null(p);
+	k = fread(out, 1, n - 1, p);
+	out[k] = 0;
+	while (k == n - 1 && fgetc(p) != EOF)   /* the rest unread: drain it */
+		;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int t_fdtune(const char *env, const char *args, char *out, size_t n)
+{
+	char cmd[8192];
+	const char *bin = getenv("FDTUNE");
+	snprintf(cmd, sizeof cmd, "%s %s %s", env, bin ? bin : "./fdtune", args);
+	return t_sh(cmd, out, n);
 }
 
 void t_rmtree(const char *dir)

@@ -7,6 +7,12 @@
 /* The integer in the first column of the first row of sql on the database
  * at path (-1 when there is no row); fails the test on an SQLite error. */
 long long t_count(const char *path, const char *sql);
+/* Runs cmd under sh with its stdout and stderr in out[0..n) (cut to fit,
+ * NUL-terminated); the exit status, -1 when it did not exit. */
+int t_sh(const char *cmd, char *out, size_t n);
+/* t_sh of "$FDTUNE args" (./fdtune when FDTUNE is unset), env (VAR=value
+ * words, or "") before it. */
+int t_fdtune(const char *env, const char *args, char *out, size_t n);
 /* Removes the directory tree dir (made by the test with mkdtemp). */
 void t_rmtree(const char *dir);
 
