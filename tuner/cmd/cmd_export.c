@@ -174,11 +174,9 @@ static int source(FILE *o, const char *name, const char *src, char grid[3][96],
 	return ferror(o) ? -1 : 0;
 }
 
-/* Writes NAME.cu for several devices: kernel i of src[i] in namespace
- * NAME_dI (the last, NAME_dflt, the fallback), chosen at the first launch
- * on each device by the device's name. */
-static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
-			char dev[][256], char **src, char grid[][3][96], unsigned block[][3])
+/* The opening of a NAME.cu of several kernels: banner, the runtime's
+ * header for nvcc or hipcc (FD_RT, FD_PROP name its API), NAME.h, prelude. */
+void tn_exp_preamble(FILE *o, const char *name, const char *prelude)
 {
 	fprintf(o, "/* %s.cu: see %s.h. DO NOT EDIT; export again. */\n"
 		"#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n"
@@ -186,6 +184,15 @@ static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
 		"#define FD_PROP hipDeviceProp_t\n#else\n#include <cuda_runtime.h>\n"
 		"#define FD_RT(x) cuda##x\n#define FD_PROP cudaDeviceProp\n#endif\n"
 		"#include <string.h>\n#include \"%s.h\"\n#endif\n\n%s\n", name, name, name, prelude);
+}
+
+/* Writes NAME.cu for several devices: kernel i of src[i] in namespace
+ * NAME_dI (the last, NAME_dflt, the fallback), chosen at the first launch
+ * on each device by the device's name. */
+static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
+			char dev[][256], char **src, char grid[][3][96], unsigned block[][3])
+{
+	tn_exp_preamble(o, name, prelude);
 	for (int i = 0; i <= nd; i++) {
 		if (i < nd)
 			fprintf(o, "namespace %s_d%d {          /* %s */\n%s}\n\n", name, i, dev[i], src[i]);

@@ -156,12 +156,7 @@ static int source(FILE *o, const char *name, const struct table *t, const char *
 		  const char *rule, char **src, char grid[][3][96], unsigned block[][3], int all)
 {
 	const int nk = t->nk - 1;       /* the tuned kernels; nk is the default */
-	fprintf(o, "/* %s.cu: see %s.h. DO NOT EDIT; export again. */\n"
-		"#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n"
-		"#if defined(__HIPCC__)\n#include <hip/hip_runtime.h>\n#define FD_RT(x) hip##x\n"
-		"#define FD_PROP hipDeviceProp_t\n#else\n#include <cuda_runtime.h>\n"
-		"#define FD_RT(x) cuda##x\n#define FD_PROP cudaDeviceProp\n#endif\n"
-		"#include <string.h>\n#include \"%s.h\"\n#endif\n\n%s\n", name, name, name, prelude);
+	tn_exp_preamble(o, name, prelude);
 	for (int k = 0; k <= nk; k++) {
 		if (k < nk)
 			fprintf(o, "namespace %s_k%d {          /* %s */\n%s}\n\n", name, k, t->cfg[k], src[k]);

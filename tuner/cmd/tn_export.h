@@ -21,6 +21,9 @@ void tn_exp_abi(const struct tn_family *fam);
 int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
 		  const char *db_path, const char *dflt, const char *rule);
 /* Opens DIR/NAME.EXT for writing; the path in path[0..pn). */
+/* The opening of a NAME.cu of several kernels: banner, the runtime's
+ * header for nvcc or hipcc (FD_RT, FD_PROP name its API), NAME.h, prelude. */
+void tn_exp_preamble(FILE *o, const char *name, const char *prelude);
 int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, size_t pn,
 		FILE **f, char *err, size_t n);
 /* Configuration params (JSON) of p's problem as values v and text cfg and,
