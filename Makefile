@@ -123,10 +123,12 @@ EX_NVARCH_FOUND := $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo 
 GPULD = $(if $(NVCC),$(NVCC) -arch=$(EX_NVARCH),$(HIPCC))
 GPUCC = $(if $(GPULD),$(GPULD) -O3 $(if $(NVCC),,-x hip))
 EX_HOST = $(EX)/wave_host.o $(EX)/wave_run.o
-$(EX)/wave_k.h $(EX)/wave_k.cu $(EX)/wave_k.f90 &: fdtune $(EXAMPLE_DB)
+# the fdtune of this build tree: ./fdtune, or $(B)/fdtune in another tree
+# (make test-sanitize's), which must not replace ./fdtune
+EX_FDTUNE = $(if $(filter build,$(B)),fdtune,$(B)/fdtune)
+$(EX)/wave_k.h $(EX)/wave_k.cu $(EX)/wave_k.f90 &: $(EX_FDTUNE) $(EXAMPLE_DB)
 	@mkdir -p $(EX)
-	./fdtune export --db $(EXAMPLE_DB) $(EXAMPLE_PICK) --out $(EX) --name wave_k --fortran \
-	  $$(./fdtune export --help | grep -q -- --all-sizes && echo --all-sizes || echo --size=512)
+	./$(EX_FDTUNE) export --db $(EXAMPLE_DB) $(EXAMPLE_PICK) --out $(EX) --name wave_k --fortran --all-sizes
 $(EX)/%.o: examples/wave/%.c $(EX)/wave_k.h
 	$(CC) $(CPPFLAGS) -I$(EX) -Iexamples/wave $(CFLAGS) -c -o $@ $<
 $(EX)/wave_dev.o: examples/wave/wave_dev.cu examples/wave/wave.h
