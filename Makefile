@@ -26,7 +26,7 @@ AMD_CPPFLAGS = -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include
 AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 
 B = build
-CORE = gen/gen.c db/db.c db/db_fault.c db/db_best.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_reap.c db/db_path.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
+CORE = gen/gen.c db/db.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_reap.c db/db_path.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
        tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
        tuner/fam/fam_xyz.c tuner/fam/fam_bugs.c tuner/search/tn_search.c tuner/search/tn_transfer.c \
        tuner/fam/fam_x.c tuner/fam/fam_y.c tuner/fam/fam_z.c tuner/fam/fam_xy.c \
@@ -187,7 +187,7 @@ $(B)/t_mixed: $(B)/tests/t_mixed.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_wave: $(B)/tests/t_wave.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
-$(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_fault.o $(B)/db/db_best.o $(B)/db/db_reap.o $(B)/db/db_path.o
+$(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_record.o $(B)/db/db_fault.o $(B)/db/db_best.o $(B)/db/db_reap.o $(B)/db/db_path.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)

@@ -33,4 +33,31 @@ static inline void db_uri(char *uri, size_t n, const char *path, const char *que
 		snprintf(uri + o, n - o, "?%s", query);
 }
 
+#include <math.h>
+#include <sqlite3.h>
+
+struct db { sqlite3 *h; };
+
+/* SQL for the current UTC time, as the tables store it. */
+#define NOW "strftime('%Y-%m-%dT%H:%M:%SZ','now')"
+
+/* The schema's migrations (db_schema.c): entry i takes version i to i + 1. */
+extern const char *const db_migrations[];
+
+/* A value bound to a statement parameter; kind 'n' (or text NULL) binds NULL. */
+struct val { char k; long long i; double d; const char *s; };
+
+
+/* First row of a statement: columns 0..3 as integers, column 0 as real and
+ * as text (truncated, newlines made spaces); got = rows returned, or rows
+ * changed by a statement without result columns. */
+struct res { long long i[4]; double d; char t[128]; int got; };
+
+/* Runs sql with v[0..nv-1] bound to ?1..?nv to completion; returns the
+ * SQLite code, with sqlite3_errmsg(h) describing a failure (db.c). */
+int db_run1(sqlite3 *h, const char *sql, const struct val *v, int nv, struct res *r);
+/* db_run1, 0 or -1 with err saying what failed (what) and a hint. */
+int db_stmt(sqlite3 *h, const char *sql, const struct val *v, int nv, struct res *r,
+            const char *what, char *err, size_t n);
+
 #endif
