@@ -57,6 +57,10 @@ static void bad_values(void **st)
 	expect("sweep --spacing 0", 2, "--spacing");
 	expect("sweep -j 0", 2, "--jobs");
 	expect("sweep --shard 4294967296/2", 2, "--shard '4294967296/2'");
+	expect("sweep --budget inf", 2, "--budget 'inf'");
+	expect("sweep --budget nan", 2, "--budget 'nan'");
+	expect("sweep --devices 0,,1", 2, "no empty entries");
+	expect("sweep --devices 0,", 2, "no empty entries");
 	expect("sweep extra", 2, "unexpected argument 'extra'");
 	expect("sweep --bogus", 2, "usage: fdtune sweep");
 	expect("best -r 0", 2, "--radius");

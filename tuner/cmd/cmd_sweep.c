@@ -11,6 +11,7 @@
 #include "tn_sweep.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,12 @@ int tn_cmd_sweep(int argc, char **argv)
 			char *tok, *save = NULL, list[256];
 			snprintf(list, sizeof list, "%s", optarg);
 			o.ndev = 0;
+			if (strlen(optarg) >= sizeof list || strstr(optarg, ",,") || *optarg == ',' ||
+			    optarg[strlen(optarg) - 1] == ',') {
+				snprintf(err, sizeof err, "--devices '%.100s': expected GPU ordinals such "
+					 "as 0,1, each once, no empty entries", optarg);
+				goto bad;
+			}
 			for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 				if (o.ndev == TN_MAXDEV) {
 					snprintf(err, sizeof err, "--devices: at most %d GPUs", TN_MAXDEV);
@@ -226,7 +233,7 @@ int tn_cmd_sweep(int argc, char **argv)
 			double v = strtod(optarg, &end);
 			double unit = !strcmp(end, "h") ? 3600 : !strcmp(end, "m") ? 60 :
 				      (!strcmp(end, "s") || !*end) ? 1 : -1;
-			if (end == optarg || unit < 0 || !(v > 0)) {
+			if (end == optarg || unit < 0 || !(v > 0) || !isfinite(v)) {
 				snprintf(err, sizeof err, "--budget '%s': expected a time such as 8h, 90m "
 					 "or 600s", optarg);
 				goto bad;
