@@ -61,6 +61,7 @@ static void bad_values(void **st)
 	expect("sweep --budget nan", 2, "--budget 'nan'");
 	expect("sweep --devices 0,,1", 2, "no empty entries");
 	expect("sweep --devices 0,", 2, "no empty entries");
+	expect("sweep --devices \"\"", 2, "no empty entries");
 	expect("sweep extra", 2, "unexpected argument 'extra'");
 	expect("sweep --bogus", 2, "usage: fdtune sweep");
 	expect("best -r 0", 2, "--radius");

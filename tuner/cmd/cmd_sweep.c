@@ -158,8 +158,9 @@ int tn_cmd_sweep(int argc, char **argv)
 			char *tok, *save = NULL, list[256];
 			snprintf(list, sizeof list, "%s", optarg);
 			o.ndev = 0;
-			if (strlen(optarg) >= sizeof list || strstr(optarg, ",,") || *optarg == ',' ||
-			    optarg[strlen(optarg) - 1] == ',') {
+			size_t len = strlen(optarg);
+			if (!len || len >= sizeof list || strstr(optarg, ",,") || *optarg == ',' ||
+			    optarg[len - 1] == ',') {
 				snprintf(err, sizeof err, "--devices '%.100s': expected GPU ordinals such "
 					 "as 0,1, each once, no empty entries", optarg);
 				goto bad;
