@@ -159,7 +159,6 @@ int main(void)
 	};
 	const char *src = getenv("RESULTS_DB");
 	char cmd[1024];
-	FILE *p;
 	int rc;
 	root = getenv("ROOT") ? getenv("ROOT") : ".";
 	if (!mkdtemp(dir))
@@ -168,15 +167,9 @@ int main(void)
 	snprintf(cmd, sizeof cmd, "cp '%s' %s", src ? src : "results/h100/fdtune.db", db);
 	if (system(cmd))
 		return 1;
-	if ((p = popen("command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null", "r"))) {
-		if (!fgets(nvcc, sizeof nvcc, p))
-			nvcc[0] = 0;
-		nvcc[strcspn(nvcc, "\n")] = 0;
-		pclose(p);
-	}
-	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS make -s -C '%s' install PREFIX=%s/prefix "
-		 ">/dev/null", root, dir);
-	installed_ok = !system(cmd);
+	t_nvcc(nvcc, sizeof nvcc);
+	snprintf(cmd, sizeof cmd, "%s/prefix", dir);
+	installed_ok = !t_install(root, cmd);
 	rc = cmocka_run_group_tests_name("pkg", t, NULL, NULL);
 	t_rmtree(dir);
 	return rc;

@@ -57,6 +57,21 @@ int t_fdtune(const char *env, const char *args, char *out, size_t n)
 	return t_sh(cmd, out, n);
 }
 
+void t_nvcc(char *path, size_t n)
+{
+	if (t_sh("command -v nvcc || ls /usr/local/cuda/bin/nvcc", path, n))
+		path[0] = 0;
+	path[strcspn(path, "\n")] = 0;
+}
+
+int t_install(const char *root, const char *prefix)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS make -s -C '%s' install PREFIX=%s "
+		 ">/dev/null", root, prefix);
+	return system(cmd) ? -1 : 0;
+}
+
 void t_rmtree(const char *dir)
 {
 	char cmd[512];
