@@ -32,12 +32,7 @@ static int run(const char *args)
 
 static void expect(const char *args, int status, const char *needle)
 {
-	int st = run(args);
-	if (st != status || !strstr(out, needle))
-		print_error("fdtune %s -> %d, wanted %d and \"%s\":\n%s\n", args, st,
-			    status, needle, out);
-	assert_int_equal(st, status);
-	assert_non_null(strstr(out, needle));
+	t_expect("", args, status, needle, out, sizeof out);
 }
 
 static void bad_values(void **st)

@@ -35,19 +35,9 @@ static char out[65536];
 	       "from builds b join sweeps s on s.id = b.sweep_id join problems p on " \
 	       "p.id = s.problem_id join configs c on c.id = b.config_id"
 
-static int run(const char *args)
-{
-	return t_fdtune("", args, out, sizeof out);
-}
-
 static void expect(const char *args, int status, const char *needle)
 {
-	int st = run(args);
-	if (st != status || !strstr(out, needle))
-		print_error("fdtune %s -> %d, wanted %d and \"%s\":\n%s\n", args, st,
-			    status, needle, out);
-	assert_int_equal(st, status);
-	assert_non_null(strstr(out, needle));
+	t_expect("", args, status, needle, out, sizeof out);
 }
 
 /* Builds of db that are not in other, by problem, configuration and status. */

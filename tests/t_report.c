@@ -26,21 +26,9 @@
 static char dir[] = "/tmp/fdt_reportXXXXXX";
 static char db[512], out[65536];
 
-/* Runs "ENV $FDTUNE args" (ENV: variable assignments or "") with stdout and
- * stderr in out; returns the exit status. */
-static int run(const char *env, const char *args)
-{
-	return t_fdtune(env, args, out, sizeof out);
-}
-
 static void expect(const char *env, const char *args, int status, const char *needle)
 {
-	int st = run(env, args);
-	if (st != status || !strstr(out, needle))
-		print_error("fdtune %s -> %d, wanted %d and \"%s\":\n%s\n", args, st, status,
-			    needle, out);
-	assert_int_equal(st, status);
-	assert_non_null(strstr(out, needle));
+	t_expect(env, args, status, needle, out, sizeof out);
 }
 
 /* The whole of file path, NUL-terminated, in a malloc'd buffer; *len its size. */

@@ -57,6 +57,17 @@ int t_fdtune(const char *env, const char *args, char *out, size_t n)
 	return t_sh(cmd, out, n);
 }
 
+void t_expect(const char *env, const char *args, int status, const char *needle, char *out,
+	      size_t n)
+{
+	int st = t_fdtune(env, args, out, n);
+	if (st != status || !strstr(out, needle))
+		print_error("fdtune %s -> %d, wanted %d and \"%s\":\n%s\n", args, st, status,
+			    needle, out);
+	assert_int_equal(st, status);
+	assert_non_null(strstr(out, needle));
+}
+
 void t_nvcc(char *path, size_t n)
 {
 	if (t_sh("command -v nvcc || ls /usr/local/cuda/bin/nvcc", path, n))

@@ -13,6 +13,10 @@ int t_sh(const char *cmd, char *out, size_t n);
 /* t_sh of "$FDTUNE args" (./fdtune when FDTUNE is unset), env (VAR=value
  * words, or "") before it. */
 int t_fdtune(const char *env, const char *args, char *out, size_t n);
+/* t_fdtune(env, args) into out, which must exit with status and print
+ * needle; prints what it did print when it does not. */
+void t_expect(const char *env, const char *args, int status, const char *needle, char *out,
+	      size_t n);
 /* nvcc's path (from PATH, else /usr/local/cuda/bin) in path[0..n), or "". */
 void t_nvcc(char *path, size_t n);
 /* `make install PREFIX=prefix` of the tree at root, quietly; 0 when it worked. */
