@@ -5,7 +5,7 @@ m4_dnl or registers, any window nw >= 1, a z queue that scatters each plane
 m4_dnl forward into 2R+1 accumulators instead of keeping input planes, and
 m4_dnl optional prefetch of the next plane into registers.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_YPT FDT_LDS FDT_NW FDT_NT
-m4_dnl FDT_PF FDT_MB FDT_KU FDT_ZD FDT_KERNEL FDT_PARAMS. Kernel ABI: (fd_real *out, const fd_real *in,
+m4_dnl FDT_PF FDT_MB FDT_KU FDT_ZU FDT_ZD FDT_KERNEL FDT_PARAMS. Kernel ABI: (fd_real *out, const fd_real *in,
 m4_dnl fd_grid, fd_coef); in and out point at interior point (0,0,0), with R halo
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte
 m4_dnl aligned. Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)),
@@ -24,10 +24,13 @@ FDT_REQUIRE(`FDT_PF >= 0 && (FDT_PF <= 1 || (FDT_PF == 2 && FDT_LDS == 2))', `pf
 FDT_REQUIRE(`FDT_LDS >= 0 && FDT_LDS <= 2', `lds FDT_LDS must be 0 or 1 or 2')m4_dnl
 FDT_REQUIRE(`FDT_MB >= 0 && FDT_MB <= 32', `mb FDT_MB outside 0..32')m4_dnl
 FDT_REQUIRE(`FDT_KU == 0 || FDT_KU == 1', `ku FDT_KU must be 0 or 1')m4_dnl
+FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 8 && (FDT_ZU == 1 || FDT_KU == 0)', `zu FDT_ZU must be 1..8 and 1 with ku 1')m4_dnl
 FDT_REQUIRE(`FDT_ZD == 0 || (FDT_ZD == 1 && FDT_LDS == 2)', `zd FDT_ZD must be 0 or 1 and 1 needs lds 2')m4_dnl
 m4_dnl FDT_KLOOP: with ku=1, unroll the plane loop 2R+1 times: the z queue then shifts by
-m4_dnl renaming registers instead of moving them.
+m4_dnl renaming registers instead of moving them; with zu > 1, zu times: the queue moves
+m4_dnl once every zu planes, 2R+1-zu moves for zu planes instead of 2R+1 for each.
 m4_define(`FDT_KLOOP', `m4_ifelse(FDT_KU, 1, `#pragma unroll 'm4_eval(2 * FDT_R + 1)`
+', FDT_ZU, 1, `', `#pragma unroll 'FDT_ZU`
 ')')m4_dnl
 m4_dnl FDT_XV: vectors of x halo on each side of a thread.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl

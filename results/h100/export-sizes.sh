@@ -9,13 +9,14 @@
 # timed there (median of LAUNCHES launches, 50 by default, after two
 # warm-ups, with events). Prints a markdown table for results/h100/sizes.md.
 # ARCH (default sm_90) is nvcc's -arch; SIZES the sizes (default 800x400x200
-# 384x384x192).
+# 384x384x192); PROBLEMS the problems as family:radius:precision (default the
+# four above).
 set -eu
 db=${1:-results/h100/fdtune.db}
 reps=${2:-50}
 arch=${ARCH:-sm_90}
 sizes=${SIZES:-800x400x200 384x384x192}
-problems="xyz:4:fp32 xyz:8:fp32 iso3dfd:8:fp32 xyz:8:fp64"
+problems=${PROBLEMS:-xyz:4:fp32 xyz:8:fp32 iso3dfd:8:fp32 xyz:8:fp64}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 PATH=$PATH:/usr/local/cuda/bin

@@ -1,7 +1,8 @@
 #!/bin/sh
 # transfer-gpu.sh: the live transfer figures of issue 14 (results/h100/sizes.md)
 # on the H100, from the repository root after `make`:
-#   sh results/h100/transfer-gpu.sh OUTDB
+#   sh results/h100/transfer-gpu.sh OUTDB        (the sweeps, then the table)
+#   sh results/h100/transfer-gpu.sh OUTDB table  (the table alone)
 # then merge: ./fdtune merge --db results/h100/fdtune.db OUTDB
 # xyz fp32 R = 8 and xyz fp64 R = 8 have guided 10% sweeps at the five sizes
 # (sizes.sh). OUTDB starts as a copy of results/h100/fdtune.db, so that the
@@ -15,13 +16,16 @@
 set -eu
 out=$1
 [ -e "$out" ] || cp results/h100/fdtune.db "$out"
+[ "${2:-}" = table ] ||
 for p in fp32 fp64; do
 	for n in 512 1000x300x129 640x480x400 256 128x128x64; do
 		./fdtune sweep --db "$out" -q -f xyz -r 8 -n "$n" --precision "$p" -s transfer --evals 2 --force
 	done
 done
-# The table of sizes.md: each transfer sweep's best and evaluations against
+# The table of sizes.md (made where sqlite3 is, e.g. on the CPU machine after
+# bringing OUTDB back, with "table"): each transfer sweep's best and evaluations against
 # the best of every other run of the problem (the guided 10% sweep).
+command -v sqlite3 >/dev/null || { echo "transfer-gpu.sh: no sqlite3 here: make the table where it is"; exit 0; }
 sqlite3 "$out" <<'SQL'
 .mode markdown
 SELECT p.precision AS prec, p.nx || 'x' || p.ny || 'x' || p.nz AS size,

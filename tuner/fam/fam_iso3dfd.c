@@ -17,6 +17,8 @@
  *   nw   planes a thread marches in z (b3), with a queue of 2R+1 planes
  *   pad  lds 1: vectors added to each LDS row (bank conflicts)
  *   ku   unroll the march 2R+1 times: the queue shifts by renaming
+ *   zu   unroll the march zu times (1: not at all; ku=1 takes zu=1): the
+ *        queue moves once every zu planes
  *   nt   streaming stores of next
  *   pf   load the memory streams of plane k + 1 (queue fronts, next, vel)
  *        into registers while plane k is computed; lds 2: planes in flight
@@ -29,7 +31,7 @@
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT, PF, MB };
+enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT, PF, MB, ZU };
 
 /* LDS bytes in fp32 elements: BY YPT + 2R rows of BX + 2 XV (+ pad)
  * vectors, once (lds 1) or in a ring of pf + 3 (lds 2). */
@@ -50,6 +52,10 @@ static int check(const struct tn_problem *pb, const int *v,
 	if (tn_fam_flag(v[KU], "ku", why, n) ||
 	    tn_fam_flag(v[NT], "nt", why, n) || tn_fam_flag(v[PF], "pf", why, n))
 		return 1;
+	if (v[ZU] < 1 || v[ZU] > 8)
+		return snprintf(why, n, "zu=%d: must be 1..8", v[ZU]), 1;
+	if (v[ZU] > 1 && v[KU])
+		return snprintf(why, n, "zu=%d with ku=1: ku unrolls the march fully; take zu=1", v[ZU]), 1;
 	if (v[BX] < 1 || v[BY] < 1 || v[NW] < 1 || v[YPT] < 1 || v[YPT] > 8)
 		return snprintf(why, n, "bx, by and nw must be positive, ypt 1..8"), 1;
 	if (v[PAD] < 0 || v[PAD] > 4)
@@ -80,7 +86,7 @@ static double bytes(const struct tn_problem *pb, const int *v)
 const struct tn_family tn_fam_iso3dfd = {
 	.name = "iso3dfd", .tmpl = "iso3dfd.m4",
 	.help = "one step of the acoustic wave equation (Intel iso3dfd): next = 2 prev - next + vel L(prev)",
-	.np = 11,
+	.np = 12,
 	.p = {
 		{ "vec", "elements per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x (b1)", 1, 1024, 3, { 32, 64, 128 } },
@@ -93,6 +99,7 @@ const struct tn_family tn_fam_iso3dfd = {
 		{ "nt", "streaming stores of next", 0, 1, 2, { 0, 1 } },
 		{ "pf", "prefetch the streams of the next plane", 0, 1, 2, { 0, 1 } },
 		{ "mb", "__launch_bounds__ minimum blocks per SM (0: none)", 0, 32, 2, { 0, 2 } },
+		{ "zu", "unroll the march zu times", 1, 8, 1, { 1 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = bytes,
 	.coef = tn_fam_coef, .ref = NULL, .terms = tn_wave_terms, .axes = TN_X | TN_Y | TN_Z,

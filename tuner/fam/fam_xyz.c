@@ -18,6 +18,8 @@
  *        AMD, HIP reads it as the minimum waves per execution unit
  *   ku   unroll the plane loop 2R+1 times, so that the z queue shifts by
  *        register renaming instead of moves
+ *   zu   unroll the plane loop zu times (1: not at all; ku=1 takes zu=1): the
+ *        queue moves once every zu planes, 2R+1-zu moves instead of zu(2R+1)
  *   zd   (lds 2) odd z chunks march downwards and chunks vary fastest in the
  *        grid, so that neighbouring chunks read their shared halo planes at
  *        the same time, from L2
@@ -73,7 +75,7 @@ int tn_fam_flag(int v, const char *name, char *why, size_t n)
 	return 1;
 }
 
-enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB, KU, ZD };
+enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB, KU, ZD, ZU };
 
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
@@ -89,6 +91,10 @@ static int check(const struct tn_problem *pb, const int *v,
 	if (tn_fam_flag(v[NT], "nt", why, n) || tn_fam_flag(v[KU], "ku", why, n) ||
 	    tn_fam_flag(v[ZD], "zd", why, n))
 		return 1;
+	if (v[ZU] < 1 || v[ZU] > 8)
+		return snprintf(why, n, "zu=%d: must be 1..8", v[ZU]), 1;
+	if (v[ZU] > 1 && v[KU])
+		return snprintf(why, n, "zu=%d with ku=1: ku unrolls the loop fully; take zu=1", v[ZU]), 1;
 	if (v[ZD] && v[LDS] != 2)
 		return snprintf(why, n, "zd=1 needs lds=2"), 1;
 	if (v[ZD] && (pb->nx + v[VEC] * v[BX] - 1) / (v[VEC] * v[BX]) > 65535)
@@ -130,7 +136,7 @@ static int terms(int r) { return 6 * r + 1; }
 const struct tn_family tn_fam_xyz = {
 	.name = "xyz", .tmpl = "xyz.m4",
 	.help = "fused Dxx+Dyy+Dzz in one pass: xy tile in registers or LDS, z register queue",
-	.np = 11,
+	.np = 12,
 	.p = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
@@ -143,6 +149,7 @@ const struct tn_family tn_fam_xyz = {
 		{ "mb", "min blocks per SM for __launch_bounds__ (0: none)", 0, 32, 1, { 0 } },
 		{ "ku", "unroll the plane loop 2R+1 times", 0, 1, 1, { 0 } },
 		{ "zd", "lds 2: chunks meet at their shared z halo", 0, 1, 1, { 0 } },
+		{ "zu", "unroll the plane loop zu times", 1, 8, 1, { 1 } },
 	},
 
 	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
