@@ -51,7 +51,7 @@ typedef struct {
 	X(cuGetErrorString) X(cuMemAlloc) X(cuMemFree) X(cuMemAllocHost) \
 	X(cuMemFreeHost) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD) \
 	X(cuMemsetD8) X(cuModuleLoadData) X(cuModuleGetFunction) \
-	X(cuModuleUnload) X(cuLaunchKernel) X(cuFuncGetAttribute) X(cuEventCreate) \
+	X(cuModuleUnload) X(cuLaunchKernel) X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuEventCreate) \
 	X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) \
 	X(cuEventDestroy)
 #define NV_STR_(s) #s
@@ -148,6 +148,9 @@ static inline hipError_t hipModuleLoadData(hipModule_t *m, const void *img) { re
 static inline hipError_t hipModuleGetFunction(hipFunction_t *f, hipModule_t m, const char *s) { return nv_cuModuleGetFunction(f, m, s); }
 static inline hipError_t hipModuleUnload(hipModule_t m) { return nv_cuModuleUnload(m); }
 static inline hipError_t hipFuncGetAttribute(int *v, CUfunction_attribute a, hipFunction_t f) { return nv_cuFuncGetAttribute(v, a, f); }
+/* HIP's takes the kernel's host handle; fdtune's kernels are module functions */
+#define hipFuncAttributeMaxDynamicSharedMemorySize CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+static inline hipError_t hipFuncSetAttribute(hipFunction_t f, CUfunction_attribute a, int v) { return nv_cuFuncSetAttribute(f, a, v); }
 
 static inline hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned gx,
 	unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,

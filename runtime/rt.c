@@ -29,7 +29,7 @@
 #define DEF_ARCH "gfx90a"
 #endif
 
-struct rt_kernel { hipModule_t mod; hipFunction_t fn; };
+struct rt_kernel { hipModule_t mod; hipFunction_t fn; unsigned lds; /* dynamic bytes */ };
 struct rt_timer { hipEvent_t a, b; };
 
 /* HIP(call): on failure write "what: HIP's message" and return 1. */
@@ -296,10 +296,28 @@ int rt_attrs(struct rt_kernel *k, int *regs, int *lds, int *local,
 	return 0;
 }
 
+int rt_set_lds(struct rt_kernel *k, unsigned bytes, char *err, size_t n)
+{
+#ifdef RT_NVIDIA
+	/* over 48 KiB a block needs the opt-in; AMD gives its 64 KiB without */
+	if (bytes > 48 * 1024) {
+		char what[96];
+		snprintf(what, sizeof what, "allowing %u bytes of dynamic shared memory", bytes);
+		HIP(hipFuncSetAttribute(k->fn, hipFuncAttributeMaxDynamicSharedMemorySize,
+					(int)bytes), what);
+	}
+#else
+	(void)err;
+	(void)n;
+#endif
+	k->lds = bytes;
+	return 0;
+}
+
 int rt_launch(struct rt_kernel *k, const unsigned g[3], const unsigned b[3],
 	      void **args, char *err, size_t n)
 {
-	HIP(hipModuleLaunchKernel(k->fn, g[0], g[1], g[2], b[0], b[1], b[2], 0, 0,
+	HIP(hipModuleLaunchKernel(k->fn, g[0], g[1], g[2], b[0], b[1], b[2], k->lds, 0,
 				  args, NULL), "launch");
 	return 0;
 }

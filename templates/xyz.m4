@@ -10,6 +10,7 @@ m4_dnl fd_grid, fd_coef); in and out point at interior point (0,0,0), with R hal
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte
 m4_dnl aligned. Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)),
 m4_dnl ceil(nz/NW)); with zd=1 the z chunks come first: (ceil(nz/NW), x tiles, y tiles).
+m4_dnl lds=2 launches give (PF+3)(BY YPT+2R)(BX+2 ceil(R/VEC)) vectors of dynamic LDS.
 m4_dnl With FDT_WAVE defined as 1 (iso3dfd.m4, lds 2) the kernel is one wave-equation
 m4_dnl step instead: ABI (fd_real *next, const fd_real *prev, const fd_real *vel,
 m4_dnl fd_grid, fd_coef) with out = next and in = prev, and each finished point stores
@@ -163,7 +164,10 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 	const int y0 = byi * TH;                            /* first row of the block */
 	const int yt = y0 + ty * YP;                        /* first row of this thread */
 	const int kb = zc * NW, ke = min(kb + NW, g.nz);
-	__shared__ vt ring[NS][TR][XW];
+	/* the ring lives in dynamic LDS: the launch gives NS TR XW vectors (more
+	 * than 48 KiB needs the opt-in on NVIDIA; the exported launch sets it) */
+	extern __shared__ __align__(16) unsigned char fdt_dyn[];
+	vt (*const ring)[TR][XW] = reinterpret_cast<vt (*)[TR][XW]>(fdt_dyn);
 	vt acc[YP][2 * R + 1];      /* acc[p][j]: output plane k - R + j of row p */
 	int coff[NC];               /* source of copy i within a plane: tile unit tid + i * NTH */
 	const bool clast = tid + (NC - 1) * NTH < TR * XW;  /* the last copy exists */

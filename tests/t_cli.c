@@ -338,6 +338,29 @@ static void export(void **st)
 			 "%s/z64.cu -o %s/z64.o", exp, exp, exp, exp);
 		assert_int_equal(system(args), 0);
 	}
+	/* a configuration whose LDS ring needs more than 48 KiB (vec 2, 32x8,
+	 * ypt 4, pf 2, R = 8: 5 tiles of 48 rows of 40 float2 = 76800 bytes): its
+	 * launch opts in to dynamic LDS first, and compiles */
+	snprintf(args, sizeof args, "sqlite3 %s \"insert or ignore into configs(family, params) values"
+		 "('xyz', '{\\\"vec\\\":2,\\\"bx\\\":32,\\\"by\\\":8,\\\"ypt\\\":4,"
+		 "\\\"lds\\\":2,\\\"nw\\\":192,\\\"nt\\\":1,\\\"pf\\\":2}'); "
+		 "insert into runs(sweep_id, build_id, device_id, problem_id, config_id, status, "
+		 "median_ms, gbs, pct_copy) select r.sweep_id, r.build_id, r.device_id, r.problem_id, "
+		 "(select id from configs where params like '%%\\\"pf\\\":2}'), 'ok', 1, 1, 1 from runs r"
+		 " join problems p on p.id = r.problem_id where p.family = 'xyz' and p.radius = 8 "
+		 "and r.status = 'ok' limit 1; select max(id) from runs\" > %s/big.id", db, dir);
+	assert_int_equal(system(args), 0);
+	snprintf(args, sizeof args, "export --db %s --run $(cat %s/big.id) --out %s --name big", db,
+		 dir, exp);
+	expect(args, 0, "big.cu and big.h: xyz R=8");
+	snprintf(args, sizeof args, "grep -q 'FuncAttributeMaxDynamicSharedMemorySize), 76800)' "
+		 "%s/big.cu && grep -q 'big_kernel<<<grid, block, 76800,' %s/big.cu", exp, exp);
+	assert_int_equal(system(args), 0);
+	if (!system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc")) {
+		snprintf(args, sizeof args, "PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
+			 "%s/big.cu -o %s/big.o", exp, exp);
+		assert_int_equal(system(args), 0);
+	}
 	/* one header for several devices: a second (renamed) device merged in */
 	snprintf(args, sizeof args, "cp %s %s/f.db && sqlite3 %s/f.db \"update devices set name="
 		 "'Fake GPU', arch='sm_80', uuid='x'\" && '%s' merge --db %s %s/f.db >/dev/null",

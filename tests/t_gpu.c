@@ -522,7 +522,7 @@ static int shell(const char *cmd, char *out, size_t n)
  * running), and the same command then measures every configuration, once. */
 static void pipe_faults(void **st)
 {
-	static const char space[] = "-n 33x17x19 -p vec=1,2 -p bx=32 -p by=1 -p ypt=1 -p lds=0 "
+	static const char space[] = "-s exhaustive -n 33x17x19 -p vec=1,2 -p bx=32 -p by=1 -p ypt=1 -p lds=0 "
 		"-p nw=8 -p nt=0 -p pf=0";
 	static char first[65536], out[65536];
 	char cmd[2048], tmpl[256], db[256];

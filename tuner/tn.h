@@ -42,7 +42,11 @@ struct tn_problem {
 struct tn_layout { int r, nx, ny, nz, ld; long long slice, origin, total; };
 
 /* What the target allows; from the device, or the arch's defaults. */
-struct tn_limits { int max_threads, lds_block; };
+struct tn_limits {
+	int max_threads;
+	int lds_block;          /* static LDS bytes per block */
+	int lds_optin;          /* dynamic LDS bytes per block, with the opt-in */
+};
 
 struct tn_param {
 	const char *name, *help;
@@ -64,6 +68,9 @@ struct tn_family {
 	 * not the size), and the block as numbers. */
 	void (*geom_src)(const struct tn_problem *pb, const int *v, char grid[3][96],
 			 unsigned block[3]);
+	/* Bytes of dynamic LDS every launch of config v must give (NULL: none);
+	 * the same at every size. */
+	long long (*dyn_lds)(const struct tn_problem *pb, const int *v);
 	/* Effective bytes moved by config v: each point read once per input
 	 * field (twice with acc=1, the output read too) and written once. */
 	double (*bytes)(const struct tn_problem *pb, const int *v);

@@ -57,9 +57,17 @@ bad:
 void tn_limits_of_arch(const char *arch, struct tn_limits *lim)
 {
 	/* Static LDS per block and threads per block of the targets fdtune
-	 * knows; both vendors allow 1024 threads per block. */
+	 * knows; both vendors allow 1024 threads per block. Dynamic LDS with
+	 * the opt-in: 227 KiB on sm_90, 163 on sm_80/87, 99 on sm_86/89, 96 on
+	 * sm_70/72, 64 on sm_75; 64 KiB on every gfx target (no opt-in). */
+	int sm = 0;
 	lim->max_threads = 1024;
 	lim->lds_block = strncmp(arch, "gfx", 3) ? 48 * 1024 : 64 * 1024;
+	lim->lds_optin = lim->lds_block;
+	if (sscanf(arch, "sm_%d", &sm) == 1)
+		lim->lds_optin = sm >= 90 ? 227 * 1024 : sm == 80 || sm == 87 ? 163 * 1024 :
+				 sm == 86 || sm == 89 ? 99 * 1024 : sm == 70 || sm == 72 ? 96 * 1024 :
+				 sm == 75 ? 64 * 1024 : 48 * 1024;
 }
 
 int tn_elem_size(const struct tn_problem *pb)

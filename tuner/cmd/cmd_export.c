@@ -154,9 +154,23 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 }
 
 /* Writes NAME.cu around the generated source. */
-static int source(FILE *o, const char *name, const char *src, char grid[3][96],
-		  const unsigned block[3])
+void tn_exp_launch(FILE *o, const char *ind, const char *kernel, long long dyn)
 {
+	if (dyn > 48 * 1024)
+		fprintf(o, "%s{\t/* %lld bytes of dynamic LDS: over 48 KiB, the opt-in */\n"
+			"%s\tconst int e = (int)FD_RT(FuncSetAttribute)((const void *)%s,\n"
+			"%s\t\tFD_RT(FuncAttributeMaxDynamicSharedMemorySize), %lld);\n"
+			"%s\tif (e)\n%s\t\treturn e;\n%s}\n", ind, dyn, ind, kernel, ind, dyn,
+			ind, ind, ind);
+	fprintf(o, "%s%s<<<grid, block, %lld, (FD_RT(Stream_t))stream>>>(%s, g, *c);\n", ind,
+		kernel, dyn, tn_exp_args);
+}
+
+static int source(FILE *o, const char *name, const char *src, char grid[3][96],
+		  const unsigned block[3], long long dyn)
+{
+	char kn[160];
+	snprintf(kn, sizeof kn, "%s_kernel", name);
 	fprintf(o, "/* %s.cu: see %s.h. DO NOT EDIT; export again. */\n"
 		"#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n"
 		"#if defined(__HIPCC__)\n#include <hip/hip_runtime.h>\n#define FD_RT(x) hip##x\n"
@@ -166,11 +180,11 @@ static int source(FILE *o, const char *name, const char *src, char grid[3][96],
 		"extern \"C\" int %s_launch(%s, struct fd_grid g,\n"
 		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
 		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n"
-		"\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n"
-		"\t%s_kernel<<<grid, block, 0, (FD_RT(Stream_t))stream>>>(%s, g, *c);\n"
-		"\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n",
+		"\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n",
 		name, name, name, src, name, tn_exp_params, grid[0], grid[1], grid[2], block[0],
-		block[1], block[2], name, tn_exp_args);
+		block[1], block[2]);
+	tn_exp_launch(o, "\t", kn, dyn);
+	fprintf(o, "\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
 	return ferror(o) ? -1 : 0;
 }
 
@@ -190,7 +204,8 @@ void tn_exp_preamble(FILE *o, const char *name, const char *prelude)
  * NAME_dI (the last, NAME_dflt, the fallback), chosen at the first launch
  * on each device by the device's name. */
 static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
-			char dev[][256], char **src, char grid[][3][96], unsigned block[][3])
+			char dev[][256], char **src, char grid[][3][96], unsigned block[][3],
+			const long long *dyn)
 {
 	tn_exp_preamble(o, name, prelude);
 	for (int i = 0; i <= nd; i++) {
@@ -225,10 +240,13 @@ static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
 			snprintf(ns, sizeof ns, "%s_dflt", name);
 			snprintf(label, sizeof label, "default");
 		}
-		fprintf(o, "\t%s: {\n\t\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n"
-			"\t\t%s::%s_kernel<<<grid, block, 0, (FD_RT(Stream_t))stream>>>(%s, g, *c);\n"
-			"\t\tbreak;\n\t}\n", label, grid[i][0], grid[i][1], grid[i][2], block[i][0],
-			block[i][1], block[i][2], ns, ns, tn_exp_args);
+		char kn[400];
+		snprintf(kn, sizeof kn, "%s::%s_kernel", ns, ns);
+		fprintf(o, "\t%s: {\n\t\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n",
+			label, grid[i][0], grid[i][1], grid[i][2], block[i][0], block[i][1],
+			block[i][2]);
+		tn_exp_launch(o, "\t\t", kn, dyn[i]);
+		fprintf(o, "\t\tbreak;\n\t}\n");
 	}
 	fprintf(o, "\t}\n\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
 	return ferror(o) ? -1 : 0;
@@ -252,13 +270,15 @@ int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, 
  * by its first neighbour (one parameter changed) that fits. */
 int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pick *p,
 		     const char *params, int fit, const char *kname, int *v, char cfg[512],
-		     char **src, char grid[3][96], unsigned block[3], char *err, size_t n)
+		     char **src, char grid[3][96], unsigned block[3], long long *dyn, char *err,
+		     size_t n)
 {
 	struct tn_problem pb = { fam, p->radius, p->nx, p->ny, p->nz, p->precision, { 1, 1, 1 } };
 	struct tn_limits lim;
 	struct gen_def d[TN_MAXP + 2];
 	char why[256];
 	tn_limits_of_arch("sm_90", &lim);
+	lim.lds_optin = 64 * 1024;      /* what gfx90a gives too */
 	for (int i = 0; i < fam->np; i++) {
 		int found;
 		if (db_json_int(db, params, fam->p[i].name, &v[i], &found, err, n))
@@ -284,6 +304,8 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
 	if (gen_source(fam->tmpl, kname, d, tn_defs(&pb, v, d), src, err, n))
 		return 1;
 	fam->geom_src(&pb, v, grid, block);
+	if (dyn)
+		*dyn = fam->dyn_lds ? fam->dyn_lds(&pb, v) : 0;
 	return 0;
 }
 
@@ -305,6 +327,7 @@ int tn_cmd_export(int argc, char **argv)
 	static struct db_pick p[MAXDEV + 1];
 	static char dev[MAXDEV][256], cfg[MAXDEV + 1][512], grid[MAXDEV + 1][3][96];
 	unsigned block[MAXDEV + 1][3];
+	long long dyn[MAXDEV + 1];
 	char *src[MAXDEV + 1] = { 0 }, *prelude = NULL;
 	struct db *db = NULL;
 	const struct tn_family *fam;
@@ -445,7 +468,7 @@ int tn_cmd_export(int argc, char **argv)
 		else
 			snprintf(kname, sizeof kname, "%s_dflt_kernel", name);
 		if (tn_exp_kernel(db, fam, &p[0], i < nd || !all ? p[i].params : fam->dflt, i == nd, kname,
-			      v, cfg[i], &src[i], grid[i], block[i], err, sizeof err))
+			      v, cfg[i], &src[i], grid[i], block[i], &dyn[i], err, sizeof err))
 			goto fail;
 	}
 	if (all) {
@@ -464,8 +487,8 @@ int tn_cmd_export(int argc, char **argv)
 		goto fail;
 	}
 	if (tn_exp_file(dir, name, ".cu", fpath, sizeof fpath, &f, err, sizeof err) ||
-	    (all ? source_multi(f, name, prelude, nd, dev, src, grid, block)
-		 : source(f, name, src[0], grid[0], block[0])) | fclose(f)) {
+	    (all ? source_multi(f, name, prelude, nd, dev, src, grid, block, dyn)
+		 : source(f, name, src[0], grid[0], block[0], dyn[0])) | fclose(f)) {
 		snprintf(err, sizeof err, "cannot write %.900s", fpath);
 		goto fail;
 	}

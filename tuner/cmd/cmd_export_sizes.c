@@ -81,7 +81,7 @@ static int build(struct db *db, const struct tn_family *fam, const struct db_fil
 			one.nz = sz[s][2];
 			if ((rc = db_pick(db, &one, 0, p, err, n)))
 				return rc == DB_NOMATCH ? TN_EX_NOMATCH : TN_EX_FAIL;
-			if (tn_exp_kernel(db, fam, p, p->params, 0, NULL, v, cfg, NULL, NULL, NULL, err, n))
+			if (tn_exp_kernel(db, fam, p, p->params, 0, NULL, v, cfg, NULL, NULL, NULL, NULL, err, n))
 				return TN_EX_FAIL;
 			t->size[t->ne] = (struct fdt_rule_size){ p->nx, p->ny, p->nz,
 								 kernel_index(t, fam, v, cfg) };
@@ -93,7 +93,7 @@ static int build(struct db *db, const struct tn_family *fam, const struct db_fil
 	t->first[t->nd] = t->ne;
 	/* the default, also when it is one of the tuned kernels: the last */
 	if (tn_exp_kernel(db, fam, &t->p[0], fam->dflt, 1, NULL, t->v[t->nk], t->cfg[t->nk], NULL,
-			  NULL, NULL, err, n))
+			  NULL, NULL, NULL, err, n))
 		return TN_EX_FAIL;
 	{
 		const char *names[TN_MAXP];
@@ -153,7 +153,8 @@ static int read_template(const char *name, char **text, char *err, size_t n)
 /* NAME.cu: kernel k of t (src[k], geometry grid[k], block[k]) in namespace
  * NAME_kK, the default (the last) in NAME_dflt, the rule and the table. */
 static int source(FILE *o, const char *name, const struct table *t, const char *prelude,
-		  const char *rule, char **src, char grid[][3][96], unsigned block[][3], int all)
+		  const char *rule, char **src, char grid[][3][96], unsigned block[][3],
+		  const long long *dyn, int all)
 {
 	const int nk = t->nk - 1;       /* the tuned kernels; nk is the default */
 	tn_exp_preamble(o, name, prelude);
@@ -228,10 +229,12 @@ static int source(FILE *o, const char *name, const struct table *t, const char *
 			snprintf(ns, sizeof ns, "%s_k%d", name, k);
 		else
 			snprintf(ns, sizeof ns, "%s_dflt", name);
-		fprintf(o, "\tcase %d: {\n\t\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n"
-			"\t\t%s::%s_kernel<<<grid, block, 0, (FD_RT(Stream_t))stream>>>(%s, g, *c);\n"
-			"\t\tbreak;\n\t}\n", k, grid[k][0], grid[k][1], grid[k][2], block[k][0],
-			block[k][1], block[k][2], ns, ns, tn_exp_args);
+		char kn[400];
+		snprintf(kn, sizeof kn, "%s::%s_kernel", ns, ns);
+		fprintf(o, "\tcase %d: {\n\t\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n",
+			k, grid[k][0], grid[k][1], grid[k][2], block[k][0], block[k][1], block[k][2]);
+		tn_exp_launch(o, "\t\t", kn, dyn[k]);
+		fprintf(o, "\t\tbreak;\n\t}\n");
 	}
 	fprintf(o, "\tdefault:\n\t\treturn (int)FD_RT(ErrorInvalidConfiguration);\n\t}\n"
 		"\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
@@ -244,6 +247,7 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 	static struct table t;
 	static char grid[MAXE + 1][3][96];
 	static unsigned block[MAXE + 1][3];
+	static long long dyn[MAXE + 1];
 	const struct tn_family *fam = tn_family(f->family);
 	char *src[MAXE + 1] = { 0 }, *prelude = NULL, *rule = NULL, kname[200], fpath[4096];
 	char doc[1024];
@@ -272,7 +276,7 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 		/* the values of t.v[k] as JSON, so that tn_exp_kernel regenerates them */
 		tn_config_json(fam, t.v[k], fpath, sizeof fpath);
 		if (tn_exp_kernel(db, fam, &t.p[0], fpath, 0, kname, v, t.cfg[k], &src[k], grid[k],
-				  block[k], err, n))
+				  block[k], &dyn[k], err, n))
 			goto done;
 	}
 	if (gen_source("prelude.m4", "none", pd, 1, &prelude, err, n) ||
@@ -301,7 +305,7 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 	}
 	if (tn_exp_file(dir, name, ".cu", fpath, sizeof fpath, &o, err, n))
 		goto done;
-	if (source(o, name, &t, prelude, rule, src, grid, block, all) | fclose(o)) {
+	if (source(o, name, &t, prelude, rule, src, grid, block, dyn, all) | fclose(o)) {
 		snprintf(err, n, "cannot write %.900s", fpath);
 		goto done;
 	}

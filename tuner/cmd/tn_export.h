@@ -32,7 +32,13 @@ int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, 
  * neighbour. */
 int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pick *p,
 		  const char *params, int fit, const char *kname, int *v, char cfg[512],
-		  char **src, char grid[3][96], unsigned block[3], char *err, size_t n);
+		  char **src, char grid[3][96], unsigned block[3], long long *dyn, char *err,
+		  size_t n);
+/* The launch statement of kernel (a name, qualified as needed) with the
+ * dim3s grid and block in scope and dyn bytes of dynamic LDS: over 48 KiB
+ * it first opts the kernel in, returning the runtime's error if that fails.
+ * Each line starts with indent. */
+void tn_exp_launch(FILE *o, const char *indent, const char *kernel, long long dyn);
 /* fdtune export --all-sizes (cmd_export_sizes.c): the best run of every
  * recorded size of the problem of f (family, radius, precision; device, or
  * every device with all), one kernel per distinct configuration, into

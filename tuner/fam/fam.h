@@ -18,6 +18,8 @@ int tn_fam_flag(int v, const char *name, char *why, size_t n);
 /* The limits of xyz.m4's kernels, which iso3dfd's lds=2 shares: lds=2
  * addresses a plane with 32-bit offsets; mb (the launch-bounds minimum of
  * blocks, 0..32) blocks of threads must fit 2048 threads per SM. */
+/* 0 when bytes of dynamic LDS fit lim's opt-in limit, else 1 and why. */
+int tn_fam_dyn_check(long long bytes, const struct tn_limits *lim, char *why, size_t n);
 int tn_fam_ring_check(const struct tn_problem *pb, int lds, int mb, int threads, char *why,
 		      size_t n);
 /* Weights of the second derivatives along the axes in mask, scaled by 1/h^2. */

@@ -33,13 +33,21 @@
 
 enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT, PF, MB, ZU };
 
-/* LDS bytes in fp32 elements: BY YPT + 2R rows of BX + 2 XV (+ pad)
- * vectors, once (lds 1) or in a ring of pf + 3 (lds 2). */
+/* Static LDS bytes in fp32 elements (lds 1): BY YPT + 2R rows of BX + 2 XV
+ * + pad vectors. */
 static long long lds_bytes(int r, const int *v)
 {
 	const long long xv = (r + v[VEC] - 1) / v[VEC], rows = (long long)v[BY] * v[YPT] + 2 * r;
-	return v[LDS] == 1 ? rows * (v[BX] + 2 * xv + v[PAD]) * v[VEC] * 4 :
-	       v[LDS] == 2 ? (v[PF] + 3) * rows * (v[BX] + 2 * xv) * v[VEC] * 4 : 0;
+	return v[LDS] == 1 ? rows * (v[BX] + 2 * xv + v[PAD]) * v[VEC] * 4 : 0;
+}
+
+/* Dynamic LDS bytes (lds 2, xyz.m4's ring): pf + 3 tiles of BY YPT + 2R rows
+ * of BX + 2 XV vectors. */
+static long long dyn_lds(const struct tn_problem *pb, const int *v)
+{
+	const long long r = pb->r, xv = (r + v[VEC] - 1) / v[VEC];
+	return v[LDS] != 2 ? 0 : (v[PF] + 3) * ((long long)v[BY] * v[YPT] + 2 * r) *
+		(v[BX] + 2 * xv) * v[VEC] * tn_elem_size(pb);
 }
 
 static int check(const struct tn_problem *pb, const int *v,
@@ -69,6 +77,8 @@ static int check(const struct tn_problem *pb, const int *v,
 				(2 * pb->r + 1) * v[VEC] * tn_elem_size(pb) / 4), 1;
 	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
 		return snprintf(why, n, "nw=%d: grid z = ceil(nz/nw) exceeds 65535 blocks", v[NW]), 1;
+	if (tn_fam_dyn_check(dyn_lds(pb, v), lim, why, n))
+		return 1;
 	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], (long long)v[BY] * v[YPT],
 				   lds_bytes(pb->r, v), lim, why, n);
 }
@@ -101,7 +111,8 @@ const struct tn_family tn_fam_iso3dfd = {
 		{ "mb", "__launch_bounds__ minimum blocks per SM (0: none)", 0, 32, 2, { 0, 2 } },
 		{ "zu", "unroll the march zu times", 1, 8, 1, { 1 } },
 	},
-	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = bytes,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
+	.bytes = bytes,
 	.coef = tn_fam_coef, .ref = NULL, .terms = tn_wave_terms, .axes = TN_X | TN_Y | TN_Z,
 	.steps = 4, .step_ref = tn_ref_wave,
 	/* untuned: 256 threads, two elements each, LDS tile; fits every R */

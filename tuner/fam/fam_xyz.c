@@ -7,7 +7,8 @@
  *   lds  0: y neighbours straight from memory (through L1) into registers
  *        1: y neighbours through an LDS tile written from registers (the seed)
  *        2: the whole tile, x and y halos included, copied asynchronously from
- *           memory into a ring of pf + 3 LDS tiles (cp.async on NVIDIA)
+ *           memory into a ring of pf + 3 LDS tiles (cp.async on NVIDIA), in
+ *           dynamic LDS: over 48 KiB a block with the opt-in (dyn_lds)
  *   nw   z planes per block, the sliding-window length (>= nz: one block)
  *   nt   nontemporal (streaming) stores
  *   pf   planes loaded ahead: with lds 0 or 1, 1 loads plane k+1 into
@@ -77,13 +78,30 @@ int tn_fam_flag(int v, const char *name, char *why, size_t n)
 
 enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB, KU, ZD, ZU };
 
+/* lds 2: the ring of pf + 3 tiles of BY YPT + 2R rows of BX + 2 XV vectors, in
+ * dynamic LDS (over 48 KiB with the opt-in). Domains are bounded
+ * (tn_space_set), so the product fits. */
+static long long dyn_lds(const struct tn_problem *pb, const int *v)
+{
+	const long long r = pb->r, xv = (r + v[VEC] - 1) / v[VEC];
+	return v[LDS] != 2 ? 0 : (v[PF] + 3) * ((long long)v[BY] * v[YPT] + 2 * r) *
+		(v[BX] + 2 * xv) * v[VEC] * tn_elem_size(pb);
+}
+
+int tn_fam_dyn_check(long long bytes, const struct tn_limits *lim, char *why, size_t n)
+{
+	if (bytes > lim->lds_optin)
+		return snprintf(why, n, "needs %lld bytes of dynamic LDS, over the limit of %d per "
+				"block", bytes, lim->lds_optin), 1;
+	return 0;
+}
+
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
 {
 	/* domains are bounded (tn_space_set), so these products fit */
-	long long rows = (long long)v[BY] * v[YPT], r = pb->r, xv = (r + v[VEC] - 1) / v[VEC];
-	long long lds = v[LDS] == 1 ? (rows + 2 * r) * v[BX] * v[VEC] * 4 :
-		  v[LDS] == 2 ? (v[PF] + 3) * (rows + 2 * r) * (v[BX] + 2 * xv) * v[VEC] * 4 : 0;
+	long long rows = (long long)v[BY] * v[YPT], r = pb->r;
+	long long lds = v[LDS] == 1 ? (rows + 2 * r) * v[BX] * v[VEC] * 4 : 0;   /* static */
 	if (v[LDS] < 0 || v[LDS] > 2)
 		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
 	if (v[PF] < 0 || v[PF] > (v[LDS] == 2 ? 2 : 1))
@@ -103,6 +121,8 @@ static int check(const struct tn_problem *pb, const int *v,
 		return 1;
 	if (!v[ZD] && (pb->nz + v[NW] - 1) / v[NW] > 65535)
 		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
+	if (tn_fam_dyn_check(dyn_lds(pb, v), lim, why, n))
+		return 1;
 	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, lds, lim, why, n);
 }
 
@@ -152,7 +172,8 @@ const struct tn_family tn_fam_xyz = {
 		{ "zu", "unroll the plane loop zu times", 1, 8, 1, { 1 } },
 	},
 
-	.check = check, .geom = geom, .geom_src = geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,
+	.check = check, .geom = geom, .geom_src = geom_src, .dyn_lds = dyn_lds, .bytes = tn_fam_bytes,
+	.coef = tn_fam_coef,
 	.ref = tn_fam_ref, .terms = terms, .axes = TN_X | TN_Y | TN_Z,
 	/* near the top of the H100 sweep; libfdtune's default too */
 	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"lds\":2,\"nw\":192,\"nt\":0,\"pf\":1}",

@@ -344,12 +344,13 @@ static void summary(const struct tn_run *c)
 			lmax, nspill, built, o->db_path);
 }
 
-/* Ends job j's sweep row: failed, interrupted (work left at a stop, or a
+/* Ends job j's sweep row: failed, interrupted (work left or cut short at a stop, or a
  * full disk: resumable once there is space) or done. Nonzero when the end
  * could not be recorded, even a second time (a failure may be passing). */
 static int end(struct tn_run *c, struct tn_job *j, int failed, const char *err)
 {
-	int stopped = (tn_stop_signal || over_budget(c)) && left_of(j) > 0;
+	/* a run cut short by the stop signal is proposed but not done */
+	int stopped = (tn_stop_signal || over_budget(c)) && (left_of(j) > 0 || j->done < j->proposed);
 	const char *st = failed && !db_full(c->db) ? "failed" : failed || stopped ?
 			 "interrupted" : "done";
 	char msg[512], e2[1024];
@@ -404,11 +405,10 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.njobs = pl->n;
 	if (tn_run_setup(&c, err, n))
 		goto out;
+	tn_limits_of_arch(c.arch, &lim);       /* the opt-in LDS by arch */
 	if (c.gpu) {
 		lim.max_threads = c.wk[0].dev.max_threads;
 		lim.lds_block = c.wk[0].dev.lds_block;
-	} else {
-		tn_limits_of_arch(c.arch, &lim);
 	}
 	plan = c.gpu && c.njobs > 1;
 	for (int i = 0; i < c.njobs; i++) {     /* refused before anything is recorded */

@@ -281,6 +281,8 @@ static int run_one(struct tn_bench *b, const struct req *q, void *code, struct r
 	struct rt_prog p;
 	struct rt_kernel *k = NULL;
 	int regs, lds, local, maxt, fatal = 0;
+	const struct tn_problem *pb = b->pb;
+	long long dyn = pb->fam->dyn_lds ? pb->fam->dyn_lds(pb, q->v) : 0;
 	double t0 = now_s();
 	memset(&p, 0, sizeof p);
 	p.code = code;
@@ -292,6 +294,8 @@ static int run_one(struct tn_bench *b, const struct req *q, void *code, struct r
 	if (rt_load(&p, "fdt_kernel", &k, r->res.msg, sizeof r->res.msg) ||
 	    rt_attrs(k, &regs, &lds, &local, &maxt, r->res.msg, sizeof r->res.msg)) {
 		/* load_error; k, when loaded, is unloaded below */
+	} else if (rt_set_lds(k, (unsigned)dyn, r->res.msg, sizeof r->res.msg)) {
+		r->res.status = "resource_limit";
 	} else if ((long long)q->block[0] * q->block[1] * q->block[2] > maxt) {
 		r->res.status = "resource_limit";
 		snprintf(r->res.msg, sizeof r->res.msg, "%u threads per block, the kernel allows %d "
