@@ -6,6 +6,10 @@
 # Every configuration is validated as in any sweep. Steps:
 #   zu   v10: the plane loop unrolled zu = 1..4 times, around the bests of
 #        xyz fp32 R = 8, xyz fp64 R = 8 and iso3dfd fp32 R = 8 at 512^3
+#   dyn  v11: the lds=2 ring in dynamic LDS (over 48 KiB): taller tiles and
+#        deeper rings around the same bests, with zu
+#   plan v12: xyz R = 1..7, fp32 and fp64, at 512^3: one plan of transfer
+#        searches (1% of each space, zu 1..4 in it) within a budget
 set -eu
 step=$1
 db=$2
@@ -18,6 +22,18 @@ zu)
 		-p lds=2 -p nw=192,512 -p nt=0 -p pf=0,1 -p mb=0 -p ku=0 -p zd=0 -p zu=1,2,3,4
 	s -f iso3dfd -r 8 -n 512 -p vec=2,4 -p bx=32,64 -p by=4,8 -p ypt=1 -p lds=2 \
 		-p nw=128,256 -p pad=0 -p ku=0 -p nt=1 -p pf=0,1 -p mb=0,2 -p zu=1,2,3,4
+	;;
+dyn)
+	s -f xyz -r 8 -n 512 -p vec=2,4 -p bx=32,64 -p by=2,4,8 -p ypt=2,4 -p lds=2 \
+		-p nw=192,512 -p nt=1 -p pf=1,2 -p mb=0 -p ku=0 -p zd=0 -p zu=2,3
+	s -f xyz -r 8 -n 512 --precision fp64 -p vec=1,2 -p bx=32,64 -p by=2,4,8 -p ypt=2,4 \
+		-p lds=2 -p nw=192,512 -p nt=0 -p pf=0,1,2 -p mb=0 -p ku=0 -p zd=0 -p zu=2,3,4
+	s -f iso3dfd -r 8 -n 512 -p vec=4 -p bx=32,64 -p by=4,8,16 -p ypt=1,2 -p lds=2 \
+		-p nw=128,256 -p pad=0 -p ku=0 -p nt=1 -p pf=0,1,2 -p mb=0 -p zu=2,4
+	;;
+plan)
+	./fdtune sweep --db "$db" -q -s transfer --evals 1 --budget "${BUDGET:-240s}" -f xyz \
+		-r 1,2,3,4,5,6,7 -n 512 --precision fp32,fp64 -p zu=1,2,3,4
 	;;
 *)
 	echo "highorder.sh: unknown step $step (see the comment at the top)" >&2
