@@ -37,16 +37,17 @@ static void representative_set(void **st)
 				struct gen_def d[] = { { "r", r }, { "vec", vec }, { "bx", bx },
 					{ "by", 4 }, { "ypt", 1 + (r + vec) % 2 }, { "lds", lds },
 					{ "nw", 32 }, { "nt", (r + lds) % 2 }, { "pf", lds == 2 ? r % 3 : (r + vec + lds) % 2 },
-					{ "mb", 0 }, { "ku", (r + vec) % 3 == 0 }, { "zd", lds == 2 && r % 2 } };
+					{ "mb", 0 }, { "ku", (r + vec) % 3 == 0 }, { "zd", lds == 2 && r % 2 },
+					{ "zu", (r + vec) % 3 == 0 ? 1 : 1 + (r + lds) % 3 } };
 				char err[4096], why[256], *src;
 				struct rt_prog p;
 				struct tn_problem pb = { tn_family("xyz"), r, 64, 64, 64, "fp32", { 1, 1, 1 } };
 				struct tn_limits lim;
-				int v[11];
+				int v[12];
 				/* the deepest ring that fits the LDS of the target */
 				tn_limits_of_arch(arch, &lim);
 				for (;;) {
-					for (int i = 0; i < 11; i++)
+					for (int i = 0; i < 12; i++)
 						v[i] = d[i + 1].value;
 					if (!pb.fam->check(&pb, v, &lim, why, sizeof why) || d[8].value == 0)
 						break;
@@ -54,7 +55,7 @@ static void representative_set(void **st)
 				}
 				if (pb.fam->check(&pb, v, &lim, why, sizeof why))
 					fail_msg("R=%d vec=%d lds=%d: %s", r, vec, lds, why);
-				assert_int_equal(gen_source("xyz.m4", "fdt_kernel", d, 12, &src, err,
+				assert_int_equal(gen_source("xyz.m4", "fdt_kernel", d, 13, &src, err,
 							    sizeof err), 0);
 				if (rt_compile(src, "xyz.cu", arch, NULL, 0, &p, err, sizeof err))
 					print_error("R=%d vec=%d lds=%d: %s\n%s\n", r, vec, lds, err, p.log);

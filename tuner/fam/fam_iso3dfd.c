@@ -22,6 +22,7 @@
  *   nt   streaming stores of next
  *   pf   load the memory streams of plane k + 1 (queue fronts, next, vel)
  *        into registers while plane k is computed; lds 2: planes in flight
+ *        beyond the next (up to 2)
  *   mb   the second argument of __launch_bounds__ (0: none): minimum
  *        resident blocks per SM on NVIDIA, which caps registers per thread
  * Bytes: 16 a point in fp32 (read prev, next and vel; write next), the
@@ -58,8 +59,10 @@ static int check(const struct tn_problem *pb, const int *v,
 	if (tn_fam_ring_check(pb, v[LDS], v[MB], v[BX] * v[BY], why, n))
 		return 1;
 	if (tn_fam_flag(v[KU], "ku", why, n) ||
-	    tn_fam_flag(v[NT], "nt", why, n) || tn_fam_flag(v[PF], "pf", why, n))
+	    tn_fam_flag(v[NT], "nt", why, n))
 		return 1;
+	if (v[PF] < 0 || v[PF] > (v[LDS] == 2 ? 2 : 1))
+		return snprintf(why, n, "pf=%d: must be 0 or 1, or up to 2 with lds=2", v[PF]), 1;
 	if (v[ZU] < 1 || v[ZU] > 8)
 		return snprintf(why, n, "zu=%d: must be 1..8", v[ZU]), 1;
 	if (v[ZU] > 1 && v[KU])
@@ -107,7 +110,7 @@ const struct tn_family tn_fam_iso3dfd = {
 		{ "pad", "lds 1: vectors of padding per LDS row", 0, 4, 1, { 0 } },
 		{ "ku", "unroll the march 2R+1 times", 0, 1, 2, { 0, 1 } },
 		{ "nt", "streaming stores of next", 0, 1, 2, { 0, 1 } },
-		{ "pf", "prefetch the streams of the next plane", 0, 1, 2, { 0, 1 } },
+		{ "pf", "prefetch the streams of the next plane", 0, 2, 2, { 0, 1 } },
 		{ "mb", "__launch_bounds__ minimum blocks per SM (0: none)", 0, 32, 2, { 0, 2 } },
 		{ "zu", "unroll the march zu times", 1, 8, 1, { 1 } },
 	},
