@@ -38,7 +38,7 @@ static void representative_set(void **st)
 					{ "by", 4 }, { "ypt", 1 + (r + vec) % 2 }, { "lds", lds },
 					{ "nw", 32 }, { "nt", (r + lds) % 2 }, { "pf", lds == 2 ? r % 3 : (r + vec + lds) % 2 },
 					{ "mb", 0 }, { "ku", (r + vec) % 3 == 0 }, { "zd", lds == 2 && r % 2 },
-					{ "zu", (r + vec) % 3 == 0 ? 1 : 1 + (r + lds) % 3 } };
+					{ "zu", (r + vec) % 3 == 0 || lds != 2 ? 1 : 1 + r % 3 } };
 				char err[4096], why[256], *src;
 				struct rt_prog p;
 				struct tn_problem pb = { tn_family("xyz"), r, 64, 64, 64, "fp32", { 1, 1, 1 } };
@@ -61,17 +61,20 @@ static void representative_set(void **st)
 					print_error("R=%d vec=%d lds=%d: %s\n%s\n", r, vec, lds, err, p.log);
 				assert_non_null(p.code);
 				assert_true(p.size > 0);
-				assert_true(p.regs > 0 && p.regs <= 512);    /* gfx90a: 256 arch + 256 acc VGPRs */
+				if (p.regs <= 0 || p.regs > 512)     /* gfx90a: 256 arch + 256 acc VGPRs */
+					fail_msg("R=%d vec=%d lds=%d zu=%d: %d registers", r, vec, lds,
+						 d[12].value, p.regs);
 				assert_true(p.spill >= 0);
-				/* LDS bytes: lds 1, (rows + 2R) * bx * vec * 4; lds 2, a ring of
-				 * pf + 3 tiles of (rows + 2R) * (bx + 2 xv) vectors */
+				/* LDS bytes: lds 1, static, (rows + 2R) * bx * vec * 4; lds 2,
+				 * dynamic (the descriptor's), a ring of pf + 3 tiles of
+				 * (rows + 2R) * (bx + 2 xv) vectors */
 				int rows = 4 * d[4].value, xv = (r + vec - 1) / vec;
 				if (lds == 1)
 					assert_int_equal(p.lds, (rows + 2 * r) * bx * vec * 4);
-				else if (lds == 2)
-					assert_int_equal(p.lds, (d[8].value + 3) * (rows + 2 * r) * (bx + 2 * xv) * vec * 4);
 				else
 					assert_int_equal(p.lds, 0);
+				assert_int_equal(pb.fam->dyn_lds(&pb, v), lds != 2 ? 0 :
+						 (d[8].value + 3) * (rows + 2 * r) * (bx + 2 * xv) * vec * 4);
 				assert_non_null(strstr(p.options, arch));
 				rt_prog_free(&p);
 				free(src);

@@ -10,6 +10,11 @@
 #        deeper rings around the same bests, with zu
 #   plan v12: xyz R = 1..7, fp32 and fp64, at 512^3: one plan of transfer
 #        searches (1% of each space, zu 1..4 in it) within a budget
+#   iso  v11 for iso3dfd alone (its pf domain stopped the dyn step there)
+#   sizes v13: xyz fp32 R = 4 and 8 and iso3dfd fp32 R = 8 at 1000x300x129,
+#        640x480x400 and 256^3: one plan of transfer searches (2%, zu in it),
+#        seeded from the new 512^3 bests (its budget ran out in iso3dfd)
+#   sizes-iso  v13 for iso3dfd alone, resuming what the first plan began
 set -eu
 step=$1
 db=$2
@@ -30,6 +35,18 @@ dyn)
 		-p lds=2 -p nw=192,512 -p nt=0 -p pf=0,1,2 -p mb=0 -p ku=0 -p zd=0 -p zu=2,3,4
 	s -f iso3dfd -r 8 -n 512 -p vec=4 -p bx=32,64 -p by=4,8,16 -p ypt=1,2 -p lds=2 \
 		-p nw=128,256 -p pad=0 -p ku=0 -p nt=1 -p pf=0,1,2 -p mb=0 -p zu=2,4
+	;;
+iso)
+	s -f iso3dfd -r 8 -n 512 -p vec=4 -p bx=32,64 -p by=4,8,16 -p ypt=1,2 -p lds=2 \
+		-p nw=128,256 -p pad=0 -p ku=0 -p nt=1 -p pf=0,1,2 -p mb=0 -p zu=2,4
+	;;
+sizes)
+	./fdtune sweep --db "$db" -q -s transfer --evals 2 --budget "${BUDGET:-240s}" \
+		--plan results/h100/sizes-13.plan -p zu=1,2,3,4
+	;;
+sizes-iso)
+	./fdtune sweep --db "$db" -q -s transfer --evals 2 --budget "${BUDGET:-150s}" \
+		--plan results/h100/sizes-13-iso.plan -p zu=1,2,3,4
 	;;
 plan)
 	./fdtune sweep --db "$db" -q -s transfer --evals 1 --budget "${BUDGET:-240s}" -f xyz \
