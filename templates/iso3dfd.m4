@@ -12,7 +12,7 @@ m4_dnl queues and whose x and y halos they load once per plane (lds=1); lds=2 be
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_YPT FDT_LDS FDT_NW FDT_PAD FDT_KU
 m4_dnl FDT_ZU FDT_NT FDT_PF FDT_MB FDT_DBL FDT_KERNEL FDT_PARAMS. pad: vectors added to each LDS
 m4_dnl row against bank conflicts; ku: unroll the march 2R+1 times so that the queue
-m4_dnl shifts by renaming; zu: lds 2 only (xyz.m4's ring loop unrolled zu times); nt: streaming stores of next; pf: load the memory streams
+m4_dnl shifts by renaming; zu: unroll it zu times (the queue moves once every zu planes); nt: streaming stores of next; pf: load the memory streams
 m4_dnl (queue fronts, next, vel) of plane k + 1 while computing plane k; mb: the second
 m4_dnl argument of __launch_bounds__ (0: none), minimum resident blocks on NVIDIA.
 m4_dnl Kernel ABI: (fd_real *next, const fd_real *prev, const fd_real *vel, fd_grid,
@@ -32,7 +32,7 @@ m4_dnl sums) and the wave-equation store (FDT_WAVE); its banner names xyz.m4.
 m4_ifelse(FDT_LDS, 2, `m4_define(`FDT_WAVE', 1)m4_define(`FDT_ZD', 0)m4_include(`xyz.m4')m4_m4exit(0)')m4_dnl
 FDT_REQUIRE(`FDT_PAD >= 0 && FDT_PAD <= 4 && (FDT_PAD == 0 || FDT_LDS == 1)', `pad FDT_PAD must be 0..4 and needs lds 1')m4_dnl
 FDT_REQUIRE(`FDT_KU == 0 || FDT_KU == 1', `ku FDT_KU must be 0 or 1')m4_dnl
-FDT_REQUIRE(`FDT_ZU == 1', `zu FDT_ZU must be 1 with lds 0 or 1 (zu unrolls the lds 2 ring loop)')m4_dnl
+FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 8 && (FDT_ZU == 1 || FDT_KU == 0)', `zu FDT_ZU must be 1..8 and 1 with ku 1')m4_dnl
 FDT_REQUIRE(`FDT_NT == 0 || FDT_NT == 1', `nt FDT_NT must be 0 or 1')m4_dnl
 FDT_REQUIRE(`FDT_PF == 0 || FDT_PF == 1', `pf FDT_PF must be 0 or 1')m4_dnl
 FDT_REQUIRE(`FDT_MB >= 0 && FDT_MB <= 32', `mb FDT_MB outside 0..32')m4_dnl
@@ -92,6 +92,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 		fv[p] = *(const vt *)(vel + o);
 	}')`
 'm4_ifelse(FDT_KU, 1, `#pragma unroll 'm4_eval(2 * FDT_R + 1)`
+', FDT_ZU, 1, `', `#pragma unroll 'FDT_ZU`
 ')`	for (int k = kb; k < ke; k++) {
 		const fd_real *pl = prev + (long long)k * st;
 		vt nv[YP], vv[YP];          /* next and vel of plane k */'m4_ifelse(FDT_PF, 1, `

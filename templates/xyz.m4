@@ -25,7 +25,7 @@ FDT_REQUIRE(`FDT_PF >= 0 && (FDT_PF <= 1 || (FDT_PF == 2 && FDT_LDS == 2))', `pf
 FDT_REQUIRE(`FDT_LDS >= 0 && FDT_LDS <= 2', `lds FDT_LDS must be 0 or 1 or 2')m4_dnl
 FDT_REQUIRE(`FDT_MB >= 0 && FDT_MB <= 32', `mb FDT_MB outside 0..32')m4_dnl
 FDT_REQUIRE(`FDT_KU == 0 || FDT_KU == 1', `ku FDT_KU must be 0 or 1')m4_dnl
-FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 8 && (FDT_ZU == 1 || (FDT_KU == 0 && FDT_LDS == 2))', `zu FDT_ZU must be 1..8 and 1 with ku 1 or lds 0 or 1')m4_dnl
+FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 8 && (FDT_ZU == 1 || FDT_KU == 0)', `zu FDT_ZU must be 1..8 and 1 with ku 1')m4_dnl
 FDT_REQUIRE(`FDT_ZD == 0 || (FDT_ZD == 1 && FDT_LDS == 2)', `zd FDT_ZD must be 0 or 1 and 1 needs lds 2')m4_dnl
 m4_dnl FDT_KLOOP: with ku=1, unroll the plane loop 2R+1 times: the z queue then shifts by
 m4_dnl renaming registers instead of moving them; with zu > 1, zu times: the queue moves

@@ -331,7 +331,7 @@ static int expand(int r, int vec, int lds, int ypt, char **src, char *err, size_
 {
 	struct gen_def d[] = { { "r", r }, { "vec", vec }, { "bx", 64 }, { "by", 4 },
 		{ "ypt", ypt }, { "lds", lds }, { "nw", 16 }, { "nt", 1 }, { "pf", lds & 1 },
-		{ "mb", 0 }, { "ku", vec == 2 }, { "zd", lds == 2 }, { "zu", vec == 2 || lds != 2 ? 1 : 1 + r % 3 } };
+		{ "mb", 0 }, { "ku", vec == 2 }, { "zd", lds == 2 }, { "zu", vec == 2 ? 1 : 1 + r % 3 } };
 	return gen_source("xyz.m4", "fdt_kernel", d, 13, src, err, n);
 }
 
@@ -344,7 +344,7 @@ static void gen_expands(void **st)
 			for (int lds = 0; lds <= 2; lds++) {
 				char banner[128], def[64];
 				assert_int_equal(expand(r, vec, lds, 2, &src, err, sizeof err), 0);
-				snprintf(banner, sizeof banner, "Parameters: r=%d vec=%d bx=64 by=4 ypt=2 lds=%d nw=16 nt=1 pf=%d mb=0 ku=%d zd=%d zu=%d", r, vec, lds, lds & 1, vec == 2, lds == 2, vec == 2 || lds != 2 ? 1 : 1 + r % 3);
+				snprintf(banner, sizeof banner, "Parameters: r=%d vec=%d bx=64 by=4 ypt=2 lds=%d nw=16 nt=1 pf=%d mb=0 ku=%d zd=%d zu=%d", r, vec, lds, lds & 1, vec == 2, lds == 2, vec == 2 ? 1 : 1 + r % 3);
 				assert_non_null(strstr(src, "DO NOT EDIT"));
 				assert_non_null(strstr(src, banner));
 				snprintf(def, sizeof def, "enum { R = %d, VL = %d,", r, vec);

@@ -19,9 +19,9 @@
  *        AMD, HIP reads it as the minimum waves per execution unit
  *   ku   unroll the plane loop 2R+1 times, so that the z queue shifts by
  *        register renaming instead of moves
- *   zu   (lds 2) unroll the plane loop zu times (1: not at all; ku=1 takes
- *        zu=1): the queue moves once every zu planes, and one plane's LDS
- *        loads overlap the previous plane's arithmetic (results/NOTES.md v10)
+ *   zu   unroll the plane loop zu times (1: not at all; ku=1 takes zu=1): the
+ *        queue moves once every zu planes, and one plane's loads overlap the
+ *        previous plane's arithmetic (results/NOTES.md v10)
  *   zd   (lds 2) odd z chunks march downwards and chunks vary fastest in the
  *        grid, so that neighbouring chunks read their shared halo planes at
  *        the same time, from L2
@@ -112,8 +112,6 @@ static int check(const struct tn_problem *pb, const int *v,
 		return 1;
 	if (v[ZU] < 1 || v[ZU] > 8)
 		return snprintf(why, n, "zu=%d: must be 1..8", v[ZU]), 1;
-	if (v[ZU] > 1 && v[LDS] != 2)
-		return snprintf(why, n, "zu=%d needs lds=2 (it unrolls the ring's plane loop)", v[ZU]), 1;
 	if (v[ZU] > 1 && v[KU])
 		return snprintf(why, n, "zu=%d with ku=1: ku unrolls the loop fully; take zu=1", v[ZU]), 1;
 	if (v[ZD] && v[LDS] != 2)
@@ -172,7 +170,7 @@ const struct tn_family tn_fam_xyz = {
 		{ "mb", "min blocks per SM for __launch_bounds__ (0: none)", 0, 32, 1, { 0 } },
 		{ "ku", "unroll the plane loop 2R+1 times", 0, 1, 1, { 0 } },
 		{ "zd", "lds 2: chunks meet at their shared z halo", 0, 1, 1, { 0 } },
-		{ "zu", "lds 2: unroll the plane loop zu times", 1, 8, 2, { 1, 3 } },
+		{ "zu", "unroll the plane loop zu times", 1, 8, 2, { 1, 3 } },
 	},
 
 	.check = check, .geom = geom, .geom_src = geom_src, .dyn_lds = dyn_lds, .bytes = tn_fam_bytes,
