@@ -23,6 +23,14 @@ fdtune=${FDTUNE:-./fdtune}
 dev=H100
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# BEFORE=TIME: only the runs recorded before TIME (UTC, as runs.created), e.g.
+# the database as issue 14 left it: BEFORE=2026-11-23T14:50:00Z (issue 13's
+# sweeps came after, and their new 512^3 winners were not run at every size)
+if [ -n "${BEFORE:-}" ]; then
+	cp "$db" "$tmp/before.db"
+	sqlite3 "$tmp/before.db" "DELETE FROM runs WHERE created >= '$BEFORE'"
+	db=$tmp/before.db
+fi
 problems="xyz:4:fp32 xyz:8:fp32 iso3dfd:8:fp32 xyz:8:fp64"
 
 # A copy with table keyed(run_id, problem_id, family, radius, precision, nx,

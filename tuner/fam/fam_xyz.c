@@ -170,7 +170,7 @@ const struct tn_family tn_fam_xyz = {
 		{ "mb", "min blocks per SM for __launch_bounds__ (0: none)", 0, 32, 1, { 0 } },
 		{ "ku", "unroll the plane loop 2R+1 times", 0, 1, 1, { 0 } },
 		{ "zd", "lds 2: chunks meet at their shared z halo", 0, 1, 1, { 0 } },
-		{ "zu", "unroll the plane loop zu times", 1, 8, 2, { 1, 3 } },
+		{ "zu", "unroll the plane loop zu times", 1, 8, 1, { 1 } },
 	},
 
 	.check = check, .geom = geom, .geom_src = geom_src, .dyn_lds = dyn_lds, .bytes = tn_fam_bytes,
