@@ -15,6 +15,8 @@
 #        640x480x400 and 256^3: one plan of transfer searches (2%, zu in it),
 #        seeded from the new 512^3 bests (its budget ran out in iso3dfd)
 #   sizes-iso  v13 for iso3dfd alone, resuming what the first plan began
+#   iso64  iso3dfd fp64 R = 8 at 512^3 (never measured): lds 2 around the
+#        fp32 best's shape, with zu
 set -eu
 step=$1
 db=$2
@@ -43,6 +45,10 @@ iso)
 sizes)
 	./fdtune sweep --db "$db" -q -s transfer --evals 2 --budget "${BUDGET:-240s}" \
 		--plan results/h100/sizes-13.plan -p zu=1,2,3,4
+	;;
+iso64)
+	s -f iso3dfd -r 8 -n 512 --precision fp64 -p vec=1,2 -p bx=32,64 -p by=4,8 -p ypt=1,2 \
+		-p lds=2 -p nw=128,256 -p pad=0 -p ku=0 -p nt=1 -p pf=0,1 -p mb=0 -p zu=1,2,4
 	;;
 sizes-iso)
 	./fdtune sweep --db "$db" -q -s transfer --evals 2 --budget "${BUDGET:-150s}" \
