@@ -293,6 +293,19 @@ static void queries(void **st)
 	expect(args, 0, "target met");
 }
 
+/* Compiles DIR/NAME.cu with nvcc for sm_90 where nvcc is installed (the
+ * t_compile tests compile exported kernels with NVRTC and hiprtc anyway). */
+static void nvcc_c(const char *where, const char *name)
+{
+	char nvcc[512], cmd[2048];
+	t_nvcc(nvcc, sizeof nvcc);
+	if (!nvcc[0])
+		return;
+	snprintf(cmd, sizeof cmd, "'%s' -c -arch=sm_90 %s/%s.cu -o %s/%s.o", nvcc, where, name, where,
+		 name);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* fdtune export of the best H100 run: the header compiles as C, the source
  * with nvcc where it is installed (the t_compile tests compile it with NVRTC
  * and hiprtc); asking for what is not recorded fails clearly. */
@@ -316,11 +329,7 @@ static void export(void **st)
 	snprintf(args, sizeof args, "grep -q 'Tuned on NVIDIA H100 80GB HBM3 (sm_90), run [0-9]*, for "
 		 "512x512x512' %s/fdk.h && grep -q 'DO NOT EDIT' %s/fdk.cu", exp, exp);
 	assert_int_equal(system(args), 0);
-	if (!system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc")) {
-		snprintf(args, sizeof args, "PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
-			 "%s/fdk.cu -o %s/fdk.o", exp, exp);
-		assert_int_equal(system(args), 0);
-	}
+	nvcc_c(exp, "fdk");
 	/* a time-stepping kernel: next, prev and vel; and an fp64 one */
 	snprintf(args, sizeof args, "export --db %s -f iso3dfd -r 8 --out %s --name iso", db, exp);
 	expect(args, 0, "iso.cu and iso.h: iso3dfd R=8");
@@ -332,12 +341,8 @@ static void export(void **st)
 		 "grep -q 'typedef double fd_real' %s/z64.h && grep -q 'typedef double fd_real' %s/z64.cu",
 		 exp, exp, exp, exp);
 	assert_int_equal(system(args), 0);
-	if (!system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc")) {
-		snprintf(args, sizeof args, "PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
-			 "%s/iso.cu -o %s/iso.o && PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
-			 "%s/z64.cu -o %s/z64.o", exp, exp, exp, exp);
-		assert_int_equal(system(args), 0);
-	}
+	nvcc_c(exp, "iso");
+	nvcc_c(exp, "z64");
 	/* a configuration whose LDS ring needs more than 48 KiB (vec 2, 32x8,
 	 * ypt 4, pf 2, R = 8: 5 tiles of 48 rows of 40 float2 = 76800 bytes): its
 	 * launch opts in to dynamic LDS first, and compiles */
@@ -356,11 +361,7 @@ static void export(void **st)
 	snprintf(args, sizeof args, "grep -q 'FuncAttributeMaxDynamicSharedMemorySize), 76800)' "
 		 "%s/big.cu && grep -q 'big_kernel<<<grid, block, 76800,' %s/big.cu", exp, exp);
 	assert_int_equal(system(args), 0);
-	if (!system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc")) {
-		snprintf(args, sizeof args, "PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
-			 "%s/big.cu -o %s/big.o", exp, exp);
-		assert_int_equal(system(args), 0);
-	}
+	nvcc_c(exp, "big");
 	/* one header for several devices: a second (renamed) device merged in */
 	snprintf(args, sizeof args, "cp %s %s/f.db && sqlite3 %s/f.db \"update devices set name="
 		 "'Fake GPU', arch='sm_80', uuid='x'\" && '%s' merge --db %s %s/f.db >/dev/null",
@@ -372,11 +373,7 @@ static void export(void **st)
 		 "grep -q 'multi_dflt::multi_dflt_kernel' %s/multi.cu && grep -q 'Selected on Fake GPU' "
 		 "%s/multi.h", exp, exp, exp);
 	assert_int_equal(system(args), 0);
-	if (!system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc")) {
-		snprintf(args, sizeof args, "PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
-			 "%s/multi.cu -o %s/multi.o", exp, exp);
-		assert_int_equal(system(args), 0);
-	}
+	nvcc_c(exp, "multi");
 	/* every recorded size in one file, picked by the grid */
 	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes --out %s --name sz", db, exp);
 	expect(args, 2, "2 devices have runs of xyz R=4 fp32 (Fake GPU, NVIDIA H100 80GB HBM3); "
@@ -403,12 +400,8 @@ static void export(void **st)
 	snprintf(args, sizeof args, "grep -q 'both_devices\\[2\\] = { \"Fake GPU\", \"NVIDIA H100 80GB "
 		 "HBM3\" }' %s/both.cu && grep -q 'namespace both_dflt' %s/both.cu", exp, exp);
 	assert_int_equal(system(args), 0);
-	if (!system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc")) {
-		snprintf(args, sizeof args, "PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
-			 "%s/sz.cu -o %s/sz.o && PATH=$PATH:/usr/local/cuda/bin nvcc -c -arch=sm_90 "
-			 "%s/both.cu -o %s/both.o", exp, exp, exp, exp);
-		assert_int_equal(system(args), 0);
-	}
+	nvcc_c(exp, "sz");
+	nvcc_c(exp, "both");
 	snprintf(args, sizeof args, "export --db %s -r 4 --all-sizes -n 512", db);
 	expect(args, 2, "--all-sizes needs --radius and takes neither --run nor --size");
 	snprintf(args, sizeof args, "export --db %s -r 4 --which 64", db);
