@@ -100,6 +100,9 @@ struct tn_family {
 /* tn_families.c */
 extern const struct tn_family *const tn_families[];
 const struct tn_family *tn_family(const char *name);
+/* The dynamic LDS bytes a launch of config v of pb gives (0 where its family
+ * has none). */
+long long tn_dyn_lds(const struct tn_problem *pb, const int *v);
 
 /* tn_coef.c: central second-derivative weights of order 2R, w[0..R]. */
 int tn_d2_weights(int r, double w[TN_RMAX + 1]);

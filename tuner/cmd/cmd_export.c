@@ -153,7 +153,6 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 	return ferror(o) ? -1 : 0;
 }
 
-/* Writes NAME.cu around the generated source. */
 void tn_exp_launch(FILE *o, const char *ind, const char *kernel, long long dyn)
 {
 	if (dyn > 48 * 1024)
@@ -166,6 +165,7 @@ void tn_exp_launch(FILE *o, const char *ind, const char *kernel, long long dyn)
 		kernel, dyn, tn_exp_args);
 }
 
+/* Writes NAME.cu around the generated source. */
 static int source(FILE *o, const char *name, const char *src, char grid[3][96],
 		  const unsigned block[3], long long dyn)
 {
@@ -305,7 +305,7 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
 		return 1;
 	fam->geom_src(&pb, v, grid, block);
 	if (dyn)
-		*dyn = fam->dyn_lds ? fam->dyn_lds(&pb, v) : 0;
+		*dyn = tn_dyn_lds(&pb, v);
 	return 0;
 }
 

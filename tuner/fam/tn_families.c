@@ -29,6 +29,11 @@ const struct tn_family *tn_family(const char *name)
 	return NULL;
 }
 
+long long tn_dyn_lds(const struct tn_problem *pb, const int *v)
+{
+	return pb->fam->dyn_lds ? pb->fam->dyn_lds(pb, v) : 0;
+}
+
 void tn_fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c)
 {
 	double w[TN_RMAX + 1], c0 = 0;

@@ -44,15 +44,8 @@ static void empty_result(struct tn_result *r, const char *status)
 	r->reps = -1;
 }
 
-/* Records the build of it (its configuration first). */
-/* The dynamic LDS bytes of the item's configuration (the compiler reports
- * only static LDS); builds record both. */
-static long long dyn_of(const struct tn_run *c, const struct tn_item *it)
-{
-	const struct tn_problem *pb = c->cur->pb;
-	return pb->fam->dyn_lds ? pb->fam->dyn_lds(pb, it->v) : 0;
-}
-
+/* Records the build of it (its configuration first), with its static and
+ * dynamic LDS bytes (the compiler reports only the static). */
 static int record_build(struct tn_run *c, struct tn_item *it, char *err, size_t n)
 {
 	struct tn_job *j = c->cur;
@@ -75,7 +68,7 @@ static int record_build(struct tn_run *c, struct tn_item *it, char *err, size_t 
 	b.source_hash = it->bad_gen ? "" : it->hash;
 	b.compile_ms = it->prog.ms;
 	b.regs = it->prog.regs;
-	b.lds_bytes = it->prog.lds < 0 ? -1 : it->prog.lds + dyn_of(c, it);
+	b.lds_bytes = it->prog.lds < 0 ? -1 : it->prog.lds + tn_dyn_lds(c->cur->pb, it->v);
 	b.spill_bytes = it->prog.spill;
 	b.status = it->bad_gen ? "gen_error" : it->bad_compile ? "compile_error" : "ok";
 	b.log = it->bad_gen || it->bad_compile ? it->err : it->prog.log;
@@ -151,7 +144,7 @@ int tn_start_item(struct tn_run *c, struct tn_item *it, int *gpu, char *err, siz
 		if (!bad) {
 			j->rmin = j->rmin && j->rmin < it->prog.regs ? j->rmin : it->prog.regs;
 			j->rmax = j->rmax > it->prog.regs ? j->rmax : it->prog.regs;
-			long long l = it->prog.lds + dyn_of(c, it);
+			long long l = it->prog.lds + tn_dyn_lds(c->cur->pb, it->v);
 			j->lmax = j->lmax > l ? j->lmax : (int)l;
 			j->nspill += it->prog.spill > 0;
 		}

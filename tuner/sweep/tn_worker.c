@@ -281,8 +281,7 @@ static int run_one(struct tn_bench *b, const struct req *q, void *code, struct r
 	struct rt_prog p;
 	struct rt_kernel *k = NULL;
 	int regs, lds, local, maxt, fatal = 0;
-	const struct tn_problem *pb = b->pb;
-	long long dyn = pb->fam->dyn_lds ? pb->fam->dyn_lds(pb, q->v) : 0;
+	long long dyn = tn_dyn_lds(b->pb, q->v);
 	double t0 = now_s();
 	memset(&p, 0, sizeof p);
 	p.code = code;
