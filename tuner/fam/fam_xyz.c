@@ -20,8 +20,7 @@
  *   ku   unroll the plane loop 2R+1 times, so that the z queue shifts by
  *        register renaming instead of moves
  *   zu   unroll the plane loop zu times (1: not at all; ku=1 takes zu=1): the
- *        queue moves once every zu planes, and one plane's loads overlap the
- *        previous plane's arithmetic (results/NOTES.md v10)
+ *        queue moves once every zu planes (what it gains: results/NOTES.md v10)
  *   zd   (lds 2) odd z chunks march downwards and chunks vary fastest in the
  *        grid, so that neighbouring chunks read their shared halo planes at
  *        the same time, from L2
