@@ -39,11 +39,14 @@ struct fdt_rule_size { int nx, ny, nz, kernel; };
  * along it. */
 struct fdt_rule_fit { int yaxis, ytile, zaxis, ztile; };
 
-/* log2(x) in 16-bit fixed point, for 1 <= x < 2^31. */
+/* log2(x) in 16-bit fixed point, for x < 2^31; x below 1 (a damaged record:
+ * no grid has it) counts as 1. */
 static inline long long fdt_rule_log2q(long long x)
 {
 	long long m, r;
 	int i = 0, b;
+	if (x < 1)
+		x = 1;
 	while ((x >> i) > 1)
 		i++;
 	m = (x << 30) >> i;             /* x / 2^i in [1, 2), 30 fraction bits */

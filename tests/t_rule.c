@@ -34,6 +34,11 @@ static void rule_picks(void **st)
 	(void)st;
 	for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
 		assert_true(fabs(fdt_rule_log2q(x[i]) / 65536.0 - log2((double)x[i])) < 1e-4);
+	/* a damaged record's extent below 1 counts as 1 (fz_db found the shift of
+	 * -1 it was: corpus/db/size-negative) */
+	assert_int_equal(fdt_rule_log2q(0), 0);
+	assert_int_equal(fdt_rule_log2q(-1), 0);
+	assert_int_equal(fdt_rule_log2q(-2147483647LL), 0);
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(fdt_rule_pick(t, 4, f, t[i].nx, t[i].ny, t[i].nz), i);
 	assert_int_equal(fdt_rule_pick(t, 4, f, 900, 280, 120), 2);
