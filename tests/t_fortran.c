@@ -237,20 +237,11 @@ int main(void)
 		cmocka_unit_test(exported_modules), cmocka_unit_test(libfdtune_module),
 		cmocka_unit_test(readme_fortran),
 	};
-	const char *src = getenv("RESULTS_DB");
-	char cmd[600];
 	int rc;
 	root = getenv("ROOT") ? getenv("ROOT") : ".";
 	bin = getenv("FDTUNE") ? getenv("FDTUNE") : "./fdtune";
-	if (!mkdtemp(dir))
+	if (t_setup_install(dir, root, db, sizeof db, nvcc, sizeof nvcc, &installed_ok))
 		return 1;
-	snprintf(db, sizeof db, "%s/h100.db", dir);
-	snprintf(cmd, sizeof cmd, "cp '%s' %s", src ? src : "results/h100/fdtune.db", db);
-	if (system(cmd))
-		return 1;
-	t_nvcc(nvcc, sizeof nvcc);
-	snprintf(cmd, sizeof cmd, "%s/prefix", dir);
-	installed_ok = !t_install(root, cmd);
 	rc = cmocka_run_group_tests_name("fortran", t, NULL, NULL);
 	t_rmtree(dir);
 	return rc;

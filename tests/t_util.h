@@ -21,6 +21,14 @@ void t_expect(const char *env, const char *args, int status, const char *needle,
 void t_nvcc(char *path, size_t n);
 /* `make install PREFIX=prefix` of the tree at root, quietly; 0 when it worked. */
 int t_install(const char *root, const char *prefix);
+/* The set-up of the tests of an installed fdtune (t_fortran, t_pkg): makes
+ * the temporary directory dir (a mkdtemp template), copies $RESULTS_DB (else
+ * results/h100/fdtune.db) to dir/h100.db, named in db[0..dn), finds nvcc into
+ * nvcc[0..nn) ("" where there is none) and installs root into dir/prefix.
+ * 0, or -1 when the directory or the copy failed; *installed says whether
+ * the install worked. */
+int t_setup_install(char *dir, const char *root, char *db, size_t dn, char *nvcc, size_t nn,
+		    int *installed);
 /* Removes the directory tree dir (made by the test with mkdtemp). */
 void t_rmtree(const char *dir);
 
