@@ -65,15 +65,9 @@ fig() {
 	echo "${v:-not run}"
 }
 
-part() {
-	echo '<!-- sizes-table.sh: begin (generated; run it again to update) -->'
-	echo '## Per problem'
-	echo
-	echo 'The best run tuned at each size against the configuration that won at 512³, run at'
-	echo 'that size (GB/s, H100; loss = how much slower the 512³ configuration is).'
-	echo
-	echo '| problem | size | tuned at size | 512³-tuned config | loss |'
-	echo '|---|---|---|---|---|'
+# each ROW: for every problem and each of its recorded sizes, ROW F R P W X Y Z B
+# (W the key of the 512^3 winner, B the tuned best's GB/s at X x Y x Z)
+each() {
 	for p in $problems; do
 		IFS=: read -r f r pr <<-EOF
 		$p
@@ -83,11 +77,46 @@ part() {
 		q "SELECT nx, ny, nz, printf('%.0f', gbs) FROM best WHERE family = '$f' AND radius = $r
 		   AND precision = '$pr' ORDER BY nx * ny * nz" |
 		while read -r x y z b; do
-			a=$(fig "$f" "$r" "$pr" "$x" "$y" "$z" "$w")
-			loss=$(awk -v a="$a" -v b="$b" 'BEGIN { if (a + 0 > 0) printf "%.0f%%", 100 * (b - a) / b; else print "-" }')
-			echo "| $f $pr R = $r | ${x}x${y}x${z} | $b | $a | $loss |"
+			"$1" "$f" "$r" "$pr" "$w" "$x" "$y" "$z" "$b"
 		done
 	done
+}
+
+# loss_row: the Per problem table's row (see each)
+loss_row() {
+	f=$1 r=$2 pr=$3 w=$4 x=$5 y=$6 z=$7 b=$8
+	a=$(fig "$f" "$r" "$pr" "$x" "$y" "$z" "$w")
+	loss=$(awk -v a="$a" -v b="$b" 'BEGIN { if (a + 0 > 0) printf "%.0f%%", 100 * (b - a) / b; else print "-" }')
+	echo "| $f $pr R = $r | ${x}x${y}x${z} | $b | $a | $loss |"
+}
+
+# rule_row: the left-out table's row (see each)
+rule_row() {
+	f=$1 r=$2 pr=$3 w=$4 x=$5 y=$6 z=$7 b=$8
+	cp "$db" "$tmp/l.db"
+	sqlite3 "$tmp/l.db" "DELETE FROM runs WHERE problem_id IN (SELECT id FROM problems
+	  WHERE family = '$f' AND radius = $r AND precision = '$pr' AND nx = $x AND ny = $y
+	  AND nz = $z)"
+	line=$("$fdtune" export --db "$tmp/l.db" -f "$f" -r "$r" --precision "$pr" \
+		--device "$dev" --all-sizes --which "${x}x${y}x${z}")
+	from=$(echo "$line" | sed 's/.*size \([0-9x]*\): .*/\1/')
+	key=$(echo "$line" | sed 's/.*size [0-9x]*: //')
+	a=$(fig "$f" "$r" "$pr" "$x" "$y" "$z" "$key")
+	c=$(fig "$f" "$r" "$pr" "$x" "$y" "$z" "$w")
+	ratio=$(awk -v a="$a" -v c="$c" 'BEGIN { if (a + 0 > 0 && c + 0 > 0) printf "%.2f", a / c; else print "-" }')
+	echo "| $f $pr R = $r | ${x}x${y}x${z} | $from | $a | $c | $b | $ratio |"
+}
+
+part() {
+	echo '<!-- sizes-table.sh: begin (generated; run it again to update) -->'
+	echo '## Per problem'
+	echo
+	echo 'The best run tuned at each size against the configuration that won at 512³, run at'
+	echo 'that size (GB/s, H100; loss = how much slower the 512³ configuration is).'
+	echo
+	echo '| problem | size | tuned at size | 512³-tuned config | loss |'
+	echo '|---|---|---|---|---|'
+	each loss_row
 	echo
 	echo '## The --all-sizes rule, left out in turn'
 	echo
@@ -102,29 +131,7 @@ part() {
 	echo
 	echo '| problem | S (left out) | picked from size | picked config at S | 512³ export at S | tuned best at S | picked / 512³ |'
 	echo '|---|---|---|---|---|---|---|'
-	for p in $problems; do
-		IFS=: read -r f r pr <<-EOF
-		$p
-		EOF
-		w=$(q "SELECT key FROM best WHERE family = '$f' AND radius = $r AND precision = '$pr'
-		       AND nx = 512 AND ny = 512 AND nz = 512")
-		q "SELECT nx, ny, nz, printf('%.0f', gbs) FROM best WHERE family = '$f' AND radius = $r
-		   AND precision = '$pr' ORDER BY nx * ny * nz" |
-		while read -r x y z b; do
-			cp "$db" "$tmp/l.db"
-			sqlite3 "$tmp/l.db" "DELETE FROM runs WHERE problem_id IN (SELECT id FROM problems
-			  WHERE family = '$f' AND radius = $r AND precision = '$pr' AND nx = $x AND ny = $y
-			  AND nz = $z)"
-			line=$("$fdtune" export --db "$tmp/l.db" -f "$f" -r "$r" --precision "$pr" \
-				--device "$dev" --all-sizes --which "${x}x${y}x${z}")
-			from=$(echo "$line" | sed 's/.*size \([0-9x]*\): .*/\1/')
-			key=$(echo "$line" | sed 's/.*size [0-9x]*: //')
-			a=$(fig "$f" "$r" "$pr" "$x" "$y" "$z" "$key")
-			c=$(fig "$f" "$r" "$pr" "$x" "$y" "$z" "$w")
-			ratio=$(awk -v a="$a" -v c="$c" 'BEGIN { if (a + 0 > 0 && c + 0 > 0) printf "%.2f", a / c; else print "-" }')
-			echo "| $f $pr R = $r | ${x}x${y}x${z} | $from | $a | $c | $b | $ratio |"
-		done
-	done
+	each rule_row
 	echo '<!-- sizes-table.sh: end -->'
 }
 
