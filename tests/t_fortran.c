@@ -42,10 +42,7 @@ static int sh(const char *cmd)
 /* Runs cmd, which must succeed; says what it printed when it does not. */
 static void ok(const char *cmd)
 {
-	int st = sh(cmd);
-	if (st)
-		print_error("%s\n-> %d:\n%s\n", cmd, st, out);
-	assert_int_equal(st, 0);
+	t_ok(cmd, out, sizeof out);
 }
 
 static int have(const char *tool)

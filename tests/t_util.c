@@ -68,6 +68,14 @@ void t_expect(const char *env, const char *args, int status, const char *needle,
 	assert_non_null(strstr(out, needle));
 }
 
+void t_ok(const char *cmd, char *out, size_t n)
+{
+	int st = t_sh(cmd, out, n);
+	if (st)
+		print_error("%s\n-> %d:\n%s\n", cmd, st, out);
+	assert_int_equal(st, 0);
+}
+
 void t_nvcc(char *path, size_t n)
 {
 	if (t_sh("command -v nvcc || ls /usr/local/cuda/bin/nvcc", path, n))

@@ -10,6 +10,8 @@ long long t_count(const char *path, const char *sql);
 /* Runs cmd under sh with its stdout and stderr in out[0..n) (cut to fit,
  * NUL-terminated); the exit status, -1 when it did not exit. */
 int t_sh(const char *cmd, char *out, size_t n);
+/* t_sh(cmd) into out, which must exit 0; prints what it printed when not. */
+void t_ok(const char *cmd, char *out, size_t n);
 /* t_sh of "$FDTUNE args" (./fdtune when FDTUNE is unset), env (VAR=value
  * words, or "") before it. */
 int t_fdtune(const char *env, const char *args, char *out, size_t n);
