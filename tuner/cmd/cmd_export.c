@@ -200,6 +200,24 @@ void tn_exp_preamble(FILE *o, const char *name, const char *prelude)
 		"#include <string.h>\n#include \"%s.h\"\n#endif\n\n%s\n", name, name, name, prelude);
 }
 
+void tn_exp_device_pick(FILE *o, const char *name, const char *fn, int nd,
+			const char (*dev)[256])
+{
+	fprintf(o, "static const char *const %s_devices[%d] = {", name, nd);
+	for (int i = 0; i < nd; i++)
+		fprintf(o, "%s\"%s\"", i ? ", " : " ", dev[i]);
+	fprintf(o, " };\n\n/* The current device's index in %s_devices, or %d. */\n"
+		"static int %s_%s(void)\n{\n\tstatic int known[64], which[64];\n"
+		"\tint d = 0, k = %d;\n\tFD_PROP p;\n"
+		"\tif (FD_RT(GetDevice)(&d) != FD_RT(Success) || d < 0 || d >= 64)\n\t\treturn %d;\n"
+		"\tif (known[d])\n\t\treturn which[d];\n"
+		"\tif (FD_RT(GetDeviceProperties)(&p, d) == FD_RT(Success))\n"
+		"\t\tfor (int i = 0; i < %d; i++)\n"
+		"\t\t\tif (!strcmp(p.name, %s_devices[i]))\n\t\t\t\tk = i;\n"
+		"\twhich[d] = k;\n\tknown[d] = 1;\n\treturn k;\n}\n\n", name, nd, name, fn, nd, nd,
+		nd, name);
+}
+
 /* Writes NAME.cu for several devices: kernel i of src[i] in namespace
  * NAME_dI (the last, NAME_dflt, the fallback), chosen at the first launch
  * on each device by the device's name. */
@@ -214,23 +232,12 @@ static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
 		else
 			fprintf(o, "namespace %s_dflt {        /* any other device */\n%s}\n\n", name, src[i]);
 	}
-	fprintf(o, "#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n"
-		"static const char *const %s_devices[%d] = {", name, nd);
-	for (int i = 0; i < nd; i++)
-		fprintf(o, "%s\"%s\"", i ? ", " : " ", dev[i]);
-	fprintf(o, " };\n\n/* The configuration of the current device: its index, or %d. */\n"
-		"static int %s_pick(void)\n{\n\tstatic int known[64], which[64];\n"
-		"\tint d = 0, k = %d;\n\tFD_PROP p;\n"
-		"\tif (FD_RT(GetDevice)(&d) != FD_RT(Success) || d < 0 || d >= 64)\n\t\treturn %d;\n"
-		"\tif (known[d])\n\t\treturn which[d];\n"
-		"\tif (FD_RT(GetDeviceProperties)(&p, d) == FD_RT(Success))\n"
-		"\t\tfor (int i = 0; i < %d; i++)\n"
-		"\t\t\tif (!strcmp(p.name, %s_devices[i]))\n\t\t\t\tk = i;\n"
-		"\twhich[d] = k;\n\tknown[d] = 1;\n\treturn k;\n}\n\n"
-		"extern \"C\" int %s_launch(%s, struct fd_grid g,\n"
+	fprintf(o, "#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n");
+	tn_exp_device_pick(o, name, "pick", nd, (const char (*)[256])dev);
+	fprintf(o, "extern \"C\" int %s_launch(%s, struct fd_grid g,\n"
 		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
 		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n\tswitch (%s_pick()) {\n",
-		nd, name, nd, nd, nd, name, name, tn_exp_params, name);
+		name, tn_exp_params, name);
 	for (int i = 0; i <= nd; i++) {
 		char ns[160], label[32];
 		if (i < nd) {

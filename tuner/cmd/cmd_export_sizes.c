@@ -189,19 +189,7 @@ static int source(FILE *o, const char *name, const struct table *t, const char *
 		fprintf(o, "\t\"%s\",\n", t->cfg[k]);
 	fprintf(o, "};\n\n");
 	if (all) {
-		fprintf(o, "static const char *const %s_devices[%d] = {", name, t->nd);
-		for (int d = 0; d < t->nd; d++)
-			fprintf(o, "%s\"%s\"", d ? ", " : " ", t->dev[d]);
-		fprintf(o, " };\n\n/* The current device's index, or %d. */\n"
-			"static int %s_device(void)\n{\n\tstatic int known[64], which[64];\n"
-			"\tint d = 0, k = %d;\n\tFD_PROP p;\n"
-			"\tif (FD_RT(GetDevice)(&d) != FD_RT(Success) || d < 0 || d >= 64)\n\t\treturn %d;\n"
-			"\tif (known[d])\n\t\treturn which[d];\n"
-			"\tif (FD_RT(GetDeviceProperties)(&p, d) == FD_RT(Success))\n"
-			"\t\tfor (int i = 0; i < %d; i++)\n"
-			"\t\t\tif (!strcmp(p.name, %s_devices[i]))\n\t\t\t\tk = i;\n"
-			"\twhich[d] = k;\n\tknown[d] = 1;\n\treturn k;\n}\n\n", t->nd, name, t->nd,
-			t->nd, t->nd, name);
+		tn_exp_device_pick(o, name, "device", t->nd, (const char (*)[256])t->dev);
 	} else {
 		fprintf(o, "static int %s_device(void)\n{\n\treturn 0;\n}\n\n", name);
 	}

@@ -20,6 +20,11 @@ void tn_exp_abi(const struct tn_family *fam);
  * comment lines on the pick by size (NAME_which is then declared). */
 int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
 		  const char *db_path, const char *dflt, const char *rule);
+/* The table NAME_devices of the nd device names dev and static int
+ * NAME_FN(void): the current device's index in it, nd for any other (looked
+ * up once per device). */
+void tn_exp_device_pick(FILE *o, const char *name, const char *fn, int nd,
+			const char (*dev)[256]);
 /* Opens DIR/NAME.EXT for writing; the path in path[0..pn). */
 /* The opening of a NAME.cu of several kernels: banner, the runtime's
  * header for nvcc or hipcc (FD_RT, FD_PROP name its API), NAME.h, prelude. */
