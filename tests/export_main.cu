@@ -5,7 +5,9 @@
  * (next, prev, vel)), lays out fields as k.h's contract says, launches
  * through k_launch() and validates against its own CPU reference: random
  * input, output poisoned, every interior point within the error bound of
- * README, the halo untouched. With --time N it then times N launches with
+ * README, the halo untouched. With k_D1 (first-derivative weights) the
+ * reference is the first derivative along the one axis with weights, or the
+ * mixed derivative of the two. With --time N it then times N launches with
  * events and prints the median.
  * Built with nvcc by tests/t_gpu.c and results/h100/export-sizes.sh:
  *   nvcc export_main.cu k.cu -o ex; ex NX NY NZ [--time N]
@@ -52,6 +54,40 @@ static int launch(fd_real *out, const fd_real *in, const fd_real *vel, struct fd
 	return k_launch(out, in, g, c, 0);
 #endif
 }
+
+#ifdef k_D1
+/* At the point p: sum_k a_k (u(+k) - u(-k)) along the one axis whose weights
+ * are set, or sum_{k,q} s_k t_q (u(+k,+q) - u(+k,-q) - u(-k,+q) + u(-k,-q))
+ * over the two; mag the sum of the terms' magnitudes. */
+static void d1_ref(const fd_real *p, const struct fd_coef *c, long long ld, long long slice,
+		   double *ref, double *mag)
+{
+	const fd_real *w[3] = { c->x, c->y, c->z };
+	const long long st[3] = { 1, ld, slice };
+	int ax[3], na = 0;
+	for (int a = 0; a < 3; a++)
+		if (w[a][1] != 0)
+			ax[na++] = a;
+	for (int r = 1; r <= R; r++) {
+		const double ws = w[ax[0]][r];
+		const long long ds = r * st[ax[0]];
+		if (na == 1) {
+			*ref += ws * ((double)p[ds] - p[-ds]);
+			*mag += fabs(ws * p[ds]) + fabs(ws * p[-ds]);
+			continue;
+		}
+		for (int q = 1; q <= R; q++) {
+			const double wq = ws * w[ax[1]][q];
+			const long long dt = q * st[ax[1]];
+			const double t[4] = { p[ds + dt], -p[ds - dt], -p[-ds + dt], p[-ds - dt] };
+			for (int e = 0; e < 4; e++) {
+				*ref += wq * t[e];
+				*mag += fabs(wq * t[e]);
+			}
+		}
+	}
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -107,6 +143,12 @@ int main(int argc, char **argv)
 				long long a = origin + i + (long long)j * ld + k * slice;
 				if (i >= 0 && i < nx && j >= 0 && j < ny && k >= 0 && k < nz) {
 					const fd_real *p = in + a;
+#ifdef k_D1
+					double dr = 0, dm = 0;
+					d1_ref(p, &c, ld, slice, &dr, &dm);
+					bad += !(fabs(out[a] - dr) <= 2.0 * (4 * R * R + 8) * u * dm + 1e-30);
+					continue;
+#endif
 					double ref = (double)c.c0 * p[0], mag = fabs(ref);
 					for (int r = 1; r <= R; r++) {
 						const double t[6] = { p[-r], p[r], p[-r * ld], p[r * ld],

@@ -375,7 +375,8 @@ static void plan_kill_resume(void **st)
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 3);
 }
 
-/* The kernel fdtune export writes, built with nvcc into a program of a
+/* The kernels fdtune export writes for a Laplacian (xyz), a mixed (dxz) and
+ * a first derivative (d1y), each built with nvcc into a program of a
  * user's (tests/export_main.cu), runs and validates at sizes other than the
  * tuned one. */
 static void exported_kernel(void **st)
@@ -389,10 +390,12 @@ static void exported_kernel(void **st)
 	    system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc"))
 		skip();
 	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
-	snprintf(cmd, sizeof cmd, "cp '%s' %s/x.db && '%s/fdtune' export --db %s/x.db --out %s "
-		 "--name k && PATH=$PATH:/usr/local/cuda/bin nvcc -O2 -arch=%s -I%s "
-		 "'%s/tests/export_main.cu' %s/k.cu -o %s/ex && %s/ex 61 37 29 && %s/ex 512 256 64 "
-		 "&& %s/ex 1 1 1", db, dir, root, dir, dir, dev.arch, dir, root, dir, dir, dir, dir, dir);
+	/* a Laplacian, a mixed and a first derivative: three kinds of weights */
+	snprintf(cmd, sizeof cmd, "cp '%s' %s/x.db && for f in xyz dxz d1y; do '%s/fdtune' export "
+		 "--db %s/x.db --out %s --name k -f $f && PATH=$PATH:/usr/local/cuda/bin nvcc -O2 "
+		 "-arch=%s -I%s '%s/tests/export_main.cu' %s/k.cu -o %s/ex && %s/ex 61 37 29 && "
+		 "%s/ex 512 256 64 && %s/ex 1 1 1 || exit 1; done", db, dir, root, dir, dir, dev.arch,
+		 dir, root, dir, dir, dir, dir, dir);
 	assert_int_equal(system(cmd), 0);
 }
 

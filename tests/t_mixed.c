@@ -208,11 +208,48 @@ static void coef_contract(void **st)
 		}
 }
 
+/* What an export's NAME_coef writes (tn_coef_unit's weights over h to its
+ * power on the family's axes, zero elsewhere, c0 = w[0] times the sum of the
+ * scales) is what the family's coef gave the kernel in the sweep: every
+ * family, every R, unequal spacings. */
+static void export_weights(void **st)
+{
+	static const double h[3] = { 0.5, 2.0, 1.25 };
+	(void)st;
+	for (int fi = 0; tn_families[fi]; fi++) {
+		const struct tn_family *f = tn_families[fi];
+		for (int r = 1; r <= TN_RMAX; r++) {
+			struct tn_problem pb = t_prob(f->name, r);
+			struct tn_coef c;
+			const float *got[3] = { c.x, c.y, c.z };
+			double w[TN_RMAX + 1], s[3];
+			int pw;
+			memcpy(pb.h, h, sizeof h);
+			f->coef(&pb, &c);
+			assert_int_equal(tn_coef_unit(f, r, w, &pw), 0);
+			assert_true(pw == (f->d1 ? 1 : 2));
+			for (int a = 0; a < 3; a++)
+				s[a] = f->axes >> a & 1 ? 1 / pow(h[a], pw) : 0;
+			for (int a = 0; a < 3; a++)
+				for (int k = 1; k <= TN_RMAX; k++) {
+					double want = k <= r ? w[k] * s[a] : 0;
+					if (fabs(got[a][k] - want) > 1e-6 * fabs(want))
+						fail_msg("%s R=%d axis %d k=%d: coef %g, export %g", f->name,
+							 r, a, k, (double)got[a][k], want);
+				}
+			double c0 = w[0] * (s[0] + s[1] + s[2]);
+			if (fabs(c.c0 - c0) > 1e-6 * fabs(c0))
+				fail_msg("%s R=%d: c0 %g, export %g", f->name, r, (double)c.c0, c0);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(d1_weights), cmocka_unit_test(mixed_polynomials),
 		cmocka_unit_test(two_pass_equals_single), cmocka_unit_test(coef_contract),
+		cmocka_unit_test(export_weights),
 	};
 	return cmocka_run_group_tests_name("mixed", t, NULL, NULL);
 }

@@ -94,6 +94,9 @@ struct tn_family {
 			float *mb, char *err, size_t n);
 	int axes;               /* TN_X | TN_Y | TN_Z (tn_ref.h) summed by tn_fam_ref and
 				 * tn_fam_coef, for families that use them */
+	int d1;                 /* coef gives first-derivative weights a_k / h on the
+				 * axes (c0 = 0), not second-derivative ones w_k / h^2
+				 * with c0 = w_0 sum 1 / h^2: what exports write out */
 	const char *dflt;       /* a configuration that runs well anywhere (JSON) */
 };
 
@@ -109,6 +112,11 @@ int tn_d2_weights(int r, double w[TN_RMAX + 1]);
 /* tn_coef.c: central first-derivative weights of order 2R, a[1..R] for the
  * differences u(k) - u(-k); a[0] = 0. */
 int tn_d1_weights(int r, double a[TN_RMAX + 1]);
+/* tn_coef.c: the weights f's coef gives at unit spacing, w[0..R] (w[0] the
+ * centre weight of one axis), and the power of h (1 or 2) that divides them
+ * on each axis of f->axes, zero on the others: the contract an exported
+ * NAME_coef writes out. 0, or 1 for R outside 1..8. */
+int tn_coef_unit(const struct tn_family *f, int r, double w[TN_RMAX + 1], int *pow);
 
 /* tn_field.c */
 void tn_layout_of(const struct tn_problem *pb, struct tn_layout *l);

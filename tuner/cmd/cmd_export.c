@@ -88,6 +88,17 @@ void tn_exp_abi(const struct tn_family *fam)
 	}
 }
 
+void tn_exp_scale(const struct tn_family *f, int a, const char *zero, char *buf, size_t n)
+{
+	const char h = (char)('x' + a);
+	if (!(f->axes >> a & 1))
+		snprintf(buf, n, "%s", zero);
+	else if (f->d1)
+		snprintf(buf, n, "1 / h%c", h);
+	else
+		snprintf(buf, n, "1 / (h%c * h%c)", h, h);
+}
+
 /* Writes NAME.h for the runs p[0..np) with configurations cfg[0..np): one,
  * one per device or one per (device, size); dflt, when not NULL, the
  * configuration for any other device; rule, when not NULL, comment lines on
@@ -95,9 +106,14 @@ void tn_exp_abi(const struct tn_family *fam)
 int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
 	   const char *db_path, const char *dflt, const char *rule)
 {
+	const struct tn_family *f = tn_family(p->family);
 	double w[TN_RMAX + 1];
-	if (tn_d2_weights(p->radius, w))
+	char s[3][32];
+	int pow;
+	if (!f || tn_coef_unit(f, p->radius, w, &pow))
 		return -1;
+	for (int a = 0; a < 3; a++)
+		tn_exp_scale(f, a, "0", s[a], sizeof s[a]);
 	fprintf(o, "/*\n * %s.h: exported by fdtune from %s. DO NOT EDIT; export again.\n"
 		" * %s, R = %d, order %d, %s.\n", name, db_path, p->family, p->radius,
 		2 * p->radius, p->precision);
@@ -121,19 +137,27 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		"#ifndef FD_TYPES\n#define FD_TYPES\n"
 		"struct fd_grid { int nx, ny, nz, ld; long long slice; };\n"
 		"struct fd_coef { fd_real c0, x[9], y[9], z[9]; };\n#endif\n\n"
-		"#define %s_RADIUS %d\n%s%s%s\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
-		"/* The weights of the second derivatives of order %d, scaled by 1/h^2. */\n"
+		"#define %s_RADIUS %d\n%s%s%s%s%s%s\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+		"/* The weights of the %s derivatives of order %d along the axes of %s,\n"
+		" * scaled by 1/h%s%s%s. */\n"
 		"static inline void %s_coef(struct fd_coef *c, double hx, double hy, double hz)\n{\n"
 		"\tstatic const double w[%d] = {", name, name,
 		strcmp(p->precision, "fp64") ? "float" : "double", p->precision, name, p->radius,
 		strcmp(tn_exp_args, "out, in") ? "#define " : "",
 		strcmp(tn_exp_args, "out, in") ? name : "",
 		strcmp(tn_exp_args, "out, in") ? "_STEP 1   /* a time step: (next, prev, vel) */\n" : "",
-		2 * p->radius, name, p->radius + 1);
+		f->d1 ? "#define " : "", f->d1 ? name : "",
+		f->d1 ? "_D1 1     /* first-derivative weights: c->c0 is 0 */\n" : "",
+		f->d1 ? "first" : "second", 2 * p->radius, p->family, f->d1 ? "" : "^2",
+		f->axes == 7 ? "" : "; zero on the other axes",   /* all three */
+		f->d1 ? "; c0 = 0" : "", name, p->radius + 1);
 	for (int k = 0; k <= p->radius; k++)
 		fprintf(o, "%s%.17g", k ? ", " : " ", w[k]);
-	fprintf(o, " };\n\tconst double s[3] = { 1 / (hx * hx), 1 / (hy * hy), 1 / (hz * hz) };\n"
-		"\tint k;\n\tfor (k = 0; k < 9; k++)\n"
+	fprintf(o, " };\n\tconst double s[3] = { %s, %s, %s };\n\tint k;\n", s[0], s[1], s[2]);
+	for (int a = 0; a < 3; a++)
+		if (!(f->axes >> a & 1))
+			fprintf(o, "\t(void)h%c;\n", 'x' + a);
+	fprintf(o, "\tfor (k = 0; k < 9; k++)\n"
 		"\t\tc->x[k] = c->y[k] = c->z[k] = 0;\n"
 		"\tfor (k = 1; k <= %d; k++) {\n\t\tc->x[k] = (fd_real)(w[k] * s[0]);\n"
 		"\t\tc->y[k] = (fd_real)(w[k] * s[1]);\n\t\tc->z[k] = (fd_real)(w[k] * s[2]);\n\t}\n"

@@ -16,6 +16,7 @@
  * is at most 56 characters and starts with a letter (tn_export_f90_name).
  */
 #include "tn_cli.h"
+#include "tn_export.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -53,10 +54,15 @@ int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, ch
 {
 	const char *real = strcmp(p->precision, "fp64") ? "c_float" : "c_double";
 	const char *args = steps > 0 ? "next, prev, vel" : "out, in";
+	const struct tn_family *f = tn_family(p->family);
 	double w[TN_RMAX + 1];
+	char s[3][32];
+	int pow;
 
-	if (tn_d2_weights(p->radius, w))
+	if (!f || tn_coef_unit(f, p->radius, w, &pow))
 		return -1;
+	for (int a = 0; a < 3; a++)
+		tn_exp_scale(f, a, "0.0_c_double", s[a], sizeof s[a]);
 	provenance(o, name, p, np, cfg, db_path);
 	fprintf(o, "!\n! Contract (as %s.h): %s are device pointers (type(c_ptr)) to interior\n"
 		"! point (0,0,0) of fields with %d halo points on every side, rows of g%%ld\n"
@@ -98,17 +104,19 @@ int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		"      type(fd_coef), intent(in) :: c\n      type(c_ptr), value :: stream\n"
 		"      integer(c_int) :: st\n    end function %s_launch\n  end interface\n\n"
 		"contains\n\n", name, args, name, args, name);
-	fprintf(o, "  ! The weights of the second derivatives of order %d, scaled by 1/h**2:\n"
-		"  ! %s_coef of %s.h, bit for bit.\n"
+	fprintf(o, "  ! The weights of the %s derivatives of order %d along the axes of %s,\n"
+		"  ! scaled by 1/h%s%s%s: %s_coef of %s.h, bit for bit.\n"
 		"  subroutine %s_coef(c, hx, hy, hz)\n"
 		"    type(fd_coef), intent(out) :: c\n"
 		"    real(c_double), intent(in) :: hx, hy, hz\n"
 		"    real(c_double), parameter :: w(0:%d) = [ &\n",
-		2 * p->radius, name, name, name, p->radius);
+		f->d1 ? "first" : "second", 2 * p->radius, p->family, f->d1 ? "" : "**2",
+		f->axes == 7 ? "" : ", zero on the others", f->d1 ? ", c0 = 0" : "", name, name,
+		name, p->radius);
 	for (int k = 0; k <= p->radius; k++)
 		fprintf(o, "      %.17e_c_double%s\n", w[k], k < p->radius ? ", &" : " ]");
 	fprintf(o, "    real(c_double) :: s(3)\n    integer :: k\n\n"
-		"    s = [ 1 / (hx * hx), 1 / (hy * hy), 1 / (hz * hz) ]\n"
+		"    s = [ %s, %s, %s ]\n"
 		"    c%%x = 0\n    c%%y = 0\n    c%%z = 0\n"
 		"    do k = 1, %d\n"
 		"      c%%x(k) = real(w(k) * s(1), fd_real)\n"
@@ -116,6 +124,7 @@ int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		"      c%%z(k) = real(w(k) * s(3), fd_real)\n"
 		"    end do\n"
 		"    c%%c0 = real(w(0) * ((s(1) + s(2)) + s(3)), fd_real)\n"
-		"  end subroutine %s_coef\n\nend module %s_fdtune\n", p->radius, name, name);
+		"  end subroutine %s_coef\n\nend module %s_fdtune\n", s[0], s[1], s[2], p->radius, name,
+		name);
 	return ferror(o) ? -1 : 0;
 }

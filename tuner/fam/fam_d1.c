@@ -74,7 +74,7 @@ const struct tn_family tn_fam_d1x = {
 		{ "acc", "add to the output (out += Dx u)", 0, 1, 2, { 0, 1 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
-	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms,
+	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms, .d1 = 1,
 	.axes = TN_X,
 	.dflt = "{\"vec\":4,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":1,\"acc\":0}",
 };
@@ -92,7 +92,7 @@ const struct tn_family tn_fam_d1y = {
 		{ "acc", "add to the output (out += Dy u)", 0, 1, 2, { 0, 1 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
-	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms,
+	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms, .d1 = 1,
 	.axes = TN_Y,
 	/* untuned: float4, 8 rows per thread: 96 column floats at R=8 */
 	.dflt = "{\"vec\":4,\"bx\":64,\"by\":4,\"ypt\":8,\"nw\":4,\"acc\":0}",
@@ -111,7 +111,7 @@ const struct tn_family tn_fam_d1z = {
 		{ "acc", "add to the output (out += Dz u)", 0, 1, 2, { 0, 1 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
-	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms,
+	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms, .d1 = 1,
 	.axes = TN_Z,
 	/* untuned: float2, 256 threads marching 64 planes (34 queue floats at R=8) */
 	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":64,\"acc\":0}",

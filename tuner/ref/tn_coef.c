@@ -46,3 +46,9 @@ int tn_d1_weights(int r, double a[TN_RMAX + 1])
 		a[k] = 0;
 	return 0;
 }
+
+int tn_coef_unit(const struct tn_family *f, int r, double w[TN_RMAX + 1], int *pow)
+{
+	*pow = f->d1 ? 1 : 2;
+	return f->d1 ? tn_d1_weights(r, w) : tn_d2_weights(r, w);
+}
