@@ -17,8 +17,16 @@ m4_dnl   yz: the block marches along z; each input plane (block rows and R halo
 m4_dnl       rows each side) goes through an LDS tile, each thread takes Dy of its
 m4_dnl       rows from it into a register queue of 2R + 1 planes, Dz of the queue
 m4_dnl       gives the output
+m4_dnl With lds=0 no LDS and no barrier: each thread loads the neighbours it needs
+m4_dnl from memory (its neighbours' loads put them in L1), takes the fast-axis
+m4_dnl derivative first and the slow one from registers:
+m4_dnl   xy: per plane, Dx at each of its rows and R rows each side, Dy of them
+m4_dnl   xz: Dx of its rows into a register queue of 2R + 1 planes, Dz of it
+m4_dnl   yz: a column of its rows and R rows each side, Dy into a register queue
+m4_dnl       of 2R + 1 planes, Dz of it
+m4_dnl and pf=1 (xz, yz) loads the next plane one step ahead.
 m4_dnl Every block walks NW output planes. Parameters (m4 -D): FDT_R FDT_VEC FDT_BX
-m4_dnl FDT_BY FDT_YPT FDT_NW FDT_ACC FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out,
+m4_dnl FDT_BY FDT_YPT FDT_NW FDT_LDS FDT_PF FDT_ACC FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out,
 m4_dnl const fd_real *in, fd_grid, fd_coef); in and out point at interior point (0,0,0)
 m4_dnl of fields of the same layout, R halo points on every side, ld a multiple of
 m4_dnl 32 elements, the interior origin 128-byte aligned, at least 12 elements of row
@@ -32,7 +40,9 @@ FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be
 FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and by and ypt and nw must be positive')m4_dnl
 FDT_REQUIRE(`FDT_ACC == 0 || FDT_ACC == 1', `acc FDT_ACC must be 0 or 1')m4_dnl
 FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xy', 1, FDT_AXES, `xz', 1, FDT_AXES, `yz', 1, 0)', `axes FDT_AXES must be xy or xz or yz')m4_dnl
-FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xz', `FDT_YPT == 1', 1)', `dxz marches one row per thread: ypt must be 1')m4_dnl
+FDT_REQUIRE(`FDT_LDS == 0 || FDT_LDS == 1', `lds FDT_LDS must be 0 or 1')m4_dnl
+FDT_REQUIRE(`FDT_PF == 0 || (FDT_PF == 1 && FDT_LDS == 0 && m4_ifelse(FDT_AXES, `xy', 0, 1))', `pf FDT_PF must be 0 or 1 and 1 needs lds 0 and a march (xz or yz)')m4_dnl
+FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xz', `FDT_YPT == 1 || FDT_LDS == 0', 1)', `dxz with lds 1 marches one row per thread: ypt must be 1')m4_dnl
 m4_dnl FDT_XV: vectors of x halo on each side of a vector.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl
 m4_dnl FDT_ZERO: the zero vector.
@@ -81,7 +91,7 @@ enum { R = FDT_R, VL = FDT_VEC, BX = FDT_BX, BY = FDT_BY, YP = FDT_YPT, TH = BY 
        NCX = (W + BX - 1) / BX         /* tile columns of a thread: tx, tx + BX, ... below W */') };
 typedef FDT_VTYPE vt;
 
-m4_ifelse(FDT_AXES, `xy', `m4_dnl
+m4_ifelse(FDT_LDS, 0, `m4_include(`dmix0.m4')', FDT_AXES, `xy', `m4_dnl
 /* Block (bx, by, bz): x from x0 = bx BX VL, rows y0 = by TH .. y0 + TH - 1, planes
  * bz NW .. min(bz NW + NW, nz) - 1. Thread (tx, ty) computes Dy at tile columns
  * tx + i BX (x = x0 + (tx + i BX - XV) VL) of rows y0 + ty YP .. + YP - 1, then

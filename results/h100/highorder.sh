@@ -17,6 +17,12 @@
 #   sizes-iso  v13 for iso3dfd alone, resuming what the first plan began
 #   iso64  iso3dfd fp64 R = 8 at 512^3 (never measured): lds 2 around the
 #        fp32 best's shape, with zu
+#   mixed  v15: dxy, dxz and dyz fp32 R = 4 at 512^3, the whole default space
+#        with lds 0 (no LDS, neighbours from L1) and lds 1, acc 0
+#   mixed-odd  v15's lds 0 kernels validated at 61x37x29: a random 30% of
+#        each space at R = 3 and 8 (fp32, acc 0 and 1) and R = 5 (fp64)
+#   fp64hi  xyz fp64 R = 6..8 at 512^3: transfer searches over 3% of each
+#        space (zu 1..4), within a budget
 set -eu
 step=$1
 db=$2
@@ -53,6 +59,18 @@ iso64)
 sizes-iso)
 	./fdtune sweep --db "$db" -q -s transfer --evals 2 --budget "${BUDGET:-150s}" \
 		--plan results/h100/sizes-13-iso.plan -p zu=1,2,3,4
+	;;
+mixed)
+	for f in dxy dxz dyz; do s -f $f -r 4 -n 512 -p acc=0; done
+	;;
+mixed-odd)
+	r() { ./fdtune sweep --db "$db" -q -s random --evals 30 -f dxy,dxz,dyz -n 61x37x29 -p lds=0 "$@"; }
+	r -r 3,8
+	r -r 5 --precision fp64
+	;;
+fp64hi)
+	./fdtune sweep --db "$db" -q -s transfer --evals 3 --budget "${BUDGET:-120s}" -f xyz \
+		-r 6,7,8 -n 512 --precision fp64 -p zu=1,2,3,4
 	;;
 plan)
 	./fdtune sweep --db "$db" -q -s transfer --evals 1 --budget "${BUDGET:-240s}" -f xyz \

@@ -13,16 +13,22 @@
  * Parameters:
  *   vec  floats per thread in x (1, 2, 4: float, float2, float4)
  *   bx   threads of a block in x;  by  threads in y
- *   ypt  rows per thread (dxz: 1, each thread marches one row)
+ *   ypt  rows per thread (dxz with lds=1: 1, each thread marches one row)
  *   nw   z planes per block (dxy: walked one after the other; dxz and dyz: the
  *        march, whose first 2R input planes are the warm-up of the queue)
+ *   lds  1: through an LDS tile as above; 0: no LDS and no barrier, every
+ *        thread loads its neighbours from memory (L1) and takes the fast-axis
+ *        derivative first (templates/dmix0.m4)
+ *   pf   (lds=0, dxz and dyz) load the next plane one step ahead
  *   acc  1: add the result to the output (tn.h)
+ * Records made before lds and pf existed read as lds=1, pf=0: the first value
+ * of each domain is the kernel they ran.
  */
 #include "fam.h"
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, YPT, NW, ACC };
+enum { VEC, BX, BY, YPT, NW, LDS, PF, ACC };
 
 /* Floats of the register queues and columns a thread of config v keeps at
  * radius r, in the family of axes s (see templates/dmix.m4); at most QMAX
@@ -39,16 +45,24 @@ static long long lds_bytes(const char *axes, int r, const int *v)
 {
 	long long th = (long long)v[BY] * v[YPT], xv = (r + v[VEC] - 1) / v[VEC];
 	long long vb = 4LL * v[VEC];
-	return axes[1] == 'y' ? th * (v[BX] + 2 * xv) * vb :               /* xy */
+	return !v[LDS] ? 0 :
+	       axes[1] == 'y' ? th * (v[BX] + 2 * xv) * vb :                /* xy */
 	       axes[0] == 'x' ? v[BY] * (v[BX] + 2 * xv) * vb :             /* xz */
 			        (th + 2 * r) * v[BX] * vb;                   /* yz */
 }
 
+/* lds=1: the queues and columns of dmix.m4; lds=0 (dmix0.m4): the column of
+ * Dx and one window (xy), or the queue and the windows or the column of the
+ * own rows, twice with pf=1 (xz, yz). */
 static long long queue_floats(const char *axes, int r, const int *v)
 {
-	return axes[1] == 'y' ? (ncx(r, v) * v[YPT] + v[YPT] + 2 * r) * v[VEC] :
-	       axes[0] == 'x' ? ncx(r, v) * (2 * r + 1) * v[VEC] :
-			        (long long)v[YPT] * (2 * r + 1) * v[VEC];
+	long long xv = (r + v[VEC] - 1) / v[VEC], yp = v[YPT], q = yp * (2 * r + 1);
+	if (v[LDS])
+		return axes[1] == 'y' ? (ncx(r, v) * yp + yp + 2 * r) * v[VEC] :
+		       axes[0] == 'x' ? ncx(r, v) * (2 * r + 1) * v[VEC] : q * v[VEC];
+	return axes[1] == 'y' ? (yp + 2 * r + 2 * xv + 1) * v[VEC] :
+	       axes[0] == 'x' ? (q + (1 + v[PF]) * yp * (2 * xv + 1)) * v[VEC] :
+			        (q + (1 + v[PF]) * (yp + 2 * r)) * v[VEC];
 }
 
 static int check_axes(const char *axes, const struct tn_problem *pb, const int *v,
@@ -56,12 +70,16 @@ static int check_axes(const char *axes, const struct tn_problem *pb, const int *
 {
 	/* domains are bounded (tn_space_set), so these products fit */
 	long long rows = (long long)v[BY] * v[YPT];
-	if (tn_fam_flag(v[ACC], "acc", why, n))
+	if (tn_fam_flag(v[LDS], "lds", why, n) || tn_fam_flag(v[PF], "pf", why, n) ||
+	    tn_fam_flag(v[ACC], "acc", why, n))
 		return 1;
 	if (v[NW] < 1 || v[YPT] < 1)
 		return snprintf(why, n, "nw=%d ypt=%d: both must be at least 1", v[NW], v[YPT]), 1;
-	if (axes[0] == 'x' && axes[1] == 'z' && v[YPT] != 1)
-		return snprintf(why, n, "ypt=%d: dxz marches one row per thread (ypt=1)", v[YPT]), 1;
+	if (axes[0] == 'x' && axes[1] == 'z' && v[LDS] && v[YPT] != 1)
+		return snprintf(why, n, "ypt=%d: dxz with lds=1 marches one row per thread "
+				"(ypt=1; lds=0 takes more)", v[YPT]), 1;
+	if (v[PF] && (v[LDS] || axes[1] == 'y'))
+		return snprintf(why, n, "pf=1 needs lds=0 and a march along z (dxz, dyz)"), 1;
 	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
 		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
 	if (v[VEC] == 1 || v[VEC] == 2 || v[VEC] == 4) {
@@ -85,63 +103,71 @@ static int check(const struct tn_problem *pb, const int *v, const struct tn_limi
 			  lim, why, n);
 }
 
-/* Default spaces at R=4 (before the LDS and queue limits):
- * dxy 3 vec x 3 bx x 2 by x 2 ypt x 2 nw x 2 acc = 144;
- * dxz 3 vec x 3 bx x 4 by x 1 ypt x 2 nw x 2 acc = 144;
- * dyz 3 vec x 3 bx x 2 by x 2 ypt x 2 nw x 2 acc = 144. */
+/* Default spaces at R=4, before the LDS and queue limits (lds=1 with pf=0
+ * only; dxz with lds=1 with ypt=1 only):
+ * dxy 3 vec x 3 bx x 2 by x 3 ypt x 2 nw x 2 lds x 2 acc = 432;
+ * dxz 3 vec x 3 bx x 4 by x (1 + 2 x 2) (ypt, lds, pf) x 2 nw x 2 acc = 360;
+ * dyz 3 vec x 3 bx x 2 by x 3 ypt x 3 (lds, pf) x 2 nw x 2 acc = 648. */
+#define LDS_P { "lds", "1: through an LDS tile; 0: neighbours from memory (L1), no barrier", \
+		0, 1, 2, { 1, 0 } }
+#define PF_P { "pf", "lds=0, dxz and dyz: load the next plane one step ahead", 0, 1, 2, { 0, 1 } }
 const struct tn_family tn_fam_dxy = {
 	.name = "dxy", .tmpl = "dxy.m4",
-	.help = "mixed d2/dxdy in one pass: Dy from register columns into an LDS tile, Dx from it",
-	.np = 6,
+	.help = "mixed d2/dxdy in one pass: Dy into an LDS tile, Dx from it (lds=1), or Dx then Dy from memory (lds=0)",
+	.np = 8,
 	.p = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
 		{ "by", "threads per block in y", 1, 1024, 2, { 2, 8 } },
-		{ "ypt", "rows per thread", 1, 64, 2, { 1, 4 } },
+		{ "ypt", "rows per thread", 1, 64, 3, { 1, 4, 8 } },
 		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
+		LDS_P,
+		{ "pf", "no effect in dxy (no march): 0", 0, 0, 1, { 0 } },
 		{ "acc", "add to the output (out += Dxy u)", 0, 1, 2, { 0, 1 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
-	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms,
+	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_X | TN_Y,
 	/* untuned: float2, 256 threads, a tile of 8 rows (8.4 KB at R=8) */
-	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":4,\"acc\":0}",
+	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":4,\"lds\":1,\"pf\":0,\"acc\":0}",
 };
 
 const struct tn_family tn_fam_dxz = {
 	.name = "dxz", .tmpl = "dxz.m4",
-	.help = "mixed d2/dxdz in one pass: Dz from a register queue along z into LDS, Dx from it",
-	.np = 6,
+	.help = "mixed d2/dxdz in one pass: Dz from a register queue into LDS, Dx from it (lds=1), or Dx into a z queue (lds=0)",
+	.np = 8,
 	.p = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
 		{ "by", "threads per block in y", 1, 1024, 4, { 1, 2, 4, 8 } },
-		{ "ypt", "rows per thread (1: one row marches)", 1, 1, 1, { 1 } },
+		{ "ypt", "rows per thread (lds=1: 1, one row marches)", 1, 64, 2, { 1, 4 } },
 		{ "nw", "z planes per block (the march)", 1, 65536, 2, { 32, 128 } },
+		LDS_P, PF_P,
 		{ "acc", "add to the output (out += Dxz u)", 0, 1, 2, { 0, 1 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
-	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms,
+	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_X | TN_Z,
 	/* untuned: float2, 256 threads marching 64 planes; 68 queue floats at R=8 */
-	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":64,\"acc\":0}",
+	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":64,\"lds\":1,\"pf\":0,\"acc\":0}",
 };
 
 const struct tn_family tn_fam_dyz = {
 	.name = "dyz", .tmpl = "dyz.m4",
-	.help = "mixed d2/dydz in one pass: Dy from an LDS tile of each plane into a register queue, Dz from it",
-	.np = 6,
+	.help = "mixed d2/dydz in one pass: Dy of each plane (LDS tile, lds=1, or memory, lds=0) into a z queue, Dz from it",
+	.np = 8,
 	.p = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
 		{ "by", "threads per block in y", 1, 1024, 2, { 4, 8 } },
-		{ "ypt", "rows per thread", 1, 64, 2, { 1, 2 } },
+		{ "ypt", "rows per thread", 1, 64, 3, { 1, 2, 4 } },
 		{ "nw", "z planes per block (the march)", 1, 65536, 2, { 32, 128 } },
+		LDS_P, PF_P,
 		{ "acc", "add to the output (out += Dyz u)", 0, 1, 2, { 0, 1 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
-	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms,
+	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_Y | TN_Z,
 	/* untuned: float2, 256 threads, 8 rows marching 64 planes; 68 queue floats at R=8 */
-	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":64,\"acc\":0}",
+	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":64,\"lds\":1,\"pf\":0,\"acc\":0}",
 };
