@@ -24,7 +24,7 @@ m4_dnl   xy: per plane, Dx at each of its rows and R rows each side, Dy of them
 m4_dnl   xz: Dx of its rows into a register queue of 2R + 1 planes, Dz of it
 m4_dnl   yz: a column of its rows and R rows each side, Dy into a register queue
 m4_dnl       of 2R + 1 planes, Dz of it
-m4_dnl and pf=1 (xz, yz) loads the next plane one step ahead.
+m4_dnl and pf=1 or 2 (xz, yz) loads one or two planes ahead.
 m4_dnl Every block walks NW output planes. Parameters (m4 -D): FDT_R FDT_VEC FDT_BX
 m4_dnl FDT_BY FDT_YPT FDT_NW FDT_LDS FDT_PF FDT_ACC FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out,
 m4_dnl const fd_real *in, fd_grid, fd_coef); in and out point at interior point (0,0,0)
@@ -41,7 +41,7 @@ FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and
 FDT_REQUIRE(`FDT_ACC == 0 || FDT_ACC == 1', `acc FDT_ACC must be 0 or 1')m4_dnl
 FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xy', 1, FDT_AXES, `xz', 1, FDT_AXES, `yz', 1, 0)', `axes FDT_AXES must be xy or xz or yz')m4_dnl
 FDT_REQUIRE(`FDT_LDS == 0 || FDT_LDS == 1', `lds FDT_LDS must be 0 or 1')m4_dnl
-FDT_REQUIRE(`FDT_PF == 0 || (FDT_PF == 1 && FDT_LDS == 0 && m4_ifelse(FDT_AXES, `xy', 0, 1))', `pf FDT_PF must be 0 or 1 and 1 needs lds 0 and a march (xz or yz)')m4_dnl
+FDT_REQUIRE(`FDT_PF == 0 || (FDT_PF <= 2 && FDT_LDS == 0 && m4_ifelse(FDT_AXES, `xy', 0, 1))', `pf FDT_PF must be 0..2 and above 0 needs lds 0 and a march (xz or yz)')m4_dnl
 FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xz', `FDT_YPT == 1 || FDT_LDS == 0', 1)', `dxz with lds 1 marches one row per thread: ypt must be 1')m4_dnl
 m4_dnl FDT_XV: vectors of x halo on each side of a vector.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl

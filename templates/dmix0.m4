@@ -8,7 +8,7 @@ m4_dnl   xy: per plane, Dx at its rows and R rows each side, Dy of those
 m4_dnl   xz: Dx of its rows pushed into a queue of 2R + 1 planes, Dz of the queue
 m4_dnl   yz: a column of its rows and R rows each side, Dy of it pushed into a
 m4_dnl       queue of 2R + 1 planes, Dz of the queue
-m4_dnl pf=1 (xz, yz) loads the plane after next while the next one is computed.
+m4_dnl pf=1 or 2 (xz, yz): the loads run one or two planes ahead of the compute.
 m4_dnl Same ABI and launch as dmix.m4; a window reaches x offsets -XV VL ..
 m4_dnl (XV + 1) VL - 1 of the thread, which the row padding of the ABI covers.
 m4_dnl
@@ -29,12 +29,17 @@ m4_define(`FDT_CLOAD', `
 		for (int j = 0; j < YP + 2 * R; j++)
 			$1[j] = *(const vt *)(col + (long long)($2) * g.slice +
 					      (long long)min(yt - R + j, g.ny + R - 1) * g.ld);')m4_dnl
-m4_dnl FDT_NEXT(load, copy, buf, next, kk): the buffer buf of plane kk for this step,
-m4_dnl loaded by load (FDT_WLOAD or FDT_CLOAD); with pf=1 copy (FDT_WCOPY or
-m4_dnl FDT_CCOPY) takes it from next, which then loads plane kk + 1 if one is left.
-m4_define(`FDT_NEXT', `m4_ifelse(FDT_PF, 1, `$2(`$3', `$4')
-		if ($5 + 1 < ke + R) {$1(`$4', `$5 + 1')
-		}', `$1(`$3', `$5')')')m4_dnl
+m4_dnl FDT_NEXT(load, copy, buf, kk): the buffer buf of plane kk for this step,
+m4_dnl loaded by load (FDT_WLOAD or FDT_CLOAD); with pf > 0 it comes through
+m4_dnl copy (FDT_WCOPY or FDT_CCOPY) from buf1 (pf=1: then buf1 loads plane kk + 1;
+m4_dnl pf=2: buf1 from buf2, which loads plane kk + 2), when one is left.
+m4_define(`FDT_NEXT', `m4_ifelse(FDT_PF, 0, `$1(`$3', `$4')', `$2(`$3', `$3'1)m4_ifelse(FDT_PF, 2, `$2(`$3'1, `$3'2)')
+		if ($4 + FDT_PF < ke + R) {$1(`$3'FDT_PF, `$4 + FDT_PF')
+		}')')m4_dnl
+m4_dnl FDT_AHEAD(decl, load, buf): with pf > 0, declare buf1 (and buf2) with decl,
+m4_dnl the declarator after the name, and load planes kb - R (and kb - R + 1).
+m4_define(`FDT_AHEAD', `m4_ifelse(FDT_PF, 0, `', `
+	vt $3`'1$1`'m4_ifelse(FDT_PF, 2, `, $3`'2$1');  /* the planes ahead */$2(`$3'1, `kb - R')m4_ifelse(FDT_PF, 2, `$2(`$3'2, `kb - R + 1')')')')m4_dnl
 m4_dnl FDT_WCOPY(dst, src): the x windows src become dst (register moves).
 m4_define(`FDT_WCOPY', `
 #pragma unroll
@@ -101,14 +106,13 @@ m4_ifelse(FDT_AXES, `xy', `m4_dnl
 	}
 ', FDT_AXES, `xz', `m4_dnl
 	vt q[YP][2 * R + 1];    /* q[p][j]: Dx at row yt + p of plane kk - 2R + j */
-	vt w[YP][2 * XV + 1];   /* the x windows of the own rows at plane kk */m4_ifelse(FDT_PF, 1, `
-	vt wn[YP][2 * XV + 1];  /* the same at plane kk + 1 */FDT_WLOAD(`wn', `kb - R')')
+	vt w[YP][2 * XV + 1];   /* the x windows of the own rows at plane kk */FDT_AHEAD(`[YP][2 * XV + 1]', `FDT_WLOAD', `w')
 #pragma unroll
 	for (int p = 0; p < YP; p++)
 #pragma unroll
 		for (int j = 0; j <= 2 * R; j++)
 			q[p][j] = FDT_ZERO;
-	for (int kk = kb - R; kk < ke + R; kk++) {FDT_NEXT(`FDT_WLOAD', `FDT_WCOPY', `w', `wn', `kk')
+	for (int kk = kb - R; kk < ke + R; kk++) {FDT_NEXT(`FDT_WLOAD', `FDT_WCOPY', `w', `kk')
 #pragma unroll
 		for (int p = 0; p < YP; p++) {
 #pragma unroll
@@ -118,14 +122,13 @@ m4_ifelse(FDT_AXES, `xy', `m4_dnl
 	}
 ', `m4_dnl
 	vt q[YP][2 * R + 1];    /* q[p][j]: Dy at row yt + p of plane kk - 2R + j */
-	vt u[YP + 2 * R];       /* the y column of the own rows at plane kk */m4_ifelse(FDT_PF, 1, `
-	vt un[YP + 2 * R];      /* the same at plane kk + 1 */FDT_CLOAD(`un', `kb - R')')
+	vt u[YP + 2 * R];       /* the y column of the own rows at plane kk */FDT_AHEAD(`[YP + 2 * R]', `FDT_CLOAD', `u')
 #pragma unroll
 	for (int p = 0; p < YP; p++)
 #pragma unroll
 		for (int j = 0; j <= 2 * R; j++)
 			q[p][j] = FDT_ZERO;
-	for (int kk = kb - R; kk < ke + R; kk++) {FDT_NEXT(`FDT_CLOAD', `FDT_CCOPY', `u', `un', `kk')
+	for (int kk = kb - R; kk < ke + R; kk++) {FDT_NEXT(`FDT_CLOAD', `FDT_CCOPY', `u', `kk')
 #pragma unroll
 		for (int p = 0; p < YP; p++) {
 #pragma unroll

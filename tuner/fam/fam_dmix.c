@@ -19,7 +19,7 @@
  *   lds  1: through an LDS tile as above; 0: no LDS and no barrier, every
  *        thread loads its neighbours from memory (L1) and takes the fast-axis
  *        derivative first (templates/dmix0.m4)
- *   pf   (lds=0, dxz and dyz) load the next plane one step ahead
+ *   pf   (lds=0, dxz and dyz) load 1 or 2 planes ahead of the compute
  *   acc  1: add the result to the output (tn.h)
  * Records made before lds and pf existed read as lds=1, pf=0: the first value
  * of each domain is the kernel they ran.
@@ -53,7 +53,7 @@ static long long lds_bytes(const char *axes, int r, const int *v)
 
 /* lds=1: the queues and columns of dmix.m4; lds=0 (dmix0.m4): the column of
  * Dx and one window (xy), or the queue and the windows or the column of the
- * own rows, twice with pf=1 (xz, yz). */
+ * own rows, 1 + pf times (xz, yz). */
 static long long queue_floats(const char *axes, int r, const int *v)
 {
 	long long xv = (r + v[VEC] - 1) / v[VEC], yp = v[YPT], q = yp * (2 * r + 1);
@@ -70,16 +70,17 @@ static int check_axes(const char *axes, const struct tn_problem *pb, const int *
 {
 	/* domains are bounded (tn_space_set), so these products fit */
 	long long rows = (long long)v[BY] * v[YPT];
-	if (tn_fam_flag(v[LDS], "lds", why, n) || tn_fam_flag(v[PF], "pf", why, n) ||
-	    tn_fam_flag(v[ACC], "acc", why, n))
+	if (tn_fam_flag(v[LDS], "lds", why, n) || tn_fam_flag(v[ACC], "acc", why, n))
 		return 1;
+	if (v[PF] < 0 || v[PF] > 2)
+		return snprintf(why, n, "pf=%d: must be 0, 1 or 2", v[PF]), 1;
 	if (v[NW] < 1 || v[YPT] < 1)
 		return snprintf(why, n, "nw=%d ypt=%d: both must be at least 1", v[NW], v[YPT]), 1;
 	if (axes[0] == 'x' && axes[1] == 'z' && v[LDS] && v[YPT] != 1)
 		return snprintf(why, n, "ypt=%d: dxz with lds=1 marches one row per thread "
 				"(ypt=1; lds=0 takes more)", v[YPT]), 1;
 	if (v[PF] && (v[LDS] || axes[1] == 'y'))
-		return snprintf(why, n, "pf=1 needs lds=0 and a march along z (dxz, dyz)"), 1;
+		return snprintf(why, n, "pf=%d needs lds=0 and a march along z (dxz, dyz)", v[PF]), 1;
 	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
 		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
 	if (v[VEC] == 1 || v[VEC] == 2 || v[VEC] == 4) {
@@ -106,11 +107,11 @@ static int check(const struct tn_problem *pb, const int *v, const struct tn_limi
 /* Default spaces at R=4, before the LDS and queue limits (lds=1 with pf=0
  * only; dxz with lds=1 with ypt=1 only):
  * dxy 3 vec x 3 bx x 2 by x 3 ypt x 2 nw x 2 lds x 2 acc = 432;
- * dxz 3 vec x 3 bx x 4 by x (1 + 2 x 2) (ypt, lds, pf) x 2 nw x 2 acc = 360;
- * dyz 3 vec x 3 bx x 2 by x 3 ypt x 3 (lds, pf) x 2 nw x 2 acc = 648. */
+ * dxz 3 vec x 3 bx x 4 by x (1 + 2 x 3) (ypt, lds, pf) x 3 nw x 2 acc = 1512;
+ * dyz 3 vec x 3 bx x 2 by x 4 ypt x 4 (lds, pf) x 3 nw x 2 acc = 1728. */
 #define LDS_P { "lds", "1: through an LDS tile; 0: neighbours from memory (L1), no barrier", \
 		0, 1, 2, { 1, 0 } }
-#define PF_P { "pf", "lds=0, dxz and dyz: load the next plane one step ahead", 0, 1, 2, { 0, 1 } }
+#define PF_P { "pf", "lds=0, dxz and dyz: load pf planes ahead of the compute", 0, 2, 3, { 0, 1, 2 } }
 const struct tn_family tn_fam_dxy = {
 	.name = "dxy", .tmpl = "dxy.m4",
 	.help = "mixed d2/dxdy in one pass: Dy into an LDS tile, Dx from it (lds=1), or Dx then Dy from memory (lds=0)",
@@ -141,7 +142,7 @@ const struct tn_family tn_fam_dxz = {
 		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
 		{ "by", "threads per block in y", 1, 1024, 4, { 1, 2, 4, 8 } },
 		{ "ypt", "rows per thread (lds=1: 1, one row marches)", 1, 64, 2, { 1, 4 } },
-		{ "nw", "z planes per block (the march)", 1, 65536, 2, { 32, 128 } },
+		{ "nw", "z planes per block (the march)", 1, 65536, 3, { 32, 128, 512 } },
 		LDS_P, PF_P,
 		{ "acc", "add to the output (out += Dxz u)", 0, 1, 2, { 0, 1 } },
 	},
@@ -160,8 +161,8 @@ const struct tn_family tn_fam_dyz = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
 		{ "by", "threads per block in y", 1, 1024, 2, { 4, 8 } },
-		{ "ypt", "rows per thread", 1, 64, 3, { 1, 2, 4 } },
-		{ "nw", "z planes per block (the march)", 1, 65536, 2, { 32, 128 } },
+		{ "ypt", "rows per thread", 1, 64, 4, { 1, 2, 4, 8 } },
+		{ "nw", "z planes per block (the march)", 1, 65536, 3, { 32, 128, 512 } },
 		LDS_P, PF_P,
 		{ "acc", "add to the output (out += Dyz u)", 0, 1, 2, { 0, 1 } },
 	},
