@@ -24,9 +24,9 @@ m4_dnl   xy: per plane, Dx at each of its rows and R rows each side, Dy of them
 m4_dnl   xz: Dx of its rows into a register queue of 2R + 1 planes, Dz of it
 m4_dnl   yz: a column of its rows and R rows each side, Dy into a register queue
 m4_dnl       of 2R + 1 planes, Dz of it
-m4_dnl and pf=1 or 2 (xz, yz) loads one or two planes ahead.
+m4_dnl and pf=1 or 2 (xz, yz) loads one or two planes ahead, zu unrolls the march.
 m4_dnl Every block walks NW output planes. Parameters (m4 -D): FDT_R FDT_VEC FDT_BX
-m4_dnl FDT_BY FDT_YPT FDT_NW FDT_LDS FDT_PF FDT_ACC FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out,
+m4_dnl FDT_BY FDT_YPT FDT_NW FDT_LDS FDT_PF FDT_ZU FDT_ACC FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out,
 m4_dnl const fd_real *in, fd_grid, fd_coef); in and out point at interior point (0,0,0)
 m4_dnl of fields of the same layout, R halo points on every side, ld a multiple of
 m4_dnl 32 elements, the interior origin 128-byte aligned, at least 12 elements of row
@@ -41,6 +41,7 @@ FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and
 FDT_REQUIRE(`FDT_ACC == 0 || FDT_ACC == 1', `acc FDT_ACC must be 0 or 1')m4_dnl
 FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xy', 1, FDT_AXES, `xz', 1, FDT_AXES, `yz', 1, 0)', `axes FDT_AXES must be xy or xz or yz')m4_dnl
 FDT_REQUIRE(`FDT_LDS == 0 || FDT_LDS == 1', `lds FDT_LDS must be 0 or 1')m4_dnl
+FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 17 && (FDT_ZU == 1 || (FDT_LDS == 0 && m4_ifelse(FDT_AXES, `xy', 0, 1)))', `zu FDT_ZU must be 1..17 and above 1 needs lds 0 and a march (xz or yz)')m4_dnl
 FDT_REQUIRE(`FDT_PF == 0 || (FDT_PF <= 2 && FDT_LDS == 0 && m4_ifelse(FDT_AXES, `xy', 0, 1))', `pf FDT_PF must be 0..2 and above 0 needs lds 0 and a march (xz or yz)')m4_dnl
 FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xz', `FDT_YPT == 1 || FDT_LDS == 0', 1)', `dxz with lds 1 marches one row per thread: ypt must be 1')m4_dnl
 m4_dnl FDT_XV: vectors of x halo on each side of a vector.

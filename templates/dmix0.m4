@@ -8,7 +8,8 @@ m4_dnl   xy: per plane, Dx at its rows and R rows each side, Dy of those
 m4_dnl   xz: Dx of its rows pushed into a queue of 2R + 1 planes, Dz of the queue
 m4_dnl   yz: a column of its rows and R rows each side, Dy of it pushed into a
 m4_dnl       queue of 2R + 1 planes, Dz of the queue
-m4_dnl pf=1 or 2 (xz, yz): the loads run one or two planes ahead of the compute.
+m4_dnl pf=1 or 2 (xz, yz): the loads run one or two planes ahead of the compute;
+m4_dnl zu (xz, yz): the march unrolled zu times.
 m4_dnl Same ABI and launch as dmix.m4; a window reaches x offsets -XV VL ..
 m4_dnl (XV + 1) VL - 1 of the thread, which the row padding of the ABI covers.
 m4_dnl
@@ -40,6 +41,11 @@ m4_dnl FDT_AHEAD(decl, load, buf): with pf > 0, declare buf1 (and buf2) with dec
 m4_dnl the declarator after the name, and load planes kb - R (and kb - R + 1).
 m4_define(`FDT_AHEAD', `m4_ifelse(FDT_PF, 0, `', `
 	vt $3`'1$1`'m4_ifelse(FDT_PF, 2, `, $3`'2$1');  /* the planes ahead */$2(`$3'1, `kb - R')m4_ifelse(FDT_PF, 2, `$2(`$3'2, `kb - R + 1')')')')m4_dnl
+m4_dnl FDT_ZLOOP: with zu > 1 the march is unrolled zu times: the queue and the
+m4_dnl planes ahead then move 2R + 1 - zu times (and pf times) per zu planes instead
+m4_dnl of each plane; zu = 2R + 1 turns every move into a renaming.
+m4_define(`FDT_ZLOOP', `m4_ifelse(FDT_ZU, 1, `', `#pragma unroll 'FDT_ZU`
+')')m4_dnl
 m4_dnl FDT_WCOPY(dst, src): the x windows src become dst (register moves).
 m4_define(`FDT_WCOPY', `
 #pragma unroll
@@ -112,7 +118,7 @@ m4_ifelse(FDT_AXES, `xy', `m4_dnl
 #pragma unroll
 		for (int j = 0; j <= 2 * R; j++)
 			q[p][j] = FDT_ZERO;
-	for (int kk = kb - R; kk < ke + R; kk++) {FDT_NEXT(`FDT_WLOAD', `FDT_WCOPY', `w', `kk')
+FDT_ZLOOP`'	for (int kk = kb - R; kk < ke + R; kk++) {FDT_NEXT(`FDT_WLOAD', `FDT_WCOPY', `w', `kk')
 #pragma unroll
 		for (int p = 0; p < YP; p++) {
 #pragma unroll
@@ -128,7 +134,7 @@ m4_ifelse(FDT_AXES, `xy', `m4_dnl
 #pragma unroll
 		for (int j = 0; j <= 2 * R; j++)
 			q[p][j] = FDT_ZERO;
-	for (int kk = kb - R; kk < ke + R; kk++) {FDT_NEXT(`FDT_CLOAD', `FDT_CCOPY', `u', `kk')
+FDT_ZLOOP`'	for (int kk = kb - R; kk < ke + R; kk++) {FDT_NEXT(`FDT_CLOAD', `FDT_CCOPY', `u', `kk')
 #pragma unroll
 		for (int p = 0; p < YP; p++) {
 #pragma unroll

@@ -20,15 +20,16 @@
  *        thread loads its neighbours from memory (L1) and takes the fast-axis
  *        derivative first (templates/dmix0.m4)
  *   pf   (lds=0, dxz and dyz) load 1 or 2 planes ahead of the compute
+ *   zu   (lds=0, dxz and dyz) unroll the march zu times (2R + 1: no queue moves)
  *   acc  1: add the result to the output (tn.h)
- * Records made before lds and pf existed read as lds=1, pf=0: the first value
+ * Records made before lds, pf and zu existed read as lds=1, pf=0, zu=1: the first value
  * of each domain is the kernel they ran.
  */
 #include "fam.h"
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, YPT, NW, LDS, PF, ACC };
+enum { VEC, BX, BY, YPT, NW, LDS, PF, ZU, ACC };
 
 /* Floats of the register queues and columns a thread of config v keeps at
  * radius r, in the family of axes s (see templates/dmix.m4); at most QMAX
@@ -81,6 +82,10 @@ static int check_axes(const char *axes, const struct tn_problem *pb, const int *
 				"(ypt=1; lds=0 takes more)", v[YPT]), 1;
 	if (v[PF] && (v[LDS] || axes[1] == 'y'))
 		return snprintf(why, n, "pf=%d needs lds=0 and a march along z (dxz, dyz)", v[PF]), 1;
+	if (v[ZU] < 1 || v[ZU] > 17)
+		return snprintf(why, n, "zu=%d: must be 1..17", v[ZU]), 1;
+	if (v[ZU] > 1 && (v[LDS] || axes[1] == 'y'))
+		return snprintf(why, n, "zu=%d needs lds=0 and a march along z (dxz, dyz)", v[ZU]), 1;
 	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
 		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
 	if (v[VEC] == 1 || v[VEC] == 2 || v[VEC] == 4) {
@@ -112,10 +117,11 @@ static int check(const struct tn_problem *pb, const int *v, const struct tn_limi
 #define LDS_P { "lds", "1: through an LDS tile; 0: neighbours from memory (L1), no barrier", \
 		0, 1, 2, { 1, 0 } }
 #define PF_P { "pf", "lds=0, dxz and dyz: load pf planes ahead of the compute", 0, 2, 3, { 0, 1, 2 } }
+#define ZU_P { "zu", "lds=0, dxz and dyz: unroll the march zu times", 1, 17, 1, { 1 } }
 const struct tn_family tn_fam_dxy = {
 	.name = "dxy", .tmpl = "dxy.m4",
 	.help = "mixed d2/dxdy in one pass: Dy into an LDS tile, Dx from it (lds=1), or Dx then Dy from memory (lds=0)",
-	.np = 8,
+	.np = 9,
 	.p = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
@@ -124,51 +130,52 @@ const struct tn_family tn_fam_dxy = {
 		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
 		LDS_P,
 		{ "pf", "no effect in dxy (no march): 0", 0, 0, 1, { 0 } },
+		{ "zu", "no effect in dxy (no march): 1", 1, 1, 1, { 1 } },
 		{ "acc", "add to the output (out += Dxy u)", 0, 1, 2, { 0, 1 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_X | TN_Y,
 	/* untuned: float2, 256 threads, a tile of 8 rows (8.4 KB at R=8) */
-	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":4,\"lds\":1,\"pf\":0,\"acc\":0}",
+	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":4,\"lds\":1,\"pf\":0,\"zu\":1,\"acc\":0}",
 };
 
 const struct tn_family tn_fam_dxz = {
 	.name = "dxz", .tmpl = "dxz.m4",
 	.help = "mixed d2/dxdz in one pass: Dz from a register queue into LDS, Dx from it (lds=1), or Dx into a z queue (lds=0)",
-	.np = 8,
+	.np = 9,
 	.p = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
 		{ "by", "threads per block in y", 1, 1024, 4, { 1, 2, 4, 8 } },
 		{ "ypt", "rows per thread (lds=1: 1, one row marches)", 1, 64, 2, { 1, 4 } },
 		{ "nw", "z planes per block (the march)", 1, 65536, 3, { 32, 128, 512 } },
-		LDS_P, PF_P,
+		LDS_P, PF_P, ZU_P,
 		{ "acc", "add to the output (out += Dxz u)", 0, 1, 2, { 0, 1 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_X | TN_Z,
 	/* untuned: float2, 256 threads marching 64 planes; 68 queue floats at R=8 */
-	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":64,\"lds\":1,\"pf\":0,\"acc\":0}",
+	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":64,\"lds\":1,\"pf\":0,\"zu\":1,\"acc\":0}",
 };
 
 const struct tn_family tn_fam_dyz = {
 	.name = "dyz", .tmpl = "dyz.m4",
 	.help = "mixed d2/dydz in one pass: Dy of each plane (LDS tile, lds=1, or memory, lds=0) into a z queue, Dz from it",
-	.np = 8,
+	.np = 9,
 	.p = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
 		{ "by", "threads per block in y", 1, 1024, 2, { 4, 8 } },
 		{ "ypt", "rows per thread", 1, 64, 4, { 1, 2, 4, 8 } },
 		{ "nw", "z planes per block (the march)", 1, 65536, 3, { 32, 128, 512 } },
-		LDS_P, PF_P,
+		LDS_P, PF_P, ZU_P,
 		{ "acc", "add to the output (out += Dyz u)", 0, 1, 2, { 0, 1 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_Y | TN_Z,
 	/* untuned: float2, 256 threads, 8 rows marching 64 planes; 68 queue floats at R=8 */
-	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":64,\"lds\":1,\"pf\":0,\"acc\":0}",
+	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":64,\"lds\":1,\"pf\":0,\"zu\":1,\"acc\":0}",
 };
