@@ -25,8 +25,9 @@ m4_dnl   xz: Dx of its rows into a register queue of 2R + 1 planes, Dz of it
 m4_dnl   yz: a column of its rows and R rows each side, Dy into a register queue
 m4_dnl       of 2R + 1 planes, Dz of it
 m4_dnl and pf=1 or 2 (xz, yz) loads one or two planes ahead, zu unrolls the march.
+m4_dnl nt=1: the output vectors are stored nontemporally (streaming).
 m4_dnl Every block walks NW output planes. Parameters (m4 -D): FDT_R FDT_VEC FDT_BX
-m4_dnl FDT_BY FDT_YPT FDT_NW FDT_LDS FDT_PF FDT_ZU FDT_ACC FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out,
+m4_dnl FDT_BY FDT_YPT FDT_NW FDT_LDS FDT_PF FDT_ZU FDT_NT FDT_ACC FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out,
 m4_dnl const fd_real *in, fd_grid, fd_coef); in and out point at interior point (0,0,0)
 m4_dnl of fields of the same layout, R halo points on every side, ld a multiple of
 m4_dnl 32 elements, the interior origin 128-byte aligned, at least 12 elements of row
@@ -39,6 +40,7 @@ FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
 FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
 FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and by and ypt and nw must be positive')m4_dnl
 FDT_REQUIRE(`FDT_ACC == 0 || FDT_ACC == 1', `acc FDT_ACC must be 0 or 1')m4_dnl
+FDT_REQUIRE(`FDT_NT == 0 || FDT_NT == 1', `nt FDT_NT must be 0 or 1')m4_dnl
 FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xy', 1, FDT_AXES, `xz', 1, FDT_AXES, `yz', 1, 0)', `axes FDT_AXES must be xy or xz or yz')m4_dnl
 FDT_REQUIRE(`FDT_LDS == 0 || FDT_LDS == 1', `lds FDT_LDS must be 0 or 1')m4_dnl
 FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 17 && (FDT_ZU == 1 || (FDT_LDS == 0 && m4_ifelse(FDT_AXES, `xy', 0, 1)))', `zu FDT_ZU must be 1..17 and above 1 needs lds 0 and a march (xz or yz)')m4_dnl
@@ -57,8 +59,8 @@ m4_dnl FDT_DX(s, w): s = the x first derivative of window w, lane by lane.
 m4_define(`FDT_DX', `FDT_FOR(`FDT_l', 0, m4_eval(FDT_VEC - 1), `
 			$1`'FDT_COMP(FDT_l) = 0.0f;FDT_FOR(`FDT_k', 1, FDT_R, `
 			$1`'FDT_COMP(FDT_l) = fd_fma(c.x[FDT_k], FDT_X(`$2', FDT_l + FDT_k) - FDT_X(`$2', FDT_l - FDT_k), $1`'FDT_COMP(FDT_l));')')')m4_dnl
-m4_dnl FDT_STORE(ptr, value): the vector store.
-m4_define(`FDT_STORE', `*($1) = $2')m4_dnl
+m4_dnl FDT_STORE(ptr, value): the vector store, nontemporal (streaming) when FDT_NT.
+m4_define(`FDT_STORE', `m4_ifelse(FDT_NT, 1, `fd_store_nt(($1), $2)', `*($1) = $2')')m4_dnl
 m4_dnl FDT_OUT(o, x, s, tab): write result vector s (a variable) at o, the output element
 m4_dnl of the first lane, whose x is x < nx; lanes at nx and beyond are not written.
 m4_dnl With FDT_ACC the output is read and s added to it (out += s). tab: the indent.

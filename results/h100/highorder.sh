@@ -23,6 +23,8 @@
 #        each space at R = 3 and 8 (fp32, acc 0 and 1) and R = 5 (fp64)
 #   mixed-zu  v17: dxz and dyz fp32 R = 4 at 512^3, lds 0 around the v15
 #        bests with the march unrolled zu = 1..9 times and nw 128, 256
+#   mixed-nt  v18: dxz and dyz fp32 R = 4 at 512^3, lds 0 around the bests
+#        with streaming stores (nt 0, 1)
 #   fp64hi  xyz fp64 R = 6..8 at 512^3: transfer searches over 3% of each
 #        space (zu 1..4), within a budget
 set -eu
@@ -70,6 +72,12 @@ mixed-zu)
 		-p pf=0,1 -p zu=1,3,5,9 -p acc=0
 	s -f dyz -r 4 -n 512 -p vec=1,2 -p bx=32,64 -p by=4,8 -p ypt=4,8 -p nw=128,256 -p lds=0 \
 		-p pf=0,1 -p zu=1,3,9 -p acc=0
+	;;
+mixed-nt)
+	s -f dxz -r 4 -n 512 -p vec=4 -p bx=32,64,128 -p by=1,2,4 -p ypt=1 -p nw=64,128 -p lds=0 \
+		-p pf=0,1 -p zu=1 -p nt=0,1 -p acc=0
+	s -f dyz -r 4 -n 512 -p vec=1,2 -p bx=32,64 -p by=4,8 -p ypt=4,8 -p nw=128,256 -p lds=0 \
+		-p pf=1 -p zu=1,9 -p nt=0,1 -p acc=0
 	;;
 mixed-odd)
 	r() { ./fdtune sweep --db "$db" -q -s random --evals 30 -f dxy,dxz,dyz -n 61x37x29 -p lds=0 "$@"; }

@@ -21,15 +21,16 @@
  *        derivative first (templates/dmix0.m4)
  *   pf   (lds=0, dxz and dyz) load 1 or 2 planes ahead of the compute
  *   zu   (lds=0, dxz and dyz) unroll the march zu times (2R + 1: no queue moves)
+ *   nt   nontemporal (streaming) stores of the output
  *   acc  1: add the result to the output (tn.h)
- * Records made before lds, pf and zu existed read as lds=1, pf=0, zu=1: the first value
+ * Records made before lds, pf, zu and nt existed read as lds=1, pf=0, zu=1, nt=0: the first value
  * of each domain is the kernel they ran.
  */
 #include "fam.h"
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, YPT, NW, LDS, PF, ZU, ACC };
+enum { VEC, BX, BY, YPT, NW, LDS, PF, ZU, NT, ACC };
 
 /* Floats of the register queues and columns a thread of config v keeps at
  * radius r, in the family of axes s (see templates/dmix.m4); at most QMAX
@@ -71,7 +72,8 @@ static int check_axes(const char *axes, const struct tn_problem *pb, const int *
 {
 	/* domains are bounded (tn_space_set), so these products fit */
 	long long rows = (long long)v[BY] * v[YPT];
-	if (tn_fam_flag(v[LDS], "lds", why, n) || tn_fam_flag(v[ACC], "acc", why, n))
+	if (tn_fam_flag(v[LDS], "lds", why, n) || tn_fam_flag(v[NT], "nt", why, n) ||
+	    tn_fam_flag(v[ACC], "acc", why, n))
 		return 1;
 	if (v[PF] < 0 || v[PF] > 2)
 		return snprintf(why, n, "pf=%d: must be 0, 1 or 2", v[PF]), 1;
@@ -113,15 +115,17 @@ static int check(const struct tn_problem *pb, const int *v, const struct tn_limi
  * only; dxz with lds=1 with ypt=1 only):
  * dxy 3 vec x 3 bx x 2 by x 3 ypt x 2 nw x 2 lds x 2 acc = 432;
  * dxz 3 vec x 3 bx x 4 by x (1 + 2 x 3) (ypt, lds, pf) x 3 nw x 2 acc = 1512;
- * dyz 3 vec x 3 bx x 2 by x 4 ypt x 4 (lds, pf) x 3 nw x 2 acc = 1728. */
+ * dyz 3 vec x 3 bx x 2 by x 4 ypt x 4 (lds, pf) x 3 nw x 2 acc = 1728;
+ * zu and nt stay 1 and 0 (results/h100/highorder.sh passes them). */
 #define LDS_P { "lds", "1: through an LDS tile; 0: neighbours from memory (L1), no barrier", \
 		0, 1, 2, { 1, 0 } }
 #define PF_P { "pf", "lds=0, dxz and dyz: load pf planes ahead of the compute", 0, 2, 3, { 0, 1, 2 } }
 #define ZU_P { "zu", "lds=0, dxz and dyz: unroll the march zu times", 1, 17, 1, { 1 } }
+#define NT_P { "nt", "nontemporal stores", 0, 1, 1, { 0 } }
 const struct tn_family tn_fam_dxy = {
 	.name = "dxy", .tmpl = "dxy.m4",
 	.help = "mixed d2/dxdy in one pass: Dy into an LDS tile, Dx from it (lds=1), or Dx then Dy from memory (lds=0)",
-	.np = 9,
+	.np = 10,
 	.p = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
@@ -131,51 +135,52 @@ const struct tn_family tn_fam_dxy = {
 		LDS_P,
 		{ "pf", "no effect in dxy (no march): 0", 0, 0, 1, { 0 } },
 		{ "zu", "no effect in dxy (no march): 1", 1, 1, 1, { 1 } },
+		NT_P,
 		{ "acc", "add to the output (out += Dxy u)", 0, 1, 2, { 0, 1 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_X | TN_Y,
 	/* untuned: float2, 256 threads, a tile of 8 rows (8.4 KB at R=8) */
-	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":4,\"lds\":1,\"pf\":0,\"zu\":1,\"acc\":0}",
+	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":4,\"lds\":1,\"pf\":0,\"zu\":1,\"nt\":0,\"acc\":0}",
 };
 
 const struct tn_family tn_fam_dxz = {
 	.name = "dxz", .tmpl = "dxz.m4",
 	.help = "mixed d2/dxdz in one pass: Dz from a register queue into LDS, Dx from it (lds=1), or Dx into a z queue (lds=0)",
-	.np = 9,
+	.np = 10,
 	.p = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
 		{ "by", "threads per block in y", 1, 1024, 4, { 1, 2, 4, 8 } },
 		{ "ypt", "rows per thread (lds=1: 1, one row marches)", 1, 64, 2, { 1, 4 } },
 		{ "nw", "z planes per block (the march)", 1, 65536, 3, { 32, 128, 512 } },
-		LDS_P, PF_P, ZU_P,
+		LDS_P, PF_P, ZU_P, NT_P,
 		{ "acc", "add to the output (out += Dxz u)", 0, 1, 2, { 0, 1 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_X | TN_Z,
 	/* untuned: float2, 256 threads marching 64 planes; 68 queue floats at R=8 */
-	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":64,\"lds\":1,\"pf\":0,\"zu\":1,\"acc\":0}",
+	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":64,\"lds\":1,\"pf\":0,\"zu\":1,\"nt\":0,\"acc\":0}",
 };
 
 const struct tn_family tn_fam_dyz = {
 	.name = "dyz", .tmpl = "dyz.m4",
 	.help = "mixed d2/dydz in one pass: Dy of each plane (LDS tile, lds=1, or memory, lds=0) into a z queue, Dz from it",
-	.np = 9,
+	.np = 10,
 	.p = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
 		{ "by", "threads per block in y", 1, 1024, 2, { 4, 8 } },
 		{ "ypt", "rows per thread", 1, 64, 4, { 1, 2, 4, 8 } },
 		{ "nw", "z planes per block (the march)", 1, 65536, 3, { 32, 128, 512 } },
-		LDS_P, PF_P, ZU_P,
+		LDS_P, PF_P, ZU_P, NT_P,
 		{ "acc", "add to the output (out += Dyz u)", 0, 1, 2, { 0, 1 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_Y | TN_Z,
 	/* untuned: float2, 256 threads, 8 rows marching 64 planes; 68 queue floats at R=8 */
-	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":64,\"lds\":1,\"pf\":0,\"zu\":1,\"acc\":0}",
+	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":64,\"lds\":1,\"pf\":0,\"zu\":1,\"nt\":0,\"acc\":0}",
 };
