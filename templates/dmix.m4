@@ -42,10 +42,10 @@ FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and
 FDT_REQUIRE(`FDT_ACC == 0 || FDT_ACC == 1', `acc FDT_ACC must be 0 or 1')m4_dnl
 FDT_REQUIRE(`FDT_NT == 0 || FDT_NT == 1', `nt FDT_NT must be 0 or 1')m4_dnl
 FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xy', 1, FDT_AXES, `xz', 1, FDT_AXES, `yz', 1, 0)', `axes FDT_AXES must be xy or xz or yz')m4_dnl
-FDT_REQUIRE(`FDT_LDS == 0 || FDT_LDS == 1', `lds FDT_LDS must be 0 or 1')m4_dnl
-FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 17 && (FDT_ZU == 1 || (FDT_LDS == 0 && m4_ifelse(FDT_AXES, `xy', 0, 1)))', `zu FDT_ZU must be 1..17 and above 1 needs lds 0 and a march (xz or yz)')m4_dnl
-FDT_REQUIRE(`FDT_PF == 0 || (FDT_PF <= 2 && FDT_LDS == 0 && m4_ifelse(FDT_AXES, `xy', 0, 1))', `pf FDT_PF must be 0..2 and above 0 needs lds 0 and a march (xz or yz)')m4_dnl
-FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xz', `FDT_YPT == 1 || FDT_LDS == 0', 1)', `dxz with lds 1 marches one row per thread: ypt must be 1')m4_dnl
+FDT_REQUIRE(`FDT_LDS >= 0 && FDT_LDS <= 2 && (FDT_LDS < 2 || m4_ifelse(FDT_AXES, `xy', 0, 1))', `lds FDT_LDS must be 0 or 1, or 2 for a march (xz or yz)')m4_dnl
+FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 17 && (FDT_ZU == 1 || (FDT_LDS != 1 && m4_ifelse(FDT_AXES, `xy', 0, 1)))', `zu FDT_ZU must be 1..17 and above 1 needs lds 0 or 2 and a march (xz or yz)')m4_dnl
+FDT_REQUIRE(`FDT_PF == 0 || (FDT_PF <= 2 && FDT_LDS != 1 && m4_ifelse(FDT_AXES, `xy', 0, 1))', `pf FDT_PF must be 0..2 and above 0 needs lds 0 or 2 and a march (xz or yz)')m4_dnl
+FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xz', `FDT_YPT == 1 || FDT_LDS != 1', 1)', `dxz with lds 1 marches one row per thread: ypt must be 1')m4_dnl
 m4_dnl FDT_XV: vectors of x halo on each side of a vector.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl
 m4_dnl FDT_ZERO: the zero vector.
@@ -83,18 +83,41 @@ m4_define(`FDT_XOUT', `
 				fd_real *o = out + (long long)($3) * g.slice + (long long)($2) * g.ld + x;
 				FDT_OUT(`o', `x', `s', `				')
 			}')m4_dnl
+m4_dnl FDT_ZLOOP: with zu > 1 the march is unrolled zu times: the queue and the
+m4_dnl planes ahead then move 2R + 1 - zu times (and pf times) per zu planes instead
+m4_dnl of each plane; zu = 2R + 1 turns every move into a renaming.
+m4_define(`FDT_ZLOOP', `m4_ifelse(FDT_ZU, 1, `', `#pragma unroll 'FDT_ZU`
+')')m4_dnl
+m4_dnl FDT_ZOUT(skip): the march step kk is done with output plane k = kk - R unless
+m4_dnl skip (an expression in k); else, for each own row p below ny, Dz of queue
+m4_dnl q[p] is stored at plane k (lds 0 and 2).
+m4_define(`FDT_ZOUT', `
+		const int k = kk - R;   /* the output plane whose queue is now full */
+		if ($1)
+			continue;
+#pragma unroll
+		for (int p = 0; p < YP; p++) {
+			if (yt + p >= g.ny)
+				break;
+			vt s = FDT_ZERO;
+#pragma unroll
+			for (int r = 1; r <= R; r++)
+				s = fd_fma(c.z[r], FDT_SUB(q[p][R + r], q[p][R - r]), s);
+			fd_real *o = out + (long long)k * g.slice + (long long)(yt + p) * g.ld + x;
+			FDT_OUT(`o', `x', `s', `			')
+		}')m4_dnl
 FDT_BANNER(FDT_TMPL` (dmix.m4)')
 m4_include(`prelude.m4')m4_dnl
 
 enum { R = FDT_R, VL = FDT_VEC, BX = FDT_BX, BY = FDT_BY, YP = FDT_YPT, TH = BY * YP,
-       NW = FDT_NW, XV = FDT_XV`'m4_ifelse(FDT_AXES, `yz', `,
+       NW = FDT_NW, XV = FDT_XV`'m4_ifelse(FDT_LDS, 2, `', FDT_AXES, `yz', `,
        TR = TH + 2 * R,                /* tile rows: the block rows and R halo rows each side */
        NL = (TR + BY - 1) / BY         /* tile rows a thread loads */', `,
        W = BX + 2 * XV,                /* tile row in vectors: the block and its x halo */
        NCX = (W + BX - 1) / BX         /* tile columns of a thread: tx, tx + BX, ... below W */') };
 typedef FDT_VTYPE vt;
 
-m4_ifelse(FDT_LDS, 0, `m4_include(`dmix0.m4')', FDT_AXES, `xy', `m4_dnl
+m4_ifelse(FDT_LDS, 0, `m4_include(`dmix0.m4')', FDT_LDS, 2, `m4_include(`dmix2.m4')', FDT_AXES, `xy', `m4_dnl
 /* Block (bx, by, bz): x from x0 = bx BX VL, rows y0 = by TH .. y0 + TH - 1, planes
  * bz NW .. min(bz NW + NW, nz) - 1. Thread (tx, ty) computes Dy at tile columns
  * tx + i BX (x = x0 + (tx + i BX - XV) VL) of rows y0 + ty YP .. + YP - 1, then

@@ -1,6 +1,6 @@
 m4_dnl dmix0.m4: the lds=0 kernels of templates/dmix.m4, which includes this file
 m4_dnl after its enum and its macros (R VL BX BY YP TH NW XV, vt, FDT_DX FDT_OUT
-m4_dnl FDT_SUB FDT_ZERO). No LDS and no barrier: every thread loads the neighbours
+m4_dnl FDT_SUB FDT_ZERO FDT_ZLOOP FDT_ZOUT). No LDS and no barrier: every thread loads the neighbours
 m4_dnl it needs straight from memory (the loads of the threads beside it put them
 m4_dnl in L1) and returns when it owns no output. The fast-axis derivative comes
 m4_dnl first, the slow one is taken of it in registers:
@@ -41,11 +41,6 @@ m4_dnl FDT_AHEAD(decl, load, buf): with pf > 0, declare buf1 (and buf2) with dec
 m4_dnl the declarator after the name, and load planes kb - R (and kb - R + 1).
 m4_define(`FDT_AHEAD', `m4_ifelse(FDT_PF, 0, `', `
 	vt $3`'1$1`'m4_ifelse(FDT_PF, 2, `, $3`'2$1');  /* the planes ahead */$2(`$3'1, `kb - R')m4_ifelse(FDT_PF, 2, `$2(`$3'2, `kb - R + 1')')')')m4_dnl
-m4_dnl FDT_ZLOOP: with zu > 1 the march is unrolled zu times: the queue and the
-m4_dnl planes ahead then move 2R + 1 - zu times (and pf times) per zu planes instead
-m4_dnl of each plane; zu = 2R + 1 turns every move into a renaming.
-m4_define(`FDT_ZLOOP', `m4_ifelse(FDT_ZU, 1, `', `#pragma unroll 'FDT_ZU`
-')')m4_dnl
 m4_dnl FDT_WCOPY(dst, src): the x windows src become dst (register moves).
 m4_define(`FDT_WCOPY', `
 #pragma unroll
@@ -58,22 +53,6 @@ m4_define(`FDT_CCOPY', `
 #pragma unroll
 		for (int j = 0; j < YP + 2 * R; j++)
 			$1[j] = $2[j];')m4_dnl
-m4_dnl FDT_ZOUT: for each own row p below ny, Dz of queue q[p] stored at plane k.
-m4_define(`FDT_ZOUT', `
-		const int k = kk - R;   /* the output plane whose queue is now full */
-		if (k < kb)
-			continue;
-#pragma unroll
-		for (int p = 0; p < YP; p++) {
-			if (yt + p >= g.ny)
-				break;
-			vt s = FDT_ZERO;
-#pragma unroll
-			for (int r = 1; r <= R; r++)
-				s = fd_fma(c.z[r], FDT_SUB(q[p][R + r], q[p][R - r]), s);
-			fd_real *o = out + (long long)k * g.slice + (long long)(yt + p) * g.ld + x;
-			FDT_OUT(`o', `x', `s', `			')
-		}')m4_dnl
 /* lds=0. Thread (tx, ty) of block (bx, by, bz) owns the vector at
  * x = (bx BX + tx) VL of rows yt .. yt + YP - 1, yt = by TH + ty YP, and output
  * planes kb = bz NW .. ke - 1 = min(kb + NW, nz) - 1. */
@@ -124,7 +103,7 @@ FDT_ZLOOP`'	for (int kk = kb - R; kk < ke + R; kk++) {FDT_NEXT(`FDT_WLOAD', `FDT
 #pragma unroll
 			for (int j = 0; j < 2 * R; j++)
 				q[p][j] = q[p][j + 1];FDT_DX(`q[p][2 * R]', `w[p]')
-		}FDT_ZOUT
+		}FDT_ZOUT(`k < kb')
 	}
 ', `m4_dnl
 	vt q[YP][2 * R + 1];    /* q[p][j]: Dy at row yt + p of plane kk - 2R + j */
@@ -144,7 +123,7 @@ FDT_ZLOOP`'	for (int kk = kb - R; kk < ke + R; kk++) {FDT_NEXT(`FDT_CLOAD', `FDT
 #pragma unroll
 			for (int r = 1; r <= R; r++)
 				q[p][2 * R] = fd_fma(c.y[r], FDT_SUB(u[R + p + r], u[R + p - r]), q[p][2 * R]);
-		}FDT_ZOUT
+		}FDT_ZOUT(`k < kb')
 	}
 ')m4_dnl
 }

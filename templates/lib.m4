@@ -30,3 +30,19 @@ m4_dnl FDT_REQUIRE(cond, message): stop m4 with an error unless cond (m4_eval) h
 m4_define(`FDT_REQUIRE', `m4_ifelse(m4_eval($1), 1, `',
 `m4_errprint(`fdtune template: '$2`
 ')m4_m4exit(1)')')m4_dnl
+m4_dnl
+m4_dnl FDT_ISSUE(cond, stage): when cond, start copying the block tile of the plane at src
+m4_dnl into ring[stage] (the async rings of xyz.m4 and dmix2.m4); src moves on by step.
+m4_dnl coff[] holds the offsets of the NC copies of this thread (tid of NTH) within a
+m4_dnl plane of TR rows of XW vectors; clast: its last copy exists.
+m4_define(`FDT_ISSUE', `{
+			vt *d = &ring[$2][0][0] + tid;
+			if ($1) {
+#pragma unroll
+				for (int i = 0; i < NC; i++)
+					if (i < NC - 1 || (TR * XW) % NTH == 0 || clast)
+						fd_cp(d + i * NTH, (const vt *)(src + coff[i]));
+			}
+			fd_commit();        /* past the last plane: an empty group keeps the count */
+			src += step;
+		}')m4_dnl

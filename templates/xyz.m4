@@ -77,20 +77,6 @@ m4_define(`FDT_COPY', `#pragma unroll
 		for (int i = 0; i < NH; i++)
 			h$1[i] = h$2[i];
 ')m4_dnl
-m4_dnl FDT_ISSUE(cond, stage): when cond, start copying the block tile of the plane at src
-m4_dnl into ring[stage] (lds=2); src moves on a plane. coff[] holds the offsets of the
-m4_dnl copies of this thread within a plane.
-m4_define(`FDT_ISSUE', `{
-			vt *d = &ring[$2][0][0] + tid;
-			if ($1) {
-#pragma unroll
-				for (int i = 0; i < NC; i++)
-					if (i < NC - 1 || (TR * XW) % NTH == 0 || clast)
-						fd_cp(d + i * NTH, (const vt *)(src + coff[i]));
-			}
-			fd_commit();        /* past the last plane: an empty group keeps the count */
-			src += step;
-		}')m4_dnl
 m4_dnl FDT_WAVE_LOAD: with FDT_WAVE, load prev, next and vel of output plane k - R into
 m4_dnl wp, wn, wv at the top of the plane, so that their latency overlaps its compute.
 m4_dnl Rows and columns are clamped into the interior: threads that store nothing load too.

@@ -202,6 +202,40 @@ static void every_family(void **st)
 	}
 }
 
+/* The mixed derivatives' modes outside their default domains (the ring of
+ * lds 2, the march unrolled, streaming stores) compile too: dxz and dyz at
+ * R = 1, 4 and 8, lds 0 and 2, each with pf, zu and nt varied. */
+static void mixed_modes(void **st)
+{
+	static const char *const fam[] = { "dxz", "dyz" };
+	static const char *const name[] = { "vec", "ypt", "lds", "pf", "zu", "nt", "acc" };
+	const char *arch = rt_default_arch();
+	struct tn_limits lim;
+	int n = 0;
+	(void)st;
+	tn_limits_of_arch(arch, &lim);
+	for (int fi = 0; fi < 2; fi++)
+		for (int r = 1; r <= TN_RMAX; r += r == 1 ? 3 : 4)
+			for (int lds = 0; lds <= 2; lds += 2) {
+				const struct tn_family *f = tn_family(fam[fi]);
+				struct tn_problem pb = { f, r, 96, 40, 24, "fp32", { 1, 1, 1 } };
+				struct tn_space sp;
+				const int val[] = { r == 1 ? 4 : r == 4 ? 2 : 1, r == 4 ? 2 : 1, lds, r % 3,
+						    r == 4 ? 2 * r + 1 : 1 + lds, r % 2, lds / 2 };
+				int v[TN_MAXP];
+				char why[256];
+				tn_space_default(f, &sp);
+				tn_space_at(&sp, 0, v);
+				for (int i = 0; i < 7; i++)
+					v[tn_param_index(f, name[i])] = val[i];
+				if (f->check(&pb, v, &lim, why, sizeof why))
+					fail_msg("%s R=%d lds=%d: %s", fam[fi], r, lds, why);
+				compile_one(f, r, v, arch);
+				n++;
+			}
+	assert_int_equal(n, 12);
+}
+
 /* The helper kernels of a sweep: the copy of the roof and the output check. */
 static void helper_kernels(void **st)
 {
@@ -279,7 +313,7 @@ int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(representative_set), cmocka_unit_test(every_family),
-		cmocka_unit_test(every_family_fp64),
+		cmocka_unit_test(every_family_fp64), cmocka_unit_test(mixed_modes),
 		cmocka_unit_test(helper_kernels),
 		cmocka_unit_test(exported), cmocka_unit_test(broken_source),
 	};

@@ -25,6 +25,9 @@
 #        bests with the march unrolled zu = 1..9 times and nw 128, 256
 #   mixed-nt  v18: dxz and dyz fp32 R = 4 at 512^3, lds 0 around the bests
 #        with streaming stores (nt 0, 1)
+#   mixed-ring  v19: dxz and dyz fp32 R = 4 at 512^3 with lds 2 (the async
+#        ring of planes in dynamic LDS), then the same kernels validated at
+#        61x37x29 (a random 30% at R = 3 and 8, fp32, acc 0 and 1)
 #   fp64hi  xyz fp64 R = 6..8 at 512^3: transfer searches over 3% of each
 #        space (zu 1..4), within a budget
 set -eu
@@ -78,6 +81,14 @@ mixed-nt)
 		-p pf=0,1 -p zu=1 -p nt=0,1 -p acc=0
 	s -f dyz -r 4 -n 512 -p vec=1,2 -p bx=32,64 -p by=4,8 -p ypt=4,8 -p nw=128,256 -p lds=0 \
 		-p pf=1 -p zu=1,9 -p nt=0,1 -p acc=0
+	;;
+mixed-ring)
+	s -f dxz -r 4 -n 512 -p vec=2,4 -p bx=32,64,128 -p by=1,2,4 -p ypt=1,2 -p nw=128,256 \
+		-p lds=2 -p pf=0,1,2 -p zu=1,9 -p acc=0
+	s -f dyz -r 4 -n 512 -p vec=1,2,4 -p bx=32,64 -p by=4,8 -p ypt=2,4,8 -p nw=128,256 \
+		-p lds=2 -p pf=0,1,2 -p zu=1,9 -p acc=0
+	./fdtune sweep --db "$db" -q -s random --evals 30 -f dxz,dyz -n 61x37x29 -r 3,8 \
+		-p lds=2 -p zu=1,3
 	;;
 mixed-odd)
 	r() { ./fdtune sweep --db "$db" -q -s random --evals 30 -f dxy,dxz,dyz -n 61x37x29 -p lds=0 "$@"; }

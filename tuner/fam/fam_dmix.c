@@ -18,8 +18,10 @@
  *        march, whose first 2R input planes are the warm-up of the queue)
  *   lds  1: through an LDS tile as above; 0: no LDS and no barrier, every
  *        thread loads its neighbours from memory (L1) and takes the fast-axis
- *        derivative first (templates/dmix0.m4)
- *   pf   (lds=0, dxz and dyz) load 1 or 2 planes ahead of the compute
+ *        derivative first (templates/dmix0.m4); 2 (dxz, dyz): as 0, from a
+ *        ring of planes copied asynchronously into dynamic LDS (dmix2.m4)
+ *   pf   (dxz and dyz) lds=0: load 1 or 2 planes ahead of the compute;
+ *        lds=2: the ring holds pf + 3 planes, pf + 1 in flight
  *   zu   (lds=0, dxz and dyz) unroll the march zu times (2R + 1: no queue moves)
  *   nt   nontemporal (streaming) stores of the output
  *   acc  1: add the result to the output (tn.h)
@@ -47,18 +49,32 @@ static long long lds_bytes(const char *axes, int r, const int *v)
 {
 	long long th = (long long)v[BY] * v[YPT], xv = (r + v[VEC] - 1) / v[VEC];
 	long long vb = 4LL * v[VEC];
-	return !v[LDS] ? 0 :
+	return v[LDS] != 1 ? 0 :
 	       axes[1] == 'y' ? th * (v[BX] + 2 * xv) * vb :                /* xy */
 	       axes[0] == 'x' ? v[BY] * (v[BX] + 2 * xv) * vb :             /* xz */
 			        (th + 2 * r) * v[BX] * vb;                   /* yz */
 }
 
+/* lds=2 (dmix2.m4, xz and yz only): the ring of pf + 3 tiles of the block
+ * rows and the y halo (yz) by BX vectors and the x halo (xz), in dynamic LDS;
+ * 0 for the other modes. Domains are bounded (tn_space_set): it fits. */
+static long long dyn_lds(const struct tn_problem *pb, const int *v)
+{
+	const struct tn_family *f = pb->fam;
+	long long r = pb->r, xv = (r + v[VEC] - 1) / v[VEC];
+	long long rows = (long long)v[BY] * v[YPT] + (f->axes & TN_Y ? 2 * r : 0);
+	long long w = v[BX] + (f->axes & TN_X ? 2 * xv : 0);
+	return v[LDS] != 2 ? 0 : (v[PF] + 3) * rows * w * v[VEC] * tn_elem_size(pb);
+}
+
 /* lds=1: the queues and columns of dmix.m4; lds=0 (dmix0.m4): the column of
  * Dx and one window (xy), or the queue and the windows or the column of the
- * own rows, 1 + pf times (xz, yz). */
+ * own rows, 1 + pf times (xz, yz); lds=2: the queue and one window (xz). */
 static long long queue_floats(const char *axes, int r, const int *v)
 {
 	long long xv = (r + v[VEC] - 1) / v[VEC], yp = v[YPT], q = yp * (2 * r + 1);
+	if (v[LDS] == 2)
+		return (q + (axes[0] == 'x' ? 2 * xv + 1 : 0)) * v[VEC];
 	if (v[LDS])
 		return axes[1] == 'y' ? (ncx(r, v) * yp + yp + 2 * r) * v[VEC] :
 		       axes[0] == 'x' ? ncx(r, v) * (2 * r + 1) * v[VEC] : q * v[VEC];
@@ -72,22 +88,28 @@ static int check_axes(const char *axes, const struct tn_problem *pb, const int *
 {
 	/* domains are bounded (tn_space_set), so these products fit */
 	long long rows = (long long)v[BY] * v[YPT];
-	if (tn_fam_flag(v[LDS], "lds", why, n) || tn_fam_flag(v[NT], "nt", why, n) ||
-	    tn_fam_flag(v[ACC], "acc", why, n))
+	if (tn_fam_flag(v[NT], "nt", why, n) || tn_fam_flag(v[ACC], "acc", why, n))
 		return 1;
+	if (v[LDS] < 0 || v[LDS] > 2)
+		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
+	if (v[LDS] == 2 && axes[1] == 'y')
+		return snprintf(why, n, "lds=2 (the ring of planes) needs a march along z (dxz, dyz)"), 1;
 	if (v[PF] < 0 || v[PF] > 2)
 		return snprintf(why, n, "pf=%d: must be 0, 1 or 2", v[PF]), 1;
 	if (v[NW] < 1 || v[YPT] < 1)
 		return snprintf(why, n, "nw=%d ypt=%d: both must be at least 1", v[NW], v[YPT]), 1;
-	if (axes[0] == 'x' && axes[1] == 'z' && v[LDS] && v[YPT] != 1)
+	if (axes[0] == 'x' && axes[1] == 'z' && v[LDS] == 1 && v[YPT] != 1)
 		return snprintf(why, n, "ypt=%d: dxz with lds=1 marches one row per thread "
-				"(ypt=1; lds=0 takes more)", v[YPT]), 1;
-	if (v[PF] && (v[LDS] || axes[1] == 'y'))
-		return snprintf(why, n, "pf=%d needs lds=0 and a march along z (dxz, dyz)", v[PF]), 1;
+				"(ypt=1; lds=0 and 2 take more)", v[YPT]), 1;
+	if (v[PF] && (v[LDS] == 1 || axes[1] == 'y'))
+		return snprintf(why, n, "pf=%d needs lds=0 or 2 and a march along z (dxz, dyz)", v[PF]), 1;
 	if (v[ZU] < 1 || v[ZU] > 17)
 		return snprintf(why, n, "zu=%d: must be 1..17", v[ZU]), 1;
-	if (v[ZU] > 1 && (v[LDS] || axes[1] == 'y'))
-		return snprintf(why, n, "zu=%d needs lds=0 and a march along z (dxz, dyz)", v[ZU]), 1;
+	if (v[ZU] > 1 && (v[LDS] == 1 || axes[1] == 'y'))
+		return snprintf(why, n, "zu=%d needs lds=0 or 2 and a march along z (dxz, dyz)", v[ZU]), 1;
+	if (tn_fam_ring_check(pb, v[LDS], 0, v[BX] * v[BY], why, n) ||
+	    tn_fam_dyn_check(dyn_lds(pb, v), lim, why, n))
+		return 1;
 	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
 		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
 	if (v[VEC] == 1 || v[VEC] == 2 || v[VEC] == 4) {
@@ -117,8 +139,8 @@ static int check(const struct tn_problem *pb, const int *v, const struct tn_limi
  * dxz 3 vec x 3 bx x 4 by x (1 + 2 x 3) (ypt, lds, pf) x 3 nw x 2 acc = 1512;
  * dyz 3 vec x 3 bx x 2 by x 4 ypt x 4 (lds, pf) x 3 nw x 2 acc = 1728;
  * zu and nt stay 1 and 0 (results/h100/highorder.sh passes them). */
-#define LDS_P { "lds", "1: through an LDS tile; 0: neighbours from memory (L1), no barrier", \
-		0, 1, 2, { 1, 0 } }
+#define LDS_P { "lds", "1: an LDS tile; 0: neighbours from memory (L1), no barrier; " \
+		"2: as 0 from an async ring of planes in LDS (dxz, dyz)", 0, 2, 2, { 1, 0 } }
 #define PF_P { "pf", "lds=0, dxz and dyz: load pf planes ahead of the compute", 0, 2, 3, { 0, 1, 2 } }
 #define ZU_P { "zu", "lds=0, dxz and dyz: unroll the march zu times", 1, 17, 1, { 1 } }
 #define NT_P { "nt", "nontemporal stores", 0, 1, 1, { 0 } }
@@ -138,7 +160,8 @@ const struct tn_family tn_fam_dxy = {
 		NT_P,
 		{ "acc", "add to the output (out += Dxy u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
+	.bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_X | TN_Y,
 	/* untuned: float2, 256 threads, a tile of 8 rows (8.4 KB at R=8) */
@@ -158,7 +181,8 @@ const struct tn_family tn_fam_dxz = {
 		LDS_P, PF_P, ZU_P, NT_P,
 		{ "acc", "add to the output (out += Dxz u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
+	.bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_X | TN_Z,
 	/* untuned: float2, 256 threads marching 64 planes; 68 queue floats at R=8 */
@@ -178,7 +202,8 @@ const struct tn_family tn_fam_dyz = {
 		LDS_P, PF_P, ZU_P, NT_P,
 		{ "acc", "add to the output (out += Dyz u)", 0, 1, 2, { 0, 1 } },
 	},
-	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
+	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
+	.bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_Y | TN_Z,
 	/* untuned: float2, 256 threads, 8 rows marching 64 planes; 68 queue floats at R=8 */
