@@ -136,13 +136,14 @@ static int check(const struct tn_problem *pb, const int *v, const struct tn_limi
 /* Default spaces at R=4, before the LDS and queue limits (lds=1 with pf=0
  * only; dxz with lds=1 with ypt=1 only):
  * dxy 3 vec x 3 bx x 2 by x 3 ypt x 2 nw x 2 lds x 2 acc = 432;
- * dxz 3 vec x 3 bx x 4 by x (1 + 2 x 3) (ypt, lds, pf) x 3 nw x 2 acc = 1512;
- * dyz 3 vec x 3 bx x 2 by x 4 ypt x 4 (lds, pf) x 3 nw x 2 acc = 1728;
+ * dxz 3 vec x 3 bx x 4 by x (1 + 2 x 2 x 3) (ypt, lds, pf) x 3 nw x 2 acc = 2808;
+ * dyz 3 vec x 3 bx x 2 by x 4 ypt x (1 + 2 x 3) (lds, pf) x 3 nw x 2 acc = 3024;
  * zu and nt stay 1 and 0 (results/h100/highorder.sh passes them). */
 #define LDS_P { "lds", "1: an LDS tile; 0: neighbours from memory (L1), no barrier; " \
-		"2: as 0 from an async ring of planes in LDS (dxz, dyz)", 0, 2, 2, { 1, 0 } }
-#define PF_P { "pf", "lds=0, dxz and dyz: load pf planes ahead of the compute", 0, 2, 3, { 0, 1, 2 } }
-#define ZU_P { "zu", "lds=0, dxz and dyz: unroll the march zu times", 1, 17, 1, { 1 } }
+		"2: as 0 from an async ring of planes in LDS", 0, 2, 3, { 1, 0, 2 } }
+#define PF_P { "pf", "planes ahead: lds 0 in registers, lds 2 in flight to the ring", 0, 2, 3, \
+		{ 0, 1, 2 } }
+#define ZU_P { "zu", "lds 0 and 2: unroll the march zu times", 1, 17, 1, { 1 } }
 #define NT_P { "nt", "nontemporal stores", 0, 1, 1, { 0 } }
 const struct tn_family tn_fam_dxy = {
 	.name = "dxy", .tmpl = "dxy.m4",
@@ -154,7 +155,7 @@ const struct tn_family tn_fam_dxy = {
 		{ "by", "threads per block in y", 1, 1024, 2, { 2, 8 } },
 		{ "ypt", "rows per thread", 1, 64, 3, { 1, 4, 8 } },
 		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
-		LDS_P,
+		{ "lds", "1: an LDS tile; 0: neighbours from memory (L1), no barrier", 0, 1, 2, { 1, 0 } },
 		{ "pf", "no effect in dxy (no march): 0", 0, 0, 1, { 0 } },
 		{ "zu", "no effect in dxy (no march): 1", 1, 1, 1, { 1 } },
 		NT_P,
@@ -164,13 +165,13 @@ const struct tn_family tn_fam_dxy = {
 	.bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_X | TN_Y,
-	/* untuned: float2, 256 threads, a tile of 8 rows (8.4 KB at R=8) */
-	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":4,\"lds\":1,\"pf\":0,\"zu\":1,\"nt\":0,\"acc\":0}",
+	/* the H100 best at R=4 (90.3% of copy); 116 queue floats at R=8 */
+	.dflt = "{\"vec\":4,\"bx\":64,\"by\":8,\"ypt\":8,\"nw\":1,\"lds\":0,\"pf\":0,\"zu\":1,\"nt\":0,\"acc\":0}",
 };
 
 const struct tn_family tn_fam_dxz = {
 	.name = "dxz", .tmpl = "dxz.m4",
-	.help = "mixed d2/dxdz in one pass: Dz from a register queue into LDS, Dx from it (lds=1), or Dx into a z queue (lds=0)",
+	.help = "mixed d2/dxdz in one pass: Dx of each plane (from memory, lds=0, or an LDS ring, lds=2) into a z queue, Dz of it; or Dz into an LDS tile, Dx of it (lds=1)",
 	.np = 10,
 	.p = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
@@ -185,13 +186,14 @@ const struct tn_family tn_fam_dxz = {
 	.bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_X | TN_Z,
-	/* untuned: float2, 256 threads marching 64 planes; 68 queue floats at R=8 */
-	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":1,\"nw\":64,\"lds\":1,\"pf\":0,\"zu\":1,\"nt\":0,\"acc\":0}",
+	/* near the H100 best at R=4 (zu 1, not 9: 88.2% against 88.9% of copy);
+	 * a ring of 3 tiles of 4 x 136 float2, 88 queue floats at R=8 */
+	.dflt = "{\"vec\":2,\"bx\":128,\"by\":2,\"ypt\":2,\"nw\":256,\"lds\":2,\"pf\":0,\"zu\":1,\"nt\":0,\"acc\":0}",
 };
 
 const struct tn_family tn_fam_dyz = {
 	.name = "dyz", .tmpl = "dyz.m4",
-	.help = "mixed d2/dydz in one pass: Dy of each plane (LDS tile, lds=1, or memory, lds=0) into a z queue, Dz from it",
+	.help = "mixed d2/dydz in one pass: Dy of each plane (an LDS tile, lds=1, memory, lds=0, or an LDS ring, lds=2) into a z queue, Dz of it",
 	.np = 10,
 	.p = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
@@ -206,6 +208,7 @@ const struct tn_family tn_fam_dyz = {
 	.bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_mixed, .terms = terms, .d1 = 1,
 	.axes = TN_Y | TN_Z,
-	/* untuned: float2, 256 threads, 8 rows marching 64 planes; 68 queue floats at R=8 */
-	.dflt = "{\"vec\":2,\"bx\":64,\"by\":4,\"ypt\":2,\"nw\":64,\"lds\":1,\"pf\":0,\"zu\":1,\"nt\":0,\"acc\":0}",
+	/* an H100 best at R=4 (89.6% of copy); 136 queue floats and a ring of
+	 * 3 tiles of 32 x 32 float2 (24 KiB) at R=8 */
+	.dflt = "{\"vec\":2,\"bx\":32,\"by\":4,\"ypt\":4,\"nw\":256,\"lds\":2,\"pf\":0,\"zu\":1,\"nt\":0,\"acc\":0}",
 };
