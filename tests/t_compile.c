@@ -260,11 +260,12 @@ static void helper_kernels(void **st)
 
 /* The source fdtune export writes compiles with the run-time compiler too:
  * one kernel, and every recorded size in one file, for one device and for
- * every device. */
+ * every device; and the mixed derivatives' bests (lds 0 and the ring). */
 static void exported(void **st)
 {
 	static const char *const how[] = { "", "-r 4 --all-sizes", "-f iso3dfd -r 8 --all-sizes",
-		"-r 8 --precision fp64 --all-sizes --all-devices" };
+		"-r 8 --precision fp64 --all-sizes --all-devices", "-f dxy -r 4 -n 512",
+		"-f dxz -r 4 -n 512", "-f dyz -r 4 -n 512" };
 	const char *bin = getenv("FDTUNE"), *db = getenv("RESULTS_DB");
 	char dir[] = "/tmp/fdt_expXXXXXX", cmd[1024], path[256], err[4096], *src;
 	struct rt_prog p;

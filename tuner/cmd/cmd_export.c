@@ -91,7 +91,7 @@ void tn_exp_abi(const struct tn_family *fam)
 void tn_exp_scale(const struct tn_family *f, int a, const char *zero, char *buf, size_t n)
 {
 	const char h = (char)('x' + a);
-	if (!(f->axes >> a & 1))
+	if (zero && !(f->axes >> a & 1))
 		snprintf(buf, n, "%s", zero);
 	else if (f->d1)
 		snprintf(buf, n, "1 / h%c", h);

@@ -16,8 +16,8 @@
 extern const char *tn_exp_params, *tn_exp_args;
 void tn_exp_abi(const struct tn_family *fam);
 /* The scale of axis a (0 x, 1 y, 2 z) in NAME_coef for family f: "1 / (hx *
- * hx)" (second derivatives), "1 / hx" (first) or zero for an axis f does not
- * take; in buf[0..n). */
+ * hx)" (second derivatives), "1 / hx" (first), or zero for an axis f does not
+ * take (with zero NULL, the expression for every axis); in buf[0..n). */
 void tn_exp_scale(const struct tn_family *f, int a, const char *zero, char *buf, size_t n);
 /* NAME.h for the runs p[0..np) with configurations cfg[0..np); dflt, when
  * not NULL, the configuration for any other device; rule, when not NULL,

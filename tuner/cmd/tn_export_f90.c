@@ -57,12 +57,13 @@ int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, ch
 	const struct tn_family *f = tn_family(p->family);
 	double w[TN_RMAX + 1];
 	char s[3][32];
+	const char *one = "1.0_c_double", *zero = "0.0_c_double";
 	int pow;
 
 	if (!f || tn_coef_unit(f, p->radius, w, &pow))
 		return -1;
-	for (int a = 0; a < 3; a++)
-		tn_exp_scale(f, a, "0.0_c_double", s[a], sizeof s[a]);
+	for (int a = 0; a < 3; a++)     /* every h is used (-Wunused-dummy-argument) */
+		tn_exp_scale(f, a, NULL, s[a], sizeof s[a]);
 	provenance(o, name, p, np, cfg, db_path);
 	fprintf(o, "!\n! Contract (as %s.h): %s are device pointers (type(c_ptr)) to interior\n"
 		"! point (0,0,0) of fields with %d halo points on every side, rows of g%%ld\n"
@@ -116,7 +117,7 @@ int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, ch
 	for (int k = 0; k <= p->radius; k++)
 		fprintf(o, "      %.17e_c_double%s\n", w[k], k < p->radius ? ", &" : " ]");
 	fprintf(o, "    real(c_double) :: s(3)\n    integer :: k\n\n"
-		"    s = [ %s, %s, %s ]\n"
+		"    s = [ %s, %s, %s ] * [ %s, %s, %s ]\n"
 		"    c%%x = 0\n    c%%y = 0\n    c%%z = 0\n"
 		"    do k = 1, %d\n"
 		"      c%%x(k) = real(w(k) * s(1), fd_real)\n"
@@ -124,7 +125,8 @@ int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		"      c%%z(k) = real(w(k) * s(3), fd_real)\n"
 		"    end do\n"
 		"    c%%c0 = real(w(0) * ((s(1) + s(2)) + s(3)), fd_real)\n"
-		"  end subroutine %s_coef\n\nend module %s_fdtune\n", s[0], s[1], s[2], p->radius, name,
-		name);
+		"  end subroutine %s_coef\n\nend module %s_fdtune\n", s[0], s[1], s[2],
+		f->axes & 1 ? one : zero, f->axes & 2 ? one : zero, f->axes & 4 ? one : zero,
+		p->radius, name, name);
 	return ferror(o) ? -1 : 0;
 }
