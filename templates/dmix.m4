@@ -24,10 +24,13 @@ m4_dnl   xy: per plane, Dx at each of its rows and R rows each side, Dy of them
 m4_dnl   xz: Dx of its rows into a register queue of 2R + 1 planes, Dz of it
 m4_dnl   yz: a column of its rows and R rows each side, Dy into a register queue
 m4_dnl       of 2R + 1 planes, Dz of it
-m4_dnl and pf=1 or 2 (xz, yz) loads one or two planes ahead, zu unrolls the march.
-m4_dnl nt=1: the output vectors are stored nontemporally (streaming).
+m4_dnl and pf=1 or 2 (xz, yz) loads one or two planes ahead, zu unrolls the march
+m4_dnl (dmix0.m4). With lds=2 (xz, yz) the same, but the planes are copied ahead
+m4_dnl into a ring of pf + 3 tiles in dynamic LDS (dmix2.m4). nt=1: the output
+m4_dnl vectors are stored nontemporally (streaming).
 m4_dnl Every block walks NW output planes. Parameters (m4 -D): FDT_R FDT_VEC FDT_BX
-m4_dnl FDT_BY FDT_YPT FDT_NW FDT_LDS FDT_PF FDT_ZU FDT_NT FDT_ACC FDT_KERNEL FDT_PARAMS. Kernel ABI: (float *out,
+m4_dnl FDT_BY FDT_YPT FDT_NW FDT_LDS FDT_PF FDT_ZU FDT_NT FDT_ACC FDT_KERNEL
+m4_dnl FDT_PARAMS. Kernel ABI: (float *out,
 m4_dnl const fd_real *in, fd_grid, fd_coef); in and out point at interior point (0,0,0)
 m4_dnl of fields of the same layout, R halo points on every side, ld a multiple of
 m4_dnl 32 elements, the interior origin 128-byte aligned, at least 12 elements of row
