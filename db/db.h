@@ -196,8 +196,9 @@ struct db_pick {
     double median_ms, gbs, pct_copy;
 };
 /* The fastest ok run matching f, of the largest problem when several sizes
- * match (or run id `run` when nonzero, which must also match f). 0 with *p filled; DB_NOMATCH with the message of db_best;
- * -1 on error. */
+ * match, a storing one (params without "acc":1) before any that accumulates
+ * (or run id `run` when nonzero, which must also match f). 0 with *p
+ * filled; DB_NOMATCH with the message of db_best; -1 on error. */
 int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pick *p,
             char *err, size_t n);
 /* Calls fn for every run of the device and problem of run `like`, in the

@@ -313,7 +313,8 @@ int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pi
         "SELECT run_id, device, arch, family, radius, nx, ny, nz, precision, params, median_ms,"
         " gbs, pct_copy, created FROM v_runs WHERE" MATCH
         " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)) AND (?9 = 0 OR run_id = ?9)"
-        " ORDER BY nx * ny * nz DESC, median_ms, run_id LIMIT 1";
+        " ORDER BY nx * ny * nz DESC, coalesce(json_extract(params, '$.acc'), 0), median_ms,"
+        " run_id LIMIT 1";      /* a storing run (acc 0) before an accumulating one */
     sqlite3_stmt *st = NULL;
     sqlite3 *h = NULL;
     int src, rc = -1;

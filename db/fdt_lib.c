@@ -162,10 +162,12 @@ static int split(sqlite3 *h, struct fdtune_config *cfg, char *err, size_t n)
 }
 
 /* The recorded sizes of one device (the first matching by name) for the
- * problem, each with its best run, in fdt_rule.h's order. */
+ * problem, each with its best run (a storing one, acc 0, before any that
+ * accumulates, as fdtune export picks), in fdt_rule.h's order. */
 static const char sizes_sql[] =
 	"SELECT family, device, params, radius, nx, ny, nz, median_ms, gbs FROM"
-	" (SELECT *, ROW_NUMBER() OVER (PARTITION BY device, nx, ny, nz ORDER BY median_ms, run_id)"
+	" (SELECT *, ROW_NUMBER() OVER (PARTITION BY device, nx, ny, nz"
+	"  ORDER BY coalesce(json_extract(params, '$.acc'), 0), median_ms, run_id)"
 	"  AS rk FROM v_runs WHERE status = 'ok' AND median_ms IS NOT NULL AND family = ?2"
 	"  AND radius = ?3 AND precision = ?4"
 	"  AND (device LIKE '%' || ?1 || '%' OR arch LIKE '%' || ?1 || '%'))"

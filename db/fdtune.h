@@ -2,7 +2,8 @@
  * fdtune.h: libfdtune, the run-time side of fdtune. A code that launches
  * fdtune's kernels asks, once at start-up, which configuration a database of
  * tuning results recommends for its device and problem, in the manner of
- * FFTW's wisdom: the best recorded run for the device and problem; else the
+ * FFTW's wisdom: the best recorded run for the device and problem (a run
+ * that stores its output, acc 0, before any that accumulates); else the
  * best for the nearest recorded size, by the rule of fdtune's
  * templates/fdt_rule.h (the one `fdtune export --all-sizes` pastes into its
  * code); else a default known to run well.

@@ -362,6 +362,20 @@ static void export(void **st)
 		 "%s/big.cu && grep -q 'big_kernel<<<grid, block, 76800,' %s/big.cu", exp, exp);
 	assert_int_equal(system(args), 0);
 	nvcc_c(exp, "big");
+	/* an accumulating run (acc=1) faster than every other: export takes the
+	 * fastest storing one, and refuses that run by name */
+	snprintf(args, sizeof args, "sqlite3 %s \"insert into runs(sweep_id, build_id, device_id, "
+		 "problem_id, config_id, status, median_ms, gbs, pct_copy) select r.sweep_id, "
+		 "r.build_id, r.device_id, r.problem_id, c.id, 'ok', 0.001, 9999, 333 from runs r join "
+		 "problems p on p.id = r.problem_id join configs c on c.family = 'x' and "
+		 "json_extract(c.params, '$.acc') = 1 where p.family = 'x' and p.radius = 4 and "
+		 "r.status = 'ok' limit 1; select max(id) from runs\" > %s/acc.id", db, dir);
+	assert_int_equal(system(args), 0);
+	snprintf(args, sizeof args, "export --db %s -f x -r 4 --out %s --name xs", db, exp);
+	expect(args, 0, "acc=0)");
+	snprintf(args, sizeof args, "export --db %s --run $(cat %s/acc.id) --out %s --name xa", db,
+		 dir, exp);
+	expect(args, 1, "accumulates into its output (acc=1");
 	/* one header for several devices: a second (renamed) device merged in */
 	snprintf(args, sizeof args, "cp %s %s/f.db && sqlite3 %s/f.db \"update devices set name="
 		 "'Fake GPU', arch='sm_80', uuid='x'\" && '%s' merge --db %s %s/f.db >/dev/null",

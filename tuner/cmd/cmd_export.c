@@ -296,7 +296,8 @@ int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, 
 
 /* The kernel of configuration params (JSON; parameters it lacks take their
  * first default value) named kname: v, its text cfg, source and geometry
- * (with kname NULL, only v and cfg).
+ * (with kname NULL, only v and cfg). A configuration that accumulates
+ * (acc=1) is refused: exports store.
  * With fit, a configuration over the limits of sm_90 and gfx90a is replaced
  * by its first neighbour (one parameter changed) that fits. */
 int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pick *p,
@@ -317,6 +318,10 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
 		if (!found)
 			v[i] = fam->p[i].v[0];
 	}
+	if (tn_param_index(fam, "acc") >= 0 && v[tn_param_index(fam, "acc")])
+		return snprintf(err, n, "run %lld accumulates into its output (acc=1: out += ...), "
+				"and an exported kernel stores; export a run with acc=0 (sweep with "
+				"-p acc=0, or name one with --run)", p->run), 1;
 	for (int i = 0; fit && fam->check(&pb, v, &lim, why, sizeof why) && i < fam->np; i++)
 		for (int j = 0; j < fam->p[i].n; j++) {
 			int keep = v[i];
