@@ -7,8 +7,9 @@
 #   sh .ci/deps.sh test     also cmocka, sqlite3, gnuplot (fdtune report's
 #                           tests), gfortran and cmake (the Fortran
 #                           modules' and CMake package's tests), and ROCm's
-#                           hiprtc so that generated kernels are
-#                           compile-tested for AMD as well as NVIDIA
+#                           hiprtc and hipcc so that generated and exported
+#                           kernels are compile-tested for AMD as well as
+#                           NVIDIA
 #   sh .ci/deps.sh slurm    also Slurm and munge, for make test-slurm
 #   sh .ci/deps.sh fuzz     clang and libFuzzer's runtime (make fuzz; Debian
 #                           ships libFuzzer in libclang-rt-14-dev, which clang
@@ -24,6 +25,7 @@ have_hdr sqlite3.h || want="$want libsqlite3-dev"
 if [ "${1:-}" = test ]; then
 	have_hdr cmocka.h || want="$want libcmocka-dev"
 	have_hdr hip/hiprtc.h || want="$want libamdhip64-dev libhiprtc-builtins5"
+	command -v hipcc >/dev/null 2>&1 || want="$want hipcc"
 	command -v sqlite3 >/dev/null 2>&1 || want="$want sqlite3"
 	command -v gnuplot >/dev/null 2>&1 || want="$want gnuplot-nox"
 	command -v pkg-config >/dev/null 2>&1 || want="$want pkg-config"

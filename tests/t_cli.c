@@ -293,21 +293,27 @@ static void queries(void **st)
 	expect(args, 0, "target met");
 }
 
-/* Compiles DIR/NAME.cu with nvcc for sm_90 where nvcc is installed (the
- * t_compile tests compile exported kernels with NVRTC and hiprtc anyway). */
+/* Compiles DIR/NAME.cu with nvcc for sm_90 and with hipcc for gfx90a, each
+ * where it is installed (the t_compile tests compile exported kernels with
+ * NVRTC and hiprtc anyway; .ci/deps.sh test installs hipcc). */
 static void nvcc_c(const char *where, const char *name)
 {
 	char nvcc[512], cmd[2048];
 	t_nvcc(nvcc, sizeof nvcc);
-	if (!nvcc[0])
+	if (nvcc[0]) {
+		snprintf(cmd, sizeof cmd, "'%s' -c -arch=sm_90 %s/%s.cu -o %s/%s.o", nvcc, where, name,
+			 where, name);
+		assert_int_equal(system(cmd), 0);
+	}
+	if (system("command -v hipcc >/dev/null 2>&1"))
 		return;
-	snprintf(cmd, sizeof cmd, "'%s' -c -arch=sm_90 %s/%s.cu -o %s/%s.o", nvcc, where, name, where,
-		 name);
+	snprintf(cmd, sizeof cmd, "hipcc --offload-arch=gfx90a -Wno-pass-failed -c %s/%s.cu -o "
+		 "%s/%s.hip.o", where, name, where, name);
 	assert_int_equal(system(cmd), 0);
 }
 
 /* fdtune export of the best H100 run: the header compiles as C, the source
- * with nvcc where it is installed (the t_compile tests compile it with NVRTC
+ * with nvcc and hipcc where they are installed (the t_compile tests compile it with NVRTC
  * and hiprtc); asking for what is not recorded fails clearly. */
 static void export(void **st)
 {
@@ -343,6 +349,16 @@ static void export(void **st)
 	assert_int_equal(system(args), 0);
 	nvcc_c(exp, "iso");
 	nvcc_c(exp, "z64");
+	/* the mixed derivatives' bests: lds 0 and the ring of dynamic LDS */
+	snprintf(args, sizeof args, "export --db %s -f dxy -r 4 -n 512 --out %s --name dxy", db, exp);
+	expect(args, 0, "lds=0");
+	snprintf(args, sizeof args, "export --db %s -f dyz -r 4 -n 512 --out %s --name dyz", db, exp);
+	expect(args, 0, "lds=2");
+	snprintf(args, sizeof args, "grep -q 'dyz_kernel<<<grid, block, [1-9][0-9]*,' %s/dyz.cu && "
+		 "grep -q '#define dyz_D1 1' %s/dyz.h", exp, exp);
+	assert_int_equal(system(args), 0);
+	nvcc_c(exp, "dxy");
+	nvcc_c(exp, "dyz");
 	/* a configuration whose LDS ring needs more than 48 KiB (vec 2, 32x8,
 	 * ypt 4, pf 2, R = 8: 5 tiles of 48 rows of 40 float2 = 76800 bytes): its
 	 * launch opts in to dynamic LDS first, and compiles */
