@@ -208,9 +208,9 @@ static void coef_contract(void **st)
 		}
 }
 
-/* What an export's NAME_coef writes (tn_coef_unit's weights over h to its
- * power on the family's axes, zero elsewhere, c0 = w[0] times the sum of the
- * scales) is what the family's coef gave the kernel in the sweep: every
+/* What an export's NAME_coef writes (tn_coef_unit's weights over h, or h^2
+ * unless the family is d1, on the family's axes, zero elsewhere, c0 = w[0]
+ * times the sum of the scales) is what the family's coef gave the kernel in the sweep: every
  * family, every R, unequal spacings. */
 static void export_weights(void **st)
 {
@@ -223,11 +223,10 @@ static void export_weights(void **st)
 			struct tn_coef c;
 			const float *got[3] = { c.x, c.y, c.z };
 			double w[TN_RMAX + 1], s[3];
-			int pw;
+			const int pw = f->d1 ? 1 : 2;
 			memcpy(pb.h, h, sizeof h);
 			f->coef(&pb, &c);
-			assert_int_equal(tn_coef_unit(f, r, w, &pw), 0);
-			assert_true(pw == (f->d1 ? 1 : 2));
+			assert_int_equal(tn_coef_unit(f, r, w), 0);
 			for (int a = 0; a < 3; a++)
 				s[a] = f->axes >> a & 1 ? 1 / pow(h[a], pw) : 0;
 			for (int a = 0; a < 3; a++)

@@ -113,10 +113,10 @@ int tn_d2_weights(int r, double w[TN_RMAX + 1]);
  * differences u(k) - u(-k); a[0] = 0. */
 int tn_d1_weights(int r, double a[TN_RMAX + 1]);
 /* tn_coef.c: the weights f's coef gives at unit spacing, w[0..R] (w[0] the
- * centre weight of one axis), and the power of h (1 or 2) that divides them
- * on each axis of f->axes, zero on the others: the contract an exported
- * NAME_coef writes out. 0, or 1 for R outside 1..8. */
-int tn_coef_unit(const struct tn_family *f, int r, double w[TN_RMAX + 1], int *pow);
+ * centre weight of one axis), which h (f->d1) or h^2 divides on each axis of
+ * f->axes, zero on the others: the contract an exported NAME_coef writes
+ * out. 0, or 1 for R outside 1..8. */
+int tn_coef_unit(const struct tn_family *f, int r, double w[TN_RMAX + 1]);
 
 /* tn_field.c */
 void tn_layout_of(const struct tn_problem *pb, struct tn_layout *l);

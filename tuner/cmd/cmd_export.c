@@ -109,8 +109,7 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 	const struct tn_family *f = tn_family(p->family);
 	double w[TN_RMAX + 1];
 	char s[3][32];
-	int pow;
-	if (!f || tn_coef_unit(f, p->radius, w, &pow))
+	if (!f || tn_coef_unit(f, p->radius, w))
 		return -1;
 	for (int a = 0; a < 3; a++)
 		tn_exp_scale(f, a, "0", s[a], sizeof s[a]);
@@ -309,6 +308,7 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
 	struct tn_limits lim;
 	struct gen_def d[TN_MAXP + 2];
 	char why[256];
+	const int acc = tn_param_index(fam, "acc");
 	tn_limits_of_arch("sm_90", &lim);
 	lim.lds_optin = 64 * 1024;      /* what gfx90a gives too */
 	for (int i = 0; i < fam->np; i++) {
@@ -318,7 +318,7 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
 		if (!found)
 			v[i] = fam->p[i].v[0];
 	}
-	if (tn_param_index(fam, "acc") >= 0 && v[tn_param_index(fam, "acc")])
+	if (acc >= 0 && v[acc])
 		return snprintf(err, n, "run %lld accumulates into its output (acc=1: out += ...), "
 				"and an exported kernel stores; export a run with acc=0 (sweep with "
 				"-p acc=0, or name one with --run)", p->run), 1;

@@ -58,9 +58,8 @@ int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, ch
 	double w[TN_RMAX + 1];
 	char s[3][32];
 	const char *one = "1.0_c_double", *zero = "0.0_c_double";
-	int pow;
 
-	if (!f || tn_coef_unit(f, p->radius, w, &pow))
+	if (!f || tn_coef_unit(f, p->radius, w))
 		return -1;
 	for (int a = 0; a < 3; a++)     /* every h is used (-Wunused-dummy-argument) */
 		tn_exp_scale(f, a, NULL, s[a], sizeof s[a]);

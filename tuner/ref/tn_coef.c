@@ -47,8 +47,7 @@ int tn_d1_weights(int r, double a[TN_RMAX + 1])
 	return 0;
 }
 
-int tn_coef_unit(const struct tn_family *f, int r, double w[TN_RMAX + 1], int *pow)
+int tn_coef_unit(const struct tn_family *f, int r, double w[TN_RMAX + 1])
 {
-	*pow = f->d1 ? 1 : 2;
 	return f->d1 ? tn_d1_weights(r, w) : tn_d2_weights(r, w);
 }
