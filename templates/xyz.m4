@@ -9,8 +9,7 @@ m4_dnl FDT_PF FDT_MB FDT_KU FDT_ZU FDT_ZD FDT_KERNEL FDT_PARAMS. Kernel ABI: (fd
 m4_dnl fd_grid, fd_coef); in and out point at interior point (0,0,0), with R halo
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte
 m4_dnl aligned. Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)),
-m4_dnl ceil(nz/NW)); with zd=1 the z chunks come first: (ceil(nz/NW), x tiles, y tiles);
-m4_dnl with zd=2 second: (x tiles, ceil(nz/NW), y tiles). With zd > 0 odd chunks march down.
+m4_dnl ceil(nz/NW)); with zd=1 the z chunks come first: (ceil(nz/NW), x tiles, y tiles).
 m4_dnl lds=2 launches give (PF+3)(BY YPT+2R)(BX+2 ceil(R/VEC)) vectors of dynamic LDS.
 m4_dnl With FDT_WAVE defined as 1 (iso3dfd.m4, lds 2) the kernel is one wave-equation
 m4_dnl step instead: ABI (fd_real *next, const fd_real *prev, const fd_real *vel,
@@ -27,7 +26,7 @@ FDT_REQUIRE(`FDT_LDS >= 0 && FDT_LDS <= 2', `lds FDT_LDS must be 0 or 1 or 2')m4
 FDT_REQUIRE(`FDT_MB >= 0 && FDT_MB <= 32', `mb FDT_MB outside 0..32')m4_dnl
 FDT_REQUIRE(`FDT_KU == 0 || FDT_KU == 1', `ku FDT_KU must be 0 or 1')m4_dnl
 FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 8 && (FDT_ZU == 1 || FDT_KU == 0)', `zu FDT_ZU must be 1..8 and 1 with ku 1')m4_dnl
-FDT_REQUIRE(`FDT_ZD == 0 || ((FDT_ZD == 1 || FDT_ZD == 2) && FDT_LDS == 2)', `zd FDT_ZD must be 0 or 1 or 2 and 1 or 2 needs lds 2')m4_dnl
+FDT_REQUIRE(`FDT_ZD == 0 || (FDT_ZD == 1 && FDT_LDS == 2)', `zd FDT_ZD must be 0 or 1 and 1 needs lds 2')m4_dnl
 m4_dnl FDT_KLOOP: with ku=1, unroll the plane loop 2R+1 times: the z queue then shifts by
 m4_dnl renaming registers instead of moving them; with zu > 1, zu times: the queue moves
 m4_dnl once every zu planes, 2R+1-zu moves for zu planes instead of 2R+1 for each.
@@ -142,9 +141,6 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 	const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
 'm4_ifelse(FDT_ZD, 1, `	/* z chunks vary fastest, so that each pair of chunks starts together */
 	const int zc = blockIdx.x, bxi = blockIdx.y, byi = blockIdx.z;
-	const bool zdn = zc & 1;    /* odd chunks march downwards and meet their neighbours */',
-FDT_ZD, 2, `	/* x tiles vary fastest, then z chunks: whole rows of a y tile at every depth */
-	const int zc = blockIdx.y, bxi = blockIdx.x, byi = blockIdx.z;
 	const bool zdn = zc & 1;    /* odd chunks march downwards and meet their neighbours */',
 `	const int zc = blockIdx.z, bxi = blockIdx.x, byi = blockIdx.y;
 	const bool zdn = false;')`

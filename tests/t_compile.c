@@ -37,7 +37,7 @@ static void representative_set(void **st)
 				struct gen_def d[] = { { "r", r }, { "vec", vec }, { "bx", bx },
 					{ "by", 4 }, { "ypt", 1 + (r + vec) % 2 }, { "lds", lds },
 					{ "nw", 32 }, { "nt", (r + lds) % 2 }, { "pf", lds == 2 ? r % 3 : (r + vec + lds) % 2 },
-					{ "mb", 0 }, { "ku", (r + vec) % 3 == 0 }, { "zd", lds == 2 ? r % 3 : 0 },
+					{ "mb", 0 }, { "ku", (r + vec) % 3 == 0 }, { "zd", lds == 2 && r % 2 },
 					{ "zu", (r + vec) % 3 == 0 || lds != 2 ? 1 : 1 + r % 3 } };
 				char err[4096], why[256], *src;
 				struct rt_prog p;

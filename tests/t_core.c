@@ -265,18 +265,6 @@ static void constraints(void **st)
 	assert_int_equal(tn_fam_xyz.check(&pb, zd2, &lim, why, sizeof why), 0);
 	tn_fam_xyz.geom(&pb, zd2, g, b);
 	assert_true(g[0] == 8 && g[1] == 2 && g[2] == 128);    /* z chunks first */
-	zd2[10] = 2;
-	assert_int_equal(tn_fam_xyz.check(&pb, zd2, &lim, why, sizeof why), 0);
-	tn_fam_xyz.geom(&pb, zd2, g, b);
-	assert_true(g[0] == 2 && g[1] == 8 && g[2] == 128);    /* x tiles, z chunks, y tiles */
-	char src[3][96];
-	tn_fam_xyz.geom_src(&pb, zd2, src, b);
-	assert_string_equal(src[0], "(nx + 255) / 256");
-	assert_string_equal(src[1], "(nz + 63) / 64");
-	assert_string_equal(src[2], "(ny + 3) / 4");
-	zd2[10] = 3;
-	assert_int_equal(tn_fam_xyz.check(&pb, zd2, &lim, why, sizeof why), 1);
-	assert_non_null(strstr(why, "zd=3: must be 0, 1 or 2"));
 	assert_int_equal(tn_fam_xyz.check(&pb, mb, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "mb=3"));
 	assert_int_equal(tn_fam_xyz.check(&pb, pf, &lim, why, sizeof why), 1);

@@ -326,41 +326,15 @@ static void transfer_sweep(void **st)
 static void small_spaces(void **st)
 {
 	static const char *const a[] = { "vec=1,2,4", "bx=32", "by=1,4", "ypt=1,2",
-		"lds=0,1,2", "nw=5,64", "nt=0,1", "pf=0,1", "ku=0", "zd=0,1,2" };
+		"lds=0,1,2", "nw=5,64", "nt=0,1", "pf=0,1", "ku=0", "zd=0,1" };
 	static const char *const b[] = { "vec=1,4", "bx=32", "by=2,8", "ypt=1,4",
-		"lds=0,1,2", "nw=3,100", "nt=1", "pf=0,1,2", "ku=0,1", "zd=0,2" };
+		"lds=0,1,2", "nw=3,100", "nt=1", "pf=0,1,2", "ku=0,1", "zd=0,1" };
 	(void)st;
 	if (!have_gpu())
 		skip();
 	sweep_all_ok(3, 61, 37, 29, a, 10, 300);
 	sweep_all_ok(8, 33, 17, 19, b, 10, 150);
 	sweep_all_ok(1, 5, 3, 2, a, 10, 300);
-}
-
-/* z chunks that meet (zd 1 and 2, odd chunks marching down) in iso3dfd, whose
- * time steps read next and vel at the output plane too: 7 and 4 chunks of 19
- * planes (odd and even counts, a short last chunk), fp32 and fp64, every run
- * ok. */
-static void meeting_chunks(void **st)
-{
-	static const char *const a[] = { "vec=1,2", "bx=32", "by=2,4", "ypt=1,2", "lds=2",
-		"nw=3,5", "pf=0,2", "zu=1,3", "zd=0,1,2", "ku=0", "nt=1", "mb=0" };
-	(void)st;
-	if (!have_gpu())
-		skip();
-	for (int r = 3; r <= 8; r += 5)
-		for (int d = 0; d < 2; d++) {
-			char db[256], name[64], err[2048];
-			prec = d ? "fp64" : "fp32";
-			snprintf(name, sizeof name, "iso3dfd_zd_r%d_%s", r, prec);
-			if (sweep_fam("iso3dfd", name, r, 45, 21, 19, a, 12, TN_EXHAUSTIVE, 0, 10, db,
-				      err, sizeof err))
-				fail_msg("sweep %s failed: %s", name, err);
-			all_ok(db, name, 100);
-			assert_true(t_count(db, "select count(*) from v_runs where "
-					    "json_extract(params, '$.zd') = 2") >= 30);
-		}
-	prec = "fp32";
 }
 
 /* A plan of three problems at odd sizes (two families, both precisions),
@@ -615,7 +589,7 @@ int main(void)
 		cmocka_unit_test(exported_kernel), cmocka_unit_test(pipe_faults),
 		cmocka_unit_test(cmake_package), cmocka_unit_test(exported_sizes),
 		cmocka_unit_test(plan_kill_resume),
-		cmocka_unit_test(bad_kernels), cmocka_unit_test(meeting_chunks) };
+		cmocka_unit_test(bad_kernels) };
 	const char *root = getenv("ROOT"), *only = getenv("T_ONLY");
 	int rc;
 	if (only && *only)              /* T_ONLY=PATTERN: the cases it matches (* and ?) */

@@ -30,12 +30,6 @@
 #        61x37x29 (a random 30% at R = 3 and 8, fp32, acc 0 and 1)
 #   fp64hi  xyz fp64 R = 6..8 at 512^3: transfer searches over 3% of each
 #        space (zu 1..4), within a budget
-#   zd-lo  v20: z chunks that meet (zd 2: x tiles, then chunks, odd chunks
-#        marching down) against zd 0, xyz fp32 R = 4 at 512^3, 1000x300x129
-#        and 256^3 and iso3dfd fp32 R = 8 at 1000x300x129 and 256^3, around
-#        their bests, with short windows
-#   zd-hi  v20 for R = 8: xyz fp32 at 512^3, 1000x300x129 and 256^3, iso3dfd
-#        fp32 at 512^3, xyz fp64 R = 6..8 at 512^3
 set -eu
 step=$1
 db=$2
@@ -104,27 +98,6 @@ mixed-odd)
 fp64hi)
 	./fdtune sweep --db "$db" -q -s transfer --evals 3 --budget "${BUDGET:-120s}" -f xyz \
 		-r 6,7,8 -n 512 --precision fp64 -p zu=1,2,3,4
-	;;
-zd-lo)
-	for n in 512 1000x300x129 256; do
-		s -f xyz -r 4 -n $n -p vec=2,4 -p bx=32,64 -p by=2,4 -p ypt=2,4 -p lds=2 \
-			-p nw=24,48,96,192 -p nt=0 -p pf=0,1 -p mb=0 -p ku=0 -p zu=1,2 -p zd=0,2
-	done
-	for n in 1000x300x129 256; do
-		s -f iso3dfd -r 8 -n $n -p vec=2,4 -p bx=32,64 -p by=4,8 -p ypt=1 -p lds=2 \
-			-p nw=16,32,48,64,128 -p pad=0 -p ku=0 -p nt=1 -p pf=0,1 -p mb=0 -p zu=1,2,4 \
-			-p zd=0,2
-	done
-	;;
-zd-hi)
-	for n in 512 1000x300x129 256; do
-		s -f xyz -r 8 -n $n -p vec=4 -p bx=32,64 -p by=4,8 -p ypt=1,2 -p lds=2 \
-			-p nw=32,64,128,256,512 -p nt=1 -p pf=1,2 -p mb=0 -p ku=0 -p zu=2,3,4 -p zd=0,2
-	done
-	s -f iso3dfd -r 8 -n 512 -p vec=2,4 -p bx=32,64 -p by=4,8 -p ypt=1 -p lds=2 \
-		-p nw=64,128,256,512 -p pad=0 -p ku=0 -p nt=1 -p pf=0,1 -p mb=0 -p zu=2,4 -p zd=0,2
-	s -f xyz -r 6,7,8 -n 512 --precision fp64 -p vec=1,2 -p bx=32,64 -p by=4,8 -p ypt=2,4 \
-		-p lds=2 -p nw=128,256,512 -p nt=0 -p pf=1 -p mb=0 -p ku=0 -p zu=2,4 -p zd=0,2
 	;;
 plan)
 	./fdtune sweep --db "$db" -q -s transfer --evals 1 --budget "${BUDGET:-240s}" -f xyz \

@@ -18,10 +18,6 @@ int tn_fam_flag(int v, const char *name, char *why, size_t n);
 /* The limits of xyz.m4's kernels, which iso3dfd's lds=2 shares: lds=2
  * addresses a plane with 32-bit offsets; mb (the launch-bounds minimum of
  * blocks, 0..32) blocks of threads must fit 2048 threads per SM. */
-/* zd (xyz.m4's z chunks that meet, with lds 2 only: 0..2) against lds and the
- * grid's limits, for tiles of wx points in x and nw planes in z. */
-int tn_fam_zd_check(const struct tn_problem *pb, int zd, int lds, int wx, int nw, char *why,
-		    size_t n);
 /* 0 when bytes of dynamic LDS fit lim's opt-in limit, else 1 and why. */
 int tn_fam_dyn_check(long long bytes, const struct tn_limits *lim, char *why, size_t n);
 int tn_fam_ring_check(const struct tn_problem *pb, int lds, int mb, int threads, char *why,
@@ -36,9 +32,7 @@ void tn_fam_tile_geom(const struct tn_problem *pb, const int w[3], int bx, int b
 void tn_fam_tile_geom_src(const int w[3], int bx, int by, char grid[3][96], unsigned b[3]);
 /* The same, the tile read from the family's parameters by name: vec floats
  * per thread in x (1 if none), bx x by threads, ypt rows per thread (1 if
- * none), nw or nm planes per block (1 if neither); with a parameter zd
- * (templates/xyz.m4), the grid order it names: 0 x tiles, y tiles, z chunks;
- * 1 z chunks, x tiles, y tiles; 2 x tiles, z chunks, y tiles. */
+ * none), nw or nm planes per block (1 if neither). */
 void tn_fam_geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3]);
 void tn_fam_geom_src(const struct tn_problem *pb, const int *v, char grid[3][96], unsigned b[3]);
 /* Reference and weights of a sum of second derivatives along the family's

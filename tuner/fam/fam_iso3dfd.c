@@ -25,8 +25,6 @@
  *        beyond the next (up to 2)
  *   mb   the second argument of __launch_bounds__ (0: none): minimum
  *        resident blocks per SM on NVIDIA, which caps registers per thread
- *   zd   lds 2: z chunks that meet at their shared halo, as in the xyz
- *        family (1: chunks first in the grid, 2: after the x tiles)
  * Bytes: 16 a point in fp32 (read prev, next and vel; write next), the
  * sample's effective bandwidth; prev's halo reads are not counted.
  */
@@ -34,7 +32,7 @@
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT, PF, MB, ZU, ZD };
+enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT, PF, MB, ZU };
 
 /* Static LDS bytes in fp32 elements (lds 1): BY YPT + 2R rows of BX + 2 XV
  * + pad vectors. */
@@ -80,8 +78,8 @@ static int check(const struct tn_problem *pb, const int *v,
 		return snprintf(why, n, "ypt=%d, vec=%d: the queues of 2R+1 planes need %lld "
 				"registers, over 128", v[YPT], v[VEC], (long long)v[YPT] *
 				(2 * pb->r + 1) * v[VEC] * tn_elem_size(pb) / 4), 1;
-	if (tn_fam_zd_check(pb, v[ZD], v[LDS], v[VEC] * v[BX], v[NW], why, n))
-		return 1;
+	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
+		return snprintf(why, n, "nw=%d: grid z = ceil(nz/nw) exceeds 65535 blocks", v[NW]), 1;
 	if (tn_fam_dyn_check(dyn_lds(pb, v), lim, why, n))
 		return 1;
 	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], (long long)v[BY] * v[YPT],
@@ -102,7 +100,7 @@ static double bytes(const struct tn_problem *pb, const int *v)
 const struct tn_family tn_fam_iso3dfd = {
 	.name = "iso3dfd", .tmpl = "iso3dfd.m4",
 	.help = "one step of the acoustic wave equation (Intel iso3dfd): next = 2 prev - next + vel L(prev)",
-	.np = 13,
+	.np = 12,
 	.p = {
 		{ "vec", "elements per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x (b1)", 1, 1024, 3, { 32, 64, 128 } },
@@ -116,7 +114,6 @@ const struct tn_family tn_fam_iso3dfd = {
 		{ "pf", "prefetch the streams of the next plane", 0, 2, 2, { 0, 1 } },
 		{ "mb", "__launch_bounds__ minimum blocks per SM (0: none)", 0, 32, 2, { 0, 2 } },
 		{ "zu", "unroll the march zu times", 1, 8, 1, { 1 } },
-		{ "zd", "lds 2: chunks meet at their shared z halo (1 chunks first, 2 x tiles first)", 0, 2, 1, { 0 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
 	.bytes = bytes,

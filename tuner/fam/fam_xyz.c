@@ -21,12 +21,9 @@
  *        register renaming instead of moves
  *   zu   unroll the plane loop zu times (1: not at all; ku=1 takes zu=1): the
  *        queue moves once every zu planes (what it gains: results/NOTES.md v10)
- *   zd   (lds 2) odd z chunks march downwards, so that neighbouring chunks
- *        read their shared halo planes at the same time, from L2 rather than
- *        DRAM; 1: the chunks vary fastest in the grid (x tiles, y tiles
- *        next); 2: the x tiles fastest, then the chunks, then the y tiles, so
- *        that the blocks resident together read whole rows of a few y tiles
- *        at every depth
+ *   zd   (lds 2) odd z chunks march downwards and chunks vary fastest in the
+ *        grid, so that neighbouring chunks read their shared halo planes at
+ *        the same time, from L2
  */
 #include "fam.h"
 
@@ -79,24 +76,6 @@ int tn_fam_flag(int v, const char *name, char *why, size_t n)
 	return 1;
 }
 
-int tn_fam_zd_check(const struct tn_problem *pb, int zd, int lds, int wx, int nw, char *why,
-		    size_t n)
-{
-	const long long xt = (pb->nx + (long long)wx - 1) / wx, zt = (pb->nz + (long long)nw - 1) / nw;
-	if (wx < 1 || nw < 1)
-		return snprintf(why, n, "a tile of %d x points and %d planes is empty", wx, nw), 1;
-	if (zd < 0 || zd > 2)
-		return snprintf(why, n, "zd=%d: must be 0, 1 or 2", zd), 1;
-	if (zd && lds != 2)
-		return snprintf(why, n, "zd=%d needs lds=2", zd), 1;
-	if (zd == 1 && xt > 65535)
-		return snprintf(why, n, "zd=1: grid y (x tiles) = %lld blocks exceeds 65535", xt), 1;
-	if (zd != 1 && zt > 65535)
-		return snprintf(why, n, "nw=%d: grid %c = ceil(nz/nw) = %lld blocks exceeds 65535",
-				nw, zd ? 'y' : 'z', zt), 1;
-	return 0;
-}
-
 enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB, KU, ZD, ZU };
 
 /* lds 2: the ring of pf + 3 tiles of BY YPT + 2R rows of BX + 2 XV vectors, in
@@ -127,18 +106,49 @@ static int check(const struct tn_problem *pb, const int *v,
 		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
 	if (v[PF] < 0 || v[PF] > (v[LDS] == 2 ? 2 : 1))
 		return snprintf(why, n, "pf=%d: must be 0 or 1, or up to 2 with lds=2", v[PF]), 1;
-	if (tn_fam_flag(v[NT], "nt", why, n) || tn_fam_flag(v[KU], "ku", why, n))
+	if (tn_fam_flag(v[NT], "nt", why, n) || tn_fam_flag(v[KU], "ku", why, n) ||
+	    tn_fam_flag(v[ZD], "zd", why, n))
 		return 1;
 	if (v[ZU] < 1 || v[ZU] > 8)
 		return snprintf(why, n, "zu=%d: must be 1..8", v[ZU]), 1;
 	if (v[ZU] > 1 && v[KU])
 		return snprintf(why, n, "zu=%d with ku=1: ku unrolls the loop fully; take zu=1", v[ZU]), 1;
-	if (tn_fam_zd_check(pb, v[ZD], v[LDS], v[VEC] * v[BX], v[NW], why, n) ||
-	    tn_fam_ring_check(pb, v[LDS], v[MB], v[BX] * v[BY], why, n))
+	if (v[ZD] && v[LDS] != 2)
+		return snprintf(why, n, "zd=1 needs lds=2"), 1;
+	if (v[ZD] && (pb->nx + v[VEC] * v[BX] - 1) / (v[VEC] * v[BX]) > 65535)
+		return snprintf(why, n, "zd=1: grid y (x tiles) exceeds 65535 blocks"), 1;
+	if (tn_fam_ring_check(pb, v[LDS], v[MB], v[BX] * v[BY], why, n))
 		return 1;
+	if (!v[ZD] && (pb->nz + v[NW] - 1) / v[NW] > 65535)
+		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
 	if (tn_fam_dyn_check(dyn_lds(pb, v), lim, why, n))
 		return 1;
 	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, lds, lim, why, n);
+}
+
+static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
+{
+	tn_fam_tile_geom(pb, (const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] }, v[BX],
+			 v[BY], g, b);
+	if (v[ZD]) {                    /* z chunks first */
+		unsigned z = g[2];
+		g[2] = g[1];
+		g[1] = g[0];
+		g[0] = z;
+	}
+}
+
+static void geom_src(const struct tn_problem *pb, const int *v, char grid[3][96],
+		     unsigned b[3])
+{
+	(void)pb;               /* the same grid at every radius */
+	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT], z = v[ZD] ? 0 : 2;
+	snprintf(grid[v[ZD] ? 1 : 0], 96, "(nx + %d) / %d", wx - 1, wx);
+	snprintf(grid[v[ZD] ? 2 : 1], 96, "(ny + %d) / %d", wy - 1, wy);
+	snprintf(grid[z], 96, "(nz + %d) / %d", v[NW] - 1, v[NW]);
+	b[0] = (unsigned)v[BX];
+	b[1] = (unsigned)v[BY];
+	b[2] = 1;
 }
 
 static int terms(int r) { return 6 * r + 1; }
@@ -158,11 +168,11 @@ const struct tn_family tn_fam_xyz = {
 		{ "pf", "planes loaded ahead (prefetch depth)", 0, 2, 2, { 0, 1 } },
 		{ "mb", "min blocks per SM for __launch_bounds__ (0: none)", 0, 32, 1, { 0 } },
 		{ "ku", "unroll the plane loop 2R+1 times", 0, 1, 1, { 0 } },
-		{ "zd", "lds 2: chunks meet at their shared z halo (1 chunks first, 2 x tiles first)", 0, 2, 1, { 0 } },
+		{ "zd", "lds 2: chunks meet at their shared z halo", 0, 1, 1, { 0 } },
 		{ "zu", "unroll the plane loop zu times", 1, 8, 1, { 1 } },
 	},
 
-	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds, .bytes = tn_fam_bytes,
+	.check = check, .geom = geom, .geom_src = geom_src, .dyn_lds = dyn_lds, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef,
 	.ref = tn_fam_ref, .terms = terms, .axes = TN_X | TN_Y | TN_Z,
 	/* near the top of the H100 sweep; libfdtune's default too */

@@ -92,39 +92,18 @@ static void tile(const struct tn_family *f, const int *v, int w[3], int *bx, int
 	w[2] = tn_param_index(f, "nw") >= 0 ? value(f, v, "nw") : value(f, v, "nm");
 }
 
-/* The grid order of the z chunks (zd, templates/xyz.m4): zd_axes[zd][i] is the
- * tile axis (0 x tiles, 1 y tiles, 2 z chunks) at grid dimension i. 0: x, y,
- * z; 1: the chunks first; 2: x tiles, then the chunks, then y tiles. */
-static const int zd_axes[3][3] = { { 0, 1, 2 }, { 2, 0, 1 }, { 0, 2, 1 } };
-
-/* zd of v, 0 when the family has no such parameter (or v holds one that
- * check refuses). */
-static int zd_of(const struct tn_family *f, const int *v)
-{
-	int i = tn_param_index(f, "zd");
-	return i < 0 || v[i] < 0 || v[i] > 2 ? 0 : v[i];
-}
-
 void tn_fam_geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
 {
 	int w[3], bx, by;
-	unsigned t[3];
-	const int *o = zd_axes[zd_of(pb->fam, v)];
 	tile(pb->fam, v, w, &bx, &by);
-	tn_fam_tile_geom(pb, w, bx, by, t, b);
-	for (int i = 0; i < 3; i++)
-		g[i] = t[o[i]];
+	tn_fam_tile_geom(pb, w, bx, by, g, b);
 }
 
 void tn_fam_geom_src(const struct tn_problem *pb, const int *v, char grid[3][96], unsigned b[3])
 {
 	int w[3], bx, by;
-	char t[3][96];
-	const int *o = zd_axes[zd_of(pb->fam, v)];
 	tile(pb->fam, v, w, &bx, &by);
-	tn_fam_tile_geom_src(w, bx, by, t, b);
-	for (int i = 0; i < 3; i++)
-		memcpy(grid[i], t[o[i]], sizeof t[0]);
+	tn_fam_tile_geom_src(w, bx, by, grid, b);
 }
 
 void tn_fam_ref(const struct tn_problem *pb, const struct tn_coef *c,
