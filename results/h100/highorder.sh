@@ -30,6 +30,10 @@
 #        61x37x29 (a random 30% at R = 3 and 8, fp32, acc 0 and 1)
 #   fp64hi  xyz fp64 R = 6..8 at 512^3: transfer searches over 3% of each
 #        space (zu 1..4), within a budget
+#   wide  v21: exhaustive neighbourhoods where transfer searches sampled 1-3%:
+#        xyz fp64 R = 6, 7 at 512^3 (v11's space of R = 8), iso3dfd fp32 R = 8
+#        and xyz fp32 R = 8 at 1000x300x129 and 256^3 with short windows
+#   wide32  v21: xyz fp32 R = 2, 3 and R = 5, 6, 7 at 512^3, the same way
 set -eu
 step=$1
 db=$2
@@ -98,6 +102,20 @@ mixed-odd)
 fp64hi)
 	./fdtune sweep --db "$db" -q -s transfer --evals 3 --budget "${BUDGET:-120s}" -f xyz \
 		-r 6,7,8 -n 512 --precision fp64 -p zu=1,2,3,4
+	;;
+wide)
+	s -f xyz -r 6,7 -n 512 --precision fp64 -p vec=1,2 -p bx=32,64 -p by=2,4,8 -p ypt=2,4 \
+		-p lds=2 -p nw=192,512 -p nt=0,1 -p pf=0,1,2 -p mb=0 -p ku=0 -p zd=0 -p zu=2,3,4
+	s -f iso3dfd -r 8 -n 1000x300x129,256 -p vec=2,4 -p bx=32,64 -p by=4,8 -p ypt=1 -p lds=2 \
+		-p nw=16,32,48,64,128 -p pad=0 -p ku=0 -p nt=1 -p pf=0,1,2 -p mb=0 -p zu=1,2,4
+	s -f xyz -r 8 -n 1000x300x129,256 -p vec=2,4 -p bx=32,64 -p by=2,4,8 -p ypt=1,2 -p lds=2 \
+		-p nw=24,32,48,64,96 -p nt=1 -p pf=1,2 -p mb=0 -p ku=0 -p zd=0 -p zu=2,3,4
+	;;
+wide32)
+	s -f xyz -r 2,3 -n 512 -p vec=2,4 -p bx=32,64,128 -p by=2,4 -p ypt=2,4 -p lds=2 \
+		-p nw=48,96,192 -p nt=0,1 -p pf=0,1 -p mb=0 -p ku=0 -p zd=0 -p zu=1,2,3
+	s -f xyz -r 5,6,7 -n 512 -p vec=2,4 -p bx=32,64 -p by=2,4,8 -p ypt=1,2,4 -p lds=2 \
+		-p nw=192,512 -p nt=0,1 -p pf=1,2 -p mb=0 -p ku=0 -p zd=0 -p zu=2,3,4
 	;;
 plan)
 	./fdtune sweep --db "$db" -q -s transfer --evals 1 --budget "${BUDGET:-240s}" -f xyz \
