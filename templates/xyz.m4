@@ -15,9 +15,14 @@ m4_dnl With FDT_WAVE defined as 1 (iso3dfd.m4, lds 2) the kernel is one wave-equ
 m4_dnl step instead: ABI (fd_real *next, const fd_real *prev, const fd_real *vel,
 m4_dnl fd_grid, fd_coef) with out = next and in = prev, and each finished point stores
 m4_dnl next = 2 prev - next + vel s, s the sum above (prev read again, from L2; the
-m4_dnl three loads issued at the top of the plane whose end stores the point).
+m4_dnl three loads issued at the top of the plane whose end stores the point). With
+m4_dnl FDT_WR 1 as well, prev is not read again: each thread keeps the centre of
+m4_dnl its own points of the last R planes in a ring of R planes in dynamic LDS
+m4_dnl after the tile ring (R TH BX more vectors), written and read by that thread
+m4_dnl alone, so no barrier orders it.
 m4_include(`lib.m4')m4_dnl
 m4_ifdef(`FDT_WAVE', `', `m4_define(`FDT_WAVE', 0)')m4_dnl
+m4_ifdef(`FDT_WR', `', `m4_define(`FDT_WR', 0)')m4_dnl
 FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
 FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
 FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and by and ypt and nw must be positive')m4_dnl
@@ -27,6 +32,7 @@ FDT_REQUIRE(`FDT_MB >= 0 && FDT_MB <= 32', `mb FDT_MB outside 0..32')m4_dnl
 FDT_REQUIRE(`FDT_KU == 0 || FDT_KU == 1', `ku FDT_KU must be 0 or 1')m4_dnl
 FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 8 && (FDT_ZU == 1 || FDT_KU == 0)', `zu FDT_ZU must be 1..8 and 1 with ku 1')m4_dnl
 FDT_REQUIRE(`FDT_ZD == 0 || (FDT_ZD == 1 && FDT_LDS == 2)', `zd FDT_ZD must be 0 or 1 and 1 needs lds 2')m4_dnl
+FDT_REQUIRE(`FDT_WR == 0 || (FDT_WR == 1 && FDT_WAVE == 1 && FDT_LDS == 2)', `wr FDT_WR must be 0 or 1 and 1 is for the wave step with lds 2')m4_dnl
 m4_dnl FDT_KLOOP: with ku=1, unroll the plane loop 2R+1 times: the z queue then shifts by
 m4_dnl renaming registers instead of moving them; with zu > 1, zu times: the queue moves
 m4_dnl once every zu planes, 2R+1-zu moves for zu planes instead of 2R+1 for each.
@@ -86,8 +92,9 @@ m4_define(`FDT_WAVE_LOAD', `m4_ifelse(FDT_WAVE, 1, `		vt wp[YP], wn[YP], wv[YP];
 			for (int p = 0; p < YP; p++) {
 				const long long oo = (long long)(zdn ? kb + ke + R - 1 - k : k - R) * g.slice +
 						     (long long)min(yt + p, g.ny - 1) * g.ld +
-						     min(x, (g.nx - 1) / VL * VL);
-				wp[p] = *(const vt *)(in + oo);
+						     min(x, (g.nx - 1) / VL * VL);'m4_ifelse(FDT_WR, 1, `
+				wp[p] = cring[cs][ty * YP + p][tx];     /* written R planes ago */', `
+				wp[p] = *(const vt *)(in + oo);')`
 				wn[p] = *(const vt *)(out + oo);
 				wv[p] = *(const vt *)(vel + oo);
 			}
@@ -103,7 +110,7 @@ m4_define(`FDT_STORE_SHIFT', `		if (k - R >= kb) {              /* output plane 
 				fd_real *o = out + oo;
 				if (yt + p >= g.ny || x >= g.nx)
 					continue;m4_ifelse(FDT_WAVE, 1, `
-				/* next = 2 prev - next + vel s, from the loads of FDT_WAVE_LOAD */
+				/* next = 2 prev - next + vel s, from the loads at the top of the plane */
 				acc[p][0] = fd_fmav(wv[p], acc[p][0], fd_sub(fd_add(wp[p], wp[p]), wn[p]));')
 				if (x + VL <= g.nx) {
 					FDT_STORE(`(vt *)o', `acc[p][0]');
@@ -153,7 +160,10 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 	/* the ring lives in dynamic LDS: the launch gives NS TR XW vectors (more
 	 * than 48 KiB needs the opt-in on NVIDIA; the exported launch sets it) */
 	extern __shared__ __align__(16) unsigned char fdt_dyn[];
-	vt (*const ring)[TR][XW] = reinterpret_cast<vt (*)[TR][XW]>(fdt_dyn);
+	vt (*const ring)[TR][XW] = reinterpret_cast<vt (*)[TR][XW]>(fdt_dyn);'m4_ifelse(FDT_WR, 1, `
+	/* the centres of the last R planes, each thread its own points */
+	vt (*const cring)[TH][BX] = reinterpret_cast<vt (*)[TH][BX]>(fdt_dyn + sizeof(vt) * NS * TR * XW);
+	int cs = 0;                 /* slot of plane k, which held plane k - R */')`
 	vt acc[YP][2 * R + 1];      /* acc[p][j]: output plane k - R + j of row p */
 	int coff[NC];               /* source of copy i within a plane: tile unit tid + i * NTH */
 	const bool clast = tid + (NC - 1) * NTH < TR * XW;  /* the last copy exists */
@@ -198,14 +208,16 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 		}
 #pragma unroll
 		for (int p = 0; p < YP; p++) {
-			const vt v = t[R + ty * YP + p][XV + tx];
+			const vt v = t[R + ty * YP + p][XV + tx];'m4_ifelse(FDT_WR, 1, `
+			cring[cs][ty * YP + p][tx] = v;   /* plane k - R was read from there above */')`
 #pragma unroll
 			for (int r = 1; r <= R; r++) {
 				acc[p][R - r] = fd_fma(c.z[r], v, acc[p][R - r]);
 				acc[p][R + r] = fd_fma(c.z[r], v, acc[p][R + r]);
 			}
 		}
-'FDT_STORE_SHIFT`		sr = sr == NS - 1 ? 0 : sr + 1;
+'FDT_STORE_SHIFT`		sr = sr == NS - 1 ? 0 : sr + 1;'m4_ifelse(FDT_WR, 1, `
+		cs = cs == R - 1 ? 0 : cs + 1;')`
 	}
 	fd_wait<0>();               /* no copy may land after the block is gone */
 }

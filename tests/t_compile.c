@@ -236,6 +236,45 @@ static void mixed_modes(void **st)
 	assert_int_equal(n, 12);
 }
 
+/* iso3dfd's lds 2 with prev kept in LDS (wr 1) compiles at R = 1, 4 and 8 in
+ * fp32 and fp64, with ypt, pf and zu varied, and its dynamic LDS is the
+ * tile ring and R planes of the block's centres. */
+static void wave_reuse(void **st)
+{
+	static const char *const name[] = { "vec", "bx", "by", "ypt", "lds", "pf", "zu", "wr" };
+	const struct tn_family *f = tn_family("iso3dfd");
+	const char *arch = rt_default_arch();
+	struct tn_limits lim;
+	int n = 0;
+	(void)st;
+	tn_limits_of_arch(arch, &lim);
+	for (int r = 1; r <= TN_RMAX; r += r == 1 ? 3 : 4)
+		for (int d = 0; d < 2; d++) {
+			struct tn_problem pb = { f, r, 96, 40, 24, d ? "fp64" : "fp32", { 1, 1, 1 } };
+			struct tn_space sp;
+			const int vec = d ? 2 : 4, by = r == 8 ? 4 : 8, ypt = 1 + r % 2;
+			const int pf = r == 1 ? 2 : r % 2;          /* R = 8 fits gfx90a's 64 KiB */
+			const int val[] = { vec, 32, by, ypt, 2, pf, 1 + r % 4, 1 };
+			int v[TN_MAXP];
+			char why[256];
+			long long ring, es = d ? 8 : 4;
+			tn_space_default(f, &sp);
+			tn_space_at(&sp, 0, v);
+			for (int i = 0; i < 8; i++)
+				v[tn_param_index(f, name[i])] = val[i];
+			if (f->check(&pb, v, &lim, why, sizeof why))
+				fail_msg("iso3dfd R=%d %s wr=1: %s", r, pb.prec, why);
+			ring = (pf + 3LL) * (by * ypt + 2 * r) * (32 + 2 * ((r + vec - 1) / vec));
+			assert_int_equal(f->dyn_lds(&pb, v), (ring + (long long)r * by * ypt * 32) * vec * es);
+			compile_pb(&pb, v, arch);
+			v[tn_param_index(f, "lds")] = 1;
+			assert_int_equal(f->check(&pb, v, &lim, why, sizeof why), 1);
+			assert_non_null(strstr(why, "wr=1"));
+			n++;
+		}
+	assert_int_equal(n, 6);
+}
+
 /* The helper kernels of a sweep: the copy of the roof and the output check. */
 static void helper_kernels(void **st)
 {
@@ -314,7 +353,7 @@ int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(representative_set), cmocka_unit_test(every_family),
-		cmocka_unit_test(every_family_fp64), cmocka_unit_test(mixed_modes),
+		cmocka_unit_test(every_family_fp64), cmocka_unit_test(mixed_modes), cmocka_unit_test(wave_reuse),
 		cmocka_unit_test(helper_kernels),
 		cmocka_unit_test(exported), cmocka_unit_test(broken_source),
 	};

@@ -337,6 +337,31 @@ static void small_spaces(void **st)
 	sweep_all_ok(1, 5, 3, 2, a, 10, 300);
 }
 
+/* iso3dfd's lds 2 with prev's centre kept in LDS (wr 1) against wr 0: odd
+ * sizes, windows that divide nz and that do not, R = 3 and 8, fp32 and
+ * fp64, every run ok after the validation's time steps. */
+static void wave_reuse(void **st)
+{
+	static const char *const a[] = { "vec=1,2", "bx=32", "by=2,4", "ypt=1,2", "lds=2",
+		"nw=5,64", "pf=0,2", "zu=1,3", "wr=0,1", "ku=0", "nt=1", "mb=0" };
+	(void)st;
+	if (!have_gpu())
+		skip();
+	for (int r = 3; r <= 8; r += 5)
+		for (int d = 0; d < 2; d++) {
+			char db[256], name[64], err[2048];
+			prec = d ? "fp64" : "fp32";
+			snprintf(name, sizeof name, "iso3dfd_wr_r%d_%s", r, prec);
+			if (sweep_fam("iso3dfd", name, r, 45, 21, 19, a, 12, TN_EXHAUSTIVE, 0, 10, db,
+				      err, sizeof err))
+				fail_msg("sweep %s failed: %s", name, err);
+			all_ok(db, name, 60);
+			assert_true(t_count(db, "select count(*) from v_runs where "
+					    "json_extract(params, '$.wr') = 1") >= 30);
+		}
+	prec = "fp32";
+}
+
 /* A plan of three problems at odd sizes (two families, both precisions),
  * killed with SIGKILL midway and run again: every configuration of every
  * problem is then recorded once, and ok. */
@@ -589,7 +614,7 @@ int main(void)
 		cmocka_unit_test(exported_kernel), cmocka_unit_test(pipe_faults),
 		cmocka_unit_test(cmake_package), cmocka_unit_test(exported_sizes),
 		cmocka_unit_test(plan_kill_resume),
-		cmocka_unit_test(bad_kernels) };
+		cmocka_unit_test(bad_kernels), cmocka_unit_test(wave_reuse) };
 	const char *root = getenv("ROOT"), *only = getenv("T_ONLY");
 	int rc;
 	if (only && *only)              /* T_ONLY=PATTERN: the cases it matches (* and ?) */

@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#define TN_MAXP 12      /* parameters per family */
+#define TN_MAXP 13      /* parameters per family */
 #define TN_MAXV 32      /* values per parameter domain */
 #define TN_RMAX 8
 

@@ -25,6 +25,9 @@
  *        beyond the next (up to 2)
  *   mb   the second argument of __launch_bounds__ (0: none): minimum
  *        resident blocks per SM on NVIDIA, which caps registers per thread
+ *   wr   lds 2: the update reads prev at the output point from a ring of the
+ *        last R planes' centres in LDS, each thread its own, instead of from
+ *        memory a second time (R BY YPT BX vectors more of dynamic LDS)
  * Bytes: 16 a point in fp32 (read prev, next and vel; write next), the
  * sample's effective bandwidth; prev's halo reads are not counted.
  */
@@ -32,7 +35,7 @@
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT, PF, MB, ZU };
+enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT, PF, MB, ZU, WR };
 
 /* Static LDS bytes in fp32 elements (lds 1): BY YPT + 2R rows of BX + 2 XV
  * + pad vectors. */
@@ -43,12 +46,12 @@ static long long lds_bytes(int r, const int *v)
 }
 
 /* Dynamic LDS bytes (lds 2, xyz.m4's ring): pf + 3 tiles of BY YPT + 2R rows
- * of BX + 2 XV vectors. */
+ * of BX + 2 XV vectors, and with wr R planes of BY YPT rows of BX vectors. */
 static long long dyn_lds(const struct tn_problem *pb, const int *v)
 {
-	const long long r = pb->r, xv = (r + v[VEC] - 1) / v[VEC];
-	return v[LDS] != 2 ? 0 : (v[PF] + 3) * ((long long)v[BY] * v[YPT] + 2 * r) *
-		(v[BX] + 2 * xv) * v[VEC] * tn_elem_size(pb);
+	const long long r = pb->r, xv = (r + v[VEC] - 1) / v[VEC], th = (long long)v[BY] * v[YPT];
+	return v[LDS] != 2 ? 0 : ((v[PF] + 3) * (th + 2 * r) * (v[BX] + 2 * xv) +
+				  (v[WR] ? r * th * v[BX] : 0)) * v[VEC] * tn_elem_size(pb);
 }
 
 static int check(const struct tn_problem *pb, const int *v,
@@ -58,9 +61,11 @@ static int check(const struct tn_problem *pb, const int *v,
 		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
 	if (tn_fam_ring_check(pb, v[LDS], v[MB], v[BX] * v[BY], why, n))
 		return 1;
-	if (tn_fam_flag(v[KU], "ku", why, n) ||
-	    tn_fam_flag(v[NT], "nt", why, n))
+	if (tn_fam_flag(v[KU], "ku", why, n) || tn_fam_flag(v[NT], "nt", why, n) ||
+	    tn_fam_flag(v[WR], "wr", why, n))
 		return 1;
+	if (v[WR] && v[LDS] != 2)
+		return snprintf(why, n, "wr=1 keeps prev in the LDS ring of lds=2; it needs lds=2"), 1;
 	if (v[PF] < 0 || v[PF] > (v[LDS] == 2 ? 2 : 1))
 		return snprintf(why, n, "pf=%d: must be 0 or 1, or up to 2 with lds=2", v[PF]), 1;
 	if (v[ZU] < 1 || v[ZU] > 8)
@@ -100,7 +105,7 @@ static double bytes(const struct tn_problem *pb, const int *v)
 const struct tn_family tn_fam_iso3dfd = {
 	.name = "iso3dfd", .tmpl = "iso3dfd.m4",
 	.help = "one step of the acoustic wave equation (Intel iso3dfd): next = 2 prev - next + vel L(prev)",
-	.np = 12,
+	.np = 13,
 	.p = {
 		{ "vec", "elements per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x (b1)", 1, 1024, 3, { 32, 64, 128 } },
@@ -114,6 +119,7 @@ const struct tn_family tn_fam_iso3dfd = {
 		{ "pf", "prefetch the streams of the next plane", 0, 2, 2, { 0, 1 } },
 		{ "mb", "__launch_bounds__ minimum blocks per SM (0: none)", 0, 32, 2, { 0, 2 } },
 		{ "zu", "unroll the march zu times", 1, 8, 1, { 1 } },
+		{ "wr", "lds 2: prev at the output from an LDS ring, not read again", 0, 1, 1, { 0 } },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
 	.bytes = bytes,
