@@ -40,6 +40,8 @@
 #        (vec 4, 32x8, ypt 2, pf 2, zu 3-4) and around it; xyz fp32 R = 4 at
 #        1000x300x129 and 256^3 the same way; iso3dfd fp32 R = 8 with wr 1 at
 #        640x480x400, and at the other real sizes with by 2 and ypt 2
+#   sizes4  v23: xyz fp32 R = 4 at 1000x300x129 and 256^3 around the new 512^3
+#        best (vec 2, 64x8, ypt 2, pf 2, zu 4)
 set -eu
 step=$1
 db=$2
@@ -140,6 +142,10 @@ wide4)
 		-p nw=48,64,128,256,512 -p pad=0 -p ku=0 -p nt=1 -p pf=0,1 -p mb=0 -p zu=1,2,4 -p wr=1
 	s -f iso3dfd -r 8 -n 1000x300x129,256 -p vec=4 -p bx=32,64 -p by=2,4,8 -p ypt=1,2 \
 		-p lds=2 -p nw=32,48,64,96 -p pad=0 -p ku=0 -p nt=1 -p pf=0,1 -p mb=0 -p zu=2,4 -p wr=1
+	;;
+sizes4)
+	s -f xyz -r 4 -n 1000x300x129,256 -p vec=2 -p bx=32,64 -p by=4,8 -p ypt=1,2 -p lds=2 \
+		-p nw=24,32,48,64 -p nt=0 -p pf=1,2 -p mb=0 -p ku=0 -p zd=0 -p zu=2,4
 	;;
 plan)
 	./fdtune sweep --db "$db" -q -s transfer --evals 1 --budget "${BUDGET:-240s}" -f xyz \
