@@ -42,6 +42,8 @@
 #        640x480x400, and at the other real sizes with by 2 and ypt 2
 #   sizes4  v23: xyz fp32 R = 4 at 1000x300x129 and 256^3 around the new 512^3
 #        best (vec 2, 64x8, ypt 2, pf 2, zu 4)
+#   sizes4b v23: wide4's space of R = 4 at the other recorded sizes, 640x480x400
+#        and 128x128x64, so that transfer between sizes sees the new shape
 set -eu
 step=$1
 db=$2
@@ -146,6 +148,10 @@ wide4)
 sizes4)
 	s -f xyz -r 4 -n 1000x300x129,256 -p vec=2 -p bx=32,64 -p by=4,8 -p ypt=1,2 -p lds=2 \
 		-p nw=24,32,48,64 -p nt=0 -p pf=1,2 -p mb=0 -p ku=0 -p zd=0 -p zu=2,4
+	;;
+sizes4b)
+	s -f xyz -r 4 -n 640x480x400,128x128x64 -p vec=2,4 -p bx=32,64 -p by=4,8 -p ypt=1,2,4 \
+		-p lds=2 -p nw=96,192,512 -p nt=0 -p pf=1,2 -p mb=0 -p ku=0 -p zd=0 -p zu=2,3,4
 	;;
 plan)
 	./fdtune sweep --db "$db" -q -s transfer --evals 1 --budget "${BUDGET:-240s}" -f xyz \
