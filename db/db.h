@@ -193,7 +193,6 @@ struct db_pick {
     long long run;
     char device[256], arch[64], family[64], precision[16], params[1024], created[32];
     int radius, nx, ny, nz;
-    int regs;           /* registers a thread of the run's build, 0 if unknown */
     double median_ms, gbs, pct_copy;
 };
 /* The fastest ok run matching f, of the largest problem when several sizes

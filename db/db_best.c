@@ -311,7 +311,7 @@ int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pi
     static const struct db_filter any = {NULL, NULL, NULL, 0, 0, 0, 0};
     static const char sql[] =
         "SELECT run_id, device, arch, family, radius, nx, ny, nz, precision, params, median_ms,"
-        " gbs, pct_copy, created, coalesce(regs, 0) FROM v_runs WHERE" MATCH
+        " gbs, pct_copy, created FROM v_runs WHERE" MATCH
         " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)) AND (?9 = 0 OR run_id = ?9)"
         " ORDER BY nx * ny * nz DESC, coalesce(json_extract(params, '$.acc'), 0), median_ms,"
         " run_id LIMIT 1";      /* a storing run (acc 0) before an accumulating one */
@@ -345,7 +345,6 @@ int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pi
         p->median_ms = sqlite3_column_double(st, 10);
         p->gbs = sqlite3_column_double(st, 11);
         p->pct_copy = sqlite3_column_double(st, 12);
-        p->regs = sqlite3_column_int(st, 14);
         rc = 0;
     } else if (src == SQLITE_DONE) {
         char desc[256];

@@ -61,7 +61,7 @@ typedef 'FDT_VTYPE` vt;
  * bz NW, ke = min(kb + NW, nz). Rows and columns past nx or ny are loaded
  * (clamped into the allocation: the halo their neighbours need) but not
  * stored. */
-extern "C" __global__ void __launch_bounds__(BX * BY'FDT_MINB`)
+extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `, 'FDT_MB)`)
 'FDT_KERNEL`(fd_real *__restrict__ next, const fd_real *__restrict__ prev,
 	   const fd_real *__restrict__ vel, fd_grid g, fd_coef c)
 {

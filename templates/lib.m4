@@ -46,8 +46,3 @@ m4_define(`FDT_ISSUE', `{
 			fd_commit();        /* past the last plane: an empty group keeps the count */
 			src += step;
 		}')m4_dnl
-m4_dnl
-m4_dnl FDT_MINB: the second argument of __launch_bounds__ with its comma, or nothing: FDT_MB
-m4_dnl when nonzero, else FDT_PIN where fdtune export defines it (the blocks an SM that the
-m4_dnl tuned build reached, so that nvcc keeps to its register budget), else none.
-m4_define(`FDT_MINB', `m4_ifelse(FDT_MB, 0, `m4_ifdef(`FDT_PIN', `, 'FDT_PIN)', `, 'FDT_MB)')m4_dnl

@@ -142,7 +142,7 @@ typedef 'FDT_VTYPE` vt;
  * straight into a ring of NS tiles in LDS, AH = NS - 2 planes ahead of the
  * plane being computed; no register holds an input plane, and one barrier a
  * plane suffices because the stage refilled is two planes old. */
-extern "C" __global__ void __launch_bounds__(BX * BY'FDT_MINB`)
+extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `, 'FDT_MB)`)
 'FDT_KERNEL`(fd_real *__restrict__ out, const fd_real *__restrict__ in,'m4_ifelse(FDT_WAVE, 1, ` const fd_real *__restrict__ vel,')` fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
@@ -226,7 +226,7 @@ enum { R = 'FDT_R`, VL = 'FDT_VEC`, BX = 'FDT_BX`, BY = 'FDT_BY`, YP = 'FDT_YPT`
        NW = 'FDT_NW`, XV = 'FDT_XV`, NH = 'm4_ifelse(FDT_LDS, 1, `(2 * R + BY - 1) / BY', `2 * R')` };
 typedef 'FDT_VTYPE` vt;
 
-extern "C" __global__ void __launch_bounds__(BX * BY'FDT_MINB`)
+extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `, 'FDT_MB)`)
 'FDT_KERNEL`(fd_real *__restrict__ out, const fd_real *__restrict__ in,'m4_ifelse(FDT_WAVE, 1, ` const fd_real *__restrict__ vel,')` fd_grid g, fd_coef c)
 {
 	const int tx = threadIdx.x, ty = threadIdx.y;

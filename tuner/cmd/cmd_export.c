@@ -293,31 +293,10 @@ int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, 
 	return 0;
 }
 
-/* nvcc may give an exported kernel more registers than the tuner's NVRTC
- * build of it had, and so fewer blocks an SM (iso3dfd R = 8 fp32: 128
- * registers in the sweep, 176 from nvcc, 29% slower; results/NOTES.md v24).
- * For a configuration of an NVIDIA run with mb 0 (no minimum in
- * __launch_bounds__), the blocks an SM that its build's registers allowed,
- * when 2 or more: the export defines it as pin, which the templates give
- * __launch_bounds__ (FDT_MINB), so that nvcc keeps to the same budget. Else 0. */
-static int pin_blocks(const struct tn_family *fam, const struct db_pick *p, const int *v)
-{
-	const int mb = tn_param_index(fam, "mb"), bx = tn_param_index(fam, "bx");
-	const int by = tn_param_index(fam, "by");
-	long long t, b;
-	if (mb < 0 || bx < 0 || by < 0 || v[mb] || p->regs <= 0 || strncmp(p->arch, "sm_", 3))
-		return 0;
-	t = (long long)v[bx] * v[by];
-	b = 65536 / ((p->regs + 7LL) / 8 * 8 * t);      /* registers of an SM, 8 a step */
-	b = b * t > 2048 ? 2048 / t : b;                /* threads of an SM */
-	return b < 2 ? 0 : b > 32 ? 32 : (int)b;
-}
-
 /* The kernel of configuration params (JSON; parameters it lacks take their
  * first default value) named kname: v, its text cfg, source and geometry
  * (with kname NULL, only v and cfg). A configuration that accumulates
- * (acc=1) is refused: exports store. When params are the pick's own, the
- * source is pinned to the blocks an SM of the pick's build (pin_blocks).
+ * (acc=1) is refused: exports store.
  * With fit, a configuration over the limits of sm_90 and gfx90a is replaced
  * by its first neighbour (one parameter changed) that fits. */
 int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pick *p,
@@ -327,7 +306,7 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
 {
 	struct tn_problem pb = { fam, p->radius, p->nx, p->ny, p->nz, p->precision, { 1, 1, 1 } };
 	struct tn_limits lim;
-	struct gen_def d[TN_MAXP + 3];      /* r, dbl, the parameters, pin */
+	struct gen_def d[TN_MAXP + 2];
 	char why[256];
 	const int acc = tn_param_index(fam, "acc");
 	tn_limits_of_arch("sm_90", &lim);
@@ -358,10 +337,7 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
 	}
 	if (!kname)
 		return 0;
-	int nd = tn_defs(&pb, v, d), pin = params == p->params ? pin_blocks(fam, p, v) : 0;
-	if (pin)
-		d[nd++] = (struct gen_def){ "pin", pin };
-	if (gen_source(fam->tmpl, kname, d, nd, src, err, n))
+	if (gen_source(fam->tmpl, kname, d, tn_defs(&pb, v, d), src, err, n))
 		return 1;
 	fam->geom_src(&pb, v, grid, block);
 	if (dyn)
@@ -527,8 +503,7 @@ int tn_cmd_export(int argc, char **argv)
 			snprintf(kname, sizeof kname, "%s_d%d_kernel", name, i);
 		else
 			snprintf(kname, sizeof kname, "%s_dflt_kernel", name);
-		if (tn_exp_kernel(db, fam, &p[i < nd ? i : 0], i < nd || !all ? p[i].params : fam->dflt,
-			      i == nd, kname,
+		if (tn_exp_kernel(db, fam, &p[0], i < nd || !all ? p[i].params : fam->dflt, i == nd, kname,
 			      v, cfg[i], &src[i], grid[i], block[i], &dyn[i], err, sizeof err))
 			goto fail;
 	}

@@ -29,20 +29,18 @@ struct table {
 	struct db_pick p[MAXE];         /* entry e's run */
 	struct fdt_rule_size size[MAXE];
 	int v[MAXE + 1][TN_MAXP];       /* kernel k's values; k = nk - 1 the default */
-	int pick[MAXE + 1];             /* the entry whose run first gave kernel k */
 	char cfg[MAXE + 1][512], ecfg[MAXE][512];
 	struct fdt_rule_fit fit[MAXE + 1];
 };
 
-/* Kernel index of values v, added to t when new, from entry e's run. */
+/* Kernel index of values v, added to t when new. */
 static int kernel_index(struct table *t, const struct tn_family *fam, const int *v,
-			const char *cfg, int e)
+			const char *cfg)
 {
 	const char *names[TN_MAXP];
 	for (int k = 0; k < t->nk; k++)
 		if (!memcmp(t->v[k], v, sizeof(int) * (size_t)fam->np))
 			return k;
-	t->pick[t->nk] = e;
 	memcpy(t->v[t->nk], v, sizeof(int) * (size_t)fam->np);
 	snprintf(t->cfg[t->nk], sizeof t->cfg[0], "%s", cfg);
 	for (int i = 0; i < fam->np; i++)
@@ -86,7 +84,7 @@ static int build(struct db *db, const struct tn_family *fam, const struct db_fil
 			if (tn_exp_kernel(db, fam, p, p->params, 0, NULL, v, cfg, NULL, NULL, NULL, NULL, err, n))
 				return TN_EX_FAIL;
 			t->size[t->ne] = (struct fdt_rule_size){ p->nx, p->ny, p->nz,
-								 kernel_index(t, fam, v, cfg, t->ne) };
+								 kernel_index(t, fam, v, cfg) };
 			snprintf(t->ecfg[t->ne], sizeof t->ecfg[0], "kernel %d: %.480s",
 				 t->size[t->ne].kernel, cfg);
 			t->ne++;
@@ -263,12 +261,10 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 			snprintf(kname, sizeof kname, "%s_k%d_kernel", name, k);
 		else
 			snprintf(kname, sizeof kname, "%s_dflt_kernel", name);
-		/* a tuned kernel from the run that first gave it (pinned to its build's
-		 * blocks an SM), the default from the values of t.v[k] as JSON */
-		const struct db_pick *pk = &t.p[k < t.nk - 1 ? t.pick[k] : 0];
+		/* the values of t.v[k] as JSON, so that tn_exp_kernel regenerates them */
 		tn_config_json(fam, t.v[k], fpath, sizeof fpath);
-		if (tn_exp_kernel(db, fam, pk, k < t.nk - 1 ? pk->params : fpath, 0, kname, v,
-				  t.cfg[k], &src[k], grid[k], block[k], &dyn[k], err, n))
+		if (tn_exp_kernel(db, fam, &t.p[0], fpath, 0, kname, v, t.cfg[k], &src[k], grid[k],
+				  block[k], &dyn[k], err, n))
 			goto done;
 	}
 	if (gen_source("prelude.m4", "none", pd, 1, &prelude, err, n) ||
