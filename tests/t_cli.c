@@ -243,7 +243,7 @@ static void db_paths(void **st)
 static void queries(void **st)
 {
 	const char *src = getenv("RESULTS_DB");
-	char db[256], args[512];
+	char db[256], args[1024];
 	(void)st;
 	if (!src)
 		skip();
