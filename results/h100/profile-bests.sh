@@ -14,9 +14,7 @@ for p in "$@"; do
 	IFS=: read -r f r pr n <<-EOF2
 	$p
 	EOF2
-	params=$(./fdtune best --db "$db" --csv -f "$f" -r "$r" --precision "$pr" -n "$n" |
-		sed -n '2s/.*"{\(.*\)}".*/\1/p' | tr -d '"' | tr ',' '\n' | sed 's/:/=/; s/^/-p /' |
-		tr '\n' ' ')
+	params=$(sh results/h100/best-flags.sh "$db" -f "$f" -r "$r" --precision "$pr" -n "$n")
 	[ -n "$params" ] || { echo "profile-bests.sh: no best for $p in $db" >&2; continue; }
 	echo "== $f R=$r $pr $n: $params"
 	# shellcheck disable=SC2086
