@@ -84,7 +84,8 @@ m4_define(`FDT_COPY', `#pragma unroll
 			h$1[i] = h$2[i];
 ')m4_dnl
 m4_dnl FDT_WAVE_LOAD: with FDT_WAVE, load prev, next and vel of output plane k - R into
-m4_dnl wp, wn, wv at the top of the plane, so that their latency overlaps its compute.
+m4_dnl wp, wn, wv at the top of the plane, so that their latency overlaps its compute
+m4_dnl (with FDT_WR, prev from the ring of centres, written by this thread R planes ago).
 m4_dnl Rows and columns are clamped into the interior: threads that store nothing load too.
 m4_define(`FDT_WAVE_LOAD', `m4_ifelse(FDT_WAVE, 1, `		vt wp[YP], wn[YP], wv[YP];
 		if (k - R >= kb) {
