@@ -12,9 +12,8 @@
 set -u
 db=${1:-results/h100/fdtune.db}
 arch=${ARCH:-sm_90}
-problems=${PROBLEMS:-xyz:1:fp32 xyz:2:fp32 xyz:3:fp32 xyz:4:fp32 xyz:5:fp32 xyz:6:fp32 \
-xyz:7:fp32 xyz:8:fp32 xyz:1:fp64 xyz:2:fp64 xyz:3:fp64 xyz:4:fp64 xyz:5:fp64 xyz:6:fp64 \
-xyz:7:fp64 xyz:8:fp64 iso3dfd:8:fp32 iso3dfd:8:fp64 dxy:4:fp32 dxz:4:fp32 dyz:4:fp32}
+. results/h100/highorder-rows.sh
+problems=${PROBLEMS:-$ROWS}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 PATH=$PATH:/usr/local/cuda/bin
