@@ -21,5 +21,5 @@ for f in results/h100/profiles/*.txt; do
 		"$(v 'DRAM Throughput' "$f")" "$(v 'L2 Hit Rate' "$f")" "$(v 'Issue Slots Busy' "$f")" \
 		"$(v 'Registers Per Thread' "$f")" "$(v 'Theoretical Occupancy' "$f")" \
 		"$(v 'Achieved Occupancy' "$f")" "$(v 'Local Memory Spilling Requests ' "$f")" \
-		"$(echo "$wf / 1000000" | bc -l)" "$(echo "$bc / 1000000" | bc -l)" "$st"
+		"$(awk "BEGIN { print $wf / 1e6 }")" "$(awk "BEGIN { print $bc / 1e6 }")" "$st"
 done
