@@ -120,6 +120,23 @@ int db_build_add(struct db *d, const struct db_build *b, long long *id /* may be
 int db_build_add_once(struct db *d, const struct db_build *b, long long prob, long long *id,
                       char *err, size_t n);
 
+/* A recorded build as db_run_build reads it back; regs, lds_bytes and
+ * spill_bytes are -1 where unknown. */
+struct db_build_row {
+    long long id;
+    char compiler[64], compiler_version[64], arch[64], options[512], source_hash[17];
+    char status[16];
+    int regs, lds_bytes, spill_bytes;
+};
+/* The build that run `run` timed: 0 with *b filled; -1 when the run has no
+ * build (or on error), with err saying which. */
+int db_run_build(struct db *d, long long run, struct db_build_row *b, char *err, size_t n);
+/* The ok runs of run `run`'s configuration and problem on boards of its
+ * device's name and arch: `run` first, then the others newest first; at
+ * most max ids into ids[0..*count). */
+int db_run_repeats(struct db *d, long long run, long long *ids, int max, int *count, char *err,
+                   size_t n);
+
 /* sweep_id, build_id 0 = none.  status is one of 'ok', 'compile_error',
  * 'load_error', 'launch_error', 'wrong_result', 'resource_limit', 'timeout'. */
 struct db_run {

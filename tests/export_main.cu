@@ -8,7 +8,8 @@
  * README, the halo untouched. With k_D1 (first-derivative weights) the
  * reference is the first derivative along the one axis with weights, or the
  * mixed derivative of the two. With --time N it then times N launches with
- * events and prints the median.
+ * events and prints the median. It prints which build k_launch runs
+ * (k_measured): the one fdtune measured, embedded, or the source kernel.
  * Built with nvcc by tests/t_gpu.c and results/h100/export-sizes.sh:
  *   nvcc export_main.cu k.cu -o ex; ex NX NY NZ [--time N]
  */
@@ -137,6 +138,8 @@ int main(int argc, char **argv)
 	    check(cudaDeviceSynchronize(), "kernel") ||
 	    check(cudaMemcpy(out, dout, bytes, cudaMemcpyDeviceToHost), "copy out"))
 		return 1;
+	/* parallel where built with -Xcompiler -fopenmp (results/h100/parity.sh) */
+	#pragma omp parallel for reduction(+ : bad) schedule(dynamic)
 	for (int k = -R; k < nz + R; k++)
 		for (int j = -R; j < ny + R; j++)
 			for (int i = -xoff; i < ld - xoff; i++) {
@@ -179,6 +182,11 @@ int main(int argc, char **argv)
 		       size && *size ? size : "the family default");
 	}
 #endif
+	{
+		const char *why = "";
+		k_measured(nx, ny, nz, &why);
+		printf("k_launch on %dx%dx%d runs %s\n", nx, ny, nz, why);
+	}
 	printf("exported kernel on %dx%dx%d: %lld bad points\n", nx, ny, nz, bad);
 	if (!bad && reps > 0) {
 		cudaEvent_t e0, e1;

@@ -329,6 +329,11 @@ int main(int argc, char **argv)
 	       "grid %dx%dx%d, dx = %g m; dt = %.4g ms, %d steps (%.3f s)\n",
 	       dev, wave_k_RADIUS, 2 * wave_k_RADIUS, o.n[0], o.n[1], o.n[2], o.dx, w.dt * 1e3,
 	       o.nt, o.nt * w.dt);
+	{
+		const char *why = "";
+		wave_k_measured(o.n[0], o.n[1], o.n[2], &why);
+		printf("kernel build: %s\n", why);
+	}
 	if (o.model)
 		printf("model %s: %g to %g m/s\n", o.model, vmin, vmax);
 	else if (o.v[0] == o.v[1])

@@ -14,6 +14,7 @@
 #include "gen.h"
 #include "tn_cli.h"
 #include "tn_export.h"
+#include "tn_exp_build.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +34,9 @@ static const char usage[] =
 "      --all-devices   one kernel per device with runs for the problem (-r\n"
 "                      needed), chosen at run time by the device's name, and\n"
 "                      the family's default for any other device\n"
+"      --source-only   embed no measured build: NAME_launch always runs the kernel\n"
+"                      that nvcc or hipcc compiles from NAME.cu (by default the\n"
+"                      code fdtune timed is embedded and run on its architecture)\n"
 "      --fortran       also DIR/NAME.f90: module NAME_fdtune, bind(C) types and\n"
 "                      interfaces for Fortran (NAME: a letter first, <= 56 chars)\n"
 "      --all-sizes     the best kernel of every recorded size of the problem (-r\n"
@@ -104,7 +108,8 @@ void tn_exp_scale(const struct tn_family *f, int a, const char *zero, char *buf,
  * configuration for any other device; rule, when not NULL, comment lines on
  * the pick by size, and NAME_which is declared. */
 int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
-	   const char *db_path, const char *dflt, const char *rule)
+	   const char *db_path, const char *dflt, const char *rule, const struct tn_measured *m,
+	   int nk)
 {
 	const struct tn_family *f = tn_family(p->family);
 	double w[TN_RMAX + 1];
@@ -117,7 +122,7 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		" * %s, R = %d, order %d, %s.\n", name, db_path, p->family, p->radius,
 		2 * p->radius, p->precision);
 	for (int i = 0; i < np; i++)
-		fprintf(o, " * %s on %s (%s), run %lld, for %dx%dx%d: %.4f ms, %.1f GB/s, %.1f%%\n"
+		fprintf(o, " * %s on %s (%s), run %lld, for %dx%dx%d: %.6f ms, %.1f GB/s, %.1f%%\n"
 			" *   of the copy bandwidth fdtune measured there (recorded %s); %s\n",
 			np > 1 && !rule ? "Selected" : "Tuned", p[i].device, p[i].arch, p[i].run, p[i].nx,
 			p[i].ny, p[i].nz, p[i].median_ms, p[i].gbs, p[i].pct_copy, p[i].created, cfg[i]);
@@ -125,6 +130,7 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		fprintf(o, " * On any other device: the family default, %s\n", dflt);
 	if (rule)
 		fputs(rule, o);
+	tn_measured_doc(o, name, m, nk);
 	fprintf(o, " * Contract: %s point at interior point (0,0,0) of fields with %d halo\n"
 		" * points on every side, rows of g.ld elements and planes of g.slice elements;\n"
 		" * g.ld a multiple of 4 and the interior origin 16-byte aligned. Only the\n"
@@ -164,7 +170,12 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		"/* Launches on stream (a cudaStream_t or hipStream_t, 0 for the default);\n"
 		" * returns 0, or the runtime's error code for the launch. */\n"
 		"int %s_launch(%s, struct fd_grid g,\n"
-		"\t\tconst struct fd_coef *c, void *stream);\n\n", p->radius, name, tn_exp_params);
+		"\t\tconst struct fd_coef *c, void *stream);\n\n"
+		"/* 1 when %s_launch of grid nx x ny x nz on the current device runs the\n"
+		" * build fdtune measured, 0 when it runs the kernel compiled from %s.cu; in\n"
+		" * *why (when why is not NULL) which, and why. */\n"
+		"int %s_measured(int nx, int ny, int nz, const char **why);\n\n", p->radius, name,
+		tn_exp_params, name, name, name);
 	if (rule)
 		fprintf(o, "/* The configuration %s_launch runs on the current device for grid\n"
 			" * nx x ny x nz (\"vec=2 bx=64 ...\"), and in *size (when size is not NULL)\n"
@@ -176,8 +187,10 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 	return ferror(o) ? -1 : 0;
 }
 
-void tn_exp_launch(FILE *o, const char *ind, const char *kernel, long long dyn)
+void tn_exp_launch(FILE *o, const char *ind, const char *name, int k, const char *kernel,
+		   long long dyn)
 {
+	tn_measured_launch(o, ind, name, k, tn_exp_args, dyn);
 	if (dyn > 48 * 1024)
 		fprintf(o, "%s{\t/* %lld bytes of dynamic LDS: over 48 KiB, the opt-in */\n"
 			"%s\tconst int e = (int)FD_RT(FuncSetAttribute)((const void *)%s,\n"
@@ -190,7 +203,7 @@ void tn_exp_launch(FILE *o, const char *ind, const char *kernel, long long dyn)
 
 /* Writes NAME.cu around the generated source. */
 static int source(FILE *o, const char *name, const char *src, char grid[3][96],
-		  const unsigned block[3], long long dyn)
+		  const unsigned block[3], long long dyn, const struct tn_measured *m)
 {
 	char kn[160];
 	snprintf(kn, sizeof kn, "%s_kernel", name);
@@ -198,15 +211,17 @@ static int source(FILE *o, const char *name, const char *src, char grid[3][96],
 		"#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n"
 		"#if defined(__HIPCC__)\n#include <hip/hip_runtime.h>\n#define FD_RT(x) hip##x\n"
 		"#else\n#include <cuda_runtime.h>\n#define FD_RT(x) cuda##x\n#endif\n"
+		"#include <stdio.h>\n#include <string.h>\n"
 		"#include \"%s.h\"\n#endif\n\n%s\n"
-		"#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n"
-		"extern \"C\" int %s_launch(%s, struct fd_grid g,\n"
+		"#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n", name, name, name, src);
+	tn_measured_host(o, name, m, 1, &dyn);
+	tn_measured_query(o, name, "0");
+	fprintf(o, "extern \"C\" int %s_launch(%s, struct fd_grid g,\n"
 		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
 		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n"
 		"\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n",
-		name, name, name, src, name, tn_exp_params, grid[0], grid[1], grid[2], block[0],
-		block[1], block[2]);
-	tn_exp_launch(o, "\t", kn, dyn);
+		name, tn_exp_params, grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+	tn_exp_launch(o, "\t", name, 0, kn, dyn);
 	fprintf(o, "\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
 	return ferror(o) ? -1 : 0;
 }
@@ -220,7 +235,8 @@ void tn_exp_preamble(FILE *o, const char *name, const char *prelude)
 		"#if defined(__HIPCC__)\n#include <hip/hip_runtime.h>\n#define FD_RT(x) hip##x\n"
 		"#define FD_PROP hipDeviceProp_t\n#else\n#include <cuda_runtime.h>\n"
 		"#define FD_RT(x) cuda##x\n#define FD_PROP cudaDeviceProp\n#endif\n"
-		"#include <string.h>\n#include \"%s.h\"\n#endif\n\n%s\n", name, name, name, prelude);
+		"#include <stdio.h>\n#include <string.h>\n#include \"%s.h\"\n#endif\n\n%s\n", name, name, name,
+		prelude);
 }
 
 void tn_exp_device_pick(FILE *o, const char *name, const char *fn, int nd,
@@ -246,7 +262,7 @@ void tn_exp_device_pick(FILE *o, const char *name, const char *fn, int nd,
  * on each device by the device's name. */
 static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
 			char dev[][256], char **src, char grid[][3][96], unsigned block[][3],
-			const long long *dyn)
+			const long long *dyn, const struct tn_measured *m)
 {
 	tn_exp_preamble(o, name, prelude);
 	for (int i = 0; i <= nd; i++) {
@@ -257,6 +273,12 @@ static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
 	}
 	fprintf(o, "#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n");
 	tn_exp_device_pick(o, name, "pick", nd, (const char (*)[256])dev);
+	tn_measured_host(o, name, m, nd + 1, dyn);
+	{
+		char kx[200];
+		snprintf(kx, sizeof kx, "%s_pick()", name);
+		tn_measured_query(o, name, kx);
+	}
 	fprintf(o, "extern \"C\" int %s_launch(%s, struct fd_grid g,\n"
 		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
 		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n\tswitch (%s_pick()) {\n",
@@ -275,7 +297,7 @@ static int source_multi(FILE *o, const char *name, const char *prelude, int nd,
 		fprintf(o, "\t%s: {\n\t\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n",
 			label, grid[i][0], grid[i][1], grid[i][2], block[i][0], block[i][1],
 			block[i][2]);
-		tn_exp_launch(o, "\t\t", kn, dyn[i]);
+		tn_exp_launch(o, "\t\t", name, i, kn, dyn[i]);
 		fprintf(o, "\t\tbreak;\n\t}\n");
 	}
 	fprintf(o, "\t}\n\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
@@ -352,7 +374,7 @@ int tn_cmd_export(int argc, char **argv)
 		{ "db", required_argument, 0, 0x200 }, { "out", required_argument, 0, 'o' },
 		{ "name", required_argument, 0, 0x201 }, { "run", required_argument, 0, 0x202 },
 		{ "all-devices", no_argument, 0, 0x203 },
-		{ "fortran", no_argument, 0, 0x206 },
+		{ "fortran", no_argument, 0, 0x206 }, { "source-only", no_argument, 0, 0x207 },
 		{ "all-sizes", no_argument, 0, 0x204 },
 		{ "which", required_argument, 0, 0x205 },
 		TN_CLI_FILTER_OPTIONS, { "help", no_argument, 0, 'h' },
@@ -365,10 +387,12 @@ int tn_cmd_export(int argc, char **argv)
 	unsigned block[MAXDEV + 1][3];
 	long long dyn[MAXDEV + 1];
 	char *src[MAXDEV + 1] = { 0 }, *prelude = NULL;
+	static struct tn_measured meas[MAXDEV + 1];
 	struct db *db = NULL;
 	const struct tn_family *fam;
 	char err[2048], nm[128], kname[200], fpath[4096];
 	int opt, run = 0, rc = TN_EX_FAIL, v[TN_MAXP], all = 0, nd = 1, fortran = 0, sizes = 0, which[3] = { 0 };
+	int off = 0;
 	FILE *f = NULL;
 
 	while ((opt = getopt_long(argc, argv, "o:h" TN_CLI_FILTER_SHORT, lo, NULL)) != -1) {
@@ -388,6 +412,7 @@ int tn_cmd_export(int argc, char **argv)
 			break;
 		case 0x203: all = 1; break;
 		case 0x206: fortran = 1; break;
+		case 0x207: off = 1; break;
 		case 0x204: sizes = 1; break;
 		case 0x205:
 			if (tn_parse_size(optarg, &which[0], &which[1], &which[2], err, sizeof err))
@@ -442,7 +467,7 @@ int tn_cmd_export(int argc, char **argv)
 			flt.precision = "fp32";
 		snprintf(nm, sizeof nm, "fdt_%s_r%d", flt.family, flt.radius);
 		rc = tn_exp_sizes(db, &flt, all, dir, name ? name : nm, path, which[0] ? which : NULL,
-				  err, sizeof err);
+				  off, err, sizeof err);
 		if (rc && rc != TN_EX_NOMATCH)
 			goto fail;
 		if (rc)
@@ -506,6 +531,14 @@ int tn_cmd_export(int argc, char **argv)
 		if (tn_exp_kernel(db, fam, &p[0], i < nd || !all ? p[i].params : fam->dflt, i == nd, kname,
 			      v, cfg[i], &src[i], grid[i], block[i], &dyn[i], err, sizeof err))
 			goto fail;
+		if (i == nd && all)
+			tn_measured_none(&meas[i], "not embedded: the family default, which no run measured");
+		else if (tn_measured_get(db, fam, &p[i], v, off, &meas[i], err, sizeof err))
+			goto fail;
+		if (!meas[i].ok)
+			fprintf(stderr, "fdtune export: %s R=%d on %s: %s; NAME_launch runs the kernel "
+				"compiled from source\n", fam->name, p[0].radius, i < nd || !all ?
+				p[i].device : "other devices", meas[i].why);
 	}
 	if (all) {
 		struct gen_def pd[] = { { "dbl", !strcmp(p[0].precision, "fp64") } };
@@ -517,14 +550,15 @@ int tn_cmd_export(int argc, char **argv)
 		goto fail;
 	}
 	if (tn_exp_file(dir, name, ".h", fpath, sizeof fpath, &f, err, sizeof err) ||
-	    tn_exp_header(f, name, p, all ? nd : 1, cfg, path, all ? cfg[nd] : NULL, NULL) | fclose(f)) {
+	    tn_exp_header(f, name, p, all ? nd : 1, cfg, path, all ? cfg[nd] : NULL, NULL,
+			  meas, all ? nd + 1 : 1) | fclose(f)) {
 		f = NULL;
 		snprintf(err, sizeof err, "cannot write %.900s", fpath);
 		goto fail;
 	}
 	if (tn_exp_file(dir, name, ".cu", fpath, sizeof fpath, &f, err, sizeof err) ||
-	    (all ? source_multi(f, name, prelude, nd, dev, src, grid, block, dyn)
-		 : source(f, name, src[0], grid[0], block[0], dyn[0])) | fclose(f)) {
+	    (all ? source_multi(f, name, prelude, nd, dev, src, grid, block, dyn, meas)
+		 : source(f, name, src[0], grid[0], block[0], dyn[0], meas)) | fclose(f)) {
 		snprintf(err, sizeof err, "cannot write %.900s", fpath);
 		goto fail;
 	}
@@ -534,8 +568,9 @@ int tn_cmd_export(int argc, char **argv)
 		goto fail;
 	}
 	for (int i = 0; i < (all ? nd : 1); i++)
-		printf("%s/%s.cu and %s.h: %s R=%d (%s), %.1f GB/s on %s\n", dir, name, name,
-		       p[i].family, p[i].radius, cfg[i], p[i].gbs, p[i].device);
+		printf("%s/%s.cu and %s.h: %s R=%d (%s), %.1f GB/s on %s%s\n", dir, name, name,
+		       p[i].family, p[i].radius, cfg[i], p[i].gbs, p[i].device,
+		       meas[i].ok ? ", its measured build embedded" : "");
 	if (all)
 		printf("  and on any other device: %s\n", cfg[nd]);
 	if (fortran)
@@ -548,8 +583,10 @@ usage:
 fail:
 	fprintf(stderr, "fdtune export: %s\n", err);
 done:
-	for (int i = 0; i <= MAXDEV; i++)
+	for (int i = 0; i <= MAXDEV; i++) {
 		free(src[i]);
+		tn_measured_free(&meas[i]);
+	}
 	free(prelude);
 	db_close(db);
 	return rc;

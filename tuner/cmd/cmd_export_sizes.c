@@ -12,6 +12,7 @@
 #include "gen.h"
 #include "tn_cli.h"
 #include "tn_export.h"
+#include "tn_exp_build.h"
 #include "../../templates/fdt_rule.h"
 
 #include <errno.h>
@@ -154,7 +155,7 @@ static int read_template(const char *name, char **text, char *err, size_t n)
  * NAME_kK, the default (the last) in NAME_dflt, the rule and the table. */
 static int source(FILE *o, const char *name, const struct table *t, const char *prelude,
 		  const char *rule, char **src, char grid[][3][96], unsigned block[][3],
-		  const long long *dyn, int all)
+		  const long long *dyn, int all, const struct tn_measured *m)
 {
 	const int nk = t->nk - 1;       /* the tuned kernels; nk is the default */
 	tn_exp_preamble(o, name, prelude);
@@ -193,6 +194,7 @@ static int source(FILE *o, const char *name, const struct table *t, const char *
 	} else {
 		fprintf(o, "static int %s_device(void)\n{\n\treturn 0;\n}\n\n", name);
 	}
+	tn_measured_host(o, name, m, t->nk, dyn);
 	fprintf(o, "/* The kernel for grid nx x ny x nz on the current device: its index, %d\n"
 		" * for the default, -1 when none fits; *e the table entry or -1. */\n"
 		"static int %s_kernel(int nx, int ny, int nz, int *e)\n{\n"
@@ -203,6 +205,11 @@ static int source(FILE *o, const char *name, const struct table *t, const char *
 		"\treturn nx >= 1 && ny >= 1 && nz >= 1 && fdt_rule_fits(&%s_fits[%d], nx, ny, nz) ? "
 		"%d : -1;\n}\n\n", nk, name, name, t->nd, name, name, name, name, name, name, name,
 		name, nk, nk);
+	{
+		char kx[200];
+		snprintf(kx, sizeof kx, "%s_kernel(nx, ny, nz, &e)", name);
+		tn_measured_query(o, name, kx);
+	}
 	fprintf(o, "extern \"C\" const char *%s_which(int nx, int ny, int nz, const char **size)\n{\n"
 		"\tint e, k = %s_kernel(nx, ny, nz, &e);\n"
 		"\tif (size)\n\t\t*size = e >= 0 ? %s_size_names[e] : \"\";\n"
@@ -221,7 +228,7 @@ static int source(FILE *o, const char *name, const struct table *t, const char *
 		snprintf(kn, sizeof kn, "%s::%s_kernel", ns, ns);
 		fprintf(o, "\tcase %d: {\n\t\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n",
 			k, grid[k][0], grid[k][1], grid[k][2], block[k][0], block[k][1], block[k][2]);
-		tn_exp_launch(o, "\t\t", kn, dyn[k]);
+		tn_exp_launch(o, "\t\t", name, k, kn, dyn[k]);
 		fprintf(o, "\t\tbreak;\n\t}\n");
 	}
 	fprintf(o, "\tdefault:\n\t\treturn (int)FD_RT(ErrorInvalidConfiguration);\n\t}\n"
@@ -230,12 +237,13 @@ static int source(FILE *o, const char *name, const struct table *t, const char *
 }
 
 int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *dir,
-		 const char *name, const char *db_path, const int *w, char *err, size_t n)
+		 const char *name, const char *db_path, const int *w, int off, char *err, size_t n)
 {
 	static struct table t;
 	static char grid[MAXE + 1][3][96];
 	static unsigned block[MAXE + 1][3];
 	static long long dyn[MAXE + 1];
+	static struct tn_measured meas[MAXE + 1];
 	const struct tn_family *fam = tn_family(f->family);
 	char *src[MAXE + 1] = { 0 }, *prelude = NULL, *rule = NULL, kname[200], fpath[4096];
 	char doc[1024];
@@ -266,6 +274,20 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 		if (tn_exp_kernel(db, fam, &t.p[0], fpath, 0, kname, v, t.cfg[k], &src[k], grid[k],
 				  block[k], &dyn[k], err, n))
 			goto done;
+		if (k == t.nk - 1) {
+			tn_measured_none(&meas[k], "not embedded: the family default, which no run "
+					 "measured");
+			continue;
+		}
+		for (int e = 0; e < t.ne; e++)  /* the build of the first run that chose it */
+			if (t.size[e].kernel == k) {
+				if (tn_measured_get(db, fam, &t.p[e], t.v[k], off, &meas[k], err, n))
+					goto done;
+				break;
+			}
+		if (!meas[k].ok)
+			fprintf(stderr, "fdtune export: kernel %d (%s): %s; NAME_launch runs the kernel "
+				"compiled from source\n", k, t.cfg[k], meas[k].why);
 	}
 	if (gen_source("prelude.m4", "none", pd, 1, &prelude, err, n) ||
 	    read_template("fdt_rule.h", &rule, err, n))
@@ -286,14 +308,14 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 		 t.cfg[t.nk - 1], name);
 	if (tn_exp_file(dir, name, ".h", fpath, sizeof fpath, &o, err, n))
 		goto done;
-	if (tn_exp_header(o, name, t.p, t.ne, t.ecfg, db_path, NULL, doc) | fclose(o)) {
+	if (tn_exp_header(o, name, t.p, t.ne, t.ecfg, db_path, NULL, doc, meas, t.nk) | fclose(o)) {
 		o = NULL;
 		snprintf(err, n, "cannot write %.900s", fpath);
 		goto done;
 	}
 	if (tn_exp_file(dir, name, ".cu", fpath, sizeof fpath, &o, err, n))
 		goto done;
-	if (source(o, name, &t, prelude, rule, src, grid, block, dyn, all) | fclose(o)) {
+	if (source(o, name, &t, prelude, rule, src, grid, block, dyn, all, meas) | fclose(o)) {
 		snprintf(err, n, "cannot write %.900s", fpath);
 		goto done;
 	}
@@ -305,8 +327,10 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 		       t.p[e].device, t.ecfg[e], t.p[e].gbs);
 	rc = TN_EX_OK;
 done:
-	for (int k = 0; k <= MAXE; k++)
+	for (int k = 0; k <= MAXE; k++) {
 		free(src[k]);
+		tn_measured_free(&meas[k]);
+	}
 	free(prelude);
 	free(rule);
 	return rc;

@@ -10,6 +10,7 @@
 
 #include "db.h"
 #include "tn.h"
+#include "tn_exp_build.h"
 
 /* The launch function's parameters and the kernel's arguments of the family
  * set by tn_exp_abi: (out, in), or (next, prev, vel) for time stepping. */
@@ -21,9 +22,11 @@ void tn_exp_abi(const struct tn_family *fam);
 void tn_exp_scale(const struct tn_family *f, int a, const char *zero, char *buf, size_t n);
 /* NAME.h for the runs p[0..np) with configurations cfg[0..np); dflt, when
  * not NULL, the configuration for any other device; rule, when not NULL,
- * comment lines on the pick by size (NAME_which is then declared). */
+ * comment lines on the pick by size (NAME_which is then declared); m[0..nk)
+ * the measured builds of NAME.cu's kernels (NAME_measured is declared). */
 int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
-		  const char *db_path, const char *dflt, const char *rule);
+		  const char *db_path, const char *dflt, const char *rule, const struct tn_measured *m,
+		  int nk);
 /* The table NAME_devices of the nd device names dev and static int
  * NAME_FN(void): the current device's index in it, nd for any other (looked
  * up once per device). */
@@ -43,17 +46,21 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
 		  const char *params, int fit, const char *kname, int *v, char cfg[512],
 		  char **src, char grid[3][96], unsigned block[3], long long *dyn, char *err,
 		  size_t n);
-/* The launch statement of kernel (a name, qualified as needed) with the
- * dim3s grid and block in scope and dyn bytes of dynamic LDS: over 48 KiB
- * it first opts the kernel in, returning the runtime's error if that fails.
- * Each line starts with indent. */
-void tn_exp_launch(FILE *o, const char *indent, const char *kernel, long long dyn);
+/* The launch statements of NAME.cu's kernel k, whose source kernel is
+ * kernel (a name, qualified as needed), with the dim3s grid and block in
+ * scope and dyn bytes of dynamic LDS: its measured build where NAME_build
+ * gives one (tn_exp_build.h), else the source kernel, which over 48 KiB is
+ * first opted in, returning the runtime's error if that fails. Each line
+ * starts with indent. */
+void tn_exp_launch(FILE *o, const char *indent, const char *name, int k, const char *kernel,
+		   long long dyn);
 /* fdtune export --all-sizes (cmd_export_sizes.c): the best run of every
  * recorded size of the problem of f (family, radius, precision; device, or
  * every device with all), one kernel per distinct configuration, into
  * DIR/NAME.cu and NAME.h; with which (a grid), prints what that grid gets
- * instead. A TN_EX_ status; err says what failed. */
+ * instead. off: embed no measured build. A TN_EX_ status; err says what failed. */
 int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *dir,
-		 const char *name, const char *db_path, const int *which, char *err, size_t n);
+		 const char *name, const char *db_path, const int *which, int off, char *err,
+		 size_t n);
 
 #endif

@@ -1,0 +1,93 @@
+#!/bin/sh
+# parity.sh: issue 22's parity table, on the GPU machine from the repository
+# root after `make` (nvcc needed):
+#   sh results/h100/parity/parity.sh [DB] > parity.md
+# Every row of issue 13's table at 512^3 (results/h100/highorder-rows.sh)
+# and the --all-sizes exports of SIZES at every recorded size: `fdtune
+# export` (the measured build embedded where it can be), built with nvcc
+# into tests/export_main.cu (a user's program: its own layout, random data,
+# its own CPU reference), validated at 61x37x29 and at the size itself, and
+# timed there (median of REPS launches). Each line sets the export's median
+# beside the database's median of the run it exported (NAME.h names both).
+# Exit 1 when a build or a check fails, or an export is over 2% slower.
+set -u
+db=${1:-results/h100/fdtune.db}
+arch=${ARCH:-sm_90}
+reps=${REPS:-200}
+dev=${DEVICE:-H100}
+. results/h100/highorder-rows.sh
+rows=${ROWS_ONLY:-$ROWS}
+sizes=${SIZES:-"xyz:4:fp32 xyz:8:fp32 xyz:8:fp64 iso3dfd:8:fp32"}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+PATH=$PATH:/usr/local/cuda/bin
+bad=0
+# start: export into DIR with ARGS, then build its program in the background
+start() {
+	d=$1
+	shift
+	mkdir -p "$d"
+	if ./fdtune export --db "$db" --device "$dev" --out "$d" --name k "$@" >"$d/out" 2>"$d/err"
+	then
+		nvcc -O2 -arch="$arch" -Xcompiler -fopenmp -I"$d" tests/export_main.cu "$d/k.cu" \
+			-o "$d/ex" -lgomp >"$d/nvcc" 2>&1 &
+	fi
+}
+i=0
+for p in $rows; do
+	i=$((i + 1))
+	IFS=: read -r f r pr <<-EOF
+	$p
+	EOF
+	start "$tmp/r$i" -f "$f" -r "$r" --precision "$pr" -n 512
+done
+j=0
+for p in $sizes; do
+	j=$((j + 1))
+	IFS=: read -r f r pr <<-EOF
+	$p
+	EOF
+	start "$tmp/s$j" -f "$f" -r "$r" --precision "$pr" --all-sizes
+done
+wait
+# row DIR LABEL NX NY NZ: checks and times DIR's program at that size
+row() {
+	d=$1 label=$2 nx=$3 ny=$4 nz=$5
+	rec=$(sed -n "s/.*, run \([0-9]*\), for ${nx}x${ny}x${nz}: \([0-9.]*\) ms.*/\1 \2/p" "$d/k.h" |
+		head -1)
+	if [ ! -x "$d/ex" ] || [ -z "$rec" ]; then
+		echo "| $label | ${nx}x${ny}x${nz} | export or build FAILED: $(cat "$d/err" "$d/nvcc" 2>/dev/null | tr '\n' ' ' | cut -c1-300) | | | | |"
+		bad=1
+		return
+	fi
+	small=$("$d/ex" 61 37 29 2>&1) || bad=1
+	out=$("$d/ex" "$nx" "$ny" "$nz" --time "$reps" 2>&1) || bad=1
+	ms=$(echo "$out" | sed -n 's/^time .*: median \([0-9.]*\) ms.*/\1/p')
+	which=$(echo "$out" | sed -n 's/^k_launch on .* runs the \([a-z]*\) .*/\1/p')
+	checks=$(printf '%s\n%s\n' "$small" "$out" | grep -c ': 0 bad points')
+	set -- $rec
+	ratio=$(awk -v a="${ms:-0}" -v b="$2" 'BEGIN { printf "%.3f", a / b }')
+	verdict=ok
+	awk -v x="$ratio" 'BEGIN { exit !(x > 1.02 || x == 0) }' && verdict=SLOWER && bad=1
+	[ "$checks" = 2 ] || { verdict="CHECK FAILED: $(echo "$small $out" | tr '\n' ' ' | cut -c1-200)"; bad=1; }
+	echo "| $label | ${nx}x${ny}x${nz} | $1 | $2 | ${ms:-?} | $ratio | $which | $verdict |"
+}
+echo "| problem | size | run | recorded ms | export ms | export / recorded | build | |"
+echo "|---|---|---|---|---|---|---|---|"
+i=0
+for p in $rows; do
+	i=$((i + 1))
+	row "$tmp/r$i" "$(echo "$p" | tr ':' ' ' | sed 's/ \([0-9]\) / R=\1 /')" 512 512 512
+done
+j=0
+for p in $sizes; do
+	j=$((j + 1))
+	for s in $(sed -n 's/.*, run [0-9]*, for \([0-9x]*\): .*/\1/p' "$tmp/s$j/k.h"); do
+		IFS=x read -r nx ny nz <<-EOF
+		$s
+		EOF
+		row "$tmp/s$j" "$(echo "$p" | tr ':' ' ' | sed 's/ \([0-9]\) / R=\1 /') --all-sizes" \
+			"$nx" "$ny" "$nz"
+	done
+done
+exit $bad
