@@ -173,7 +173,7 @@ gen-all: fdtune
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
 T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(B)/t_robust $(PLATFORMS:%=$(B)/t_compile-%)
-T_CPU += $(B)/t_example
+T_CPU += $(B)/t_example $(B)/t_export
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
@@ -207,6 +207,8 @@ $(B)/t_compile-nvidia: $(B)/tests/t_compile.o $(CORE_O) $(B)/nvidia/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(NV_LIBS) $(TESTLIBS)
 $(B)/t_compile-amd: $(B)/tests/t_compile.o $(CORE_O) $(B)/amd/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(AMD_LIBS) $(TESTLIBS)
+$(B)/t_export: $(B)/tests/t_export.o $(B)/tests/t_util.o $(CORE_O) $(B)/$(GPU)/rt.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)
 $(B)/t_gpu: $(B)/tests/t_gpu.o $(B)/tests/t_util.o $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)
 

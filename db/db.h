@@ -131,11 +131,14 @@ struct db_build_row {
 /* The build that run `run` timed: 0 with *b filled; -1 when the run has no
  * build (or on error), with err saying which. */
 int db_run_build(struct db *d, long long run, struct db_build_row *b, char *err, size_t n);
-/* The ok runs of run `run`'s configuration and problem on boards of its
- * device's name and arch: `run` first, then the others newest first; at
- * most max ids into ids[0..*count). */
-int db_run_repeats(struct db *d, long long run, long long *ids, int max, int *count, char *err,
-                   size_t n);
+/* The ok runs of run `run`'s problem on boards of its device's name and
+ * arch whose configuration has the values of `values`, a JSON object
+ * {"NAME": [VALUE, DEFAULT], ...}: a parameter a configuration's params lack
+ * counts as DEFAULT (configurations recorded before a parameter existed).
+ * `run` first, then the others newest first; at most max ids into
+ * ids[0..*count). */
+int db_run_repeats(struct db *d, long long run, const char *values, long long *ids, int max,
+                   int *count, char *err, size_t n);
 
 /* sweep_id, build_id 0 = none.  status is one of 'ok', 'compile_error',
  * 'load_error', 'launch_error', 'wrong_result', 'resource_limit', 'timeout'. */

@@ -71,14 +71,20 @@ done:
     return rc;
 }
 
-int db_run_repeats(struct db *d, long long run, long long *ids, int max, int *count, char *err,
-                   size_t n)
+int db_run_repeats(struct db *d, long long run, const char *values, long long *ids, int max,
+                   int *count, char *err, size_t n)
 {
+    /* a configuration matches when every parameter of values, absent from
+     * its params and so at its default, has the value asked for */
     static const char sql[] =
         "SELECT o.id FROM runs r JOIN devices dr ON dr.id = r.device_id"
-        " JOIN runs o ON o.problem_id = r.problem_id AND o.config_id = r.config_id"
+        " JOIN runs o ON o.problem_id = r.problem_id"
         " JOIN devices dx ON dx.id = o.device_id AND dx.name = dr.name AND dx.arch = dr.arch"
+        " JOIN configs c ON c.id = o.config_id"
         " WHERE r.id = ?1 AND o.status = 'ok' AND o.median_ms IS NOT NULL"
+        " AND NOT EXISTS (SELECT 1 FROM json_each(?2) j WHERE"
+        "  coalesce(json_extract(c.params, '$.' || j.key), json_extract(j.value, '$[1]'))"
+        "  IS NOT json_extract(j.value, '$[0]'))"
         " ORDER BY o.id = r.id DESC, o.id DESC";
     sqlite3_stmt *st = NULL;
     sqlite3 *h = NULL;
@@ -88,7 +94,8 @@ int db_run_repeats(struct db *d, long long run, long long *ids, int max, int *co
     if (db_handle(d, &h, err, n))
         return -1;
     if ((s = sqlite3_prepare_v2(h, sql, -1, &st, NULL)) != SQLITE_OK ||
-        (s = sqlite3_bind_int64(st, 1, run)) != SQLITE_OK)
+        (s = sqlite3_bind_int64(st, 1, run)) != SQLITE_OK ||
+        (s = sqlite3_bind_text(st, 2, values, -1, SQLITE_TRANSIENT)) != SQLITE_OK)
         goto done;
     while (*count < max && (s = sqlite3_step(st)) == SQLITE_ROW)
         ids[(*count)++] = sqlite3_column_int64(st, 0);

@@ -134,7 +134,18 @@ static const char *arch_opt(const char *arch, char *b, size_t n)
 	snprintf(b, n, "-arch=%s", arch);
 	return b;
 }
-static const char *const base_opts[] = { "--std=c++17", "-Xptxas=-v" };
+/* --no-cache last: NVRTC 12.9 and later keep a cache of their own, and a
+ * compile served from it has no ptxas report (no registers, LDS, spills);
+ * older NVRTCs do not know the option (nbase). */
+static const char *const base_opts[] = { "--std=c++17", "-Xptxas=-v", "--no-cache" };
+
+static int nbase(void)
+{
+	int ma = 0, mi = 0;
+	if (hiprtcVersion(&ma, &mi) != HIPRTC_SUCCESS)
+		return 2;
+	return ma > 12 || (ma == 12 && mi >= 9) ? 3 : 2;
+}
 #else
 /* Unsigned msgpack value following the string key `key` in the AMDGPU
  * metadata of a code object, or -1. Keys are msgpack fixstr. */
@@ -173,15 +184,18 @@ static const char *arch_opt(const char *arch, char *b, size_t n)
 	return b;
 }
 static const char *const base_opts[] = { "-O3" };
-#endif
 
-#define NBASE (int)(sizeof base_opts / sizeof base_opts[0])
+static int nbase(void)
+{
+	return (int)(sizeof base_opts / sizeof base_opts[0]);
+}
+#endif
 
 void rt_compile_options(const char *arch, char *buf, size_t n)
 {
 	char ab[80];
 	size_t off = (size_t)snprintf(buf, n, "%s", arch_opt(arch, ab, sizeof ab));
-	for (int i = 0; i < NBASE && off < n; i++)
+	for (int i = 0; i < nbase() && off < n; i++)
 		off += (size_t)snprintf(buf + off, n - off, " %s", base_opts[i]);
 }
 
@@ -199,12 +213,14 @@ int rt_compile(const char *src, const char *name, const char *arch,
 
 	memset(p, 0, sizeof *p);
 	p->regs = p->lds = p->spill = -1;
-	if (nopt + NBASE + 1 > (int)(sizeof all / sizeof all[0])) {
+	const int nb = nbase();
+
+	if (nopt + nb + 1 > (int)(sizeof all / sizeof all[0])) {
 		snprintf(err, n, "rt_compile: too many options (%d)", nopt);
 		return 1;
 	}
 	all[na++] = arch_opt(arch, ab, sizeof ab);
-	for (int i = 0; i < NBASE; i++)
+	for (int i = 0; i < nb; i++)
 		all[na++] = base_opts[i];
 	for (int i = 0; i < nopt; i++)
 		all[na++] = opts[i];

@@ -428,6 +428,54 @@ static void exported_kernel(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* What you tune is what you run: the exports of the flagship problems
+ * (xyz R = 4 and iso3dfd R = 8, fp32, 512^3), built with nvcc into a
+ * user's program (tests/export_main.cu), run the build fdtune measured
+ * (k_measured) and time within 5% of their record in the database (the
+ * records come from other boards of the same model: the spread between
+ * boards is in results/h100/parity/parity.md). */
+static void exported_speed(void **st)
+{
+	static const char *const probs[] = { "-f xyz -r 4", "-f iso3dfd -r 8" };
+	const char *root = getenv("ROOT"), *db = getenv("RESULTS_DB");
+	char cmd[4096], out[8192], path[512], line[512], err[256];
+	struct rt_dev dev;
+	(void)st;
+	if (!have_gpu() || !root || !db || strcmp(rt_platform(), "nvidia") ||
+	    system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc"))
+		skip();
+	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
+	if (!strstr(dev.name, "H100"))
+		skip();         /* the records are the H100's */
+	for (size_t i = 0; i < sizeof probs / sizeof probs[0]; i++) {
+		double rec = 0, ms = 0;
+		FILE *f;
+		snprintf(cmd, sizeof cmd, "cp '%s' %s/v.db && '%s/fdtune' export --db %s/v.db "
+			 "--device H100 -n 512 %s --out %s/v%zu --name k >/dev/null && "
+			 "PATH=$PATH:/usr/local/cuda/bin nvcc -O2 -arch=%s -I%s/v%zu "
+			 "'%s/tests/export_main.cu' %s/v%zu/k.cu -o %s/v%zu/ex && "
+			 "%s/v%zu/ex 512 512 512 --time 100", db, dir, root, dir, probs[i], dir, i,
+			 dev.arch, dir, i, root, dir, i, dir, i, dir, i);
+		if (t_sh(cmd, out, sizeof out))
+			fail_msg("%s:\n%s", cmd, out);
+		if (!strstr(out, "runs the measured build"))
+			fail_msg("export %s does not run its measured build:\n%s", probs[i], out);
+		assert_non_null(strstr(out, "median "));
+		assert_int_equal(sscanf(strstr(out, "median ") + 7, "%lf", &ms), 1);
+		snprintf(path, sizeof path, "%s/v%zu/k.h", dir, i);
+		assert_non_null(f = fopen(path, "r"));
+		while (fgets(line, sizeof line, f))
+			if (strstr(line, ", for 512x512x512: "))
+				sscanf(strstr(line, ", for 512x512x512: ") + 19, "%lf", &rec);
+		fclose(f);
+		assert_true(rec > 0);
+		printf("export %s: %.4f ms, recorded %.4f ms (%.3fx)\n", probs[i], ms, rec, ms / rec);
+		if (ms > 1.05 * rec)
+			fail_msg("export %s: %.4f ms, over 5%% slower than its record, %.4f ms",
+				 probs[i], ms, rec);
+	}
+}
+
 /* The CMake package on the GPU: make install into a temporary prefix,
  * tests/cmake built with find_package(fdtune) for this device's arch, and
  * its programs run: main.cu's exported lap8 and (where gfortran is here)
@@ -615,7 +663,8 @@ int main(void)
 		cmocka_unit_test(transfer_sweep), cmocka_unit_test(other_families), cmocka_unit_test(fp64_families),
 		cmocka_unit_test(faults_and_hangs),
 		cmocka_unit_test(sigterm_in_flight),
-		cmocka_unit_test(exported_kernel), cmocka_unit_test(pipe_faults),
+		cmocka_unit_test(exported_kernel), cmocka_unit_test(exported_speed),
+		cmocka_unit_test(pipe_faults),
 		cmocka_unit_test(cmake_package), cmocka_unit_test(exported_sizes),
 		cmocka_unit_test(plan_kill_resume),
 		cmocka_unit_test(bad_kernels), cmocka_unit_test(wave_reuse) };

@@ -40,6 +40,21 @@ static int differs(int r, int got)
 	return r >= 0 && r != got;
 }
 
+/* 1 when compiler options a and b make the same code: equal once NVRTC's
+ * --no-cache, which only keeps its cache out (runtime/rt.c), is dropped. */
+static int same_opts(const char *a, const char *b)
+{
+	char x[2][512];
+	const char *in[2] = { a, b };
+	for (int i = 0; i < 2; i++) {
+		char *c;
+		snprintf(x[i], sizeof x[i], "%s", in[i]);
+		if ((c = strstr(x[i], " --no-cache")) && (c[11] == ' ' || !c[11]))
+			memmove(c, c + 11, strlen(c + 11) + 1);
+	}
+	return !strcmp(x[0], x[1]);
+}
+
 /* Tries the build of run `run` (of p's problem and configuration v,
  * source src hashing to sh) into m: 0 done (m->ok says whether it is the
  * measured build, m->why why not), nonzero on an error. */
@@ -70,7 +85,7 @@ static int try_run(struct db *db, const struct tn_family *fam, const struct tn_p
 		snprintf(m->why, sizeof m->why, "not embedded: run %lld was built by %s, and this "
 			 "fdtune compiles with %s; export with an fdtune built against %s to carry "
 			 "the measured build", run, b.compiler_version, comp, b.compiler_version);
-	else if (strcmp(opts, b.options))
+	else if (!same_opts(opts, b.options))
 		snprintf(m->why, sizeof m->why, "not embedded: run %lld was built with the options "
 			 "'%.200s', and this fdtune gives '%.200s'", run, b.options, opts);
 	else if (strcmp(sh, b.source_hash))
@@ -127,8 +142,17 @@ int tn_measured_get(struct db *db, const struct tn_family *fam, const struct db_
 	if (gen_source(fam->tmpl, "fdt_kernel", d, tn_defs(&pb, v, d), &src, err, n))
 		return 1;
 	gen_hash(src, sh);
-	if (db_run_repeats(db, p->run, ids, MAXR, &nr, err, n))
-		goto done;
+	{
+		char vals[TN_MAXP * 48] = "{";
+		for (int i = 0; i < fam->np; i++) {
+			size_t o = strlen(vals);
+			snprintf(vals + o, sizeof vals - o, "%s\"%s\": [%d, %d]", i ? ", " : "",
+				 fam->p[i].name, v[i], fam->p[i].v[0]);
+		}
+		strncat(vals, "}", sizeof vals - strlen(vals) - 1);
+		if (db_run_repeats(db, p->run, vals, ids, MAXR, &nr, err, n))
+			goto done;
+	}
 	/* the run itself, else the newest repeat of its configuration that
 	 * today's source reproduces (the others were built from older templates) */
 	first[0] = 0;

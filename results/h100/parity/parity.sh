@@ -8,16 +8,21 @@
 # into tests/export_main.cu (a user's program: its own layout, random data,
 # its own CPU reference), validated at 61x37x29 and at the size itself, and
 # timed there (median of REPS launches). Each line sets the export's median
-# beside the database's median of the run it exported (NAME.h names both).
-# Exit 1 when a build or a check fails, or an export is over 2% slower.
+# beside the database's median of the run it exported (NAME.h names both),
+# and beside fdtune's own median of that configuration measured again now,
+# on this board (a sweep of it alone into a scratch database): the records
+# were made on other H100 boards on other days. Percentages are of the copy
+# bandwidth fdtune measures: the record's of its board, the others of this
+# one. Exit 1 when a build or a check fails, or an export is over 2% slower
+# than its record.
 set -u
 db=${1:-results/h100/fdtune.db}
 arch=${ARCH:-sm_90}
 reps=${REPS:-200}
 dev=${DEVICE:-H100}
 . results/h100/highorder-rows.sh
-rows=${ROWS_ONLY:-$ROWS}
-sizes=${SIZES:-"xyz:4:fp32 xyz:8:fp32 xyz:8:fp64 iso3dfd:8:fp32"}
+rows=${ROWS_ONLY-$ROWS}
+sizes=${SIZES-"xyz:4:fp32 xyz:8:fp32 xyz:8:fp64 iso3dfd:8:fp32"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 PATH=$PATH:/usr/local/cuda/bin
@@ -50,44 +55,67 @@ for p in $sizes; do
 	start "$tmp/s$j" -f "$f" -r "$r" --precision "$pr" --all-sizes
 done
 wait
-# row DIR LABEL NX NY NZ: checks and times DIR's program at that size
+# remeasure ARGS...: fdtune's own median and %copy now, on this board, of
+# the configuration given as -f ... -p ... (into $tmp/now.db)
+remeasure() {
+	./fdtune sweep -q --db "$tmp/now.db" -s exhaustive --no-race "$@" >/dev/null 2>&1 || return
+	./fdtune best --db "$tmp/now.db" --csv "$@" 2>/dev/null | tr -d '\r' |
+		sed -n '2s/"[^"]*"//p' | awk -F, '{ printf "%.6f %.1f", $10, $12 }'
+}
+# row DIR LABEL F R PR NX NY NZ: checks and times DIR's program at that size
 row() {
-	d=$1 label=$2 nx=$3 ny=$4 nz=$5
-	rec=$(sed -n "s/.*, run \([0-9]*\), for ${nx}x${ny}x${nz}: \([0-9.]*\) ms.*/\1 \2/p" "$d/k.h" |
-		head -1)
+	d=$1 label=$2 f=$3 r=$4 pr=$5 nx=$6 ny=$7 nz=$8
+	rec=$(sed -n "s/.*, run \([0-9]*\), for ${nx}x${ny}x${nz}: \([0-9.]*\) ms, [0-9.]* GB\/s, \([0-9.]*\)%.*/\1 \2 \3/p" \
+		"$d/k.h" | head -1)
+	cfg=$(sed -n "/, for ${nx}x${ny}x${nz}: /{n;s/.*); \(kernel [0-9]*: \)\{0,1\}//p;}" "$d/k.h" | head -1)
 	if [ ! -x "$d/ex" ] || [ -z "$rec" ]; then
-		echo "| $label | ${nx}x${ny}x${nz} | export or build FAILED: $(cat "$d/err" "$d/nvcc" 2>/dev/null | tr '\n' ' ' | cut -c1-300) | | | | |"
+		echo "| $label | ${nx}x${ny}x${nz} | export or build FAILED: $(cat "$d/err" "$d/nvcc" 2>/dev/null | tr '\n' ' ' | cut -c1-300) | | | | | | |"
 		bad=1
 		return
 	fi
 	small=$("$d/ex" 61 37 29 2>&1) || bad=1
 	out=$("$d/ex" "$nx" "$ny" "$nz" --time "$reps" 2>&1) || bad=1
 	ms=$(echo "$out" | sed -n 's/^time .*: median \([0-9.]*\) ms.*/\1/p')
+	gbs=$(echo "$out" | sed -n 's/^time .* ms, \([0-9.]*\) GB\/s.*/\1/p')
 	which=$(echo "$out" | sed -n 's/^k_launch on .* runs the \([a-z]*\) .*/\1/p')
 	checks=$(printf '%s\n%s\n' "$small" "$out" | grep -c ': 0 bad points')
-	set -- $rec
+	# shellcheck disable=SC2046
+	now=$(remeasure -f "$f" -r "$r" --precision "$pr" -n "${nx}x${ny}x${nz}" \
+		$(for kv in $cfg; do printf -- '-p %s ' "$kv"; done))
+	set -- $rec $now
 	ratio=$(awk -v a="${ms:-0}" -v b="$2" 'BEGIN { printf "%.3f", a / b }')
+	rnow=$(awk -v a="${ms:-0}" -v b="${4:-0}" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "?" }')
+	pct=$(awk -v g="${gbs:-0}" -v c="$copy" 'BEGIN { printf "%.1f", 100 * g / c }')
 	verdict=ok
 	awk -v x="$ratio" 'BEGIN { exit !(x > 1.02 || x == 0) }' && verdict=SLOWER && bad=1
 	[ "$checks" = 2 ] || { verdict="CHECK FAILED: $(echo "$small $out" | tr '\n' ' ' | cut -c1-200)"; bad=1; }
-	echo "| $label | ${nx}x${ny}x${nz} | $1 | $2 | ${ms:-?} | $ratio | $which | $verdict |"
+	echo "| $label | ${nx}x${ny}x${nz} | $1 | $2 | ${4:-?} | ${ms:-?} | $ratio | $rnow | $3 | ${5:-?} | $pct | $which | $verdict |"
 }
-echo "| problem | size | run | recorded ms | export ms | export / recorded | build | |"
-echo "|---|---|---|---|---|---|---|---|"
+# this board's copy bandwidth, as fdtune measures it (GB/s, reads + writes)
+copy=$(./fdtune devices --calibrate --db "$tmp/now.db" | sed -n 's/.*copy bandwidth \([0-9.]*\) GB\/s.*/\1/p' | head -1)
+echo "Copy bandwidth of this board, fdtune devices --calibrate: ${copy:-?} GB/s."
+echo
+echo "| problem | size | run | recorded ms | fdtune now ms | export ms | export / recorded | export / fdtune now | recorded %copy | fdtune now %copy | export %copy | build | |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 i=0
 for p in $rows; do
 	i=$((i + 1))
-	row "$tmp/r$i" "$(echo "$p" | tr ':' ' ' | sed 's/ \([0-9]\) / R=\1 /')" 512 512 512
+	IFS=: read -r f r pr <<-EOF
+	$p
+	EOF
+	row "$tmp/r$i" "$f R=$r $pr" "$f" "$r" "$pr" 512 512 512
 done
 j=0
 for p in $sizes; do
 	j=$((j + 1))
+	IFS=: read -r f r pr <<-EOF
+	$p
+	EOF
 	for s in $(sed -n 's/.*, run [0-9]*, for \([0-9x]*\): .*/\1/p' "$tmp/s$j/k.h"); do
 		IFS=x read -r nx ny nz <<-EOF
 		$s
 		EOF
-		row "$tmp/s$j" "$(echo "$p" | tr ':' ' ' | sed 's/ \([0-9]\) / R=\1 /') --all-sizes" \
-			"$nx" "$ny" "$nz"
+		row "$tmp/s$j" "$f R=$r $pr --all-sizes" "$f" "$r" "$pr" "$nx" "$ny" "$nz"
 	done
 done
 exit $bad

@@ -1,0 +1,253 @@
+/*
+ * t_export.c: the measured build in an export, on the CPU. fdtune export of
+ * recorded H100 runs ($RESULTS_DB) embeds in NAME.cu the code the sweep
+ * timed; this test takes the bytes back out of NAME.cu and checks them
+ * against what it makes itself: the run's source generated again and
+ * compiled by this build's NVRTC with the options its builds row records
+ * must give exactly those bytes, with the registers, LDS and spills of the
+ * row, and the hash NAME.h states. It also checks what an export says and
+ * does when it cannot embed (--source-only, another compiler version,
+ * changed templates), and that the files compile with nvcc and hipcc.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "gen.h"
+#include "rt.h"
+#include "t_util.h"
+#include "tn.h"
+
+static char dir[] = "/tmp/fdt-export-XXXXXX", db[256];
+
+static int setup(void **st)
+{
+	const char *src = getenv("RESULTS_DB");
+	char cmd[1024], out[256];
+	(void)st;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(db, sizeof db, "%s/h100.db", dir);
+	snprintf(cmd, sizeof cmd, "cp '%s' %s", src ? src : "results/h100/fdtune.db", db);
+	return t_sh(cmd, out, sizeof out) ? -1 : 0;
+}
+
+static int teardown(void **st)
+{
+	(void)st;
+	t_rmtree(dir);
+	return 0;
+}
+
+/* The whole of file path, NUL-terminated, in a malloc'ed buffer. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *s = NULL;
+	long len;
+	if (f && !fseek(f, 0, SEEK_END) && (len = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+	    (s = calloc(1, (size_t)len + 1)) && fread(s, 1, (size_t)len, f) != (size_t)len) {
+		free(s);
+		s = NULL;
+	}
+	if (f)
+		fclose(f);
+	return s;
+}
+
+/* The bytes of array `name` in the text of a NAME.cu: *size of them. */
+static unsigned char *image(const char *cu, const char *name, size_t *size)
+{
+	char key[64];
+	const char *s, *end;
+	unsigned char *b;
+	snprintf(key, sizeof key, "%s[", name);
+	if (!(s = strstr(cu, key)) || sscanf(s + strlen(key), "%zu", size) != 1 ||
+	    !(s = strchr(s, '{')) || !(end = strchr(s, '}')) || !(b = malloc(*size)))
+		return NULL;
+	for (size_t i = 0; i < *size; i++) {
+		unsigned v;
+		if (!(s = strstr(s, "0x")) || s > end || sscanf(s, "0x%2x", &v) != 1) {
+			free(b);
+			return NULL;
+		}
+		b[i] = (unsigned char)v;
+		s += 4;
+	}
+	return b;
+}
+
+/* FNV-1a 64 of b[0..n), as hex: written here again, not taken from fdtune. */
+static void fnv(const unsigned char *b, size_t n, char hex[17])
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	snprintf(hex, 17, "%016llx", h);
+}
+
+/* Exports the 512^3 best of args from the copy of $RESULTS_DB into dir/sub
+ * as k.h and k.cu (extra options in more). */
+static void export(const char *sub, const char *args, const char *more, const char *dbpath)
+{
+	char a[1024], out[8192];
+	snprintf(a, sizeof a, "export --db %s --device H100 --out %s/%s --name k %s %s", dbpath,
+		 dir, sub, args, more);
+	if (t_fdtune("", a, out, sizeof out))
+		fail_msg("fdtune %s:\n%s", a, out);
+}
+
+/* The embedded image of iso3dfd R = 8 and of xyz R = 4, 512^3 fp32, is what
+ * this build's compiler makes of the run's source with the recorded options. */
+static void embedded_is_recorded(void **st)
+{
+	static const char *const probs[] = { "-f iso3dfd -r 8 -n 512", "-f xyz -r 4 -n 512" };
+	(void)st;
+	if (strcmp(rt_platform(), "nvidia"))
+		skip();         /* the records are NVIDIA builds; an AMD fdtune cannot embed them */
+	for (size_t q = 0; q < sizeof probs / sizeof probs[0]; q++) {
+		char sub[16], path[512], hex[17], sh[17], opts[512], e[4096], *h, *cu, *src = NULL;
+		long long run, build;
+		size_t size;
+		unsigned char *img;
+		struct db *d = NULL;
+		struct db_pick p;
+		struct db_build_row b;
+		const struct tn_family *f;
+		struct gen_def defs[TN_MAXP + 2];
+		struct rt_prog pr;
+		int v[TN_MAXP];
+		snprintf(sub, sizeof sub, "e%zu", q);
+		export(sub, probs[q], "", db);
+		snprintf(path, sizeof path, "%s/%s/k.h", dir, sub);
+		assert_non_null(h = slurp(path));
+		assert_non_null(strstr(h, "kernel 0: the measured build: run "));
+		assert_int_equal(sscanf(strstr(h, "kernel 0: the measured build: run ") + 34,
+					"%lld's build %lld", &run, &build), 2);
+		snprintf(path, sizeof path, "%s/%s/k.cu", dir, sub);
+		assert_non_null(cu = slurp(path));
+		assert_non_null(img = image(cu, "k_code0", &size));
+		/* the hash NAME.h states is the hash of the bytes NAME.cu holds */
+		fnv(img, size, hex);
+		assert_non_null(strstr(h, hex));
+		/* the run's source again, compiled with its build's options */
+		assert_int_equal(db_open(db, &d, e, sizeof e), 0);
+		assert_int_equal(db_pick(d, NULL, run, &p, e, sizeof e), 0);
+		assert_int_equal(db_run_build(d, run, &b, e, sizeof e), 0);
+		assert_true(b.id == build);
+		assert_non_null(f = tn_family(p.family));
+		for (int i = 0; i < f->np; i++) {
+			int found;
+			assert_int_equal(db_json_int(d, p.params, f->p[i].name, &v[i], &found, e,
+						     sizeof e), 0);
+			if (!found)
+				v[i] = f->p[i].v[0];
+		}
+		struct tn_problem pb = { f, p.radius, p.nx, p.ny, p.nz, p.precision, { 1, 1, 1 } };
+		assert_int_equal(gen_source(f->tmpl, "fdt_kernel", defs, tn_defs(&pb, v, defs), &src, e,
+					    sizeof e), 0);
+		gen_hash(src, sh);
+		assert_string_equal(sh, b.source_hash);
+		rt_compiler(opts, sizeof opts);
+		assert_string_equal(opts, b.compiler_version);
+		if (rt_compile(src, f->tmpl, b.arch, NULL, 0, &pr, e, sizeof e))
+			fail_msg("%s", e);
+		assert_int_equal(pr.size, size);
+		assert_memory_equal(pr.code, img, size);
+		assert_int_equal(pr.regs, b.regs);
+		assert_int_equal(pr.spill, b.spill_bytes);
+		assert_int_equal(pr.lds + (int)tn_dyn_lds(&pb, v), b.lds_bytes);
+		rt_prog_free(&pr);
+		db_close(d);
+		free(src);
+		free(img);
+		free(cu);
+		free(h);
+	}
+}
+
+/* k.h's line on kernel 0 contains needle; k.cu holds an image or not. */
+static void says(const char *sub, const char *needle, int embedded)
+{
+	char path[512], *h, *cu;
+	snprintf(path, sizeof path, "%s/%s/k.h", dir, sub);
+	assert_non_null(h = slurp(path));
+	if (!strstr(h, needle))
+		fail_msg("%s lacks '%s':\n%s", path, needle, h);
+	snprintf(path, sizeof path, "%s/%s/k.cu", dir, sub);
+	assert_non_null(cu = slurp(path));
+	assert_int_equal(strstr(cu, "k_code0[") != NULL, embedded);
+	assert_non_null(strstr(cu, "k_measured("));
+	free(cu);
+	free(h);
+}
+
+/* Where the build cannot be embedded the export still works, from source,
+ * and NAME.h says why: --source-only, a build of another compiler version,
+ * a build of other templates (its source hash differs). */
+static void cannot_embed(void **st)
+{
+	char cmd[1024], out[4096], alt[300];
+	(void)st;
+	export("s", "-f iso3dfd -r 8 -n 512", "--source-only", db);
+	says("s", "kernel 0: not embedded: exported with --source-only", 0);
+	if (strcmp(rt_platform(), "nvidia"))
+		skip();
+	snprintf(alt, sizeof alt, "%s/alt.db", dir);
+	snprintf(cmd, sizeof cmd, "cp %s %s && sqlite3 %s \"update builds set compiler_version = "
+		 "'nvrtc 12.4' where compiler_version like 'nvrtc%%'\"", db, alt, alt);
+	t_ok(cmd, out, sizeof out);
+	export("v", "-f iso3dfd -r 8 -n 512", "", alt);
+	says("v", "was built by nvrtc 12.4, and this fdtune compiles with nvrtc", 0);
+	snprintf(cmd, sizeof cmd, "cp %s %s && sqlite3 %s \"update builds set source_hash = "
+		 "'0123456789abcdef'\"", db, alt, alt);
+	t_ok(cmd, out, sizeof out);
+	export("t", "-f xyz -r 4 -n 512", "", alt);
+	says("t", "the templates changed since", 0);
+}
+
+/* NAME.cu with its embedded build compiles with nvcc for sm_90 and with
+ * hipcc for gfx90a (where they are installed): one kernel, --all-devices
+ * and --all-sizes. */
+static void compiles(void **st)
+{
+	static const char *const kinds[] = { "-f iso3dfd -r 8 -n 512", "-f xyz -r 8 --all-sizes",
+					     "-f dxz -r 4 -n 512" };
+	char nvcc[512], cmd[2048], out[8192];
+	(void)st;
+	t_nvcc(nvcc, sizeof nvcc);
+	if (!*nvcc && t_sh("command -v hipcc", out, sizeof out))
+		skip();
+	for (size_t q = 0; q < sizeof kinds / sizeof kinds[0]; q++) {
+		char sub[16];
+		snprintf(sub, sizeof sub, "c%zu", q);
+		export(sub, kinds[q], "", db);
+		if (*nvcc) {
+			snprintf(cmd, sizeof cmd, "%s -arch=sm_90 -c %s/%s/k.cu -o %s/%s/k.o", nvcc, dir,
+				 sub, dir, sub);
+			t_ok(cmd, out, sizeof out);
+		}
+		if (!t_sh("command -v hipcc", out, sizeof out)) {
+			snprintf(cmd, sizeof cmd, "hipcc -x hip --offload-arch=gfx90a -c %s/%s/k.cu -o "
+				 "%s/%s/k-amd.o", dir, sub, dir, sub);
+			t_ok(cmd, out, sizeof out);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(embedded_is_recorded),
+		cmocka_unit_test(cannot_embed),
+		cmocka_unit_test(compiles),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
