@@ -20,6 +20,10 @@
 #define TN_MAXV 32      /* values per parameter domain */
 #define TN_RMAX 8
 
+/* Exit statuses of fdtune's commands, which the modules that do their work
+ * (report, export) return too: written, failed, bad usage, nothing matched. */
+enum { TN_EX_OK = 0, TN_EX_FAIL = 1, TN_EX_USAGE = 2, TN_EX_NOMATCH = 3 };
+
 struct tn_family;
 
 /* Weights as the kernels receive them (fd_coef in templates/prelude.m4):

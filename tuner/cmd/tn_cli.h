@@ -1,6 +1,6 @@
 /*
- * tn_cli.h: what fdtune's subcommands share: exit codes, the problem and
- * space options (--family, -r, --size, --precision, --spacing, --param), the
+ * tn_cli.h: what fdtune's subcommands share: the problem and space
+ * options (--family, -r, --size, --precision, --spacing, --param), the
  * filter options of best, export and replay, and the entry points of the
  * subcommands.
  */
@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include "db.h"
 #include "tn.h"
-
-enum { TN_EX_OK = 0, TN_EX_FAIL = 1, TN_EX_USAGE = 2, TN_EX_NOMATCH = 3 };
 
 #define TN_CLI_DB_DEFAULT "results/fdtune.db"
 

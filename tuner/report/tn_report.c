@@ -9,7 +9,7 @@
  * every plot as PNG and SVG, to DIR/plots.gp (gnuplot is run by the caller).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "tn_cli.h"
+#include "tn.h"
 #include "tn_report.h"
 
 #include <errno.h>
