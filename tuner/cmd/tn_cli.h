@@ -74,11 +74,4 @@ int tn_cmd_export(int argc, char **argv);
 int tn_cmd_replay(int argc, char **argv);
 int tn_cmd_merge(int argc, char **argv);
 
-/* tn_export_f90.c: NAME.f90 for fdtune export --fortran; the runs p[0..np) as for
- * NAME.h (cfg[np] the fallback when np > 1); steps > 0 for the (next, prev,
- * vel) ABI. tn_export_f90_name: 0 when NAME makes valid Fortran names. */
-int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
-		  const char *db_path, int steps);
-int tn_export_f90_name(const char *name, char *err, size_t n);
-
 #endif

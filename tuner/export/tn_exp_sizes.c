@@ -1,5 +1,5 @@
 /*
- * cmd_export_sizes.c: fdtune export --all-sizes. One NAME.cu holds the best
+ * tn_exp_sizes.c: fdtune export --all-sizes. One NAME.cu holds the best
  * kernel of every recorded size of a problem (of one device, or of each with
  * --all-devices), one kernel per distinct configuration in its own
  * namespace, and a table of sizes -> kernel. NAME_launch picks by the grid it
@@ -10,8 +10,8 @@
  */
 #include "db.h"
 #include "gen.h"
-#include "tn_cli.h"
 #include "tn_export.h"
+#include "tn_file.h"
 #include "../../templates/fdt_rule.h"
 
 #include <errno.h>
@@ -129,25 +129,13 @@ static void which(const struct table *t, const int *w)
 static int read_template(const char *name, char **text, char *err, size_t n)
 {
 	char path[4096];
-	FILE *f;
-	long len;
+	size_t l;
 	snprintf(path, sizeof path, "%s/%s", gen_template_dir(), name);
-	*text = NULL;
-	if (!(f = fopen(path, "rb"))) {
-		snprintf(err, n, "cannot read %.900s: %s; set FDTUNE_TEMPLATES to fdtune's templates "
-			 "directory", path, strerror(errno));
-		return 1;
-	}
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-	    !(*text = calloc(1, (size_t)len + 1)) || fread(*text, 1, (size_t)len, f) != (size_t)len) {
-		snprintf(err, n, "cannot read %.900s", path);
-		free(*text);
-		*text = NULL;
-		fclose(f);
-		return 1;
-	}
-	fclose(f);
-	return 0;
+	if (!tn_file_read(path, text, err, n))
+		return 0;
+	l = strlen(err);
+	snprintf(err + l, n - l, "; set FDTUNE_TEMPLATES to fdtune's templates directory");
+	return 1;
 }
 
 /* NAME.cu: kernel k of t (src[k], geometry grid[k], block[k]) in namespace

@@ -1,5 +1,5 @@
 /*
- * tn_export_f90.c: NAME.f90, the Fortran side of an exported kernel
+ * tn_exp_f90.c: NAME.f90, the Fortran side of an exported kernel
  * (fdtune export --fortran). It writes module NAME_fdtune with
  *   fd_real            the kind of the fields' elements (c_float or c_double);
  *   fd_grid, fd_coef   bind(C) types laid out exactly as struct fd_grid and
@@ -13,23 +13,12 @@
  *   NAME_radius        the stencil radius;
  * and a comment block with where the configuration came from, as NAME.h has.
  * Fortran names are at most 63 characters and start with a letter, so NAME
- * is at most 56 characters and starts with a letter (tn_export_f90_name).
+ * is at most 56 characters and starts with a letter (tn_exp_name).
  */
-#include "tn_cli.h"
 #include "tn_export.h"
 
 #include <stdio.h>
 #include <string.h>
-
-int tn_export_f90_name(const char *name, char *err, size_t n)
-{
-	if (strlen(name) > 56 || !((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z'))) {
-		snprintf(err, n, "--fortran: --name '%.100s' must start with a letter and have at "
-			 "most 56 characters (Fortran names have at most 63: NAME_fdtune)", name);
-		return 1;
-	}
-	return 0;
-}
 
 /* The comment block: the problem and, for each run, where it came from. */
 static void provenance(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
@@ -49,8 +38,8 @@ static void provenance(FILE *o, const char *name, const struct db_pick *p, int n
 		fprintf(o, "! On any other device: the family default,\n!   %s\n", cfg[np]);
 }
 
-int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
-		  const char *db_path, int steps)
+int tn_exp_f90(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
+	       const char *db_path, int steps)
 {
 	const char *real = strcmp(p->precision, "fp64") ? "c_float" : "c_double";
 	const char *args = steps > 0 ? "next, prev, vel" : "out, in";

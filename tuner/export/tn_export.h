@@ -1,7 +1,15 @@
 /*
- * tn_export.h: what fdtune export's two files share: cmd_export.c (one
- * kernel, or one per device) and cmd_export_sizes.c (--all-sizes, one per
- * recorded size, picked at run time by templates/fdt_rule.h).
+ * tn_export.h: fdtune export, a tuned kernel for another code. From the best
+ * recorded run (or one named) it regenerates the kernel and writes
+ *   NAME.cu   the kernel with its parameters baked in and NAME_launch(),
+ *             which computes the grid and launches; for nvcc and hipcc;
+ *   NAME.h    the C interface: the ABI (templates/fdt_abi.h), NAME_coef(),
+ *             NAME_launch() and where the configuration came from;
+ *   NAME.f90  with fortran, module NAME_fdtune for the same (tn_exp_f90.c).
+ * tn_export is the command's one entry; the tn_exp_ functions below are what
+ * the module's files share: tn_exp_emit.c (NAME.h and the pieces of every
+ * NAME.cu), tn_exp_one.c (one kernel, or one per device), tn_exp_sizes.c
+ * (one per recorded size), tn_exp_f90.c and tn_exp_name.c (which NAMEs).
  */
 #ifndef TN_EXPORT_H
 #define TN_EXPORT_H
@@ -10,6 +18,29 @@
 
 #include "db.h"
 #include "tn.h"
+
+/* What to export (fdtune export's options). */
+struct tn_export {
+	const char *db_path;    /* the database's path, quoted in the files */
+	const char *dir;        /* where the files go, created with its parents */
+	const char *name;       /* NULL: fdt_FAMILY_rR */
+	struct db_filter flt;   /* the problem and device; family NULL: xyz */
+	int run;                /* this run instead of the best (0: the best) */
+	int all;                /* one kernel per device, and the family default */
+	int sizes;              /* one kernel per recorded size (flt.radius needed) */
+	int fortran;            /* NAME.f90 too */
+	int which[3];           /* with sizes and which[0] > 0: print the pick for
+				 * this grid and write nothing */
+};
+
+/* Exports x from db: writes the files and prints what went where. A TN_EX_
+ * status; err says what failed, or matched nothing. */
+int tn_export(struct db *db, const struct tn_export *x, char *err, size_t n);
+/* 0 when name may name an export (files and symbols; with fortran, the
+ * Fortran module too); else TN_EX_USAGE and why in err. */
+int tn_exp_name(const char *name, int fortran, char *err, size_t n);
+
+/* ---- shared by the export's files ---- */
 
 /* The launch function's parameters and the kernel's arguments of the family
  * set by tn_exp_abi: (out, in), or (next, prev, vel) for time stepping. */
@@ -29,10 +60,10 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
  * up once per device). */
 void tn_exp_device_pick(FILE *o, const char *name, const char *fn, int nd,
 			const char (*dev)[256]);
-/* Opens DIR/NAME.EXT for writing; the path in path[0..pn). */
 /* The opening of a NAME.cu of several kernels: banner, the runtime's
  * header for nvcc or hipcc (FD_RT, FD_PROP name its API), NAME.h, prelude. */
 void tn_exp_preamble(FILE *o, const char *name, const char *prelude);
+/* Opens DIR/NAME.EXT for writing; the path in path[0..pn). */
 int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, size_t pn,
 		FILE **f, char *err, size_t n);
 /* Configuration params (JSON) of p's problem as values v and text cfg and,
@@ -48,12 +79,16 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
  * it first opts the kernel in, returning the runtime's error if that fails.
  * Each line starts with indent. */
 void tn_exp_launch(FILE *o, const char *indent, const char *kernel, long long dyn);
-/* fdtune export --all-sizes (cmd_export_sizes.c): the best run of every
- * recorded size of the problem of f (family, radius, precision; device, or
- * every device with all), one kernel per distinct configuration, into
- * DIR/NAME.cu and NAME.h; with which (a grid), prints what that grid gets
- * instead. A TN_EX_ status; err says what failed. */
+/* --all-sizes (tn_exp_sizes.c): the best run of every recorded size of the
+ * problem of f (family, radius, precision; device, or every device with
+ * all), one kernel per distinct configuration, into DIR/NAME.cu and NAME.h;
+ * with which (a grid), prints what that grid gets instead. A TN_EX_ status;
+ * err says what failed. */
 int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *dir,
 		 const char *name, const char *db_path, const int *which, char *err, size_t n);
+/* NAME.f90 (tn_exp_f90.c): the runs p[0..np) as for NAME.h (cfg[np] the
+ * fallback when np > 1); steps > 0 for the (next, prev, vel) ABI. */
+int tn_exp_f90(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
+	       const char *db_path, int steps);
 
 #endif

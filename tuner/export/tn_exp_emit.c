@@ -1,0 +1,218 @@
+/*
+ * tn_exp_emit.c: the pieces every export writes (tn_export.h): NAME.h, the
+ * opening of a NAME.cu, the device pick of exports for several devices, the
+ * launch statement of one kernel, and the kernel of one configuration
+ * regenerated with its launch geometry.
+ */
+#include "gen.h"
+#include "tn_export.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The launch function's parameters and the kernel's arguments: (out, in)
+ * for a stencil, (next, prev, vel) for a time-stepping family (tn.h). */
+const char *tn_exp_params = "fd_real *out, const fd_real *in", *tn_exp_args = "out, in";
+
+void tn_exp_abi(const struct tn_family *fam)
+{
+	if (fam->steps > 0) {
+		tn_exp_params = "fd_real *next, const fd_real *prev, const fd_real *vel";
+		tn_exp_args = "next, prev, vel";
+	}
+}
+
+void tn_exp_scale(const struct tn_family *f, int a, const char *zero, char *buf, size_t n)
+{
+	const char h = (char)('x' + a);
+	if (zero && !(f->axes >> a & 1))
+		snprintf(buf, n, "%s", zero);
+	else if (f->d1)
+		snprintf(buf, n, "1 / h%c", h);
+	else
+		snprintf(buf, n, "1 / (h%c * h%c)", h, h);
+}
+
+/* Writes NAME.h for the runs p[0..np) with configurations cfg[0..np): one,
+ * one per device or one per (device, size); dflt, when not NULL, the
+ * configuration for any other device; rule, when not NULL, comment lines on
+ * the pick by size, and NAME_which is declared. */
+int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
+	   const char *db_path, const char *dflt, const char *rule)
+{
+	const struct tn_family *f = tn_family(p->family);
+	double w[TN_RMAX + 1];
+	char s[3][32];
+	if (!f || tn_coef_unit(f, p->radius, w))
+		return -1;
+	for (int a = 0; a < 3; a++)
+		tn_exp_scale(f, a, "0", s[a], sizeof s[a]);
+	fprintf(o, "/*\n * %s.h: exported by fdtune from %s. DO NOT EDIT; export again.\n"
+		" * %s, R = %d, order %d, %s.\n", name, db_path, p->family, p->radius,
+		2 * p->radius, p->precision);
+	for (int i = 0; i < np; i++)
+		fprintf(o, " * %s on %s (%s), run %lld, for %dx%dx%d: %.4f ms, %.1f GB/s, %.1f%%\n"
+			" *   of the copy bandwidth fdtune measured there (recorded %s); %s\n",
+			np > 1 && !rule ? "Selected" : "Tuned", p[i].device, p[i].arch, p[i].run, p[i].nx,
+			p[i].ny, p[i].nz, p[i].median_ms, p[i].gbs, p[i].pct_copy, p[i].created, cfg[i]);
+	if (dflt)
+		fprintf(o, " * On any other device: the family default, %s\n", dflt);
+	if (rule)
+		fputs(rule, o);
+	fprintf(o, " * Contract: %s point at interior point (0,0,0) of fields with %d halo\n"
+		" * points on every side, rows of g.ld elements and planes of g.slice elements;\n"
+		" * g.ld a multiple of 4 and the interior origin 16-byte aligned. Only the\n"
+		" * interior of %s is written.%s\n */\n", tn_exp_args, p->radius,
+		strcmp(tn_exp_args, "out, in") ? "next" : "out",
+		strcmp(tn_exp_args, "out, in") ? " One step: next = 2 prev - next + vel L(prev);\n"
+		" * swap next and prev between steps." : "");
+	fprintf(o, "#ifndef %s_H\n#define %s_H\n\ntypedef %s fd_real;   /* %s */\n\n"
+		"#ifndef FD_TYPES\n#define FD_TYPES\n"
+		"struct fd_grid { int nx, ny, nz, ld; long long slice; };\n"
+		"struct fd_coef { fd_real c0, x[9], y[9], z[9]; };\n#endif\n\n"
+		"#define %s_RADIUS %d\n%s%s%s%s%s%s\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+		"/* The weights of the %s derivatives of order %d along the axes of %s,\n"
+		" * scaled by 1/h%s%s%s. */\n"
+		"static inline void %s_coef(struct fd_coef *c, double hx, double hy, double hz)\n{\n"
+		"\tstatic const double w[%d] = {", name, name,
+		strcmp(p->precision, "fp64") ? "float" : "double", p->precision, name, p->radius,
+		strcmp(tn_exp_args, "out, in") ? "#define " : "",
+		strcmp(tn_exp_args, "out, in") ? name : "",
+		strcmp(tn_exp_args, "out, in") ? "_STEP 1   /* a time step: (next, prev, vel) */\n" : "",
+		f->d1 ? "#define " : "", f->d1 ? name : "",
+		f->d1 ? "_D1 1     /* first-derivative weights: c->c0 is 0 */\n" : "",
+		f->d1 ? "first" : "second", 2 * p->radius, p->family, f->d1 ? "" : "^2",
+		f->axes == 7 ? "" : "; zero on the other axes",   /* all three */
+		f->d1 ? "; c0 = 0" : "", name, p->radius + 1);
+	for (int k = 0; k <= p->radius; k++)
+		fprintf(o, "%s%.17g", k ? ", " : " ", w[k]);
+	fprintf(o, " };\n\tconst double s[3] = { %s, %s, %s };\n\tint k;\n", s[0], s[1], s[2]);
+	for (int a = 0; a < 3; a++)
+		if (!(f->axes >> a & 1))
+			fprintf(o, "\t(void)h%c;\n", 'x' + a);
+	fprintf(o, "\tfor (k = 0; k < 9; k++)\n"
+		"\t\tc->x[k] = c->y[k] = c->z[k] = 0;\n"
+		"\tfor (k = 1; k <= %d; k++) {\n\t\tc->x[k] = (fd_real)(w[k] * s[0]);\n"
+		"\t\tc->y[k] = (fd_real)(w[k] * s[1]);\n\t\tc->z[k] = (fd_real)(w[k] * s[2]);\n\t}\n"
+		"\tc->c0 = (fd_real)(w[0] * (s[0] + s[1] + s[2]));\n}\n\n"
+		"/* Launches on stream (a cudaStream_t or hipStream_t, 0 for the default);\n"
+		" * returns 0, or the runtime's error code for the launch. */\n"
+		"int %s_launch(%s, struct fd_grid g,\n"
+		"\t\tconst struct fd_coef *c, void *stream);\n\n", p->radius, name, tn_exp_params);
+	if (rule)
+		fprintf(o, "/* The configuration %s_launch runs on the current device for grid\n"
+			" * nx x ny x nz (\"vec=2 bx=64 ...\"), and in *size (when size is not NULL)\n"
+			" * the recorded size it was tuned at, \"\" for the family default (also on\n"
+			" * a device not listed). NULL when none can launch that grid. */\n"
+			"const char *%s_which(int nx, int ny, int nz, const char **size);\n"
+			"#define %s_BY_SIZE 1\n\n", name, name, name);
+	fprintf(o, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
+	return ferror(o) ? -1 : 0;
+}
+
+void tn_exp_launch(FILE *o, const char *ind, const char *kernel, long long dyn)
+{
+	if (dyn > 48 * 1024)
+		fprintf(o, "%s{\t/* %lld bytes of dynamic LDS: over 48 KiB, the opt-in */\n"
+			"%s\tconst int e = (int)FD_RT(FuncSetAttribute)((const void *)%s,\n"
+			"%s\t\tFD_RT(FuncAttributeMaxDynamicSharedMemorySize), %lld);\n"
+			"%s\tif (e)\n%s\t\treturn e;\n%s}\n", ind, dyn, ind, kernel, ind, dyn,
+			ind, ind, ind);
+	fprintf(o, "%s%s<<<grid, block, %lld, (FD_RT(Stream_t))stream>>>(%s, g, *c);\n", ind,
+		kernel, dyn, tn_exp_args);
+}
+
+/* The opening of a NAME.cu of several kernels: banner, the runtime's
+ * header for nvcc or hipcc (FD_RT, FD_PROP name its API), NAME.h, prelude. */
+void tn_exp_preamble(FILE *o, const char *name, const char *prelude)
+{
+	fprintf(o, "/* %s.cu: see %s.h. DO NOT EDIT; export again. */\n"
+		"#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n"
+		"#if defined(__HIPCC__)\n#include <hip/hip_runtime.h>\n#define FD_RT(x) hip##x\n"
+		"#define FD_PROP hipDeviceProp_t\n#else\n#include <cuda_runtime.h>\n"
+		"#define FD_RT(x) cuda##x\n#define FD_PROP cudaDeviceProp\n#endif\n"
+		"#include <string.h>\n#include \"%s.h\"\n#endif\n\n%s\n", name, name, name, prelude);
+}
+
+void tn_exp_device_pick(FILE *o, const char *name, const char *fn, int nd,
+			const char (*dev)[256])
+{
+	fprintf(o, "static const char *const %s_devices[%d] = {", name, nd);
+	for (int i = 0; i < nd; i++)
+		fprintf(o, "%s\"%s\"", i ? ", " : " ", dev[i]);
+	fprintf(o, " };\n\n/* The current device's index in %s_devices, or %d. */\n"
+		"static int %s_%s(void)\n{\n\tstatic int known[64], which[64];\n"
+		"\tint d = 0, k = %d;\n\tFD_PROP p;\n"
+		"\tif (FD_RT(GetDevice)(&d) != FD_RT(Success) || d < 0 || d >= 64)\n\t\treturn %d;\n"
+		"\tif (known[d])\n\t\treturn which[d];\n"
+		"\tif (FD_RT(GetDeviceProperties)(&p, d) == FD_RT(Success))\n"
+		"\t\tfor (int i = 0; i < %d; i++)\n"
+		"\t\t\tif (!strcmp(p.name, %s_devices[i]))\n\t\t\t\tk = i;\n"
+		"\twhich[d] = k;\n\tknown[d] = 1;\n\treturn k;\n}\n\n", name, nd, name, fn, nd, nd,
+		nd, name);
+}
+
+int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, size_t pn,
+		      FILE **f, char *err, size_t n)
+{
+	snprintf(path, pn, "%s/%s%s", dir, name, ext);
+	if (!(*f = fopen(path, "w"))) {
+		snprintf(err, n, "cannot write %.900s: %s", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* The kernel of configuration params (JSON; parameters it lacks take their
+ * first default value) named kname: v, its text cfg, source and geometry
+ * (with kname NULL, only v and cfg). A configuration that accumulates
+ * (acc=1) is refused: exports store.
+ * With fit, a configuration over the limits of sm_90 and gfx90a is replaced
+ * by its first neighbour (one parameter changed) that fits. */
+int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pick *p,
+		     const char *params, int fit, const char *kname, int *v, char cfg[512],
+		     char **src, char grid[3][96], unsigned block[3], long long *dyn, char *err,
+		     size_t n)
+{
+	struct tn_problem pb = { fam, p->radius, p->nx, p->ny, p->nz, p->precision, { 1, 1, 1 } };
+	struct tn_limits lim;
+	struct gen_def d[TN_MAXP + 2];
+	char why[256];
+	const int acc = tn_param_index(fam, "acc");
+	tn_limits_of_arch("sm_90", &lim);
+	lim.lds_optin = 64 * 1024;      /* what gfx90a gives too */
+	for (int i = 0; i < fam->np; i++) {
+		int found;
+		if (db_json_int(db, params, fam->p[i].name, &v[i], &found, err, n))
+			return 1;
+		if (!found)
+			v[i] = fam->p[i].v[0];
+	}
+	if (acc >= 0 && v[acc])
+		return snprintf(err, n, "run %lld accumulates into its output (acc=1: out += ...), "
+				"and an exported kernel stores; export a run with acc=0 (sweep with "
+				"-p acc=0, or name one with --run)", p->run), 1;
+	for (int i = 0; fit && fam->check(&pb, v, &lim, why, sizeof why) && i < fam->np; i++)
+		for (int j = 0; j < fam->p[i].n; j++) {
+			int keep = v[i];
+			v[i] = fam->p[i].v[j];
+			if (!fam->check(&pb, v, &lim, why, sizeof why))
+				break;
+			v[i] = keep;
+		}
+	cfg[0] = 0;
+	for (int i = 0; i < fam->np; i++) {
+		size_t o = strlen(cfg);
+		snprintf(cfg + o, 512 - o, "%s%s=%d", i ? " " : "", fam->p[i].name, v[i]);
+	}
+	if (!kname)
+		return 0;
+	if (gen_source(fam->tmpl, kname, d, tn_defs(&pb, v, d), src, err, n))
+		return 1;
+	fam->geom_src(&pb, v, grid, block);
+	if (dyn)
+		*dyn = tn_dyn_lds(&pb, v);
+	return 0;
+}
