@@ -12,16 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The launch function's parameters and the kernel's arguments: (out, in)
- * for a stencil, (next, prev, vel) for a time-stepping family (tn.h). */
-const char *tn_exp_params = "fd_real *out, const fd_real *in", *tn_exp_args = "out, in";
-
-void tn_exp_abi(const struct tn_family *fam)
+struct tn_abi tn_abi_of(const struct tn_family *f)
 {
-	if (fam->steps > 0) {
-		tn_exp_params = "fd_real *next, const fd_real *prev, const fd_real *vel";
-		tn_exp_args = "next, prev, vel";
-	}
+	if (f->steps > 0)
+		return (struct tn_abi){ "fd_real *next, const fd_real *prev, const fd_real *vel",
+					"next, prev, vel", "next", 1 };
+	return (struct tn_abi){ "fd_real *out, const fd_real *in", "out, in", "out", 0 };
 }
 
 void tn_exp_scale(const struct tn_family *f, int a, const char *zero, char *buf, size_t n)
@@ -39,8 +35,8 @@ void tn_exp_scale(const struct tn_family *f, int a, const char *zero, char *buf,
  * one per device or one per (device, size); dflt, when not NULL, the
  * configuration for any other device; rule, when not NULL, comment lines on
  * the pick by size, and NAME_which is declared. */
-int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
-	   const char *db_path, const char *dflt, const char *rule)
+int tn_exp_header(FILE *o, const char *name, const struct tn_abi *abi, const struct db_pick *p,
+		  int np, char cfg[][512], const char *db_path, const char *dflt, const char *rule)
 {
 	const struct tn_family *f = tn_family(p->family);
 	double w[TN_RMAX + 1];
@@ -64,9 +60,8 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 	fprintf(o, " * Contract: %s point at interior point (0,0,0) of fields with %d halo\n"
 		" * points on every side, rows of g.ld elements and planes of g.slice elements;\n"
 		" * g.ld a multiple of 4 and the interior origin 16-byte aligned. Only the\n"
-		" * interior of %s is written.%s\n */\n", tn_exp_args, p->radius,
-		strcmp(tn_exp_args, "out, in") ? "next" : "out",
-		strcmp(tn_exp_args, "out, in") ? " One step: next = 2 prev - next + vel L(prev);\n"
+		" * interior of %s is written.%s\n */\n", abi->args, p->radius, abi->out,
+		abi->step ? " One step: next = 2 prev - next + vel L(prev);\n"
 		" * swap next and prev between steps." : "");
 	fprintf(o, "#ifndef %s_H\n#define %s_H\n\ntypedef %s fd_real;   /* %s */\n\n"
 		"#ifndef FD_TYPES\n#define FD_TYPES\n"
@@ -78,9 +73,8 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		"static inline void %s_coef(struct fd_coef *c, double hx, double hy, double hz)\n{\n"
 		"\tstatic const double w[%d] = {", name, name,
 		strcmp(p->precision, "fp64") ? "float" : "double", p->precision, name, p->radius,
-		strcmp(tn_exp_args, "out, in") ? "#define " : "",
-		strcmp(tn_exp_args, "out, in") ? name : "",
-		strcmp(tn_exp_args, "out, in") ? "_STEP 1   /* a time step: (next, prev, vel) */\n" : "",
+		abi->step ? "#define " : "", abi->step ? name : "",
+		abi->step ? "_STEP 1   /* a time step: (next, prev, vel) */\n" : "",
 		f->d1 ? "#define " : "", f->d1 ? name : "",
 		f->d1 ? "_D1 1     /* first-derivative weights: c->c0 is 0 */\n" : "",
 		f->d1 ? "first" : "second", 2 * p->radius, p->family, f->d1 ? "" : "^2",
@@ -100,7 +94,7 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		"/* Launches on stream (a cudaStream_t or hipStream_t, 0 for the default);\n"
 		" * returns 0, or the runtime's error code for the launch. */\n"
 		"int %s_launch(%s, struct fd_grid g,\n"
-		"\t\tconst struct fd_coef *c, void *stream);\n\n", p->radius, name, tn_exp_params);
+		"\t\tconst struct fd_coef *c, void *stream);\n\n", p->radius, name, abi->params);
 	if (rule)
 		fprintf(o, "/* The configuration %s_launch runs on the current device for grid\n"
 			" * nx x ny x nz (\"vec=2 bx=64 ...\"), and in *size (when size is not NULL)\n"
@@ -112,7 +106,8 @@ int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, ch
 	return ferror(o) ? -1 : 0;
 }
 
-void tn_exp_launch(FILE *o, const char *ind, const char *kernel, long long dyn)
+void tn_exp_launch(FILE *o, const struct tn_abi *abi, const char *ind, const char *kernel,
+		   long long dyn)
 {
 	if (dyn > 48 * 1024)
 		fprintf(o, "%s{\t/* %lld bytes of dynamic LDS: over 48 KiB, the opt-in */\n"
@@ -121,7 +116,7 @@ void tn_exp_launch(FILE *o, const char *ind, const char *kernel, long long dyn)
 			"%s\tif (e)\n%s\t\treturn e;\n%s}\n", ind, dyn, ind, kernel, ind, dyn,
 			ind, ind, ind);
 	fprintf(o, "%s%s<<<grid, block, %lld, (FD_RT(Stream_t))stream>>>(%s, g, *c);\n", ind,
-		kernel, dyn, tn_exp_args);
+		kernel, dyn, abi->args);
 }
 
 /* The opening of a NAME.cu of several kernels: banner, the runtime's

@@ -38,11 +38,11 @@ static void provenance(FILE *o, const char *name, const struct db_pick *p, int n
 		fprintf(o, "! On any other device: the family default,\n!   %s\n", cfg[np]);
 }
 
-int tn_exp_f90(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
-	       const char *db_path, int steps)
+int tn_exp_f90(FILE *o, const char *name, const struct tn_abi *abi, const struct db_pick *p,
+	       int np, char cfg[][512], const char *db_path)
 {
 	const char *real = strcmp(p->precision, "fp64") ? "c_float" : "c_double";
-	const char *args = steps > 0 ? "next, prev, vel" : "out, in";
+	const char *args = abi->args;
 	const struct tn_family *f = tn_family(p->family);
 	double w[TN_RMAX + 1];
 	char s[3][32];
@@ -57,8 +57,8 @@ int tn_exp_f90(FILE *o, const char *name, const struct db_pick *p, int np, char 
 		"! point (0,0,0) of fields with %d halo points on every side, rows of g%%ld\n"
 		"! elements and planes of g%%slice elements; g%%ld a multiple of 4 and the\n"
 		"! interior origin 16-byte aligned. Only the interior of %s is written.\n",
-		name, args, p->radius, steps > 0 ? "next" : "out");
-	if (steps > 0)
+		name, args, p->radius, abi->out);
+	if (abi->step)
 		fprintf(o, "! One step: next = 2 prev - next + vel L(prev); swap next and prev between\n"
 			"! steps.\n");
 	fprintf(o, "!\n! Use:  use %s_fdtune\n"

@@ -29,7 +29,7 @@ struct runs {
 };
 
 /* NAME.cu of one kernel: the generated source and NAME_launch. */
-static int cu_one(FILE *o, const char *name, const struct runs *r)
+static int cu_one(FILE *o, const char *name, const struct tn_abi *abi, const struct runs *r)
 {
 	char kn[160];
 	snprintf(kn, sizeof kn, "%s_kernel", name);
@@ -43,9 +43,9 @@ static int cu_one(FILE *o, const char *name, const struct runs *r)
 		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
 		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n"
 		"\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n",
-		name, name, name, r->src[0], name, tn_exp_params, r->grid[0][0], r->grid[0][1],
+		name, name, name, r->src[0], name, abi->params, r->grid[0][0], r->grid[0][1],
 		r->grid[0][2], r->block[0][0], r->block[0][1], r->block[0][2]);
-	tn_exp_launch(o, "\t", kn, r->dyn[0]);
+	tn_exp_launch(o, abi, "\t", kn, r->dyn[0]);
 	fprintf(o, "\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
 	return ferror(o) ? -1 : 0;
 }
@@ -53,7 +53,8 @@ static int cu_one(FILE *o, const char *name, const struct runs *r)
 /* NAME.cu for several devices: kernel i of r in namespace NAME_dI (the
  * last, NAME_dflt, the fallback), chosen at the first launch on each device
  * by the device's name. */
-static int cu_devices(FILE *o, const char *name, const char *prelude, const struct runs *r)
+static int cu_devices(FILE *o, const char *name, const struct tn_abi *abi, const char *prelude,
+		      const struct runs *r)
 {
 	const int nd = r->nd;
 	tn_exp_preamble(o, name, prelude);
@@ -70,7 +71,7 @@ static int cu_devices(FILE *o, const char *name, const char *prelude, const stru
 	fprintf(o, "extern \"C\" int %s_launch(%s, struct fd_grid g,\n"
 		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
 		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n\tswitch (%s_pick()) {\n",
-		name, tn_exp_params, name);
+		name, abi->params, name);
 	for (int i = 0; i <= nd; i++) {
 		char ns[160], label[32], kn[400];
 		if (i < nd) {
@@ -84,7 +85,7 @@ static int cu_devices(FILE *o, const char *name, const char *prelude, const stru
 		fprintf(o, "\t%s: {\n\t\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n",
 			label, r->grid[i][0], r->grid[i][1], r->grid[i][2], r->block[i][0],
 			r->block[i][1], r->block[i][2]);
-		tn_exp_launch(o, "\t\t", kn, r->dyn[i]);
+		tn_exp_launch(o, abi, "\t\t", kn, r->dyn[i]);
 		fprintf(o, "\t\tbreak;\n\t}\n");
 	}
 	fprintf(o, "\t}\n\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
@@ -134,6 +135,7 @@ static int by_size(struct db *db, const struct tn_export *x, char *err, size_t n
 	char nm[128], cfg[1][512], path[4096];
 	const char *name = x->name;
 	const struct tn_family *fam;
+	struct tn_abi abi;
 	FILE *o;
 	int rc;
 
@@ -149,10 +151,11 @@ static int by_size(struct db *db, const struct tn_export *x, char *err, size_t n
 		return rc;
 	if (db_pick(db, &f, 0, &p[0], err, n) || !(fam = tn_family(f.family)))
 		return TN_EX_FAIL;
+	abi = tn_abi_of(fam);
 	snprintf(cfg[0], sizeof cfg[0], "the largest recorded size's %.380s; NAME_launch picks "
 		 "one per grid (the table in %.40s.h)", p[0].params, name);
 	if (tn_exp_file(x->dir, name, ".f90", path, sizeof path, &o, err, n) ||
-	    tn_exp_f90(o, name, p, 1, cfg, x->db_path, fam->steps) | fclose(o)) {
+	    tn_exp_f90(o, name, &abi, p, 1, cfg, x->db_path) | fclose(o)) {
 		snprintf(err, n, "cannot write %.900s", path);
 		return TN_EX_FAIL;
 	}
@@ -161,7 +164,7 @@ static int by_size(struct db *db, const struct tn_export *x, char *err, size_t n
 }
 
 /* Writes NAME.h, NAME.cu and with fortran NAME.f90 of r. */
-static int write_files(const struct tn_export *x, const char *name, const struct tn_family *fam,
+static int write_files(const struct tn_export *x, const char *name, const struct tn_abi *abi,
 		       struct runs *r, const char *prelude, char *err, size_t n)
 {
 	const int all = x->all, np = all ? r->nd : 1;
@@ -172,14 +175,14 @@ static int write_files(const struct tn_export *x, const char *name, const struct
 		return TN_EX_FAIL;
 	}
 	if (tn_exp_file(x->dir, name, ".h", path, sizeof path, &f, err, n) ||
-	    tn_exp_header(f, name, r->p, np, r->cfg, x->db_path, all ? r->cfg[r->nd] : NULL,
+	    tn_exp_header(f, name, abi, r->p, np, r->cfg, x->db_path, all ? r->cfg[r->nd] : NULL,
 			  NULL) | fclose(f))
 		goto fail;
 	if (tn_exp_file(x->dir, name, ".cu", path, sizeof path, &f, err, n) ||
-	    (all ? cu_devices(f, name, prelude, r) : cu_one(f, name, r)) | fclose(f))
+	    (all ? cu_devices(f, name, abi, prelude, r) : cu_one(f, name, abi, r)) | fclose(f))
 		goto fail;
 	if (x->fortran && (tn_exp_file(x->dir, name, ".f90", path, sizeof path, &f, err, n) ||
-			   tn_exp_f90(f, name, r->p, np, r->cfg, x->db_path, fam->steps) | fclose(f)))
+			   tn_exp_f90(f, name, abi, r->p, np, r->cfg, x->db_path) | fclose(f)))
 		goto fail;
 	return 0;
 fail:
@@ -191,6 +194,7 @@ int tn_export(struct db *db, const struct tn_export *x, char *err, size_t n)
 {
 	struct runs *r;
 	const struct tn_family *fam;
+	struct tn_abi abi;
 	char nm[128], kname[200], *prelude = NULL;
 	const char *name = x->name;
 	int rc, v[TN_MAXP];
@@ -207,7 +211,7 @@ int tn_export(struct db *db, const struct tn_export *x, char *err, size_t n)
 			 r->p[0].run, r->p[0].family);
 		goto done;
 	}
-	tn_exp_abi(fam);
+	abi = tn_abi_of(fam);
 	snprintf(nm, sizeof nm, "fdt_%s_r%d", r->p[0].family, r->p[0].radius);
 	name = name ? name : nm;
 	for (int i = 0; i < (x->all ? r->nd + 1 : 1); i++) {
@@ -227,7 +231,7 @@ int tn_export(struct db *db, const struct tn_export *x, char *err, size_t n)
 		if (gen_source("prelude.m4", "none", pd, 1, &prelude, err, n))
 			goto done;
 	}
-	if (write_files(x, name, fam, r, prelude, err, n))
+	if (write_files(x, name, &abi, r, prelude, err, n))
 		goto done;
 	for (int i = 0; i < r->nd; i++)
 		printf("%s/%s.cu and %s.h: %s R=%d (%s), %.1f GB/s on %s\n", x->dir, name, name,

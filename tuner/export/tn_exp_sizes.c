@@ -140,9 +140,9 @@ static int read_template(const char *name, char **text, char *err, size_t n)
 
 /* NAME.cu: kernel k of t (src[k], geometry grid[k], block[k]) in namespace
  * NAME_kK, the default (the last) in NAME_dflt, the rule and the table. */
-static int source(FILE *o, const char *name, const struct table *t, const char *prelude,
-		  const char *rule, char **src, char grid[][3][96], unsigned block[][3],
-		  const long long *dyn, int all)
+static int cu_sizes(FILE *o, const char *name, const struct tn_abi *abi, const struct table *t,
+		    const char *prelude, const char *rule, char **src, char grid[][3][96],
+		    unsigned block[][3], const long long *dyn, int all)
 {
 	const int nk = t->nk - 1;       /* the tuned kernels; nk is the default */
 	tn_exp_preamble(o, name, prelude);
@@ -198,7 +198,7 @@ static int source(FILE *o, const char *name, const struct table *t, const char *
 	fprintf(o, "extern \"C\" int %s_launch(%s, struct fd_grid g,\n"
 		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
 		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n\tint e;\n"
-		"\tswitch (%s_kernel(nx, ny, nz, &e)) {\n", name, tn_exp_params, name);
+		"\tswitch (%s_kernel(nx, ny, nz, &e)) {\n", name, abi->params, name);
 	for (int k = 0; k <= nk; k++) {
 		char ns[160];
 		if (k < nk)
@@ -209,7 +209,7 @@ static int source(FILE *o, const char *name, const struct table *t, const char *
 		snprintf(kn, sizeof kn, "%s::%s_kernel", ns, ns);
 		fprintf(o, "\tcase %d: {\n\t\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n",
 			k, grid[k][0], grid[k][1], grid[k][2], block[k][0], block[k][1], block[k][2]);
-		tn_exp_launch(o, "\t\t", kn, dyn[k]);
+		tn_exp_launch(o, abi, "\t\t", kn, dyn[k]);
 		fprintf(o, "\t\tbreak;\n\t}\n");
 	}
 	fprintf(o, "\tdefault:\n\t\treturn (int)FD_RT(ErrorInvalidConfiguration);\n\t}\n"
@@ -225,6 +225,7 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 	static unsigned block[MAXE + 1][3];
 	static long long dyn[MAXE + 1];
 	const struct tn_family *fam = tn_family(f->family);
+	struct tn_abi abi;
 	char *src[MAXE + 1] = { 0 }, *prelude = NULL, *rule = NULL, kname[200], fpath[4096];
 	char doc[1024];
 	struct gen_def pd[] = { { "dbl", !strcmp(f->precision, "fp64") } };
@@ -236,7 +237,7 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 		snprintf(err, n, "unknown family '%s'; fdtune gen --list lists them", f->family);
 		return TN_EX_USAGE;
 	}
-	tn_exp_abi(fam);
+	abi = tn_abi_of(fam);
 	if ((rc = build(db, fam, f, all, &t, err, n)))
 		return rc;
 	rc = TN_EX_FAIL;
@@ -274,14 +275,14 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 		 t.cfg[t.nk - 1], name);
 	if (tn_exp_file(dir, name, ".h", fpath, sizeof fpath, &o, err, n))
 		goto done;
-	if (tn_exp_header(o, name, t.p, t.ne, t.ecfg, db_path, NULL, doc) | fclose(o)) {
+	if (tn_exp_header(o, name, &abi, t.p, t.ne, t.ecfg, db_path, NULL, doc) | fclose(o)) {
 		o = NULL;
 		snprintf(err, n, "cannot write %.900s", fpath);
 		goto done;
 	}
 	if (tn_exp_file(dir, name, ".cu", fpath, sizeof fpath, &o, err, n))
 		goto done;
-	if (source(o, name, &t, prelude, rule, src, grid, block, dyn, all) | fclose(o)) {
+	if (cu_sizes(o, name, &abi, &t, prelude, rule, src, grid, block, dyn, all) | fclose(o)) {
 		snprintf(err, n, "cannot write %.900s", fpath);
 		goto done;
 	}

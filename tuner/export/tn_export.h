@@ -42,10 +42,15 @@ int tn_exp_name(const char *name, int fortran, char *err, size_t n);
 
 /* ---- shared by the export's files ---- */
 
-/* The launch function's parameters and the kernel's arguments of the family
- * set by tn_exp_abi: (out, in), or (next, prev, vel) for time stepping. */
-extern const char *tn_exp_params, *tn_exp_args;
-void tn_exp_abi(const struct tn_family *fam);
+/* The fields a family's kernels take, before the grid and the weights:
+ * (out, in), or (next, prev, vel) for time stepping (tn.h, steps > 0). */
+struct tn_abi {
+	const char *params;     /* as NAME_launch declares them */
+	const char *args;       /* as NAME_launch passes them to the kernel */
+	const char *out;        /* the field written */
+	int step;               /* 1 for (next, prev, vel) */
+};
+struct tn_abi tn_abi_of(const struct tn_family *f);
 /* The scale of axis a (0 x, 1 y, 2 z) in NAME_coef for family f: "1 / (hx *
  * hx)" (second derivatives), "1 / hx" (first), or zero for an axis f does not
  * take (with zero NULL, the expression for every axis); in buf[0..n). */
@@ -53,8 +58,8 @@ void tn_exp_scale(const struct tn_family *f, int a, const char *zero, char *buf,
 /* NAME.h for the runs p[0..np) with configurations cfg[0..np); dflt, when
  * not NULL, the configuration for any other device; rule, when not NULL,
  * comment lines on the pick by size (NAME_which is then declared). */
-int tn_exp_header(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
-		  const char *db_path, const char *dflt, const char *rule);
+int tn_exp_header(FILE *o, const char *name, const struct tn_abi *abi, const struct db_pick *p,
+		  int np, char cfg[][512], const char *db_path, const char *dflt, const char *rule);
 /* The table NAME_devices of the nd device names dev and static int
  * NAME_FN(void): the current device's index in it, nd for any other (looked
  * up once per device). */
@@ -78,7 +83,8 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
  * dim3s grid and block in scope and dyn bytes of dynamic LDS: over 48 KiB
  * it first opts the kernel in, returning the runtime's error if that fails.
  * Each line starts with indent. */
-void tn_exp_launch(FILE *o, const char *indent, const char *kernel, long long dyn);
+void tn_exp_launch(FILE *o, const struct tn_abi *abi, const char *indent, const char *kernel,
+		   long long dyn);
 /* --all-sizes (tn_exp_sizes.c): the best run of every recorded size of the
  * problem of f (family, radius, precision; device, or every device with
  * all), one kernel per distinct configuration, into DIR/NAME.cu and NAME.h;
@@ -87,8 +93,8 @@ void tn_exp_launch(FILE *o, const char *indent, const char *kernel, long long dy
 int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *dir,
 		 const char *name, const char *db_path, const int *which, char *err, size_t n);
 /* NAME.f90 (tn_exp_f90.c): the runs p[0..np) as for NAME.h (cfg[np] the
- * fallback when np > 1); steps > 0 for the (next, prev, vel) ABI. */
-int tn_exp_f90(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
-	       const char *db_path, int steps);
+ * fallback when np > 1). */
+int tn_exp_f90(FILE *o, const char *name, const struct tn_abi *abi, const struct db_pick *p,
+	       int np, char cfg[][512], const char *db_path);
 
 #endif
