@@ -450,6 +450,55 @@ static void export(void **st)
 	expect(args, 2, "not a C identifier");
 }
 
+/* A copy of $RESULTS_DB for the export cases below, its path in db[0..n);
+ * 0 when there is none (the case is skipped). */
+static int export_db(char *db, size_t n)
+{
+	const char *src = getenv("RESULTS_DB");
+	char cmd[1024];
+	if (!src)
+		return 0;
+	snprintf(db, n, "%s/x.db", dir);
+	snprintf(cmd, sizeof cmd, "test -e %s || cp '%s' %s", db, src, db);
+	assert_int_equal(system(cmd), 0);
+	return 1;
+}
+
+/* A file of the export that cannot be written says why (issue 23): one
+ * that is a directory, or /dev/full, as NAME.h, NAME.cu and NAME.f90 of
+ * every kind of export. */
+static void export_write_errors(void **st)
+{
+	static const struct { const char *opts, *file, *why; } c[] = {
+		{ "", "e.h", "e.h: Is a directory" },
+		{ "", "e.cu", "e.cu: No space left on device" },
+		{ "", "e.h", "e.h: No space left on device" },
+		{ "--fortran", "e.f90", "e.f90: No space left on device" },
+		{ "--all-devices", "e.cu", "e.cu: No space left on device" },
+		{ "--all-sizes --device H100", "e.h", "e.h: No space left on device" },
+		{ "--all-sizes --device H100", "e.cu", "e.cu: No space left on device" },
+		{ "--all-sizes --device H100 --fortran", "e.f90", "e.f90: No space left on device" },
+	};
+	char db[256], args[1024], cmd[1024];
+	(void)st;
+	if (!export_db(db, sizeof db))
+		skip();
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		snprintf(cmd, sizeof cmd, "rm -rf %s/w && mkdir %s/w && %s %s/w/%s", dir, dir,
+			 strstr(c[i].why, "directory") ? "mkdir" : "ln -s /dev/full", dir, c[i].file);
+		assert_int_equal(system(cmd), 0);
+		snprintf(args, sizeof args, "export --db %s -r 4 %s --out %s/w --name e", db, c[i].opts,
+			 dir);
+		expect(args, 1, c[i].why);
+	}
+	if (geteuid()) {        /* root writes anywhere */
+		snprintf(cmd, sizeof cmd, "rm -rf %s/w && mkdir %s/w && chmod 555 %s/w", dir, dir, dir);
+		assert_int_equal(system(cmd), 0);
+		snprintf(args, sizeof args, "export --db %s -r 4 --out %s/w --name e", db, dir);
+		expect(args, 1, "e.h: Permission denied");
+	}
+}
+
 /* kill -9 in the middle of a sweep loses nothing recorded, and running the
  * same command again finishes the space with no configuration twice; two
  * shards of the space together are the whole space. */
@@ -629,7 +678,8 @@ int main(void)
 		cmocka_unit_test(bad_values), cmocka_unit_test(impossible_configs),
 		cmocka_unit_test(help_everywhere), cmocka_unit_test(databases),
 		cmocka_unit_test(failed_compiles), cmocka_unit_test(queries),
-		cmocka_unit_test(export), cmocka_unit_test(kill_resume_shards),
+		cmocka_unit_test(export), cmocka_unit_test(export_write_errors),
+		cmocka_unit_test(kill_resume_shards),
 		cmocka_unit_test(default_strategy),
 		cmocka_unit_test(empty_space), cmocka_unit_test(db_paths),
 		cmocka_unit_test(sigterm_group),

@@ -6,6 +6,7 @@
  */
 #include "gen.h"
 #include "tn_export.h"
+#include "tn_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -36,13 +37,14 @@ void tn_exp_scale(const struct tn_family *f, int a, const char *zero, char *buf,
  * configuration for any other device; rule, when not NULL, comment lines on
  * the pick by size, and NAME_which is declared. */
 int tn_exp_header(FILE *o, const char *name, const struct tn_abi *abi, const struct db_pick *p,
-		  int np, char cfg[][512], const char *db_path, const char *dflt, const char *rule)
+		  int np, char cfg[][512], const char *db_path, const char *dflt, const char *rule,
+		  char *err, size_t n)
 {
 	const struct tn_family *f = tn_family(p->family);
 	double w[TN_RMAX + 1];
 	char s[3][32];
 	if (!f || tn_coef_unit(f, p->radius, w))
-		return -1;
+		return snprintf(err, n, "no weights for %s R=%d", p->family, p->radius), TN_EX_FAIL;
 	for (int a = 0; a < 3; a++)
 		tn_exp_scale(f, a, "0", s[a], sizeof s[a]);
 	fprintf(o, "/*\n * %s.h: exported by fdtune from %s. DO NOT EDIT; export again.\n"
@@ -103,7 +105,7 @@ int tn_exp_header(FILE *o, const char *name, const struct tn_abi *abi, const str
 			"const char *%s_which(int nx, int ny, int nz, const char **size);\n"
 			"#define %s_BY_SIZE 1\n\n", name, name, name);
 	fprintf(o, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
-	return ferror(o) ? -1 : 0;
+	return 0;
 }
 
 void tn_exp_launch(FILE *o, const struct tn_abi *abi, const char *ind, const char *kernel,
@@ -153,11 +155,15 @@ int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, 
 		      FILE **f, char *err, size_t n)
 {
 	snprintf(path, pn, "%s/%s%s", dir, name, ext);
-	if (!(*f = fopen(path, "w"))) {
-		snprintf(err, n, "cannot write %.900s: %s", path, strerror(errno));
-		return 1;
-	}
-	return 0;
+	return tn_file_open(path, f, err, n);
+}
+
+int tn_exp_close(FILE *f, int rc, const char *path, char *err, size_t n)
+{
+	if (!rc)
+		return tn_file_close(f, path, err, n);
+	fclose(f);
+	return rc;
 }
 
 /* The kernel of configuration params (JSON; parameters it lacks take their

@@ -39,7 +39,7 @@ static void provenance(FILE *o, const char *name, const struct db_pick *p, int n
 }
 
 int tn_exp_f90(FILE *o, const char *name, const struct tn_abi *abi, const struct db_pick *p,
-	       int np, char cfg[][512], const char *db_path)
+	       int np, char cfg[][512], const char *db_path, char *err, size_t n)
 {
 	const char *real = strcmp(p->precision, "fp64") ? "c_float" : "c_double";
 	const char *args = abi->args;
@@ -49,7 +49,7 @@ int tn_exp_f90(FILE *o, const char *name, const struct tn_abi *abi, const struct
 	const char *one = "1.0_c_double", *zero = "0.0_c_double";
 
 	if (!f || tn_coef_unit(f, p->radius, w))
-		return -1;
+		return snprintf(err, n, "no weights for %s R=%d", p->family, p->radius), TN_EX_FAIL;
 	for (int a = 0; a < 3; a++)     /* every h is used (-Wunused-dummy-argument) */
 		tn_exp_scale(f, a, NULL, s[a], sizeof s[a]);
 	provenance(o, name, p, np, cfg, db_path);
@@ -116,5 +116,5 @@ int tn_exp_f90(FILE *o, const char *name, const struct tn_abi *abi, const struct
 		"  end subroutine %s_coef\n\nend module %s_fdtune\n", s[0], s[1], s[2],
 		f->axes & 1 ? one : zero, f->axes & 2 ? one : zero, f->axes & 4 ? one : zero,
 		p->radius, name, name);
-	return ferror(o) ? -1 : 0;
+	return 0;
 }

@@ -29,7 +29,7 @@ struct runs {
 };
 
 /* NAME.cu of one kernel: the generated source and NAME_launch. */
-static int cu_one(FILE *o, const char *name, const struct tn_abi *abi, const struct runs *r)
+static void cu_one(FILE *o, const char *name, const struct tn_abi *abi, const struct runs *r)
 {
 	char kn[160];
 	snprintf(kn, sizeof kn, "%s_kernel", name);
@@ -47,13 +47,12 @@ static int cu_one(FILE *o, const char *name, const struct tn_abi *abi, const str
 		r->grid[0][2], r->block[0][0], r->block[0][1], r->block[0][2]);
 	tn_exp_launch(o, abi, "\t", kn, r->dyn[0]);
 	fprintf(o, "\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
-	return ferror(o) ? -1 : 0;
 }
 
 /* NAME.cu for several devices: kernel i of r in namespace NAME_dI (the
  * last, NAME_dflt, the fallback), chosen at the first launch on each device
  * by the device's name. */
-static int cu_devices(FILE *o, const char *name, const struct tn_abi *abi, const char *prelude,
+static void cu_devices(FILE *o, const char *name, const struct tn_abi *abi, const char *prelude,
 		      const struct runs *r)
 {
 	const int nd = r->nd;
@@ -89,7 +88,6 @@ static int cu_devices(FILE *o, const char *name, const struct tn_abi *abi, const
 		fprintf(o, "\t\tbreak;\n\t}\n");
 	}
 	fprintf(o, "\t}\n\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
-	return ferror(o) ? -1 : 0;
 }
 
 /* Appends " in PATH" (the database's) to err; returns rc. */
@@ -155,10 +153,8 @@ static int by_size(struct db *db, const struct tn_export *x, char *err, size_t n
 	snprintf(cfg[0], sizeof cfg[0], "the largest recorded size's %.380s; NAME_launch picks "
 		 "one per grid (the table in %.40s.h)", p[0].params, name);
 	if (tn_exp_file(x->dir, name, ".f90", path, sizeof path, &o, err, n) ||
-	    tn_exp_f90(o, name, &abi, p, 1, cfg, x->db_path) | fclose(o)) {
-		snprintf(err, n, "cannot write %.900s", path);
+	    tn_exp_close(o, tn_exp_f90(o, name, &abi, p, 1, cfg, x->db_path, err, n), path, err, n))
 		return TN_EX_FAIL;
-	}
 	printf("%s/%s.f90: module %s_fdtune\n", x->dir, name, name);
 	return TN_EX_OK;
 }
@@ -175,19 +171,22 @@ static int write_files(const struct tn_export *x, const char *name, const struct
 		return TN_EX_FAIL;
 	}
 	if (tn_exp_file(x->dir, name, ".h", path, sizeof path, &f, err, n) ||
-	    tn_exp_header(f, name, abi, r->p, np, r->cfg, x->db_path, all ? r->cfg[r->nd] : NULL,
-			  NULL) | fclose(f))
-		goto fail;
-	if (tn_exp_file(x->dir, name, ".cu", path, sizeof path, &f, err, n) ||
-	    (all ? cu_devices(f, name, abi, prelude, r) : cu_one(f, name, abi, r)) | fclose(f))
-		goto fail;
+	    tn_exp_close(f, tn_exp_header(f, name, abi, r->p, np, r->cfg, x->db_path,
+					  all ? r->cfg[r->nd] : NULL, NULL, err, n), path, err, n))
+		return TN_EX_FAIL;
+	if (tn_exp_file(x->dir, name, ".cu", path, sizeof path, &f, err, n))
+		return TN_EX_FAIL;
+	if (all)
+		cu_devices(f, name, abi, prelude, r);
+	else
+		cu_one(f, name, abi, r);
+	if (tn_exp_close(f, 0, path, err, n))
+		return TN_EX_FAIL;
 	if (x->fortran && (tn_exp_file(x->dir, name, ".f90", path, sizeof path, &f, err, n) ||
-			   tn_exp_f90(f, name, abi, r->p, np, r->cfg, x->db_path) | fclose(f)))
-		goto fail;
+			   tn_exp_close(f, tn_exp_f90(f, name, abi, r->p, np, r->cfg, x->db_path,
+						      err, n), path, err, n)))
+		return TN_EX_FAIL;
 	return 0;
-fail:
-	snprintf(err, n, "cannot write %.900s", path);
-	return TN_EX_FAIL;
 }
 
 int tn_export(struct db *db, const struct tn_export *x, char *err, size_t n)

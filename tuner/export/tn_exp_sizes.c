@@ -140,7 +140,7 @@ static int read_template(const char *name, char **text, char *err, size_t n)
 
 /* NAME.cu: kernel k of t (src[k], geometry grid[k], block[k]) in namespace
  * NAME_kK, the default (the last) in NAME_dflt, the rule and the table. */
-static int cu_sizes(FILE *o, const char *name, const struct tn_abi *abi, const struct table *t,
+static void cu_sizes(FILE *o, const char *name, const struct tn_abi *abi, const struct table *t,
 		    const char *prelude, const char *rule, char **src, char grid[][3][96],
 		    unsigned block[][3], const long long *dyn, int all)
 {
@@ -214,7 +214,6 @@ static int cu_sizes(FILE *o, const char *name, const struct tn_abi *abi, const s
 	}
 	fprintf(o, "\tdefault:\n\t\treturn (int)FD_RT(ErrorInvalidConfiguration);\n\t}\n"
 		"\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
-	return ferror(o) ? -1 : 0;
 }
 
 int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *dir,
@@ -273,19 +272,15 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 		 " * else the family default, %s.\n"
 		 " * %s_which(nx, ny, nz, &size) names what a grid gets.\n", name, name,
 		 t.cfg[t.nk - 1], name);
-	if (tn_exp_file(dir, name, ".h", fpath, sizeof fpath, &o, err, n))
+	if (tn_exp_file(dir, name, ".h", fpath, sizeof fpath, &o, err, n) ||
+	    tn_exp_close(o, tn_exp_header(o, name, &abi, t.p, t.ne, t.ecfg, db_path, NULL, doc, err,
+					  n), fpath, err, n))
 		goto done;
-	if (tn_exp_header(o, name, &abi, t.p, t.ne, t.ecfg, db_path, NULL, doc) | fclose(o)) {
-		o = NULL;
-		snprintf(err, n, "cannot write %.900s", fpath);
-		goto done;
-	}
 	if (tn_exp_file(dir, name, ".cu", fpath, sizeof fpath, &o, err, n))
 		goto done;
-	if (cu_sizes(o, name, &abi, &t, prelude, rule, src, grid, block, dyn, all) | fclose(o)) {
-		snprintf(err, n, "cannot write %.900s", fpath);
+	cu_sizes(o, name, &abi, &t, prelude, rule, src, grid, block, dyn, all);
+	if (tn_exp_close(o, 0, fpath, err, n))
 		goto done;
-	}
 	printf("%s/%s.cu and %s.h: %s R=%d %s, %d sizes on %d device%s, %d kernels and the "
 	       "default\n", dir, name, name, f->family, f->radius, f->precision, t.ne, t.nd,
 	       t.nd > 1 ? "s" : "", t.nk - 1);

@@ -57,9 +57,12 @@ struct tn_abi tn_abi_of(const struct tn_family *f);
 void tn_exp_scale(const struct tn_family *f, int a, const char *zero, char *buf, size_t n);
 /* NAME.h for the runs p[0..np) with configurations cfg[0..np); dflt, when
  * not NULL, the configuration for any other device; rule, when not NULL,
- * comment lines on the pick by size (NAME_which is then declared). */
+ * comment lines on the pick by size (NAME_which is then declared).
+ * Writers of a file (this one, the NAME.cu writers, tn_exp_f90) fail only
+ * for what they write, never for I/O: tn_exp_close reports that. */
 int tn_exp_header(FILE *o, const char *name, const struct tn_abi *abi, const struct db_pick *p,
-		  int np, char cfg[][512], const char *db_path, const char *dflt, const char *rule);
+		  int np, char cfg[][512], const char *db_path, const char *dflt, const char *rule,
+		  char *err, size_t n);
 /* The table NAME_devices of the nd device names dev and static int
  * NAME_FN(void): the current device's index in it, nd for any other (looked
  * up once per device). */
@@ -71,6 +74,10 @@ void tn_exp_preamble(FILE *o, const char *name, const char *prelude);
 /* Opens DIR/NAME.EXT for writing; the path in path[0..pn). */
 int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, size_t pn,
 		FILE **f, char *err, size_t n);
+/* Closes f, the file path that a writer wrote, and returns the writer's
+ * status rc when it failed (its message in err), else 0 or TN_EX_FAIL when
+ * writing or closing the file failed (the path and the reason in err). */
+int tn_exp_close(FILE *f, int rc, const char *path, char *err, size_t n);
 /* Configuration params (JSON) of p's problem as values v and text cfg and,
  * when kname is not NULL, its source named kname and its launch geometry;
  * with fit, a configuration over sm_90's limits becomes its first fitting
@@ -95,6 +102,6 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 /* NAME.f90 (tn_exp_f90.c): the runs p[0..np) as for NAME.h (cfg[np] the
  * fallback when np > 1). */
 int tn_exp_f90(FILE *o, const char *name, const struct tn_abi *abi, const struct db_pick *p,
-	       int np, char cfg[][512], const char *db_path);
+	       int np, char cfg[][512], const char *db_path, char *err, size_t n);
 
 #endif
