@@ -499,6 +499,26 @@ static void export_write_errors(void **st)
 	}
 }
 
+/* --out DIR is created with its missing parents, as report and gen --all
+ * create theirs (issue 23), by every kind of export. */
+static void export_out_parents(void **st)
+{
+	static const char *const opts[] = { "--fortran", "--all-devices", "--all-sizes --device H100" };
+	char db[256], args[1024], path[512];
+	(void)st;
+	if (!export_db(db, sizeof db))
+		skip();
+	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+		snprintf(args, sizeof args, "export --db %s -r 4 %s --out %s/p%zu/a/b --name e", db,
+			 opts[i], dir, i);
+		expect(args, 0, "e.cu and e.h");
+		snprintf(path, sizeof path, "%s/p%zu/a/b/e.cu", dir, i);
+		assert_int_equal(access(path, R_OK), 0);
+	}
+	snprintf(args, sizeof args, "export --db %s -r 4 --out /dev/null/e", db);
+	expect(args, 1, "cannot create /dev/null/e: Not a directory");
+}
+
 /* kill -9 in the middle of a sweep loses nothing recorded, and running the
  * same command again finishes the space with no configuration twice; two
  * shards of the space together are the whole space. */
@@ -679,6 +699,7 @@ int main(void)
 		cmocka_unit_test(help_everywhere), cmocka_unit_test(databases),
 		cmocka_unit_test(failed_compiles), cmocka_unit_test(queries),
 		cmocka_unit_test(export), cmocka_unit_test(export_write_errors),
+		cmocka_unit_test(export_out_parents),
 		cmocka_unit_test(kill_resume_shards),
 		cmocka_unit_test(default_strategy),
 		cmocka_unit_test(empty_space), cmocka_unit_test(db_paths),

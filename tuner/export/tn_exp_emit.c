@@ -8,7 +8,6 @@
 #include "tn_export.h"
 #include "tn_file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

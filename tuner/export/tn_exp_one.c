@@ -8,12 +8,11 @@
  */
 #include "gen.h"
 #include "tn_export.h"
+#include "tn_file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 enum { MAXDEV = 16 };
 
@@ -166,10 +165,8 @@ static int write_files(const struct tn_export *x, const char *name, const struct
 	const int all = x->all, np = all ? r->nd : 1;
 	char path[4096];
 	FILE *f;
-	if (mkdir(x->dir, 0777) && errno != EEXIST) {
-		snprintf(err, n, "--out %s: %s", x->dir, strerror(errno));
+	if (tn_mkdirs(x->dir, err, n))
 		return TN_EX_FAIL;
-	}
 	if (tn_exp_file(x->dir, name, ".h", path, sizeof path, &f, err, n) ||
 	    tn_exp_close(f, tn_exp_header(f, name, abi, r->p, np, r->cfg, x->db_path,
 					  all ? r->cfg[r->nd] : NULL, NULL, err, n), path, err, n))

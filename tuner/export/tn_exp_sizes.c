@@ -14,11 +14,9 @@
 #include "tn_file.h"
 #include "../../templates/fdt_rule.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 enum { MAXDEV = 16, MAXE = 128 };       /* devices; (device, size) entries */
 
@@ -258,10 +256,8 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 	if (gen_source("prelude.m4", "none", pd, 1, &prelude, err, n) ||
 	    read_template("fdt_rule.h", &rule, err, n))
 		goto done;
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		snprintf(err, n, "--out %s: %s", dir, strerror(errno));
+	if (tn_mkdirs(dir, err, n))
 		goto done;
-	}
 	snprintf(doc, sizeof doc,
 		 " * %s_launch picks the kernel by the grid it is given, with the rule of\n"
 		 " * fdtune's templates/fdt_rule.h (pasted into %s.cu; libfdtune's\n"
