@@ -100,7 +100,7 @@ install: $(B)/libfdtune.a $(B)/inst/fdtune
 	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: $(VERSION)\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
 	  '$(PREFIX)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
 	install -m 755 $(B)/inst/fdtune $(PREFIX)/bin/fdtune
-	install -m 644 templates/*.m4 $(PREFIX)/share/fdtune/templates
+	install -m 644 templates/*.m4 templates/*.h $(PREFIX)/share/fdtune/templates
 	install -m 644 cmake/fdtuneConfig.cmake $(PREFIX)/lib/cmake/fdtune/fdtuneConfig.cmake
 	sed 's/@VERSION@/$(VERSION)/' cmake/fdtuneConfigVersion.cmake.in \
 	  > $(PREFIX)/lib/cmake/fdtune/fdtuneConfigVersion.cmake

@@ -3,6 +3,8 @@ m4_dnl NVIDIA (NVRTC): the nontemporal store and asynchronous copies to LDS. Vec
 m4_dnl the overloads below, never through operators that only HIP defines.
 m4_dnl The element type fd_real is float, or double when FDT_DBL is 1; a file holds
 m4_dnl kernels of one precision (the typedef may repeat, C++ allows it, but not change).
+m4_dnl The kernel ABI, fd_grid and fd_coef, is fdt_abi.h's text, pasted as it is
+m4_dnl (undivert: m4 expands nothing in it); an exported NAME.h pastes it too.
 m4_ifdef(`FDT_REAL', `', `m4_include(`lib.m4')')m4_dnl   (expanded alone by fdtune export)
 `/* prelude: platform differences and vector helpers */
 typedef 'FDT_REAL` fd_real;
@@ -12,12 +14,8 @@ typedef 'FDT_REAL` fd_real;
 #define FD_AMD 1
 #endif
 
-#ifndef FD_TYPES                /* also defined by the header of an exported kernel */
-#define FD_TYPES
-struct fd_grid { int nx, ny, nz, ld; long long slice; };
-struct fd_coef { fd_real c0, x[9], y[9], z[9]; };   /* weights for offsets 1..8; c0: sum of centre weights */
-#endif
-
+'m4_undivert(`fdt_abi.h')m4_dnl
+`
 template <class T> __device__ __forceinline__ T fd_zero(void);
 template <> __device__ __forceinline__ float   fd_zero<float>(void) { return 0.0f; }
 template <> __device__ __forceinline__ float2  fd_zero<float2>(void) { return make_float2(0.0f, 0.0f); }

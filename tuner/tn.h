@@ -26,12 +26,16 @@ enum { TN_EX_OK = 0, TN_EX_FAIL = 1, TN_EX_USAGE = 2, TN_EX_NOMATCH = 3 };
 
 struct tn_family;
 
-/* Weights as the kernels receive them (fd_coef in templates/prelude.m4):
- * x[k], y[k], z[k] for offsets +-k, k = 1..R; c0 the summed centre weight. */
-struct tn_coef { float c0, x[TN_RMAX + 1], y[TN_RMAX + 1], z[TN_RMAX + 1]; };
+/* The kernel ABI, struct fd_grid and struct fd_coef (templates/fdt_abi.h),
+ * here with fp32 weights; the fp64 kernels' are tn_coef64 (tn_bench.h). */
+typedef float fd_real;
+#include "../templates/fdt_abi.h"
 
-/* The grid argument of every kernel (fd_grid in templates/prelude.m4). */
-struct tn_grid { int nx, ny, nz, ld; long long slice; };
+/* Weights as the kernels receive them (fd_coef): x[k], y[k], z[k] for
+ * offsets +-k, k = 1..R; c0 the summed centre weight. */
+struct tn_coef FD_COEF_OF(float);
+_Static_assert(sizeof ((struct tn_coef *)0)->x == (TN_RMAX + 1) * sizeof(float),
+	       "fd_coef holds the weights of radius 1..TN_RMAX");
 
 struct tn_problem {
 	const struct tn_family *fam;

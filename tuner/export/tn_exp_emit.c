@@ -41,9 +41,11 @@ int tn_exp_header(FILE *o, const char *name, const struct tn_abi *abi, const str
 {
 	const struct tn_family *f = tn_family(p->family);
 	double w[TN_RMAX + 1];
-	char s[3][32];
+	char s[3][32], *text;
 	if (!f || tn_coef_unit(f, p->radius, w))
 		return snprintf(err, n, "no weights for %s R=%d", p->family, p->radius), TN_EX_FAIL;
+	if (tn_exp_template("fdt_abi.h", &text, err, n))
+		return TN_EX_FAIL;
 	for (int a = 0; a < 3; a++)
 		tn_exp_scale(f, a, "0", s[a], sizeof s[a]);
 	fprintf(o, "/*\n * %s.h: exported by fdtune from %s. DO NOT EDIT; export again.\n"
@@ -64,16 +66,13 @@ int tn_exp_header(FILE *o, const char *name, const struct tn_abi *abi, const str
 		" * interior of %s is written.%s\n */\n", abi->args, p->radius, abi->out,
 		abi->step ? " One step: next = 2 prev - next + vel L(prev);\n"
 		" * swap next and prev between steps." : "");
-	fprintf(o, "#ifndef %s_H\n#define %s_H\n\ntypedef %s fd_real;   /* %s */\n\n"
-		"#ifndef FD_TYPES\n#define FD_TYPES\n"
-		"struct fd_grid { int nx, ny, nz, ld; long long slice; };\n"
-		"struct fd_coef { fd_real c0, x[9], y[9], z[9]; };\n#endif\n\n"
-		"#define %s_RADIUS %d\n%s%s%s%s%s%s\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+	fprintf(o, "#ifndef %s_H\n#define %s_H\n\ntypedef %s fd_real;   /* %s */\n\n%s\n", name, name,
+		strcmp(p->precision, "fp64") ? "float" : "double", p->precision, text);
+	fprintf(o, "#define %s_RADIUS %d\n%s%s%s%s%s%s\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
 		"/* The weights of the %s derivatives of order %d along the axes of %s,\n"
 		" * scaled by 1/h%s%s%s. */\n"
 		"static inline void %s_coef(struct fd_coef *c, double hx, double hy, double hz)\n{\n"
-		"\tstatic const double w[%d] = {", name, name,
-		strcmp(p->precision, "fp64") ? "float" : "double", p->precision, name, p->radius,
+		"\tstatic const double w[%d] = {", name, p->radius,
 		abi->step ? "#define " : "", abi->step ? name : "",
 		abi->step ? "_STEP 1   /* a time step: (next, prev, vel) */\n" : "",
 		f->d1 ? "#define " : "", f->d1 ? name : "",
@@ -104,6 +103,7 @@ int tn_exp_header(FILE *o, const char *name, const struct tn_abi *abi, const str
 			"const char *%s_which(int nx, int ny, int nz, const char **size);\n"
 			"#define %s_BY_SIZE 1\n\n", name, name, name);
 	fprintf(o, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
+	free(text);
 	return 0;
 }
 
@@ -155,6 +155,18 @@ int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, 
 {
 	snprintf(path, pn, "%s/%s%s", dir, name, ext);
 	return tn_file_open(path, f, err, n);
+}
+
+int tn_exp_template(const char *file, char **text, char *err, size_t n)
+{
+	char path[4096];
+	size_t l;
+	snprintf(path, sizeof path, "%s/%s", gen_template_dir(), file);
+	if (!tn_file_read(path, text, err, n))
+		return 0;
+	l = strlen(err);
+	snprintf(err + l, n - l, "; set FDTUNE_TEMPLATES to fdtune's templates directory");
+	return TN_EX_FAIL;
 }
 
 int tn_exp_close(FILE *f, int rc, const char *path, char *err, size_t n)

@@ -3,7 +3,9 @@
  * (fdtune export --fortran). It writes module NAME_fdtune with
  *   fd_real            the kind of the fields' elements (c_float or c_double);
  *   fd_grid, fd_coef   bind(C) types laid out exactly as struct fd_grid and
- *                      struct fd_coef of NAME.h (x(0:8): C's indices);
+ *                      struct fd_coef of NAME.h (x(0:8): C's indices),
+ *                      written from a table of templates/fdt_abi.h's fields
+ *                      that static assertions hold to the C structs;
  *   NAME_launch        a bind(C) interface to the launch function of NAME.cu,
  *                      device pointers and the stream as type(c_ptr), value;
  *   NAME_coef          NAME.h's static inline weights function, which has no
@@ -17,8 +19,74 @@
  */
 #include "tn_export.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+/* templates/fdt_abi.h's structs field by field, in order: the struct, the
+ * field, its C type, its Fortran type, its elements (1: a scalar). */
+#define ABI_FIELDS(F) \
+	F(fd_grid, nx, int, "integer(c_int)", 1) F(fd_grid, ny, int, "integer(c_int)", 1) \
+	F(fd_grid, nz, int, "integer(c_int)", 1) F(fd_grid, ld, int, "integer(c_int)", 1) \
+	F(fd_grid, slice, long long, "integer(c_long_long)", 1) \
+	F(fd_coef, c0, fd_real, "real(fd_real)", 1) F(fd_coef, x, fd_real, "real(fd_real)", 9) \
+	F(fd_coef, y, fd_real, "real(fd_real)", 9) F(fd_coef, z, fd_real, "real(fd_real)", 9)
+
+/* Each field of the table is in the C struct with its type and elements... */
+#define ABI_FIELD_IS(s, f, t, ft, c) \
+	_Static_assert(sizeof ((struct s *)0)->f == (c) * sizeof(t) && \
+		       _Generic(((struct s *)0)->f, t: (c) == 1, t *: (c) > 1, default: 0), \
+		       "fdt_abi.h: " #s "." #f " is not as tn_exp_f90.c's table says");
+ABI_FIELDS(ABI_FIELD_IS)
+/* ...and the table's fields of a struct fill it; their order is checked
+ * where the types are written (abi_types). */
+#define ABI_GRID_BYTES(s, f, t, ft, c) + _Generic((struct s *)0, struct fd_grid *: (c) * sizeof(t), \
+						  default: 0)
+#define ABI_COEF_BYTES(s, f, t, ft, c) + _Generic((struct s *)0, struct fd_coef *: (c) * sizeof(t), \
+						  default: 0)
+_Static_assert(0 ABI_FIELDS(ABI_GRID_BYTES) == sizeof(struct fd_grid),
+	       "fdt_abi.h: struct fd_grid has fields tn_exp_f90.c's table lacks");
+_Static_assert(0 ABI_FIELDS(ABI_COEF_BYTES) == sizeof(struct fd_coef),
+	       "fdt_abi.h: struct fd_coef has fields tn_exp_f90.c's table lacks");
+
+#define ABI_ROW(s, f, t, ft, c) { #s, #f, ft, c, offsetof(struct s, f) },
+static const struct abi_field {
+	const char *s, *f, *ft;
+	int c;
+	size_t off;
+} abi_fields[] = { ABI_FIELDS(ABI_ROW) };
+
+/* The bind(C) types of the table, consecutive fields of one type and
+ * length on one line; fails when the table's order is not C's. */
+static int abi_types(FILE *o, char *err, size_t n)
+{
+	static const struct { const char *s, *doc; } doc[] = {
+		{ "fd_grid", "interior points, and the lengths of a row and of a plane\n  ! in elements" },
+		{ "fd_coef", "the centre weight and the weights k = 1..radius of each\n"
+			     "  ! axis, indexed from 0 as in C" },
+	};
+	const int nf = (int)(sizeof abi_fields / sizeof abi_fields[0]);
+	for (size_t d = 0; d < sizeof doc / sizeof doc[0]; d++) {
+		const struct abi_field *prev = NULL;
+		fprintf(o, "  ! struct %s: %s\n  type, bind(C) :: %s\n", doc[d].s, doc[d].doc, doc[d].s);
+		for (int i = 0; i < nf; i++) {
+			const struct abi_field *a = &abi_fields[i];
+			if (strcmp(a->s, doc[d].s))
+				continue;
+			if (prev && a->off <= prev->off)
+				return snprintf(err, n, "templates/fdt_abi.h: %s.%s is not after %s in C, as "
+						"tn_exp_f90.c's table has it", a->s, a->f, prev->f), TN_EX_FAIL;
+			if (!prev || strcmp(a->ft, prev->ft) || a->c != prev->c)
+				fprintf(o, "%s    %s :: ", prev ? "\n" : "", a->ft);
+			else
+				fprintf(o, ", ");
+			fprintf(o, a->c > 1 ? "%s(0:%d)" : "%s", a->f, a->c - 1);
+			prev = a;
+		}
+		fprintf(o, "\n  end type %s\n\n", doc[d].s);
+	}
+	return 0;
+}
 
 /* The comment block: the problem and, for each run, where it came from. */
 static void provenance(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
@@ -73,16 +141,10 @@ int tn_exp_f90(FILE *o, const char *name, const struct tn_abi *abi, const struct
 		"  private\n  public :: fd_real, fd_grid, fd_coef, %s_radius, %s_launch, %s_coef\n\n"
 		"  ! the kind of the fields' elements (%s)\n"
 		"  integer, parameter :: fd_real = %s\n"
-		"  integer, parameter :: %s_radius = %d\n\n"
-		"  ! struct fd_grid: interior points, and the lengths of a row and of a plane\n"
-		"  ! in elements\n"
-		"  type, bind(C) :: fd_grid\n    integer(c_int) :: nx, ny, nz, ld\n"
-		"    integer(c_long_long) :: slice\n  end type fd_grid\n\n"
-		"  ! struct fd_coef: the centre weight and the weights k = 1..radius of each\n"
-		"  ! axis, indexed from 0 as in C\n"
-		"  type, bind(C) :: fd_coef\n    real(fd_real) :: c0\n"
-		"    real(fd_real) :: x(0:8), y(0:8), z(0:8)\n  end type fd_coef\n\n",
+		"  integer, parameter :: %s_radius = %d\n\n",
 		name, name, name, name, p->precision, real, name, p->radius);
+	if (abi_types(o, err, n))
+		return TN_EX_FAIL;
 	fprintf(o, "  interface\n"
 		"    ! Launches on stream (a cudaStream_t or hipStream_t; c_null_ptr for the\n"
 		"    ! default stream); returns 0, or the runtime's error code for the launch.\n"

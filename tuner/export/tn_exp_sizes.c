@@ -123,19 +123,6 @@ static void which(const struct table *t, const int *w)
 	}
 }
 
-/* The text of file name in the templates directory into *text (malloc'ed). */
-static int read_template(const char *name, char **text, char *err, size_t n)
-{
-	char path[4096];
-	size_t l;
-	snprintf(path, sizeof path, "%s/%s", gen_template_dir(), name);
-	if (!tn_file_read(path, text, err, n))
-		return 0;
-	l = strlen(err);
-	snprintf(err + l, n - l, "; set FDTUNE_TEMPLATES to fdtune's templates directory");
-	return 1;
-}
-
 /* NAME.cu: kernel k of t (src[k], geometry grid[k], block[k]) in namespace
  * NAME_kK, the default (the last) in NAME_dflt, the rule and the table. */
 static void cu_sizes(FILE *o, const char *name, const struct tn_abi *abi, const struct table *t,
@@ -254,7 +241,7 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 			goto done;
 	}
 	if (gen_source("prelude.m4", "none", pd, 1, &prelude, err, n) ||
-	    read_template("fdt_rule.h", &rule, err, n))
+	    tn_exp_template("fdt_rule.h", &rule, err, n))
 		goto done;
 	if (tn_mkdirs(dir, err, n))
 		goto done;

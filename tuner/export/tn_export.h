@@ -74,6 +74,9 @@ void tn_exp_preamble(FILE *o, const char *name, const char *prelude);
 /* Opens DIR/NAME.EXT for writing; the path in path[0..pn). */
 int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, size_t pn,
 		FILE **f, char *err, size_t n);
+/* The text of file in the templates directory (gen_template_dir), into
+ * *text (malloc'ed): what an export pastes (fdt_abi.h, fdt_rule.h). */
+int tn_exp_template(const char *file, char **text, char *err, size_t n);
 /* Closes f, the file path that a writer wrote, and returns the writer's
  * status rc when it failed (its message in err), else 0 or TN_EX_FAIL when
  * writing or closing the file failed (the path and the reason in err). */
