@@ -499,6 +499,38 @@ static void export_write_errors(void **st)
 	}
 }
 
+/* Text from outside written into the files' comments and strings (the
+ * database's path, device names and archs) is escaped (issue 23): with
+ * comment ends and openings, quotes, backslashes, trigraphs, newlines and
+ * other control characters in them, NAME.h compiles as C with -Werror,
+ * NAME.cu with nvcc and hipcc and NAME.f90 with gfortran, where installed. */
+static void export_hostile_text(void **st)
+{
+	static const char *const opts[] = { "--fortran", "--all-devices --fortran",
+		"--all-sizes --fortran", "--all-sizes --all-devices" };
+	char db[256], hdb[512], args[2048], cmd[2048], e[64];
+	(void)st;
+	if (!export_db(db, sizeof db))
+		skip();
+	snprintf(hdb, sizeof hdb, "%s/we*/ird\n/*x\001?\"/h.db", dir);
+	snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\" && cp %s '%s' && sqlite3 '%s' \"update "
+		 "devices set name = 'Evil */ GPU \\\"q\\\" \\\\ ?\?/' || char(10) || 'two /* ' || "
+		 "char(1), arch = 'sm_90*/' || char(9)\"", hdb, db, hdb, hdb);
+	assert_int_equal(system(cmd), 0);
+	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+		snprintf(e, sizeof e, "%s/h%zu", dir, i);
+		snprintf(args, sizeof args, "export --db '%s' -r 4 %s --out %s --name e", hdb, opts[i], e);
+		expect(args, 0, "e.cu and e.h");
+		snprintf(cmd, sizeof cmd, "grep -q 'Evil \\*\\\\057 GPU' %s/e.h && printf '#include \"e.h\"\\n"
+			 "int main(void) { return 0; }\\n' > %s/m.c && cc -std=c11 -Wall -Wextra -Werror "
+			 "-I%s %s/m.c -o %s/m && { ! command -v gfortran >/dev/null || ! test -e %s/e.f90 || "
+			 "gfortran -std=f2008 -Wall -Werror -J %s -c %s/e.f90 -o %s/f.o; }", e, e, e, e, e, e,
+			 e, e, e);
+		assert_int_equal(system(cmd), 0);
+		nvcc_c(e, "e");
+	}
+}
+
 /* --out DIR is created with its missing parents, as report and gen --all
  * create theirs (issue 23), by every kind of export. */
 static void export_out_parents(void **st)
@@ -699,7 +731,7 @@ int main(void)
 		cmocka_unit_test(help_everywhere), cmocka_unit_test(databases),
 		cmocka_unit_test(failed_compiles), cmocka_unit_test(queries),
 		cmocka_unit_test(export), cmocka_unit_test(export_write_errors),
-		cmocka_unit_test(export_out_parents),
+		cmocka_unit_test(export_out_parents), cmocka_unit_test(export_hostile_text),
 		cmocka_unit_test(kill_resume_shards),
 		cmocka_unit_test(default_strategy),
 		cmocka_unit_test(empty_space), cmocka_unit_test(db_paths),

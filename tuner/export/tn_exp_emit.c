@@ -42,20 +42,25 @@ int tn_exp_header(FILE *o, const char *name, const struct tn_abi *abi, const str
 	const struct tn_family *f = tn_family(p->family);
 	double w[TN_RMAX + 1];
 	char s[3][32], *text;
+	struct tn_exp_said q;
 	if (!f || tn_coef_unit(f, p->radius, w))
 		return snprintf(err, n, "no weights for %s R=%d", p->family, p->radius), TN_EX_FAIL;
 	if (tn_exp_template("fdt_abi.h", &text, err, n))
 		return TN_EX_FAIL;
 	for (int a = 0; a < 3; a++)
 		tn_exp_scale(f, a, "0", s[a], sizeof s[a]);
+	tn_exp_say(p, db_path, &q);
 	fprintf(o, "/*\n * %s.h: exported by fdtune from %s. DO NOT EDIT; export again.\n"
-		" * %s, R = %d, order %d, %s.\n", name, db_path, p->family, p->radius,
-		2 * p->radius, p->precision);
-	for (int i = 0; i < np; i++)
+		" * %s, R = %d, order %d, %s.\n", name, q.db, p->family, p->radius,
+		2 * p->radius, q.precision);
+	for (int i = 0; i < np; i++) {
+		struct tn_exp_said r;
+		tn_exp_say(&p[i], db_path, &r);
 		fprintf(o, " * %s on %s (%s), run %lld, for %dx%dx%d: %.4f ms, %.1f GB/s, %.1f%%\n"
 			" *   of the copy bandwidth fdtune measured there (recorded %s); %s\n",
-			np > 1 && !rule ? "Selected" : "Tuned", p[i].device, p[i].arch, p[i].run, p[i].nx,
-			p[i].ny, p[i].nz, p[i].median_ms, p[i].gbs, p[i].pct_copy, p[i].created, cfg[i]);
+			np > 1 && !rule ? "Selected" : "Tuned", r.device, r.arch, p[i].run, p[i].nx,
+			p[i].ny, p[i].nz, p[i].median_ms, p[i].gbs, p[i].pct_copy, r.created, cfg[i]);
+	}
 	if (dflt)
 		fprintf(o, " * On any other device: the family default, %s\n", dflt);
 	if (rule)
@@ -67,7 +72,7 @@ int tn_exp_header(FILE *o, const char *name, const struct tn_abi *abi, const str
 		abi->step ? " One step: next = 2 prev - next + vel L(prev);\n"
 		" * swap next and prev between steps." : "");
 	fprintf(o, "#ifndef %s_H\n#define %s_H\n\ntypedef %s fd_real;   /* %s */\n\n%s\n", name, name,
-		strcmp(p->precision, "fp64") ? "float" : "double", p->precision, text);
+		strcmp(p->precision, "fp64") ? "float" : "double", q.precision, text);
 	fprintf(o, "#define %s_RADIUS %d\n%s%s%s%s%s%s\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
 		"/* The weights of the %s derivatives of order %d along the axes of %s,\n"
 		" * scaled by 1/h%s%s%s. */\n"
@@ -136,8 +141,10 @@ void tn_exp_device_pick(FILE *o, const char *name, const char *fn, int nd,
 			const char (*dev)[256])
 {
 	fprintf(o, "static const char *const %s_devices[%d] = {", name, nd);
-	for (int i = 0; i < nd; i++)
-		fprintf(o, "%s\"%s\"", i ? ", " : " ", dev[i]);
+	for (int i = 0; i < nd; i++) {
+		char e[4 * sizeof dev[i]];
+		fprintf(o, "%s\"%s\"", i ? ", " : " ", tn_exp_esc(dev[i], 1, e, sizeof e));
+	}
 	fprintf(o, " };\n\n/* The current device's index in %s_devices, or %d. */\n"
 		"static int %s_%s(void)\n{\n\tstatic int known[64], which[64];\n"
 		"\tint d = 0, k = %d;\n\tFD_PROP p;\n"
@@ -148,6 +155,43 @@ void tn_exp_device_pick(FILE *o, const char *name, const char *fn, int nd,
 		"\t\t\tif (!strcmp(p.name, %s_devices[i]))\n\t\t\t\tk = i;\n"
 		"\twhich[d] = k;\n\tknown[d] = 1;\n\treturn k;\n}\n\n", name, nd, name, fn, nd, nd,
 		nd, name);
+}
+
+/* The escape of s[i] (tn_exp_esc, lit) into e[0..8); its length. */
+static size_t esc1(const char *s, size_t i, int lit, char e[8])
+{
+	const unsigned char c = (unsigned char)s[i], p = i ? (unsigned char)s[i - 1] : 0;
+	if (c < 0x20 || c == 0x7f || (lit && c == '?' && p == '?') ||
+	    (!lit && ((c == '/' && p == '*') || (c == '*' && p == '/'))))
+		return (size_t)snprintf(e, 8, "\\%03o", c);
+	return (size_t)snprintf(e, 8, lit && (c == '"' || c == '\\') ? "\\%c" : "%c", c);
+}
+
+const char *tn_exp_esc(const char *s, int lit, char *buf, size_t n)
+{
+	size_t len = 0, o = 0, k;
+	char e[8];
+	int cut;
+	if (!n)
+		return buf;
+	for (size_t i = 0; s[i]; i++)
+		len += esc1(s, i, lit, e);
+	cut = len >= n;
+	for (size_t i = 0; s[i] && o + (k = esc1(s, i, lit, e)) + (cut ? 3 : 0) < n; i++) {
+		memcpy(buf + o, e, k);
+		o += k;
+	}
+	snprintf(buf + o, n - o, "%s", cut ? "..." : "");
+	return buf;
+}
+
+void tn_exp_say(const struct db_pick *p, const char *db_path, struct tn_exp_said *s)
+{
+	tn_exp_esc(p->device, 0, s->device, sizeof s->device);
+	tn_exp_esc(p->arch, 0, s->arch, sizeof s->arch);
+	tn_exp_esc(p->created, 0, s->created, sizeof s->created);
+	tn_exp_esc(p->precision, 0, s->precision, sizeof s->precision);
+	tn_exp_esc(db_path, 0, s->db, sizeof s->db);
 }
 
 int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, size_t pn,

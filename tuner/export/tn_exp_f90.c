@@ -92,16 +92,20 @@ static int abi_types(FILE *o, char *err, size_t n)
 static void provenance(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
 		       const char *db_path)
 {
+	struct tn_exp_said q;
+	tn_exp_say(p, db_path, &q);
 	fprintf(o, "! %s.f90: the Fortran interface of %s.cu (see %s.h), exported by fdtune\n"
 		"! from the database\n!   %s\n! DO NOT EDIT; export again.\n"
-		"! %s, R = %d, order %d, %s.\n", name, name, name, db_path, p->family, p->radius,
-		2 * p->radius, p->precision);
-	for (int i = 0; i < np; i++)
+		"! %s, R = %d, order %d, %s.\n", name, name, name, q.db, p->family, p->radius,
+		2 * p->radius, q.precision);
+	for (int i = 0; i < np; i++) {
+		tn_exp_say(&p[i], db_path, &q);
 		fprintf(o, "! %s on %s (%s), run %lld, for %dx%dx%d:\n"
 			"!   %.4f ms, %.1f GB/s, %.1f%% of the copy bandwidth fdtune measured there\n"
 			"!   (recorded %s); configuration:\n!   %s\n",
-			np > 1 ? "Selected" : "Tuned", p[i].device, p[i].arch, p[i].run, p[i].nx,
-			p[i].ny, p[i].nz, p[i].median_ms, p[i].gbs, p[i].pct_copy, p[i].created, cfg[i]);
+			np > 1 ? "Selected" : "Tuned", q.device, q.arch, p[i].run, p[i].nx,
+			p[i].ny, p[i].nz, p[i].median_ms, p[i].gbs, p[i].pct_copy, q.created, cfg[i]);
+	}
 	if (np > 1)
 		fprintf(o, "! On any other device: the family default,\n!   %s\n", cfg[np]);
 }
@@ -115,6 +119,7 @@ int tn_exp_f90(FILE *o, const char *name, const struct tn_abi *abi, const struct
 	double w[TN_RMAX + 1];
 	char s[3][32];
 	const char *one = "1.0_c_double", *zero = "0.0_c_double";
+	char prec[4 * sizeof p->precision];
 
 	if (!f || tn_coef_unit(f, p->radius, w))
 		return snprintf(err, n, "no weights for %s R=%d", p->family, p->radius), TN_EX_FAIL;
@@ -142,7 +147,8 @@ int tn_exp_f90(FILE *o, const char *name, const struct tn_abi *abi, const struct
 		"  ! the kind of the fields' elements (%s)\n"
 		"  integer, parameter :: fd_real = %s\n"
 		"  integer, parameter :: %s_radius = %d\n\n",
-		name, name, name, name, p->precision, real, name, p->radius);
+		name, name, name, name, tn_exp_esc(p->precision, 0, prec, sizeof prec), real, name,
+		p->radius);
 	if (abi_types(o, err, n))
 		return TN_EX_FAIL;
 	fprintf(o, "  interface\n"

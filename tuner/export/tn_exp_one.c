@@ -57,9 +57,10 @@ static void cu_devices(FILE *o, const char *name, const struct tn_abi *abi, cons
 	const int nd = r->nd;
 	tn_exp_preamble(o, name, prelude);
 	for (int i = 0; i <= nd; i++) {
+		char e[4 * sizeof r->dev[i]];
 		if (i < nd)
-			fprintf(o, "namespace %s_d%d {          /* %s */\n%s}\n\n", name, i, r->dev[i],
-				r->src[i]);
+			fprintf(o, "namespace %s_d%d {          /* %s */\n%s}\n\n", name, i,
+				tn_exp_esc(r->dev[i], 0, e, sizeof e), r->src[i]);
 		else
 			fprintf(o, "namespace %s_dflt {        /* any other device */\n%s}\n\n", name,
 				r->src[i]);
@@ -129,7 +130,7 @@ static int by_size(struct db *db, const struct tn_export *x, char *err, size_t n
 {
 	struct db_filter f = x->flt;
 	struct db_pick p[1];
-	char nm[128], cfg[1][512], path[4096];
+	char nm[128], cfg[1][512], path[4096], params[381];
 	const char *name = x->name;
 	const struct tn_family *fam;
 	struct tn_abi abi;
@@ -149,8 +150,8 @@ static int by_size(struct db *db, const struct tn_export *x, char *err, size_t n
 	if (db_pick(db, &f, 0, &p[0], err, n) || !(fam = tn_family(f.family)))
 		return TN_EX_FAIL;
 	abi = tn_abi_of(fam);
-	snprintf(cfg[0], sizeof cfg[0], "the largest recorded size's %.380s; NAME_launch picks "
-		 "one per grid (the table in %.40s.h)", p[0].params, name);
+	snprintf(cfg[0], sizeof cfg[0], "the largest recorded size's %s; NAME_launch picks one per "
+		 "grid (the table in %.40s.h)", tn_exp_esc(p[0].params, 0, params, sizeof params), name);
 	if (tn_exp_file(x->dir, name, ".f90", path, sizeof path, &o, err, n) ||
 	    tn_exp_close(o, tn_exp_f90(o, name, &abi, p, 1, cfg, x->db_path, err, n), path, err, n))
 		return TN_EX_FAIL;

@@ -142,10 +142,12 @@ static void cu_sizes(FILE *o, const char *name, const struct tn_abi *abi, const 
 		"#define FDT_RULE_TABLE_ONLY\n%s\n", rule);
 	fprintf(o, "/* Recorded sizes -> kernel, device by device, each in fdt_rule.h's order. */\n"
 		"static const struct fdt_rule_size %s_sizes[%d] = {\n", name, t->ne);
-	for (int e = 0; e < t->ne; e++)
+	for (int e = 0; e < t->ne; e++) {
+		char d[4 * sizeof t->p[e].device];
 		fprintf(o, "\t{ %d, %d, %d, %d },%s%s%s\n", t->size[e].nx, t->size[e].ny,
-			t->size[e].nz, t->size[e].kernel, all ? "    /* " : "", all ? t->p[e].device : "",
-			all ? " */" : "");
+			t->size[e].nz, t->size[e].kernel, all ? "    /* " : "",
+			all ? tn_exp_esc(t->p[e].device, 0, d, sizeof d) : "", all ? " */" : "");
+	}
 	fprintf(o, "};\nstatic const char *const %s_size_names[%d] = {", name, t->ne);
 	for (int e = 0; e < t->ne; e++)
 		fprintf(o, "%s\"%dx%dx%d\"", e ? ", " : " ", t->size[e].nx, t->size[e].ny, t->size[e].nz);

@@ -68,6 +68,19 @@ int tn_exp_header(FILE *o, const char *name, const struct tn_abi *abi, const str
  * up once per device). */
 void tn_exp_device_pick(FILE *o, const char *name, const char *fn, int nd,
 			const char (*dev)[256]);
+/* Text from outside (a path, the database's device names, dates, ...) made
+ * safe to write into generated files, into buf[0..n) (cut short with "..."
+ * when it does not fit), which it returns: with lit, the inside of a C or
+ * C++ string literal that holds s ('"', '\\', control characters and the
+ * second '?' of a trigraph as C escapes); else text for a comment of C, C++
+ * or Fortran (control characters, and the second character of a C
+ * comment's opening or closing, as \ooo). A buffer of 4 strlen(s) + 1
+ * bytes always holds it whole. */
+const char *tn_exp_esc(const char *s, int lit, char *buf, size_t n);
+/* What the comments of the files quote of run p, escaped whole (a path as
+ * long as PATH_MAX may be cut). */
+struct tn_exp_said { char device[1024], arch[256], created[128], precision[64], db[4200]; };
+void tn_exp_say(const struct db_pick *p, const char *db_path, struct tn_exp_said *s);
 /* The opening of a NAME.cu of several kernels: banner, the runtime's
  * header for nvcc or hipcc (FD_RT, FD_PROP name its API), NAME.h, prelude. */
 void tn_exp_preamble(FILE *o, const char *name, const char *prelude);
