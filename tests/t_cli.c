@@ -78,6 +78,11 @@ static void bad_values(void **st)
 	expect("export --name class", 2, "--name 'class': a C or C++ keyword");
 	expect("export --name _Tuned", 2, "start with an underscore");
 	expect("export --name my__k", 2, "double underscore");
+	/* issue 23: NAME_coef, NAME_launch, ... would be the export's own names */
+	expect("export --name fd", 2, "--name 'fd': the export's own names begin with fd_");
+	expect("export --name FD", 2, "--name 'FD': the export's own names begin with fd_");
+	expect("export --fortran --name Fd_grid", 2, "begin with fd_");
+	expect("export --all-sizes -r 4 --name fdt_rule", 2, "begin with fdt_rule_");
 }
 
 static void impossible_configs(void **st)

@@ -3,12 +3,34 @@
  * NAME names the files (NAME.cu, NAME.h, NAME.f90) and prefixes every
  * symbol they define (NAME_launch, NAME_coef, NAME_kernel, NAME_RADIUS, ...),
  * so it must be a C identifier that C, C++ and, with --fortran, Fortran
- * accept at file scope.
+ * accept at file scope, and NAME_ must not run into the names every export
+ * keeps for itself (fd_real, fd_grid, fd_coef, FD_RT, fdt_rule_pick, ...).
  */
 #include "tn_export.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The beginnings of the names every export defines for itself: the ABI
+ * (fdt_abi.h), the prelude's helpers and macros (prelude.m4, FD_RT, FD_PROP
+ * of NAME.cu) and the size rule (fdt_rule.h). Fortran ignores case, and so
+ * does the comparison. */
+static const char *const own[] = { "fd_", "fdt_rule_" };
+
+/* The own name prefix that symbols NAME_... could run into, or NULL: when
+ * NAME_ begins with one, or one begins with NAME_ ("fd" makes fd_coef). */
+static const char *clash(const char *name)
+{
+	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+		size_t k = 0, l = strlen(own[i]);
+		while (k < l && name[k] && tolower((unsigned char)name[k]) == own[i][k])
+			k++;
+		if (k == l || (!name[k] && own[i][k] == '_'))
+			return own[i];
+	}
+	return NULL;
+}
 
 /* NULL when name may be used for the files and as the prefix of C and C++
  * symbols, else why not: a keyword of C (to C23) or C++ (to C++20), or a
@@ -54,6 +76,13 @@ int tn_exp_name(const char *name, int fortran, char *err, size_t n)
 	if (refused(name)) {
 		snprintf(err, n, "--name '%s': %s; choose another name (it prefixes the exported "
 			 "symbols: NAME_launch, NAME_coef, NAME_kernel)", name, refused(name));
+		return TN_EX_USAGE;
+	}
+	if (clash(name)) {
+		snprintf(err, n, "--name '%s': the export's own names begin with %s (fd_real, fd_grid, "
+			 "fd_coef, FD_TYPES, FD_RT, fdt_rule_pick, ...; in any case, as Fortran sees "
+			 "them), and NAME_launch, NAME_coef, NAME_kernel, ... would run into them; "
+			 "choose another name", name, clash(name));
 		return TN_EX_USAGE;
 	}
 	/* Fortran names have at most 63 characters (NAME_fdtune) and start with a letter */
