@@ -77,6 +77,15 @@ $(B)/libfdtune.a: $(B)/db/fdt_lib.o
 
 lib: $(B)/libfdtune.a
 
+# libfdtune's defaults: every family's, printed from the family descriptors
+# by tuner/fam/tn_defaults.c (libfdtune cannot link the tuner)
+$(B)/tn_defaults: $(B)/tuner/fam/tn_defaults.o $(CORE_O)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/db/fdt_defaults.h: $(B)/tn_defaults
+	./$< > $@.tmp && mv $@.tmp $@
+$(B)/db/fdt_lib.o $(FZ)/db/fdt_lib.o: $(B)/db/fdt_defaults.h
+$(B)/db/fdt_lib.o $(FZ)/db/fdt_lib.o: private CPPFLAGS += -I$(B)/db
+
 # The installed fdtune: the objects of ./fdtune, but gen.o compiled to find
 # the templates under PREFIX/share/fdtune ($(B)/inst/prefix remembers which
 # PREFIX, so that another one rebuilds it).
@@ -191,8 +200,8 @@ $(B)/t_wave: $(B)/tests/t_wave.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_record.o $(B)/db/db_fault.o $(B)/db/db_best.o $(B)/db/db_reap.o $(B)/db/db_path.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
-$(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a
-	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a $(CORE_O)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_fortran: $(B)/tests/t_fortran.o $(B)/tests/t_util.o $(B)/libfdtune.a
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_pkg: $(B)/tests/t_pkg.o $(B)/tests/t_util.o

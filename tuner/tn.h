@@ -176,6 +176,12 @@ int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n);
 long long tn_space_size(const struct tn_space *s);
 void tn_space_at(const struct tn_space *s, long long i, int *v);
 void tn_config_json(const struct tn_family *f, const int *v, char *buf, size_t n);
+/* The values v of configuration json (read by SQLite through db); a
+ * parameter json lacks takes the first value of its default domain, and
+ * bit k of *given (when not NULL) says whether json has parameter k. */
+struct db;
+int tn_config_parse(struct db *db, const struct tn_family *f, const char *json, int *v,
+		    unsigned *given, char *err, size_t n);
 void tn_config_text(const struct tn_family *f, const int *v, char *buf, size_t n);
 int tn_param_index(const struct tn_family *f, const char *name);
 

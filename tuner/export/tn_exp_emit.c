@@ -239,13 +239,8 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
 	const int acc = tn_param_index(fam, "acc");
 	tn_limits_of_arch("sm_90", &lim);
 	lim.lds_optin = 64 * 1024;      /* what gfx90a gives too */
-	for (int i = 0; i < fam->np; i++) {
-		int found;
-		if (db_json_int(db, params, fam->p[i].name, &v[i], &found, err, n))
-			return 1;
-		if (!found)
-			v[i] = fam->p[i].v[0];
-	}
+	if (tn_config_parse(db, fam, params, v, NULL, err, n))
+		return 1;
 	if (acc >= 0 && v[acc])
 		return snprintf(err, n, "run %lld accumulates into its output (acc=1: out += ...), "
 				"and an exported kernel stores; export a run with acc=0 (sweep with "
