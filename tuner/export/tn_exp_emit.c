@@ -1,8 +1,11 @@
 /*
- * tn_exp_emit.c: the pieces every export writes (tn_export.h): NAME.h, the
- * opening of a NAME.cu, the device pick of exports for several devices, the
- * launch statement of one kernel, and the kernel of one configuration
- * regenerated with its launch geometry.
+ * tn_exp_emit.c: the pieces every export writes (tn_export.h): the fields a
+ * family's kernels take (tn_abi_of), NAME.h with the ABI of
+ * templates/fdt_abi.h pasted in, the opening of a NAME.cu, the device pick
+ * of exports for several devices, the launch statement of one kernel, the
+ * kernel of one configuration regenerated with its launch geometry; and what
+ * every file needs: outside text escaped, the files opened and closed with
+ * the reason of any failure, the templates it pastes read.
  */
 #include "gen.h"
 #include "tn_export.h"
