@@ -83,8 +83,8 @@ $(B)/tn_defaults: $(B)/tuner/fam/tn_defaults.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/db/fdt_defaults.h: $(B)/tn_defaults
 	./$< > $@.tmp && mv $@.tmp $@
-$(B)/db/fdt_lib.o $(FZ)/db/fdt_lib.o: $(B)/db/fdt_defaults.h
-$(B)/db/fdt_lib.o $(FZ)/db/fdt_lib.o: private CPPFLAGS += -I$(B)/db
+$(B)/db/fdt_lib.o: $(B)/db/fdt_defaults.h
+$(B)/db/fdt_lib.o: private CPPFLAGS += -I$(B)/db
 
 # The installed fdtune: the objects of ./fdtune, but gen.o compiled to find
 # the templates under PREFIX/share/fdtune ($(B)/inst/prefix remembers which
@@ -302,6 +302,8 @@ $(FZ)/nvidia/rt.o: runtime/rt.c
 $(FZ)/amd/rt.o: runtime/rt.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(AMD_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+$(FZ)/db/fdt_lib.o: $(B)/db/fdt_defaults.h
+$(FZ)/db/fdt_lib.o: private CPPFLAGS += -I$(B)/db
 $(FZ)/libfz.a: $(FUZZ_O)
 	rm -f $@ && $(AR) rcs $@ $^
 $(FZ)/fz_%: tests/fuzz/fz_%.c $(FZ)/libfz.a
