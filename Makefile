@@ -18,7 +18,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 $(WARN) -fopenmp -MMD -MP
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Igen -Iruntime -Idb -Ituner -Ituner/cmd -Ituner/fam -Ituner/ref -Ituner/search -Ituner/sweep -Ituner/report -Ituner/plan -Ituner/export -DFDT_TEMPLATE_DIR='"$(CURDIR)/templates"'
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Igen -Iruntime -Idb -Ituner -Ituner/cmd -Ituner/fam -Ituner/ref -Ituner/search -Ituner/sweep -Ituner/report -Ituner/export -Ituner/plan -DFDT_TEMPLATE_DIR='"$(CURDIR)/templates"'
 LDLIBS = -lsqlite3 -lpthread -lm
 NV_CPPFLAGS = -DRT_NVIDIA -I$(CUDA)/include
 NV_LIBS = -L$(CUDA)/lib64 -Wl,-rpath,$(CUDA)/lib64 -lnvrtc -ldl
@@ -32,10 +32,12 @@ CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault
        tuner/fam/fam_x.c tuner/fam/fam_y.c tuner/fam/fam_z.c tuner/fam/fam_xy.c \
        tuner/fam/fam_xs.c tuner/fam/fam_ym.c tuner/fam/fam_zm.c \
        tuner/ref/tn_ref_mixed.c tuner/fam/fam_dmix.c tuner/fam/fam_d1.c \
-       tuner/ref/tn_ref_wave.c tuner/fam/fam_iso3dfd.c tuner/plan/tn_plan.c tuner/plan/tn_order.c
+       tuner/ref/tn_ref_wave.c tuner/fam/fam_iso3dfd.c tuner/plan/tn_plan.c tuner/plan/tn_order.c tuner/tn_file.c
 TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_fault.c tuner/sweep/tn_progress.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c \
        tuner/cmd/cmd_gen.c tuner/cmd/cmd_sweep.c tuner/cmd/cmd_info.c tuner/cmd/cmd_report.c tuner/report/tn_report.c \
-       tuner/export/tn_exp_build.c tuner/cmd/cmd_export.c tuner/cmd/tn_export_f90.c tuner/cmd/cmd_export_sizes.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c \
+       tuner/cmd/cmd_export.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c \
+       tuner/export/tn_exp_build.c tuner/export/tn_exp_emit.c tuner/export/tn_exp_one.c tuner/export/tn_exp_sizes.c \
+       tuner/export/tn_exp_f90.c tuner/export/tn_exp_name.c \
        tuner/main.c
 CORE_O = $(CORE:%.c=$(B)/%.o)
 TOOL_O = $(TOOL:%.c=$(B)/%.o)
@@ -75,6 +77,15 @@ $(B)/libfdtune.a: $(B)/db/fdt_lib.o
 
 lib: $(B)/libfdtune.a
 
+# libfdtune's defaults: every family's, printed from the family descriptors
+# by tuner/fam/tn_defaults.c (libfdtune cannot link the tuner)
+$(B)/tn_defaults: $(B)/tuner/fam/tn_defaults.o $(CORE_O)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/db/fdt_defaults.h: $(B)/tn_defaults
+	./$< > $@.tmp && mv $@.tmp $@
+$(B)/db/fdt_lib.o: $(B)/db/fdt_defaults.h
+$(B)/db/fdt_lib.o: private CPPFLAGS += -I$(B)/db
+
 # The installed fdtune: the objects of ./fdtune, but gen.o compiled to find
 # the templates under PREFIX/share/fdtune ($(B)/inst/prefix remembers which
 # PREFIX, so that another one rebuilds it).
@@ -98,7 +109,7 @@ install: $(B)/libfdtune.a $(B)/inst/fdtune
 	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: $(VERSION)\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
 	  '$(PREFIX)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
 	install -m 755 $(B)/inst/fdtune $(PREFIX)/bin/fdtune
-	install -m 644 templates/*.m4 $(PREFIX)/share/fdtune/templates
+	install -m 644 templates/*.m4 templates/*.h $(PREFIX)/share/fdtune/templates
 	install -m 644 cmake/fdtuneConfig.cmake $(PREFIX)/lib/cmake/fdtune/fdtuneConfig.cmake
 	sed 's/@VERSION@/$(VERSION)/' cmake/fdtuneConfigVersion.cmake.in \
 	  > $(PREFIX)/lib/cmake/fdtune/fdtuneConfigVersion.cmake
@@ -189,8 +200,8 @@ $(B)/t_wave: $(B)/tests/t_wave.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_record.o $(B)/db/db_fault.o $(B)/db/db_best.o $(B)/db/db_reap.o $(B)/db/db_path.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
-$(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a
-	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a $(CORE_O)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_fortran: $(B)/tests/t_fortran.o $(B)/tests/t_util.o $(B)/libfdtune.a
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_pkg: $(B)/tests/t_pkg.o $(B)/tests/t_util.o
@@ -293,6 +304,8 @@ $(FZ)/nvidia/rt.o: runtime/rt.c
 $(FZ)/amd/rt.o: runtime/rt.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(AMD_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+$(FZ)/db/fdt_lib.o: $(B)/db/fdt_defaults.h
+$(FZ)/db/fdt_lib.o: private CPPFLAGS += -I$(B)/db
 $(FZ)/libfz.a: $(FUZZ_O)
 	rm -f $@ && $(AR) rcs $@ $^
 $(FZ)/fz_%: tests/fuzz/fz_%.c $(FZ)/libfz.a

@@ -4,14 +4,16 @@
  * of every recorded size of the problem, and the rule of
  * templates/fdt_rule.h (the one `fdtune export --all-sizes` pastes into its
  * NAME.cu) picks among them: the exact size, else the nearest that fits.
- * SQLite's json_each splits the parameters. When nothing is recorded, each family has a default: a
- * configuration that ran near the top of the H100 sweep of results/h100,
- * with the prefetch depth lowered for R >= 7 so that it fits any device with
- * 48 KiB of LDS per block at every radius.
+ * SQLite's json_each splits the parameters. When nothing is recorded, each
+ * family has a default: its descriptor's (tuner/fam/, dflt), made to fit any
+ * device with 48 KiB of LDS per block at every radius and precision, from
+ * the table fdt_defaults.h that the build prints from the descriptors
+ * (tuner/fam/tn_defaults.c).
  */
 #include "fdtune.h"
 #include "db_int.h"
 #include "../templates/fdt_rule.h"
+#include "fdt_defaults.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -31,11 +33,6 @@ static int dir_writable(const char *path)
 	snprintf(d, sizeof d, "%.*s", (int)(s - path) + (s == path), path);
 	return !access(d, W_OK);
 }
-
-static const struct { const char *family; int np; const char *name[12]; int value[12]; } defaults[] = {
-	{ "xyz", 8, { "vec", "bx", "by", "ypt", "lds", "nw", "nt", "pf" },
-	  { 2, 64, 4, 2, 2, 192, 0, 1 } },
-};
 
 int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
 {
@@ -102,12 +99,17 @@ void fdtune_close(fdtune_db *db)
 	free(db);
 }
 
-static int fallback(const char *family, int radius, int nx, int ny, int nz,
-		    struct fdtune_config *cfg, char *err, size_t n)
+/* The default of family for radius (1..8, else the nearest) and precision
+ * (fp64, else fp32). */
+static int fallback(const char *family, int radius, const char *precision, int nx, int ny,
+		    int nz, struct fdtune_config *cfg, char *err, size_t n)
 {
-	for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
+	const int r = radius < 1 ? 1 : radius > 8 ? 8 : radius;
+	const char *prec = strcmp(precision, "fp64") ? "fp32" : "fp64";
+	for (size_t i = 0; i < sizeof fdt_defaults / sizeof fdt_defaults[0]; i++) {
+		const struct fdt_default *d = &fdt_defaults[i];
 		size_t o = 0;
-		if (strcmp(defaults[i].family, family))
+		if (strcmp(d->family, family) || strcmp(d->precision, prec) || d->radius != r)
 			continue;
 		cfg->source = FDTUNE_DEFAULT;
 		snprintf(cfg->family, sizeof cfg->family, "%s", family);
@@ -116,14 +118,11 @@ static int fallback(const char *family, int radius, int nx, int ny, int nz,
 		cfg->nx = nx;
 		cfg->ny = ny;
 		cfg->nz = nz;
-		cfg->np = defaults[i].np;
+		cfg->np = d->np;
 		o += (size_t)snprintf(cfg->params, sizeof cfg->params, "{");
 		for (int k = 0; k < cfg->np; k++) {
-			snprintf(cfg->name[k], sizeof cfg->name[k], "%s", defaults[i].name[k]);
-			cfg->value[k] = defaults[i].value[k];
-			/* one stage fewer in the LDS ring keeps R = 7, 8 within 48 KiB */
-			if (!strcmp(cfg->name[k], "pf") && radius >= 7)
-				cfg->value[k] = 0;
+			snprintf(cfg->name[k], sizeof cfg->name[k], "%s", d->name[k]);
+			cfg->value[k] = d->value[k];
 			o += (size_t)snprintf(cfg->params + o, sizeof cfg->params - o, "%s\"%s\":%d",
 					      k ? "," : "", cfg->name[k], cfg->value[k]);
 		}
@@ -214,7 +213,7 @@ int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int rad
 		return 1;
 	}
 	if (!db)
-		return fallback(family, radius, nx, ny, nz, cfg, err, n);
+		return fallback(family, radius, precision, nx, ny, nz, cfg, err, n);
 	rc = sqlite3_prepare_v2(db->h, sizes_sql, -1, &st, NULL);
 	if (rc == SQLITE_OK && (rc = sqlite3_bind_text(st, 1, device, -1, SQLITE_STATIC)) == SQLITE_OK &&
 	    (rc = sqlite3_bind_text(st, 2, family, -1, SQLITE_STATIC)) == SQLITE_OK &&
@@ -267,7 +266,7 @@ int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int rad
 	free(fit);
 	if (failed)
 		return 1;
-	return pick >= 0 ? 0 : fallback(family, radius, nx, ny, nz, cfg, err, n);
+	return pick >= 0 ? 0 : fallback(family, radius, precision, nx, ny, nz, cfg, err, n);
 }
 
 int fdtune_param(const struct fdtune_config *cfg, const char *name, int def)

@@ -6,7 +6,8 @@
  * that stores its output, acc 0, before any that accumulates); else the
  * best for the nearest recorded size, by the rule of fdtune's
  * templates/fdt_rule.h (the one `fdtune export --all-sizes` pastes into its
- * code); else a default known to run well.
+ * code); else the family's default, one known to run well on any device
+ * (its descriptor's, tuner/fam/, within 48 KiB of LDS per block).
  *
  * Link with `pkg-config --cflags --libs fdtune` after `make install`. The
  * database is opened read-only and is never changed. Functions return 0 on

@@ -3,6 +3,11 @@ m4_dnl NVIDIA (NVRTC): the nontemporal store and asynchronous copies to LDS. Vec
 m4_dnl the overloads below, never through operators that only HIP defines.
 m4_dnl The element type fd_real is float, or double when FDT_DBL is 1; a file holds
 m4_dnl kernels of one precision (the typedef may repeat, C++ allows it, but not change).
+m4_dnl The kernel ABI, fd_grid and fd_coef: templates/fdt_abi.h defines it for fdtune,
+m4_dnl exports and users; the lines below must keep their text byte for byte (every
+m4_dnl recorded build's source hash covers them, and an export embeds a measured
+m4_dnl build only when today's source hashes alike), and t_export holds them to
+m4_dnl fdt_abi.h's definition.
 m4_ifdef(`FDT_REAL', `', `m4_include(`lib.m4')')m4_dnl   (expanded alone by fdtune export)
 `/* prelude: platform differences and vector helpers */
 typedef 'FDT_REAL` fd_real;

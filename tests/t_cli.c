@@ -78,6 +78,11 @@ static void bad_values(void **st)
 	expect("export --name class", 2, "--name 'class': a C or C++ keyword");
 	expect("export --name _Tuned", 2, "start with an underscore");
 	expect("export --name my__k", 2, "double underscore");
+	/* issue 23: NAME_coef, NAME_launch, ... would be the export's own names */
+	expect("export --name fd", 2, "--name 'fd': the export's own names begin with fd_");
+	expect("export --name FD", 2, "--name 'FD': the export's own names begin with fd_");
+	expect("export --fortran --name Fd_grid", 2, "begin with fd_");
+	expect("export --all-sizes -r 4 --name fdt_rule", 2, "begin with fdt_rule_");
 }
 
 static void impossible_configs(void **st)
@@ -450,6 +455,107 @@ static void export(void **st)
 	expect(args, 2, "not a C identifier");
 }
 
+/* A copy of $RESULTS_DB for the export cases below, its path in db[0..n);
+ * 0 when there is none (the case is skipped). */
+static int export_db(char *db, size_t n)
+{
+	const char *src = getenv("RESULTS_DB");
+	char cmd[1024];
+	if (!src)
+		return 0;
+	snprintf(db, n, "%s/x.db", dir);
+	snprintf(cmd, sizeof cmd, "test -e %s || cp '%s' %s", db, src, db);
+	assert_int_equal(system(cmd), 0);
+	return 1;
+}
+
+/* A file of the export that cannot be written says why (issue 23): one
+ * that is a directory, or /dev/full, as NAME.h, NAME.cu and NAME.f90 of
+ * every kind of export. */
+static void export_write_errors(void **st)
+{
+	static const struct { const char *opts, *file, *why; } c[] = {
+		{ "", "e.h", "e.h: Is a directory" },
+		{ "", "e.cu", "e.cu: No space left on device" },
+		{ "", "e.h", "e.h: No space left on device" },
+		{ "--fortran", "e.f90", "e.f90: No space left on device" },
+		{ "--all-devices", "e.cu", "e.cu: No space left on device" },
+		{ "--all-sizes --device H100", "e.h", "e.h: No space left on device" },
+		{ "--all-sizes --device H100", "e.cu", "e.cu: No space left on device" },
+		{ "--all-sizes --device H100 --fortran", "e.f90", "e.f90: No space left on device" },
+	};
+	char db[256], args[1024], cmd[1024];
+	(void)st;
+	if (!export_db(db, sizeof db))
+		skip();
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		snprintf(cmd, sizeof cmd, "rm -rf %s/w && mkdir %s/w && %s %s/w/%s", dir, dir,
+			 strstr(c[i].why, "directory") ? "mkdir" : "ln -s /dev/full", dir, c[i].file);
+		assert_int_equal(system(cmd), 0);
+		snprintf(args, sizeof args, "export --db %s -r 4 %s --out %s/w --name e", db, c[i].opts,
+			 dir);
+		expect(args, 1, c[i].why);
+	}
+	if (geteuid()) {        /* root writes anywhere */
+		snprintf(cmd, sizeof cmd, "rm -rf %s/w && mkdir %s/w && chmod 555 %s/w", dir, dir, dir);
+		assert_int_equal(system(cmd), 0);
+		snprintf(args, sizeof args, "export --db %s -r 4 --out %s/w --name e", db, dir);
+		expect(args, 1, "e.h: Permission denied");
+	}
+}
+
+/* Text from outside written into the files' comments and strings (the
+ * database's path, device names and archs) is escaped (issue 23): with
+ * comment ends and openings, quotes, backslashes, trigraphs, newlines and
+ * other control characters in them, NAME.h compiles as C with -Werror,
+ * NAME.cu with nvcc and hipcc and NAME.f90 with gfortran, where installed. */
+static void export_hostile_text(void **st)
+{
+	static const char *const opts[] = { "--fortran", "--all-devices --fortran",
+		"--all-sizes --fortran", "--all-sizes --all-devices" };
+	char db[256], hdb[512], args[2048], cmd[2048], e[64];
+	(void)st;
+	if (!export_db(db, sizeof db))
+		skip();
+	snprintf(hdb, sizeof hdb, "%s/we*/ird\n/*x\001?\"/h.db", dir);
+	snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\" && cp %s '%s' && sqlite3 '%s' \"update "
+		 "devices set name = 'Evil */ GPU \\\"q\\\" \\\\ ?\?/' || char(10) || 'two /* ' || "
+		 "char(1), arch = 'sm_90*/' || char(9)\"", hdb, db, hdb, hdb);
+	assert_int_equal(system(cmd), 0);
+	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+		snprintf(e, sizeof e, "%s/h%zu", dir, i);
+		snprintf(args, sizeof args, "export --db '%s' -r 4 %s --out %s --name e", hdb, opts[i], e);
+		expect(args, 0, "e.cu and e.h");
+		snprintf(cmd, sizeof cmd, "grep -q 'Evil \\*\\\\057 GPU' %s/e.h && printf '#include \"e.h\"\\n"
+			 "int main(void) { return 0; }\\n' > %s/m.c && cc -std=c11 -Wall -Wextra -Werror "
+			 "-I%s %s/m.c -o %s/m && { ! command -v gfortran >/dev/null || ! test -e %s/e.f90 || "
+			 "gfortran -std=f2008 -Wall -Werror -J %s -c %s/e.f90 -o %s/f.o; }", e, e, e, e, e, e,
+			 e, e, e);
+		assert_int_equal(system(cmd), 0);
+		nvcc_c(e, "e");
+	}
+}
+
+/* --out DIR is created with its missing parents, as report and gen --all
+ * create theirs (issue 23), by every kind of export. */
+static void export_out_parents(void **st)
+{
+	static const char *const opts[] = { "--fortran", "--all-devices", "--all-sizes --device H100" };
+	char db[256], args[1024], path[512];
+	(void)st;
+	if (!export_db(db, sizeof db))
+		skip();
+	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+		snprintf(args, sizeof args, "export --db %s -r 4 %s --out %s/p%zu/a/b --name e", db,
+			 opts[i], dir, i);
+		expect(args, 0, "e.cu and e.h");
+		snprintf(path, sizeof path, "%s/p%zu/a/b/e.cu", dir, i);
+		assert_int_equal(access(path, R_OK), 0);
+	}
+	snprintf(args, sizeof args, "export --db %s -r 4 --out /dev/null/e", db);
+	expect(args, 1, "cannot create /dev/null/e: Not a directory");
+}
+
 /* kill -9 in the middle of a sweep loses nothing recorded, and running the
  * same command again finishes the space with no configuration twice; two
  * shards of the space together are the whole space. */
@@ -629,7 +735,9 @@ int main(void)
 		cmocka_unit_test(bad_values), cmocka_unit_test(impossible_configs),
 		cmocka_unit_test(help_everywhere), cmocka_unit_test(databases),
 		cmocka_unit_test(failed_compiles), cmocka_unit_test(queries),
-		cmocka_unit_test(export), cmocka_unit_test(kill_resume_shards),
+		cmocka_unit_test(export), cmocka_unit_test(export_write_errors),
+		cmocka_unit_test(export_out_parents), cmocka_unit_test(export_hostile_text),
+		cmocka_unit_test(kill_resume_shards),
 		cmocka_unit_test(default_strategy),
 		cmocka_unit_test(empty_space), cmocka_unit_test(db_paths),
 		cmocka_unit_test(sigterm_group),

@@ -242,12 +242,39 @@ static void compiles(void **st)
 	}
 }
 
+/* One ABI: the structs every kernel's prelude defines (whose text the
+ * recorded source hashes cover, so it stays as it is) are those of
+ * templates/fdt_abi.h, which fdtune, exports and users include. */
+static void abi_one_definition(void **st)
+{
+	const char *dir_t = getenv("TEMPLATES");
+	struct gen_def d[] = { { "dbl", 0 } };
+	char path[512], e[1024], *pre = NULL, *abi, *c, body[256];
+	(void)st;
+	snprintf(path, sizeof path, "%s/fdt_abi.h", dir_t ? dir_t : "templates");
+	assert_non_null(abi = slurp(path));
+	assert_int_equal(gen_source("prelude.m4", "none", d, 1, &pre, e, sizeof e), 0);
+	assert_non_null(strstr(pre, "struct fd_grid { int nx, ny, nz, ld; long long slice; };"));
+	assert_non_null(strstr(abi, "struct fd_grid { int nx, ny, nz, ld; long long slice; };"));
+	/* FD_COEF_OF(T)'s body with T = fd_real is the prelude's fd_coef */
+	assert_non_null(c = strstr(abi, "#define FD_COEF_OF(T) "));
+	assert_int_equal(sscanf(c + strlen("#define FD_COEF_OF(T) "), "%255[^\n]", body), 1);
+	for (char *t; (t = strstr(body, "T "));)
+		memmove(t + 8, t + 2, strlen(t + 2) + 1), memcpy(t, "fd_real ", 8);
+	snprintf(path, sizeof path, "struct fd_coef %s;", body);
+	if (!strstr(pre, path))
+		fail_msg("the prelude does not define '%s'", path);
+	free(pre);
+	free(abi);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(embedded_is_recorded),
 		cmocka_unit_test(cannot_embed),
 		cmocka_unit_test(compiles),
+		cmocka_unit_test(abi_one_definition),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

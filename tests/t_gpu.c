@@ -22,8 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gen.h"
 #include "rt.h"
 #include "tn.h"
+#include "tn_file.h"
 #include "fam.h"
 #include "tn_bench.h"
 #include "tn_sweep.h"
@@ -536,11 +538,10 @@ static void exported_sizes(void **st)
 	}
 }
 
-/* Kernels with the xyz ABI that are wrong on purpose, to show that the
- * check catches each kind of damage. */
+/* Kernels with the xyz ABI (after fdt_abi.h's text, with fd_real float)
+ * that are wrong on purpose, to show that the check catches each kind of
+ * damage. */
 static const char bad_src[] =
-	"struct fd_grid { int nx, ny, nz, ld; long long slice; };\n"
-	"struct fd_coef { float c0, x[9], y[9], z[9]; };\n"
 	/* copies the input: every interior value outside the bound */
 	"extern \"C\" __global__ void copy_in(float *out, const float *in, fd_grid g, fd_coef c)\n"
 	"{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < g.nx)\n"
@@ -569,7 +570,7 @@ static void bad_kernels(void **st)
 	struct rt_dev dev;
 	unsigned grid[3] = { 1, 1, 1 }, block[3] = { 64, 1, 1 };
 	int v[TN_MAXP] = { 0 };
-	char err[2048];
+	char err[2048], path[4096], *abi, *src;
 	static const struct { const char *name, *status, *msg; } want[] = {
 		{ "copy_in", "wrong_result", "outside the error bound" },
 		{ "halo", "wrong_result", "halo or padding overwritten" },
@@ -578,8 +579,15 @@ static void bad_kernels(void **st)
 	if (!have_gpu())
 		skip();
 	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
-	if (rt_compile(bad_src, "bad.cu", dev.arch, NULL, 0, &p, err, sizeof err))
+	snprintf(path, sizeof path, "%s/fdt_abi.h", gen_template_dir());
+	if (tn_file_read(path, &abi, err, sizeof err))
+		fail_msg("%s", err);
+	assert_non_null(src = malloc(strlen(abi) + sizeof bad_src + 64));
+	sprintf(src, "typedef float fd_real;\n%s%s", abi, bad_src);
+	if (rt_compile(src, "bad.cu", dev.arch, NULL, 0, &p, err, sizeof err))
 		fail_msg("%s\n%s", err, p.log);
+	free(abi);
+	free(src);
 	assert_int_equal(tn_bench_open(&b, &pb, &dev, 1000.0, err, sizeof err), 0);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(rt_load(&p, want[i].name, &k, err, sizeof err), 0);

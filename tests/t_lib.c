@@ -1,8 +1,9 @@
 /*
  * t_lib.c: libfdtune on a copy of the H100 database: an exact match, the
- * nearest size, the default when the device or database is missing, bad
- * files and families; and `make install` with a program built through
- * pkg-config, as README's example does.
+ * nearest size, the default when the device or database is missing (every
+ * family's, checked against the family descriptors this program links
+ * with), bad files and families; and `make install` with a program built
+ * through pkg-config, as README's example does.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -18,7 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "fdtune.h"
+#include "tn.h"
 
 static char dir[] = "/tmp/fdt_libXXXXXX", db[256];
 
@@ -66,6 +70,59 @@ static void lookups(void **st)
 	assert_int_equal(fdtune_lookup(NULL, "H100", "xyz", 2, 64, 64, 64, "fp32", &c, err, sizeof err), 0);
 	assert_int_equal(c.source, FDTUNE_DEFAULT);
 	assert_non_null(strstr(c.params, "\"vec\":2"));
+}
+
+/* With nothing recorded, every family's lookup gives its descriptor's
+ * default (tuner/fam/, dflt: issue 23; libfdtune knew xyz's alone), as it
+ * is where that fits 48 KiB of LDS per block, and one that fits at every
+ * radius and precision. */
+static void family_defaults(void **st)
+{
+	sqlite3 *h;
+	sqlite3_stmt *q;
+	char err[512];
+	(void)st;
+	assert_int_equal(sqlite3_open(":memory:", &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "SELECT key, value FROM json_each(?1)", -1, &q, NULL),
+			 SQLITE_OK);
+	for (int i = 0; tn_families[i]; i++) {
+		const struct tn_family *f = tn_families[i];
+		struct fdtune_config c;
+		int np = 0;
+		assert_int_equal(fdtune_lookup(NULL, "any", f->name, 4, 512, 512, 512, "fp32", &c, err,
+					       sizeof err), 0);
+		assert_int_equal(c.source, FDTUNE_DEFAULT);
+		assert_string_equal(c.family, f->name);
+		sqlite3_reset(q);
+		assert_int_equal(sqlite3_bind_text(q, 1, f->dflt, -1, SQLITE_STATIC), SQLITE_OK);
+		while (sqlite3_step(q) == SQLITE_ROW) {
+			const char *k = (const char *)sqlite3_column_text(q, 0);
+			if (fdtune_param(&c, k, -1) != sqlite3_column_int(q, 1))
+				fail_msg("%s's default: %s=%d, the descriptor has %d", f->name, k,
+					 fdtune_param(&c, k, -1), sqlite3_column_int(q, 1));
+			np++;
+		}
+		assert_int_equal(c.np, np);
+		for (int r = 1; r <= 8; r++)
+			for (int p = 0; p < 2; p++) {
+				const char *prec = p ? "fp64" : "fp32";
+				struct tn_problem pb = { f, r, 512, 512, 512, prec, { 1, 1, 1 } };
+				struct tn_limits lim;
+				int v[TN_MAXP];
+				char why[256];
+				assert_int_equal(fdtune_lookup(NULL, "any", f->name, r, 512, 512, 512, prec, &c,
+							       err, sizeof err), 0);
+				for (int k = 0; k < f->np; k++)
+					v[k] = fdtune_param(&c, f->p[k].name, f->p[k].v[0]);
+				tn_limits_of_arch("sm_90", &lim);
+				lim.lds_optin = 48 * 1024;
+				if (f->check(&pb, v, &lim, why, sizeof why))
+					fail_msg("%s R=%d %s: the default %s does not fit 48 KiB: %s", f->name,
+						 r, prec, c.params, why);
+			}
+	}
+	sqlite3_finalize(q);
+	sqlite3_close(h);
 }
 
 /* Checks that line (export --which's, or NAME_which's "SIZE CFG") names the
@@ -187,7 +244,8 @@ static void installed(void **st)
 int main(void)
 {
 	const struct CMUnitTest t[] = {
-		cmocka_unit_test(lookups), cmocka_unit_test(agrees_with_export),
+		cmocka_unit_test(lookups), cmocka_unit_test(family_defaults),
+		cmocka_unit_test(agrees_with_export),
 		cmocka_unit_test(bad_files), cmocka_unit_test(installed),
 	};
 	const char *src = getenv("RESULTS_DB");

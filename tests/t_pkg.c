@@ -10,7 +10,8 @@
  *   readme_cmake   README's CMake example, extracted, built the same way
  *                  with tests/cmake/main.cu;
  *   installed      the installed fdtune finds the installed templates
- *                  (PREFIX/share/fdtune/templates), not the build tree's.
+ *                  (PREFIX/share/fdtune/templates), not the build tree's,
+ *                  the headers that exports paste included.
  * Nothing is run on a GPU. Skipped, saying why, where cmake or nvcc is
  * missing (`make test` installs cmake through .ci/deps.sh).
  */
@@ -140,6 +141,11 @@ static void installed(void **st)
 	assert_true(installed_ok);
 	snprintf(cmd, sizeof cmd, "cd %s && env -u FDTUNE_TEMPLATES prefix/bin/fdtune export --db %s "
 		 "-r 4 -n 512 --out inst --name k 2>&1 && test -s inst/k.cu", dir, db);
+	ok(cmd);
+	/* the headers an export pastes (fdt_abi.h, fdt_rule.h) are installed too */
+	snprintf(cmd, sizeof cmd, "cd %s && env -u FDTUNE_TEMPLATES prefix/bin/fdtune export --db %s "
+		 "-r 4 --device H100 --all-sizes --fortran --out inst --name s 2>&1 && "
+		 "grep -q 'struct fd_grid {' inst/s.h && grep -q fdt_rule_pick inst/s.cu", dir, db);
 	ok(cmd);
 	snprintf(cmd, sizeof cmd, "cd %s && mv prefix/share/fdtune/templates t && env -u "
 		 "FDTUNE_TEMPLATES prefix/bin/fdtune gen -r 2 2>&1; st=$?; mv t "

@@ -20,14 +20,22 @@
 #define TN_MAXV 32      /* values per parameter domain */
 #define TN_RMAX 8
 
+/* Exit statuses of fdtune's commands, which the modules that do their work
+ * (report, export) return too: written, failed, bad usage, nothing matched. */
+enum { TN_EX_OK = 0, TN_EX_FAIL = 1, TN_EX_USAGE = 2, TN_EX_NOMATCH = 3 };
+
 struct tn_family;
 
-/* Weights as the kernels receive them (fd_coef in templates/prelude.m4):
- * x[k], y[k], z[k] for offsets +-k, k = 1..R; c0 the summed centre weight. */
-struct tn_coef { float c0, x[TN_RMAX + 1], y[TN_RMAX + 1], z[TN_RMAX + 1]; };
+/* The kernel ABI, struct fd_grid and struct fd_coef (templates/fdt_abi.h),
+ * here with fp32 weights; the fp64 kernels' are tn_coef64 (tn_bench.h). */
+typedef float fd_real;
+#include "../templates/fdt_abi.h"
 
-/* The grid argument of every kernel (fd_grid in templates/prelude.m4). */
-struct tn_grid { int nx, ny, nz, ld; long long slice; };
+/* Weights as the kernels receive them (fd_coef): x[k], y[k], z[k] for
+ * offsets +-k, k = 1..R; c0 the summed centre weight. */
+struct tn_coef FD_COEF_OF(float);
+_Static_assert(sizeof ((struct tn_coef *)0)->x == (TN_RMAX + 1) * sizeof(float),
+	       "fd_coef holds the weights of radius 1..TN_RMAX");
 
 struct tn_problem {
 	const struct tn_family *fam;
@@ -168,6 +176,12 @@ int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n);
 long long tn_space_size(const struct tn_space *s);
 void tn_space_at(const struct tn_space *s, long long i, int *v);
 void tn_config_json(const struct tn_family *f, const int *v, char *buf, size_t n);
+/* The values v of configuration json (read by SQLite through db); a
+ * parameter json lacks takes the first value of its default domain, and
+ * bit k of *given (when not NULL) says whether json has parameter k. */
+struct db;
+int tn_config_parse(struct db *db, const struct tn_family *f, const char *json, int *v,
+		    unsigned *given, char *err, size_t n);
 void tn_config_text(const struct tn_family *f, const int *v, char *buf, size_t n);
 int tn_param_index(const struct tn_family *f, const char *name);
 

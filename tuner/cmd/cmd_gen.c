@@ -7,12 +7,11 @@
 #include "gen.h"
 #include "rt.h"
 #include "tn_cli.h"
+#include "tn_file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char usage[] =
 "usage: fdtune gen [options]\n"
@@ -54,10 +53,8 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 {
 	const struct tn_family *f = c->pb.fam;
 	long long total = tn_space_size(&c->sp), wrote = 0, pruned = 0;
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		snprintf(err, n, "--out %s: %s", dir, strerror(errno));
+	if (tn_mkdirs(dir, err, n))
 		return TN_EX_FAIL;
-	}
 	for (long long i = 0; i < total; i++) {
 		int v[TN_MAXP];
 		char path[4096], why[256], *src;
@@ -75,17 +72,11 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 			snprintf(path + o, sizeof path - o, ".cu");
 		if (source(&c->pb, v, &src, err, n))
 			return TN_EX_FAIL;
-		int bad = !(fp = fopen(path, "w"));
-		if (!bad) {
-			bad = fputs(src, fp) < 0;
-			bad = fclose(fp) || bad;
-		}
-		if (bad) {
-			snprintf(err, n, "cannot write %.900s: %s", path, strerror(errno));
-			free(src);
-			return TN_EX_FAIL;
-		}
+		if (!tn_file_open(path, &fp, err, n))
+			fputs(src, fp);
 		free(src);
+		if (!fp || tn_file_close(fp, path, err, n))
+			return TN_EX_FAIL;
 		wrote++;
 	}
 	fprintf(stderr, "fdtune gen: wrote %lld files to %s (%lld configurations pruned "

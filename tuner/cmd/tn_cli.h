@@ -1,6 +1,6 @@
 /*
- * tn_cli.h: what fdtune's subcommands share: exit codes, the problem and
- * space options (--family, -r, --size, --precision, --spacing, --param), the
+ * tn_cli.h: what fdtune's subcommands share: the problem and space
+ * options (--family, -r, --size, --precision, --spacing, --param), the
  * filter options of best, export and replay, and the entry points of the
  * subcommands.
  */
@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include "db.h"
 #include "tn.h"
-
-enum { TN_EX_OK = 0, TN_EX_FAIL = 1, TN_EX_USAGE = 2, TN_EX_NOMATCH = 3 };
 
 #define TN_CLI_DB_DEFAULT "results/fdtune.db"
 
@@ -75,12 +73,5 @@ int tn_cmd_report(int argc, char **argv);
 int tn_cmd_export(int argc, char **argv);
 int tn_cmd_replay(int argc, char **argv);
 int tn_cmd_merge(int argc, char **argv);
-
-/* tn_export_f90.c: NAME.f90 for fdtune export --fortran; the runs p[0..np) as for
- * NAME.h (cfg[np] the fallback when np > 1); steps > 0 for the (next, prev,
- * vel) ABI. tn_export_f90_name: 0 when NAME makes valid Fortran names. */
-int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
-		  const char *db_path, int steps);
-int tn_export_f90_name(const char *name, char *err, size_t n);
 
 #endif

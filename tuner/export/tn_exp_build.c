@@ -6,6 +6,7 @@
  * the checks below make sure that it did.
  */
 #include "tn_exp_build.h"
+#include "tn_export.h"
 #include "gen.h"
 #include "rt.h"
 
@@ -176,27 +177,6 @@ done:
 	return rc;
 }
 
-/* Writes s into a C comment: no comment end, and no control characters. */
-static void comment(FILE *o, const char *s)
-{
-	for (; *s; s++)
-		if (s[0] == '*' && s[1] == '/')
-			fputs("* /", o), s++;
-		else
-			fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, o);
-}
-
-/* Writes s into a C string literal: quotes and backslashes escaped, control
- * characters as '?'. */
-static void literal(FILE *o, const char *s)
-{
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\')
-			fprintf(o, "\\%c", *s);
-		else
-			fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, o);
-}
-
 void tn_measured_doc(FILE *o, const char *name, const struct tn_measured *m, int nk)
 {
 	int ok = 0;
@@ -207,9 +187,8 @@ void tn_measured_doc(FILE *o, const char *name, const struct tn_measured *m, int
 		" * source; %s_measured(nx, ny, nz, &why) tells which a launch takes.\n",
 		ok, nk, name, name);
 	for (int k = 0; k < nk; k++) {
-		fprintf(o, " *   kernel %d: ", k);
-		comment(o, m[k].why);
-		fputs("\n", o);
+		char e[4 * sizeof m[k].why];
+		fprintf(o, " *   kernel %d: %s\n", k, tn_exp_esc(m[k].why, 0, e, sizeof e));
 	}
 }
 
@@ -240,9 +219,9 @@ void tn_measured_host(FILE *o, const char *name, const struct tn_measured *m, in
 		name, name, name, nk);
 	for (int k = 0; k < nk; k++) {
 		if (!m[k].ok) {
-			fprintf(o, "\t{ 0, \"\", \"\", 0, \"\", \"the source kernel: ");
-			literal(o, m[k].why);
-			fprintf(o, "\" },\n");
+			char e[4 * sizeof m[k].why];
+			fprintf(o, "\t{ 0, \"\", \"\", 0, \"\", \"the source kernel: %s\" },\n",
+				tn_exp_esc(m[k].why, 1, e, sizeof e));
 			continue;
 		}
 		fprintf(o, "%s\n\t{ %s_code%d, \"%s\", \"%s\", %lldu, \"the measured build of run "

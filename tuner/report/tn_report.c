@@ -9,14 +9,14 @@
  * every plot as PNG and SVG, to DIR/plots.gp (gnuplot is run by the caller).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "tn_cli.h"
+#include "tn.h"
+#include "tn_file.h"
 #include "tn_report.h"
 
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* The filters of f as command-line options, written into b[0..n-1]; returns
  * them without the leading space ("" when there are none). */
@@ -315,29 +315,6 @@ done:
 	return rc;
 }
 
-/* mkdir -p dir: creates dir and its missing parents. */
-static int mkdirs(const char *dir, char *err, size_t n)
-{
-	char p[4096];
-	size_t len = strlen(dir);
-	if (len >= sizeof p) {
-		snprintf(err, n, "--out: path too long");
-		return TN_EX_FAIL;
-	}
-	memcpy(p, dir, len + 1);
-	for (size_t i = 1; i <= len; i++) {
-		if (p[i] != '/' && p[i])
-			continue;
-		p[i] = 0;
-		if (mkdir(p, 0777) && errno != EEXIST) {
-			snprintf(err, n, "cannot create %.900s: %s", p, strerror(errno));
-			return TN_EX_FAIL;
-		}
-		p[i] = dir[i];
-	}
-	return 0;
-}
-
 int tn_report_write(struct sqlite3 *h, const char *path, const struct tn_report_filter *f,
 		    const char *dir, int *nplots, char *err, size_t n)
 {
@@ -362,7 +339,7 @@ int tn_report_write(struct sqlite3 *h, const char *path, const struct tn_report_
 		rc = TN_EX_NOMATCH;
 	} else if (step != SQLITE_ROW) {
 		sql_fail(h, "report sections", err, n);
-	} else if (!(rc = mkdirs(dir, err, n))) {
+	} else if (!(rc = tn_mkdirs(dir, err, n))) {
 		rc = write_report(h, sec, path, f, dir, nplots, err, n);
 	}
 done:

@@ -5,6 +5,7 @@
  * canonical JSON ({"vec":4,"bx":64,...} in the family's parameter order),
  * which is how the database keys them.
  */
+#include "db.h"
 #include "tn.h"
 
 #include <errno.h>
@@ -103,6 +104,23 @@ void tn_config_json(const struct tn_family *f, const int *v, char *buf, size_t n
 				      f->p[i].name, v[i]);
 	if (o < n)
 		snprintf(buf + o, n - o, "}");
+}
+
+int tn_config_parse(struct db *db, const struct tn_family *f, const char *json, int *v,
+		    unsigned *given, char *err, size_t n)
+{
+	if (given)
+		*given = 0;
+	for (int k = 0; k < f->np; k++) {
+		int found;
+		if (db_json_int(db, json, f->p[k].name, &v[k], &found, err, n))
+			return 1;
+		if (!found)
+			v[k] = f->p[k].v[0];
+		else if (given)
+			*given |= 1u << k;
+	}
+	return 0;
 }
 
 void tn_config_text(const struct tn_family *f, const int *v, char *buf, size_t n)

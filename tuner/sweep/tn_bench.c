@@ -182,7 +182,7 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
 	b->c = b->ct;
 	random_weights(&b->c, 0xc0ef + (unsigned long long)pb->r);
 	b->terms = pb->fam->terms(pb->r);
-	b->g = (struct tn_grid){ pb->nx, pb->ny, pb->nz, b->l.ld, b->l.slice };
+	b->g = (struct fd_grid){ pb->nx, pb->ny, pb->nz, b->l.ld, b->l.slice };
 	bytes = (size_t)b->l.total * b->es;
 	nf = wave ? 3 : 2;              /* fields per rotation */
 	nref = wave ? 2 : 1;            /* reference fields */

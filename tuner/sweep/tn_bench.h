@@ -17,14 +17,14 @@
 enum { TN_CHECK_GPU = 1, TN_CHECK_CPU = 2, TN_CHECK_BOTH = 3 };
 
 /* The weights argument of fp64 kernels (fd_coef with fd_real = double). */
-struct tn_coef64 { double c0, x[TN_RMAX + 1], y[TN_RMAX + 1], z[TN_RMAX + 1]; };
+struct tn_coef64 FD_COEF_OF(double);
 
 struct tn_bench {
 	const struct tn_problem *pb;
 	struct tn_layout l;
 	struct tn_coef c;       /* validation weights: random (tn_bench.c) */
 	struct tn_coef ct;      /* timing weights: the family's own */
-	struct tn_grid g;
+	struct fd_grid g;
 	int terms, nrot;
 	int es;                 /* bytes per element: 4 fp32, 8 fp64 */
 	float *in, *out;        /* host: input (fp32 values); output read back (pinned, es wide) */

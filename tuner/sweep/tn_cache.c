@@ -10,12 +10,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tn_cache.h"
 #include "gen.h"
+#include "tn_file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 const char *tn_cache_dir(void)
@@ -41,20 +40,6 @@ void tn_cache_key(const char *src, const char *compiler, const char *arch, char 
 	gen_hash(id ? id : "", b);
 	free(id);
 	snprintf(key, 40, "%s%s", a, b);
-}
-
-static int mkdirs(const char *dir)
-{
-	char p[4096];
-	snprintf(p, sizeof p, "%s", dir);
-	for (char *s = p + 1; *s; s++)
-		if (*s == '/') {
-			*s = 0;
-			if (mkdir(p, 0777) && errno != EEXIST)
-				return 1;
-			*s = '/';
-		}
-	return mkdir(p, 0777) && errno != EEXIST;
 }
 
 int tn_cache_get(const char *dir, const char *key, struct rt_prog *p)
@@ -115,9 +100,9 @@ static int put(const char *dir, const char *name, const void *b, size_t len)
 
 int tn_cache_put(const char *dir, const char *key, const struct rt_prog *p)
 {
-	char name[64], meta[700];
+	char name[64], meta[700], why[256];
 	int n;
-	if (!p->code || mkdirs(dir))
+	if (!p->code || tn_mkdirs(dir, why, sizeof why))   /* a cache that fails is no cache */
 		return 1;
 	snprintf(name, sizeof name, "%s.bin", key);
 	if (put(dir, name, p->code, p->size))

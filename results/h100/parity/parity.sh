@@ -55,12 +55,16 @@ for p in $sizes; do
 	start "$tmp/s$j" -f "$f" -r "$r" --precision "$pr" --all-sizes
 done
 wait
-# remeasure ARGS...: fdtune's own median and %copy now, on this board, of
-# the configuration given as -f ... -p ... (into $tmp/now.db)
+# remeasure "PROBLEM" "PARAMS": fdtune's own median and %copy now, on this
+# board, of the configuration PARAMS ("-p k=v ...") of PROBLEM ("-f F -r R
+# --precision P -n XxYxZ"), swept alone into $tmp/now.db
 remeasure() {
-	./fdtune sweep -q --db "$tmp/now.db" -s exhaustive --no-race "$@" >/dev/null 2>&1 || return
-	./fdtune best --db "$tmp/now.db" --csv "$@" 2>/dev/null | tr -d '\r' |
-		sed -n '2s/"[^"]*"//p' | awk -F, '{ printf "%.6f %.1f", $10, $12 }'
+	# shellcheck disable=SC2086
+	./fdtune sweep -q --db "$tmp/now.db" -s exhaustive --no-race $1 $2 >>"$tmp/now.log" 2>&1 ||
+		return
+	# shellcheck disable=SC2086
+	./fdtune best --db "$tmp/now.db" --csv $1 2>>"$tmp/now.log" | tr -d '\r' |
+		sed -n '2s/"\([^"]\|""\)*"//p' | awk -F, '{ printf "%.6f %.1f", $10, $12 }'
 }
 # row DIR LABEL F R PR NX NY NZ: checks and times DIR's program at that size
 row() {
@@ -79,9 +83,8 @@ row() {
 	gbs=$(echo "$out" | sed -n 's/^time .* ms, \([0-9.]*\) GB\/s.*/\1/p')
 	which=$(echo "$out" | sed -n 's/^k_launch on .* runs the \([a-z]*\) .*/\1/p')
 	checks=$(printf '%s\n%s\n' "$small" "$out" | grep -c ': 0 bad points')
-	# shellcheck disable=SC2046
-	now=$(remeasure -f "$f" -r "$r" --precision "$pr" -n "${nx}x${ny}x${nz}" \
-		$(for kv in $cfg; do printf -- '-p %s ' "$kv"; done))
+	now=$(remeasure "-f $f -r $r --precision $pr -n ${nx}x${ny}x${nz}" \
+		"$(for kv in $cfg; do printf -- '-p %s ' "$kv"; done)")
 	set -- $rec $now
 	ratio=$(awk -v a="${ms:-0}" -v b="$2" 'BEGIN { printf "%.3f", a / b }')
 	rnow=$(awk -v a="${ms:-0}" -v b="${4:-0}" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "?" }')
@@ -118,4 +121,5 @@ for p in $sizes; do
 		row "$tmp/s$j" "$f R=$r $pr --all-sizes" "$f" "$r" "$pr" "$nx" "$ny" "$nz"
 	done
 done
+[ -s "$tmp/now.log" ] && grep -i 'error\|fdtune [a-z]*: ' "$tmp/now.log" | head -5 >&2
 exit $bad

@@ -1,5 +1,5 @@
 /*
- * cmd_export_sizes.c: fdtune export --all-sizes. One NAME.cu holds the best
+ * tn_exp_sizes.c: fdtune export --all-sizes. One NAME.cu holds the best
  * kernel of every recorded size of a problem (of one device, or of each with
  * --all-devices), one kernel per distinct configuration in its own
  * namespace, and a table of sizes -> kernel. NAME_launch picks by the grid it
@@ -10,16 +10,13 @@
  */
 #include "db.h"
 #include "gen.h"
-#include "tn_cli.h"
 #include "tn_export.h"
-#include "tn_exp_build.h"
+#include "tn_file.h"
 #include "../../templates/fdt_rule.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 enum { MAXDEV = 16, MAXE = 128 };       /* devices; (device, size) entries */
 
@@ -126,36 +123,11 @@ static void which(const struct table *t, const int *w)
 	}
 }
 
-/* The text of file name in the templates directory into *text (malloc'ed). */
-static int read_template(const char *name, char **text, char *err, size_t n)
-{
-	char path[4096];
-	FILE *f;
-	long len;
-	snprintf(path, sizeof path, "%s/%s", gen_template_dir(), name);
-	*text = NULL;
-	if (!(f = fopen(path, "rb"))) {
-		snprintf(err, n, "cannot read %.900s: %s; set FDTUNE_TEMPLATES to fdtune's templates "
-			 "directory", path, strerror(errno));
-		return 1;
-	}
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-	    !(*text = calloc(1, (size_t)len + 1)) || fread(*text, 1, (size_t)len, f) != (size_t)len) {
-		snprintf(err, n, "cannot read %.900s", path);
-		free(*text);
-		*text = NULL;
-		fclose(f);
-		return 1;
-	}
-	fclose(f);
-	return 0;
-}
-
 /* NAME.cu: kernel k of t (src[k], geometry grid[k], block[k]) in namespace
  * NAME_kK, the default (the last) in NAME_dflt, the rule and the table. */
-static int source(FILE *o, const char *name, const struct table *t, const char *prelude,
-		  const char *rule, char **src, char grid[][3][96], unsigned block[][3],
-		  const long long *dyn, int all, const struct tn_measured *m)
+static void cu_sizes(FILE *o, const char *name, const struct tn_abi *abi, const struct table *t,
+		    const char *prelude, const char *rule, char **src, char grid[][3][96],
+		    unsigned block[][3], const long long *dyn, int all, const struct tn_measured *m)
 {
 	const int nk = t->nk - 1;       /* the tuned kernels; nk is the default */
 	tn_exp_preamble(o, name, prelude);
@@ -170,10 +142,12 @@ static int source(FILE *o, const char *name, const struct table *t, const char *
 		"#define FDT_RULE_TABLE_ONLY\n%s\n", rule);
 	fprintf(o, "/* Recorded sizes -> kernel, device by device, each in fdt_rule.h's order. */\n"
 		"static const struct fdt_rule_size %s_sizes[%d] = {\n", name, t->ne);
-	for (int e = 0; e < t->ne; e++)
+	for (int e = 0; e < t->ne; e++) {
+		char d[4 * sizeof t->p[e].device];
 		fprintf(o, "\t{ %d, %d, %d, %d },%s%s%s\n", t->size[e].nx, t->size[e].ny,
-			t->size[e].nz, t->size[e].kernel, all ? "    /* " : "", all ? t->p[e].device : "",
-			all ? " */" : "");
+			t->size[e].nz, t->size[e].kernel, all ? "    /* " : "",
+			all ? tn_exp_esc(t->p[e].device, 0, d, sizeof d) : "", all ? " */" : "");
+	}
 	fprintf(o, "};\nstatic const char *const %s_size_names[%d] = {", name, t->ne);
 	for (int e = 0; e < t->ne; e++)
 		fprintf(o, "%s\"%dx%dx%d\"", e ? ", " : " ", t->size[e].nx, t->size[e].ny, t->size[e].nz);
@@ -217,7 +191,7 @@ static int source(FILE *o, const char *name, const struct table *t, const char *
 	fprintf(o, "extern \"C\" int %s_launch(%s, struct fd_grid g,\n"
 		"\t\t\t  const struct fd_coef *c, void *stream)\n{\n"
 		"\tconst int nx = g.nx, ny = g.ny, nz = g.nz;\n\tint e;\n"
-		"\tswitch (%s_kernel(nx, ny, nz, &e)) {\n", name, tn_exp_params, name);
+		"\tswitch (%s_kernel(nx, ny, nz, &e)) {\n", name, abi->params, name);
 	for (int k = 0; k <= nk; k++) {
 		char ns[160];
 		if (k < nk)
@@ -228,23 +202,24 @@ static int source(FILE *o, const char *name, const struct table *t, const char *
 		snprintf(kn, sizeof kn, "%s::%s_kernel", ns, ns);
 		fprintf(o, "\tcase %d: {\n\t\tconst dim3 grid(%s, %s, %s), block(%u, %u, %u);\n",
 			k, grid[k][0], grid[k][1], grid[k][2], block[k][0], block[k][1], block[k][2]);
-		tn_exp_launch(o, "\t\t", name, k, kn, dyn[k]);
+		tn_exp_launch(o, abi, "\t\t", name, k, kn, dyn[k]);
 		fprintf(o, "\t\tbreak;\n\t}\n");
 	}
 	fprintf(o, "\tdefault:\n\t\treturn (int)FD_RT(ErrorInvalidConfiguration);\n\t}\n"
 		"\treturn (int)FD_RT(GetLastError)();\n}\n#endif\n");
-	return ferror(o) ? -1 : 0;
 }
 
 int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *dir,
-		 const char *name, const char *db_path, const int *w, int off, char *err, size_t n)
+		 const char *name, const char *db_path, const int *w, int source_only, char *err,
+		 size_t n)
 {
 	static struct table t;
 	static char grid[MAXE + 1][3][96];
 	static unsigned block[MAXE + 1][3];
 	static long long dyn[MAXE + 1];
-	static struct tn_measured meas[MAXE + 1];
+	static struct tn_measured m[MAXE + 1];
 	const struct tn_family *fam = tn_family(f->family);
+	struct tn_abi abi;
 	char *src[MAXE + 1] = { 0 }, *prelude = NULL, *rule = NULL, kname[200], fpath[4096];
 	char doc[1024];
 	struct gen_def pd[] = { { "dbl", !strcmp(f->precision, "fp64") } };
@@ -256,7 +231,7 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 		snprintf(err, n, "unknown family '%s'; fdtune gen --list lists them", f->family);
 		return TN_EX_USAGE;
 	}
-	tn_exp_abi(fam);
+	abi = tn_abi_of(fam);
 	if ((rc = build(db, fam, f, all, &t, err, n)))
 		return rc;
 	rc = TN_EX_FAIL;
@@ -275,27 +250,24 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 				  block[k], &dyn[k], err, n))
 			goto done;
 		if (k == t.nk - 1) {
-			tn_measured_none(&meas[k], "not embedded: the family default, which no run "
-					 "measured");
+			tn_measured_none(&m[k], "not embedded: the family default, which no run measured");
 			continue;
 		}
 		for (int e = 0; e < t.ne; e++)  /* the build of the first run that chose it */
 			if (t.size[e].kernel == k) {
-				if (tn_measured_get(db, fam, &t.p[e], t.v[k], off, &meas[k], err, n))
+				if (tn_measured_get(db, fam, &t.p[e], t.v[k], source_only, &m[k], err, n))
 					goto done;
 				break;
 			}
-		if (!meas[k].ok)
+		if (!m[k].ok && !source_only)
 			fprintf(stderr, "fdtune export: kernel %d (%s): %s; NAME_launch runs the kernel "
-				"compiled from source\n", k, t.cfg[k], meas[k].why);
+				"compiled from source\n", k, t.cfg[k], m[k].why);
 	}
 	if (gen_source("prelude.m4", "none", pd, 1, &prelude, err, n) ||
-	    read_template("fdt_rule.h", &rule, err, n))
+	    tn_exp_template("fdt_rule.h", &rule, err, n))
 		goto done;
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		snprintf(err, n, "--out %s: %s", dir, strerror(errno));
+	if (tn_mkdirs(dir, err, n))
 		goto done;
-	}
 	snprintf(doc, sizeof doc,
 		 " * %s_launch picks the kernel by the grid it is given, with the rule of\n"
 		 " * fdtune's templates/fdt_rule.h (pasted into %s.cu; libfdtune's\n"
@@ -306,19 +278,15 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 		 " * else the family default, %s.\n"
 		 " * %s_which(nx, ny, nz, &size) names what a grid gets.\n", name, name,
 		 t.cfg[t.nk - 1], name);
-	if (tn_exp_file(dir, name, ".h", fpath, sizeof fpath, &o, err, n))
+	if (tn_exp_file(dir, name, ".h", fpath, sizeof fpath, &o, err, n) ||
+	    tn_exp_close(o, tn_exp_header(o, name, &abi, t.p, t.ne, t.ecfg, db_path, NULL, doc, m,
+					  t.nk, err, n), fpath, err, n))
 		goto done;
-	if (tn_exp_header(o, name, t.p, t.ne, t.ecfg, db_path, NULL, doc, meas, t.nk) | fclose(o)) {
-		o = NULL;
-		snprintf(err, n, "cannot write %.900s", fpath);
-		goto done;
-	}
 	if (tn_exp_file(dir, name, ".cu", fpath, sizeof fpath, &o, err, n))
 		goto done;
-	if (source(o, name, &t, prelude, rule, src, grid, block, dyn, all, meas) | fclose(o)) {
-		snprintf(err, n, "cannot write %.900s", fpath);
+	cu_sizes(o, name, &abi, &t, prelude, rule, src, grid, block, dyn, all, m);
+	if (tn_exp_close(o, 0, fpath, err, n))
 		goto done;
-	}
 	printf("%s/%s.cu and %s.h: %s R=%d %s, %d sizes on %d device%s, %d kernels and the "
 	       "default\n", dir, name, name, f->family, f->radius, f->precision, t.ne, t.nd,
 	       t.nd > 1 ? "s" : "", t.nk - 1);
@@ -329,7 +297,7 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 done:
 	for (int k = 0; k <= MAXE; k++) {
 		free(src[k]);
-		tn_measured_free(&meas[k]);
+		tn_measured_free(&m[k]);
 	}
 	free(prelude);
 	free(rule);

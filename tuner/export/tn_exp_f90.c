@@ -1,9 +1,11 @@
 /*
- * tn_export_f90.c: NAME.f90, the Fortran side of an exported kernel
+ * tn_exp_f90.c: NAME.f90, the Fortran side of an exported kernel
  * (fdtune export --fortran). It writes module NAME_fdtune with
  *   fd_real            the kind of the fields' elements (c_float or c_double);
  *   fd_grid, fd_coef   bind(C) types laid out exactly as struct fd_grid and
- *                      struct fd_coef of NAME.h (x(0:8): C's indices);
+ *                      struct fd_coef of NAME.h (x(0:8): C's indices),
+ *                      written from a table of templates/fdt_abi.h's fields
+ *                      that static assertions hold to the C structs;
  *   NAME_launch        a bind(C) interface to the launch function of NAME.cu,
  *                      device pointers and the stream as type(c_ptr), value;
  *   NAME_coef          NAME.h's static inline weights function, which has no
@@ -13,20 +15,75 @@
  *   NAME_radius        the stencil radius;
  * and a comment block with where the configuration came from, as NAME.h has.
  * Fortran names are at most 63 characters and start with a letter, so NAME
- * is at most 56 characters and starts with a letter (tn_export_f90_name).
+ * is at most 56 characters and starts with a letter (tn_exp_name).
  */
-#include "tn_cli.h"
 #include "tn_export.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-int tn_export_f90_name(const char *name, char *err, size_t n)
+/* templates/fdt_abi.h's structs field by field, in order: the struct, the
+ * field, its C type, its Fortran type, its elements (1: a scalar). */
+#define ABI_FIELDS(F) \
+	F(fd_grid, nx, int, "integer(c_int)", 1) F(fd_grid, ny, int, "integer(c_int)", 1) \
+	F(fd_grid, nz, int, "integer(c_int)", 1) F(fd_grid, ld, int, "integer(c_int)", 1) \
+	F(fd_grid, slice, long long, "integer(c_long_long)", 1) \
+	F(fd_coef, c0, fd_real, "real(fd_real)", 1) F(fd_coef, x, fd_real, "real(fd_real)", 9) \
+	F(fd_coef, y, fd_real, "real(fd_real)", 9) F(fd_coef, z, fd_real, "real(fd_real)", 9)
+
+/* Each field of the table is in the C struct with its type and elements... */
+#define ABI_FIELD_IS(s, f, t, ft, c) \
+	_Static_assert(sizeof ((struct s *)0)->f == (c) * sizeof(t) && \
+		       _Generic(((struct s *)0)->f, t: (c) == 1, t *: (c) > 1, default: 0), \
+		       "fdt_abi.h: " #s "." #f " is not as tn_exp_f90.c's table says");
+ABI_FIELDS(ABI_FIELD_IS)
+/* ...and the table's fields of a struct fill it; their order is checked
+ * where the types are written (abi_types). */
+#define ABI_GRID_BYTES(s, f, t, ft, c) + _Generic((struct s *)0, struct fd_grid *: (c) * sizeof(t), \
+						  default: 0)
+#define ABI_COEF_BYTES(s, f, t, ft, c) + _Generic((struct s *)0, struct fd_coef *: (c) * sizeof(t), \
+						  default: 0)
+_Static_assert(0 ABI_FIELDS(ABI_GRID_BYTES) == sizeof(struct fd_grid),
+	       "fdt_abi.h: struct fd_grid has fields tn_exp_f90.c's table lacks");
+_Static_assert(0 ABI_FIELDS(ABI_COEF_BYTES) == sizeof(struct fd_coef),
+	       "fdt_abi.h: struct fd_coef has fields tn_exp_f90.c's table lacks");
+
+#define ABI_ROW(s, f, t, ft, c) { #s, #f, ft, c, offsetof(struct s, f) },
+static const struct abi_field {
+	const char *s, *f, *ft;
+	int c;
+	size_t off;
+} abi_fields[] = { ABI_FIELDS(ABI_ROW) };
+
+/* The bind(C) types of the table, consecutive fields of one type and
+ * length on one line; fails when the table's order is not C's. */
+static int abi_types(FILE *o, char *err, size_t n)
 {
-	if (strlen(name) > 56 || !((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z'))) {
-		snprintf(err, n, "--fortran: --name '%.100s' must start with a letter and have at "
-			 "most 56 characters (Fortran names have at most 63: NAME_fdtune)", name);
-		return 1;
+	static const struct { const char *s, *doc; } doc[] = {
+		{ "fd_grid", "interior points, and the lengths of a row and of a plane\n  ! in elements" },
+		{ "fd_coef", "the centre weight and the weights k = 1..radius of each\n"
+			     "  ! axis, indexed from 0 as in C" },
+	};
+	const int nf = (int)(sizeof abi_fields / sizeof abi_fields[0]);
+	for (size_t d = 0; d < sizeof doc / sizeof doc[0]; d++) {
+		const struct abi_field *prev = NULL;
+		fprintf(o, "  ! struct %s: %s\n  type, bind(C) :: %s\n", doc[d].s, doc[d].doc, doc[d].s);
+		for (int i = 0; i < nf; i++) {
+			const struct abi_field *a = &abi_fields[i];
+			if (strcmp(a->s, doc[d].s))
+				continue;
+			if (prev && a->off <= prev->off)
+				return snprintf(err, n, "templates/fdt_abi.h: %s.%s is not after %s in C, as "
+						"tn_exp_f90.c's table has it", a->s, a->f, prev->f), TN_EX_FAIL;
+			if (!prev || strcmp(a->ft, prev->ft) || a->c != prev->c)
+				fprintf(o, "%s    %s :: ", prev ? "\n" : "", a->ft);
+			else
+				fprintf(o, ", ");
+			fprintf(o, a->c > 1 ? "%s(0:%d)" : "%s", a->f, a->c - 1);
+			prev = a;
+		}
+		fprintf(o, "\n  end type %s\n\n", doc[d].s);
 	}
 	return 0;
 }
@@ -35,32 +92,37 @@ int tn_export_f90_name(const char *name, char *err, size_t n)
 static void provenance(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
 		       const char *db_path)
 {
+	struct tn_exp_said q;
+	tn_exp_say(p, db_path, &q);
 	fprintf(o, "! %s.f90: the Fortran interface of %s.cu (see %s.h), exported by fdtune\n"
 		"! from the database\n!   %s\n! DO NOT EDIT; export again.\n"
-		"! %s, R = %d, order %d, %s.\n", name, name, name, db_path, p->family, p->radius,
-		2 * p->radius, p->precision);
-	for (int i = 0; i < np; i++)
+		"! %s, R = %d, order %d, %s.\n", name, name, name, q.db, p->family, p->radius,
+		2 * p->radius, q.precision);
+	for (int i = 0; i < np; i++) {
+		tn_exp_say(&p[i], db_path, &q);
 		fprintf(o, "! %s on %s (%s), run %lld, for %dx%dx%d:\n"
 			"!   %.4f ms, %.1f GB/s, %.1f%% of the copy bandwidth fdtune measured there\n"
 			"!   (recorded %s); configuration:\n!   %s\n",
-			np > 1 ? "Selected" : "Tuned", p[i].device, p[i].arch, p[i].run, p[i].nx,
-			p[i].ny, p[i].nz, p[i].median_ms, p[i].gbs, p[i].pct_copy, p[i].created, cfg[i]);
+			np > 1 ? "Selected" : "Tuned", q.device, q.arch, p[i].run, p[i].nx,
+			p[i].ny, p[i].nz, p[i].median_ms, p[i].gbs, p[i].pct_copy, q.created, cfg[i]);
+	}
 	if (np > 1)
 		fprintf(o, "! On any other device: the family default,\n!   %s\n", cfg[np]);
 }
 
-int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, char cfg[][512],
-		  const char *db_path, int steps)
+int tn_exp_f90(FILE *o, const char *name, const struct tn_abi *abi, const struct db_pick *p,
+	       int np, char cfg[][512], const char *db_path, char *err, size_t n)
 {
 	const char *real = strcmp(p->precision, "fp64") ? "c_float" : "c_double";
-	const char *args = steps > 0 ? "next, prev, vel" : "out, in";
+	const char *args = abi->args;
 	const struct tn_family *f = tn_family(p->family);
 	double w[TN_RMAX + 1];
 	char s[3][32];
 	const char *one = "1.0_c_double", *zero = "0.0_c_double";
+	char prec[4 * sizeof p->precision];
 
 	if (!f || tn_coef_unit(f, p->radius, w))
-		return -1;
+		return snprintf(err, n, "no weights for %s R=%d", p->family, p->radius), TN_EX_FAIL;
 	for (int a = 0; a < 3; a++)     /* every h is used (-Wunused-dummy-argument) */
 		tn_exp_scale(f, a, NULL, s[a], sizeof s[a]);
 	provenance(o, name, p, np, cfg, db_path);
@@ -68,8 +130,8 @@ int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		"! point (0,0,0) of fields with %d halo points on every side, rows of g%%ld\n"
 		"! elements and planes of g%%slice elements; g%%ld a multiple of 4 and the\n"
 		"! interior origin 16-byte aligned. Only the interior of %s is written.\n",
-		name, args, p->radius, steps > 0 ? "next" : "out");
-	if (steps > 0)
+		name, args, p->radius, abi->out);
+	if (abi->step)
 		fprintf(o, "! One step: next = 2 prev - next + vel L(prev); swap next and prev between\n"
 			"! steps.\n");
 	fprintf(o, "!\n! Use:  use %s_fdtune\n"
@@ -84,16 +146,11 @@ int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		"  private\n  public :: fd_real, fd_grid, fd_coef, %s_radius, %s_launch, %s_coef\n\n"
 		"  ! the kind of the fields' elements (%s)\n"
 		"  integer, parameter :: fd_real = %s\n"
-		"  integer, parameter :: %s_radius = %d\n\n"
-		"  ! struct fd_grid: interior points, and the lengths of a row and of a plane\n"
-		"  ! in elements\n"
-		"  type, bind(C) :: fd_grid\n    integer(c_int) :: nx, ny, nz, ld\n"
-		"    integer(c_long_long) :: slice\n  end type fd_grid\n\n"
-		"  ! struct fd_coef: the centre weight and the weights k = 1..radius of each\n"
-		"  ! axis, indexed from 0 as in C\n"
-		"  type, bind(C) :: fd_coef\n    real(fd_real) :: c0\n"
-		"    real(fd_real) :: x(0:8), y(0:8), z(0:8)\n  end type fd_coef\n\n",
-		name, name, name, name, p->precision, real, name, p->radius);
+		"  integer, parameter :: %s_radius = %d\n\n",
+		name, name, name, name, tn_exp_esc(p->precision, 0, prec, sizeof prec), real, name,
+		p->radius);
+	if (abi_types(o, err, n))
+		return TN_EX_FAIL;
 	fprintf(o, "  interface\n"
 		"    ! Launches on stream (a cudaStream_t or hipStream_t; c_null_ptr for the\n"
 		"    ! default stream); returns 0, or the runtime's error code for the launch.\n"
@@ -127,5 +184,5 @@ int tn_export_f90(FILE *o, const char *name, const struct db_pick *p, int np, ch
 		"  end subroutine %s_coef\n\nend module %s_fdtune\n", s[0], s[1], s[2],
 		f->axes & 1 ? one : zero, f->axes & 2 ? one : zero, f->axes & 4 ? one : zero,
 		p->radius, name, name);
-	return ferror(o) ? -1 : 0;
+	return 0;
 }
