@@ -8,7 +8,9 @@
  * README, the halo untouched. With k_D1 (first-derivative weights) the
  * reference is the first derivative along the one axis with weights, or the
  * mixed derivative of the two. With --time N it then times N launches with
- * events and prints the median. It prints which build k_launch runs
+ * events and prints the median; with --time fdtune, as fdtune's sweeps time
+ * (tuner/sweep/tn_time.c): batches of 10 after a first of 3, until the
+ * median moves by less than 0.5% (at least 30 launches, at most 300 or 2 s). It prints which build k_launch runs
  * (k_measured): the one fdtune measured, embedded, or the source kernel.
  * Built with nvcc by tests/t_gpu.c and results/h100/export-sizes.sh:
  *   nvcc export_main.cu k.cu -o ex; ex NX NY NZ [--time N]
@@ -94,7 +96,9 @@ int main(int argc, char **argv)
 {
 	const int nx = argc > 3 ? atoi(argv[1]) : 61, ny = argc > 3 ? atoi(argv[2]) : 37,
 		  nz = argc > 3 ? atoi(argv[3]) : 29, xoff = 32;
-	const int reps = argc > 5 && !strcmp(argv[4], "--time") ? atoi(argv[5]) : 0;
+	const int timed = argc > 5 && !strcmp(argv[4], "--time");
+	const int autot = timed && !strcmp(argv[5], "fdtune");
+	const int reps = autot ? 300 : timed ? atoi(argv[5]) : 0;
 	const int ld = (xoff + (nx + 3) / 4 * 4 + 8 + 31) / 32 * 32;
 	const long long slice = (long long)ld * (ny + 2 * R), total = slice * (nz + 2 * R);
 	const long long origin = R * slice + (long long)R * ld + xoff;
@@ -194,6 +198,11 @@ int main(int argc, char **argv)
 		const double moved = (step ? 4.0 : 2.0) * nx * ny * (double)nz * sizeof(fd_real);
 		if (!ms || check(cudaEventCreate(&e0), "event") || check(cudaEventCreate(&e1), "event"))
 			return 1;
+		float *sorted = (float *)calloc((size_t)reps, sizeof *sorted);
+		double med = 0, prev = 0, total = 0;
+		int k = 0;
+		if (!sorted)
+			return 1;
 		for (int i = 0; i < 2 + reps; i++) {    /* two warm-up launches */
 			if (check(cudaEventRecord(e0, 0), "record") ||
 			    check((cudaError_t)launch(dout + origin, din + origin, dvel + origin, g, &c),
@@ -202,10 +211,24 @@ int main(int argc, char **argv)
 			    check(cudaEventSynchronize(e1), "kernel") ||
 			    (i >= 2 && check(cudaEventElapsedTime(&ms[i - 2], e0, e1), "elapsed")))
 				return 1;
+			if (i < 2)
+				continue;
+			total += ms[k++];
+			if (autot && (k == 3 || (k > 3 && (k - 3) % 10 == 0))) {
+				memcpy(sorted, ms, (size_t)k * sizeof *ms);
+				qsort(sorted, (size_t)k, sizeof *sorted, cmp);
+				med = k % 2 ? sorted[k / 2] : 0.5 * (sorted[k / 2 - 1] + sorted[k / 2]);
+				if ((k >= 30 && fabs(med - prev) <= 0.005 * med) || total > 2000)
+					break;
+				prev = med;
+			}
 		}
-		qsort(ms, (size_t)reps, sizeof *ms, cmp);
+		memcpy(sorted, ms, (size_t)k * sizeof *ms);
+		qsort(sorted, (size_t)k, sizeof *sorted, cmp);
+		med = k % 2 ? sorted[k / 2] : 0.5 * (sorted[k / 2 - 1] + sorted[k / 2]);
 		printf("time %dx%dx%d: median %.4f ms, %.1f GB/s over %d launches\n", nx, ny, nz,
-		       ms[reps / 2], moved / (ms[reps / 2] * 1e-3) * 1e-9, reps);
+		       med, moved / (med * 1e-3) * 1e-9, k);
+		free(sorted);
 		free(ms);
 	}
 	cudaFree(din);
