@@ -33,9 +33,20 @@ struct sqlite3;
  * Open or create the database at path and migrate it to DB_SCHEMA_LATEST.
  * Refuses (without modifying the file) anything that is not an fdtune
  * database, is corrupt, or has a newer schema than this build knows.
+ * An existing file this process may not write, or whose directory it may
+ * not write, is opened as db_read opens it, and every write to it fails:
+ * a writer that needs to write checks db_path_check(path, 1) first.
  * On success *out must be released with db_close.
  */
 int db_open(const char *path, struct db **out, char *err, size_t n);
+/*
+ * Open the existing database at path to read it only (db_read.c): nothing
+ * is written to the file, which may be read-only and in a read-only
+ * directory, and no file is left beside it. An older schema is migrated in
+ * a copy in memory; what db_open refuses is refused alike. Every write
+ * through *out fails. Release *out with db_close.
+ */
+int db_read(const char *path, struct db **out, char *err, size_t n);
 /* As db_open but migrates no further than version upto (1..DB_SCHEMA_LATEST);
  * a file already past upto is opened as it is.  Meant for migration tests. */
 int db_open_version(const char *path, int upto, struct db **out, char *err, size_t n);
@@ -154,8 +165,9 @@ int db_build_recorded(struct db *d, long long cfg, long long prob, const char *a
 
 /* Merges the fdtune database at src into d in one transaction (see
  * db_merge.c for how rows are matched): merging the same file twice adds
- * nothing, and on failure d is unchanged. src is only read. *runs and
- * *builds count the rows added. */
+ * nothing, and on failure d is unchanged. src is only read, as db_read
+ * reads it (what db_read refuses is refused alike). *runs and *builds
+ * count the rows added. */
 int db_merge(struct db *d, const char *src, long long *runs, long long *builds, char *err,
              size_t n);
 

@@ -57,7 +57,7 @@ int tn_cmd_devices(int argc, char **argv)
 		       "compile-only)\n", rt_default_arch());
 		return cal ? TN_EX_FAIL : TN_EX_OK;
 	}
-	if (db_open(path, &db, err, sizeof err)) {
+	if (db_path_check(path, 1, err, sizeof err) || db_open(path, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune devices: %s\n", err);
 		return TN_EX_FAIL;
 	}
@@ -156,7 +156,7 @@ int tn_cmd_best(int argc, char **argv)
 		fprintf(stderr, "fdtune best: unexpected argument '%s'\n", argv[optind]);
 		return TN_EX_USAGE;
 	}
-	if (tn_cli_db_exists(path, err, sizeof err) || db_open(path, &db, err, sizeof err)) {
+	if (db_read(path, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune best: %s\n", err);
 		return TN_EX_FAIL;
 	}

@@ -15,7 +15,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -109,7 +108,6 @@ int tn_cmd_report(int argc, char **argv)
 	int opt, rc = TN_EX_FAIL, nplots = 0;
 	struct db *db = NULL;
 	struct sqlite3 *h;
-	struct stat sb;
 
 	while ((opt = getopt_long(argc, argv, "o:f:r:h", lo, NULL)) != -1) {
 		switch (opt) {
@@ -139,12 +137,7 @@ int tn_cmd_report(int argc, char **argv)
 			optind < argc ? "'" : "", usage);
 		return TN_EX_USAGE;
 	}
-	if (stat(path, &sb)) { /* db_open would create a missing file */
-		fprintf(stderr, "fdtune report: database %s: %s (give --db PATH of a database "
-			"that fdtune sweep wrote)\n", path, strerror(errno));
-		return TN_EX_FAIL;
-	}
-	if (db_open(path, &db, err, sizeof err) || db_handle(db, &h, err, sizeof err))
+	if (db_read(path, &db, err, sizeof err) || db_handle(db, &h, err, sizeof err))
 		goto done;
 	if (db_live_sweeps(db, stderr, "fdtune report: ", NULL, err, sizeof err))
 		goto done;
