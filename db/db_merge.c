@@ -45,6 +45,9 @@ static const char merge_sql[] =
     " JOIN main.problems t USING (family, radius, nx, ny, nz, precision);"
     "CREATE TEMP TABLE mcfg AS SELECT s.id AS old, t.id AS new FROM src.configs s"
     " JOIN main.configs t USING (family, params);"
+    /* the maps are read once a row of the source: indexed by the old id */
+    "CREATE INDEX temp.mdev_old ON mdev(old); CREATE INDEX temp.mprob_old ON mprob(old);"
+    "CREATE INDEX temp.mcfg_old ON mcfg(old);"
     /* sweeps of one key (the same command started in the same second) are
      * paired in the order of their ids: the k-th of the source with the k-th
      * of the target, and those past the target's count are added */
@@ -65,6 +68,7 @@ static const char merge_sql[] =
     " cmdline, host, started, mode, device_id, problem_id ORDER BY id) AS k FROM main.sweeps) t"
     " ON t.cmdline = a.cmdline AND t.host = a.host AND t.started = a.started AND t.mode = a.mode"
     " AND t.device_id IS a.dev AND t.problem_id = a.prob AND t.k = a.k;"
+    "CREATE INDEX temp.msweep_old ON msweep(old);"
     /* a sweep merged while it ran takes its final state, also where the
      * merge found its process gone and marked it interrupted meanwhile */
     "UPDATE main.sweeps SET status = s.status, ended = s.ended, message = s.message,"
@@ -83,6 +87,7 @@ static const char merge_sql[] =
     " JOIN mcfg m ON m.old = b.config_id JOIN main.builds t ON t.config_id = m.new"
     " AND t.arch = b.arch AND t.compiler = b.compiler AND t.source_hash = b.source_hash"
     " AND t.created = b.created AND t.sweep_id IS (SELECT new FROM msweep WHERE old = b.sweep_id);"
+    "CREATE INDEX temp.mbuild_old ON mbuild(old);"
     "INSERT INTO runs(sweep_id, build_id, device_id, problem_id, config_id, status, message,"
     " median_ms, min_ms, max_ms, reps, gbs, mcells, pct_copy, max_err, err_bound, created)"
     " SELECT (SELECT new FROM msweep WHERE old = r.sweep_id),"
