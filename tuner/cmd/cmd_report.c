@@ -104,6 +104,7 @@ int tn_cmd_report(int argc, char **argv)
 	};
 	const char *path = TN_CLI_DB_DEFAULT, *dir = REPORT_DIR_DEFAULT;
 	struct tn_report_filter f = { 0 };
+	const struct tn_family *fam;
 	char err[1024] = "";
 	int opt, rc = TN_EX_FAIL, nplots = 0;
 	struct db *db = NULL;
@@ -113,7 +114,13 @@ int tn_cmd_report(int argc, char **argv)
 		switch (opt) {
 		case 0x200: path = optarg; break;
 		case 'o': dir = optarg; break;
-		case 'f': f.family = optarg; break;
+		case 'f':
+			if (tn_family_find(optarg, &fam, err, sizeof err)) {
+				fprintf(stderr, "fdtune report: %s\n", err);
+				return TN_EX_USAGE;
+			}
+			f.family = optarg;
+			break;
 		case 'r':
 			if (tn_parse_int(optarg, "--radius", 1, TN_RMAX, &f.radius, err, sizeof err)) {
 				fprintf(stderr, "fdtune report: %s\n", err);

@@ -154,10 +154,13 @@ int tn_cmd_sweep(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, TN_CLI_PROBLEM_SHORT "d:j:s:qh", lo, NULL)) != -1) {
 		/* the problem options take lists here: they make the plan */
 		switch (opt) {
-		case 'f': fams = optarg; lists = 1; continue;
-		case 'r': radii = optarg; lists = 1; continue;
-		case 'n': sizes = optarg; lists = 1; continue;
-		case 0x100: precs = optarg; lists = 1; continue;
+		case 'f': case 'r': case 'n': case 0x100:
+			if (tn_cli_once(&c.seen, opt, err, sizeof err))
+				goto bad;
+			*(opt == 'f' ? &fams : opt == 'r' ? &radii : opt == 'n' ? &sizes : &precs) =
+				optarg;
+			lists = 1;
+			continue;
 		case 0x20b: file = optarg; continue;
 		}
 		switch (tn_cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
