@@ -178,7 +178,11 @@ struct db_filter;
  * printing; DB_NOMATCH with err saying what is needed. */
 int db_strategies(struct db *d, const struct db_filter *f, enum db_fmt fmt, FILE *out,
                   char *err, size_t n);
-/* NULL / 0 = any.  device matches device name or arch with LIKE '%x%';
+/* SQL true where the device name column d or the arch column a contains the
+ * text bound to p: literally (% and _ are themselves), ASCII case aside. */
+#define DB_DEVICE_HAS(d, a, p) \
+    " (instr(lower(" d "), lower(" p ")) > 0 OR instr(lower(" a "), lower(" p ")) > 0)"
+/* NULL / 0 = any.  device: device name or arch contains it (DB_DEVICE_HAS);
  * family and precision match exactly; nx, ny, nz (all or none) the size. */
 struct db_filter { const char *device, *family, *precision; int radius, nx, ny, nz; };
 /*
