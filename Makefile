@@ -172,7 +172,7 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(B)/t_robust $(B)/t_share $(B)/t_input $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(B)/t_robust $(B)/t_share $(B)/t_input $(B)/t_readme $(PLATFORMS:%=$(B)/t_compile-%)
 T_CPU += $(B)/t_example
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
@@ -202,6 +202,8 @@ $(B)/t_plan: $(B)/tests/t_plan.o $(B)/tests/t_util.o $(CORE_O)
 $(B)/t_report: $(B)/tests/t_report.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_share: $(B)/tests/t_share.o $(B)/tests/t_util.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_fault.o $(B)/db/db_path.o $(B)/db/db_read.o
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_readme: $(B)/tests/t_readme.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_input: $(B)/tests/t_input.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
