@@ -14,6 +14,9 @@ else
 GPU ?= amd
 endif
 
+# the version of fdtune: --version, pkg-config's and the CMake package's
+VERSION = 0.1
+
 CC ?= cc
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
@@ -59,6 +62,9 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
+$(B)/tuner/main.o: CPPFLAGS += -DFDT_VERSION='"$(VERSION)"'
+$(B)/tuner/main.o: Makefile
+
 $(B)/nvidia/rt.o: runtime/rt.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(NV_CPPFLAGS) $(CFLAGS) -c -o $@ $<
@@ -69,7 +75,6 @@ $(B)/amd/rt.o: runtime/rt.c
 
 # ---- libfdtune: the run-time lookup library (db/fdtune.h) ----
 PREFIX ?= /usr/local
-VERSION = 0.1
 $(B)/libfdtune.a: $(B)/db/fdt_lib.o
 	$(AR) rcs $@ $^
 
@@ -88,7 +93,8 @@ $(B)/inst/fdtune: $(filter-out $(B)/gen/gen.o,$(CORE_O)) $(B)/inst/gen.o $(TOOL_
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS))
 
 # libfdtune (C header, Fortran module source, library, pkg-config file), the
-# fdtune command and its templates, and the CMake package (cmake/).
+# fdtune command and its templates (the m4 ones and fdt_rule.h, which
+# export --all-sizes pastes into its NAME.cu), and the CMake package (cmake/).
 install: $(B)/libfdtune.a $(B)/inst/fdtune
 	install -d $(PREFIX)/include $(PREFIX)/lib/pkgconfig $(PREFIX)/bin \
 	  $(PREFIX)/share/fdtune/templates $(PREFIX)/lib/cmake/fdtune
@@ -98,7 +104,7 @@ install: $(B)/libfdtune.a $(B)/inst/fdtune
 	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: $(VERSION)\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
 	  '$(PREFIX)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
 	install -m 755 $(B)/inst/fdtune $(PREFIX)/bin/fdtune
-	install -m 644 templates/*.m4 $(PREFIX)/share/fdtune/templates
+	install -m 644 templates/*.m4 templates/*.h $(PREFIX)/share/fdtune/templates
 	install -m 644 cmake/fdtuneConfig.cmake $(PREFIX)/lib/cmake/fdtune/fdtuneConfig.cmake
 	sed 's/@VERSION@/$(VERSION)/' cmake/fdtuneConfigVersion.cmake.in \
 	  > $(PREFIX)/lib/cmake/fdtune/fdtuneConfigVersion.cmake
