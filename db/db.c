@@ -250,18 +250,20 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
         goto done;
     }
     rc = setup(h, path, exists, upto, err, n);
-    if (rc)
-        goto done;
-    *out = malloc(sizeof **out);
-    if (!*out) {
-        rc = db_fail(err, n, "db_open: out of memory");
-        goto done;
-    }
-    (*out)->h = h;
-    h = NULL;
+    if (!rc)
+        rc = db_wrap(&h, out, err, n);
 done:
     db_shut(h);
     return rc;
+}
+
+int db_wrap(sqlite3 **h, struct db **out, char *err, size_t n)
+{
+    if (!(*out = malloc(sizeof **out)))
+        return db_fail(err, n, "opening %s: out of memory", sqlite3_db_filename(*h, "main"));
+    (*out)->h = *h;
+    *h = NULL;
+    return 0;
 }
 
 int db_open(const char *path, struct db **out, char *err, size_t n)

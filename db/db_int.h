@@ -63,6 +63,9 @@ int db_stmt(sqlite3 *h, const char *sql, const struct val *v, int nv, struct res
 int db_exec(sqlite3 *h, const char *sql, const char *what, char *err, size_t n);
 /* Closes h (NULL allowed); a failure, a bug of db/, is told on stderr. */
 void db_shut(sqlite3 *h);
+/* *out = a new struct db that owns *h, and *h = NULL; -1 when out of memory
+ * (*h is left to the caller). */
+int db_wrap(sqlite3 **h, struct db **out, char *err, size_t n);
 
 /* What every command says of a database of a newer fdtune: path, its
  * schema version, DB_SCHEMA_LATEST. */

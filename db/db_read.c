@@ -22,7 +22,6 @@
 #include "db.h"
 #include "db_int.h"
 
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -98,15 +97,8 @@ int db_read(const char *path, struct db **out, char *err, size_t n)
         rc = db_recognise(h, path, 1, &ver, err, n);
     if (!rc && ver < DB_SCHEMA_LATEST)
         rc = migrate_copy(&h, path, ver, err, n);
-    if (rc)
-        goto done;
-    *out = malloc(sizeof **out);
-    if (!*out) {
-        rc = db_fail(err, n, "db_read: out of memory");
-        goto done;
-    }
-    (*out)->h = h;
-    h = NULL;
+    if (!rc)
+        rc = db_wrap(&h, out, err, n);
 done:
     db_shut(h);
     return rc ? -1 : 0;
