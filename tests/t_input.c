@@ -103,9 +103,16 @@ static void conflicts(void **st)
 	expect("best --strategies --all", 2, "--strategies and --all: give one");
 	expect("best -r 4 -r 8", 2, "--radius given twice");
 	expect("export -f xyz -f iso3dfd", 2, "--family given twice");
-	expect("gen -p vec=4 -p vec=2", 2, "--param vec given twice (vec=4 and vec=2)");
+	/* -p twice for one parameter: said, and the last taken (a base space and an
+	 * override, as scripts write them) */
+	expect("gen -p vec=4 -p vec=2", 0, "warning: --param vec given twice (vec=4, then vec=2)");
+	assert_non_null(strstr(out, "vec=2 bx="));
 	expect("gen -r 4 -r 8", 2, "--radius given twice");
-	expect("sweep -p vec=4 -p vec=2", 2, "--param vec given twice");
+	snprintf(args, sizeof args, "sweep --compile-only -q %s -p vec=2 --db %s/twice.db", ONE, dir);
+	expect(args, 0, "--param vec given twice (vec=1, then vec=2): vec=2 is taken");
+	snprintf(args, sizeof args, "%s/twice.db", dir);
+	assert_int_equal(t_count(args, "select count(*) from configs where params like "
+				 "'%\"vec\":2%'"), 1);
 	expect("sweep -r 4 -r 8", 2, "--radius given twice");
 	expect("sweep -s guided --compile-only", 2, "-s (of GPU sweeps) cannot hold with it");
 	expect("sweep --devices 0,1 --compile-only", 2, "--devices (-d) (of GPU sweeps) cannot");

@@ -73,17 +73,16 @@ int tn_cli_once(unsigned *seen, int opt, char *err, size_t n)
 	return 0;
 }
 
-/* -1 with err when arg (NAME=V1,...) names a parameter of params[0..np). */
-static int param_twice(const char *const *params, int np, const char *arg, char *err, size_t n)
+/* Says on stderr when arg (NAME=V1,...) names a parameter of params[0..np)
+ * again: the last is taken, as scripts that give a base space and then
+ * override one parameter mean it, but not silently. */
+static void param_twice(const char *const *params, int np, const char *arg)
 {
 	size_t k = strcspn(arg, "=");
 	for (int i = 0; i < np; i++)
-		if (!strncmp(params[i], arg, k) && params[i][k] == '=') {
-			snprintf(err, n, "--param %.*s given twice (%s and %s); give one list: -p "
-				 "%.*s=V1,V2,...", (int)k, arg, params[i], arg, (int)k, arg);
-			return -1;
-		}
-	return 0;
+		if (!strncmp(params[i], arg, k) && params[i][k] == '=')
+			fprintf(stderr, "fdtune: warning: --param %.*s given twice (%s, then %s): "
+				"%s is taken\n", (int)k, arg, params[i], arg, arg);
 }
 
 int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char *err, size_t n)
@@ -107,8 +106,7 @@ int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char 
 			snprintf(err, n, "--param given more than 64 times");
 			return -1;
 		}
-		if (param_twice(c->params, c->nparams, arg, err, n))
-			return -1;
+		param_twice(c->params, c->nparams, arg);
 		c->params[c->nparams++] = arg;
 		return 1;
 	}

@@ -59,8 +59,9 @@ void tn_cli_problem_init(struct tn_cli_problem *c);
  * already (given twice); else records it there and returns 0. */
 int tn_cli_once(unsigned *seen, int opt, char *err, size_t n);
 /* Handles one getopt result of the problem options: 1 if it was one of
- * them, 0 if not, -1 on a bad value or an option given twice (-p twice for
- * one parameter; message in err). */
+ * them, 0 if not, -1 on a bad value or an option given twice (message in
+ * err). -p twice for one parameter is warned about on stderr; the last
+ * is taken. */
 int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char *err, size_t n);
 /* Resolves the family and applies --param; 0 or an EX_ code. */
 int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n);
