@@ -14,6 +14,9 @@ else
 GPU ?= amd
 endif
 
+# the version of fdtune: --version, pkg-config's and the CMake package's
+VERSION = 0.1
+
 CC ?= cc
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
@@ -26,7 +29,7 @@ AMD_CPPFLAGS = -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include
 AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 
 B = build
-CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_reap.c db/db_path.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
+CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_reap.c db/db_path.c db/db_read.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
        tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
        tuner/fam/fam_xyz.c tuner/fam/fam_bugs.c tuner/search/tn_search.c tuner/search/tn_transfer.c \
        tuner/fam/fam_x.c tuner/fam/fam_y.c tuner/fam/fam_z.c tuner/fam/fam_xy.c \
@@ -61,6 +64,9 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
+$(B)/tuner/main.o: CPPFLAGS += -DFDT_VERSION='"$(VERSION)"'
+$(B)/tuner/main.o: Makefile
+
 $(B)/nvidia/rt.o: runtime/rt.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(NV_CPPFLAGS) $(CFLAGS) -c -o $@ $<
@@ -71,7 +77,6 @@ $(B)/amd/rt.o: runtime/rt.c
 
 # ---- libfdtune: the run-time lookup library (db/fdtune.h) ----
 PREFIX ?= /usr/local
-VERSION = 0.1
 $(B)/libfdtune.a: $(B)/db/fdt_lib.o
 	$(AR) rcs $@ $^
 
@@ -99,7 +104,8 @@ $(B)/inst/fdtune: $(filter-out $(B)/gen/gen.o,$(CORE_O)) $(B)/inst/gen.o $(TOOL_
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS))
 
 # libfdtune (C header, Fortran module source, library, pkg-config file), the
-# fdtune command and its templates, and the CMake package (cmake/).
+# fdtune command and its templates (the m4 ones and fdt_rule.h, which
+# export --all-sizes pastes into its NAME.cu), and the CMake package (cmake/).
 install: $(B)/libfdtune.a $(B)/inst/fdtune
 	install -d $(PREFIX)/include $(PREFIX)/lib/pkgconfig $(PREFIX)/bin \
 	  $(PREFIX)/share/fdtune/templates $(PREFIX)/lib/cmake/fdtune
@@ -183,7 +189,7 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(B)/t_robust $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(B)/t_robust $(B)/t_share $(B)/t_input $(B)/t_readme $(PLATFORMS:%=$(B)/t_compile-%)
 T_CPU += $(B)/t_example $(B)/t_export
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
@@ -198,7 +204,7 @@ $(B)/t_mixed: $(B)/tests/t_mixed.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_wave: $(B)/tests/t_wave.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
-$(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_record.o $(B)/db/db_fault.o $(B)/db/db_best.o $(B)/db/db_reap.o $(B)/db/db_path.o
+$(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_record.o $(B)/db/db_fault.o $(B)/db/db_best.o $(B)/db/db_reap.o $(B)/db/db_path.o $(B)/db/db_read.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
@@ -211,6 +217,12 @@ $(B)/t_cli: $(B)/tests/t_cli.o $(B)/tests/t_util.o
 $(B)/t_plan: $(B)/tests/t_plan.o $(B)/tests/t_util.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_report: $(B)/tests/t_report.o $(B)/tests/t_util.o
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_share: $(B)/tests/t_share.o $(B)/tests/t_util.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_fault.o $(B)/db/db_path.o $(B)/db/db_read.o
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_readme: $(B)/tests/t_readme.o $(B)/tests/t_util.o
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+$(B)/t_input: $(B)/tests/t_input.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 $(B)/t_robust: $(B)/tests/t_robust.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)

@@ -5,7 +5,7 @@
  * this build understands; anything else is refused untouched.  Every insert
  * is one autocommitted statement with bound parameters.  db_best lives in
  * db_best.c, the checks of a path in db_path.c, the sweeps of dead processes
- * in db_reap.c.
+ * in db_reap.c, the opening of a database only to read it in db_read.c.
  */
 #include "db.h"
 #include "db_int.h"
@@ -119,7 +119,7 @@ int db_stmt(sqlite3 *h, const char *sql, const struct val *v, int nv, struct res
 }
 
 /* sqlite3_exec: for multi-statement SQL without results. */
-static int exec(sqlite3 *h, const char *sql, const char *what, char *err, size_t n)
+int db_exec(sqlite3 *h, const char *sql, const char *what, char *err, size_t n)
 {
     int rc = sqlite3_exec(h, sql, NULL, NULL, NULL);
 
@@ -129,7 +129,7 @@ static int exec(sqlite3 *h, const char *sql, const char *what, char *err, size_t
 /* Closes h (NULL allowed).  Only a statement left unfinalized, a bug in this
  * module, makes sqlite3_close fail; the close is then deferred to the last
  * finalize and the bug reported on stderr, as there is no caller to tell. */
-static void shut(sqlite3 *h)
+void db_shut(sqlite3 *h)
 {
     if (h && sqlite3_close(h) != SQLITE_OK) {
         fprintf(stderr, "fdtune: internal error closing database: %s\n", sqlite3_errmsg(h));
@@ -138,9 +138,7 @@ static void shut(sqlite3 *h)
     }
 }
 
-/* Applies migrations cur+1..upto, each in its own transaction that also sets
- * user_version; a version applied meanwhile by another process is skipped. */
-static int migrate(sqlite3 *h, int cur, int upto, char *err, size_t n)
+int db_migrate(sqlite3 *h, int cur, int upto, char *err, size_t n)
 {
     char sql[64], what[48];
     struct res r;
@@ -148,18 +146,18 @@ static int migrate(sqlite3 *h, int cur, int upto, char *err, size_t n)
 
     for (v = cur + 1; v <= upto; v++) {
         snprintf(what, sizeof what, "schema migration %d", v);
-        if (exec(h, "BEGIN IMMEDIATE", what, err, n) ||
+        if (db_exec(h, "BEGIN IMMEDIATE", what, err, n) ||
             db_stmt(h, "PRAGMA user_version", NULL, 0, &r, what, err, n))
             goto done;
         if (r.i[0] < v) {
-            if (exec(h, db_migrations[v - 1], what, err, n))
+            if (db_exec(h, db_migrations[v - 1], what, err, n))
                 goto done;
             /* PRAGMA takes no bound parameters; v is our own integer. */
             snprintf(sql, sizeof sql, "PRAGMA user_version=%d", v);
-            if (exec(h, sql, what, err, n))
+            if (db_exec(h, sql, what, err, n))
                 goto done;
         }
-        if (exec(h, "COMMIT", what, err, n))
+        if (db_exec(h, "COMMIT", what, err, n))
             goto done;
     }
     rc = 0;
@@ -173,17 +171,12 @@ done:
     return rc;
 }
 
-/* Recognises the file behind h, writing nothing unless it is empty or an
- * fdtune database this build can handle; then applies the connection
- * settings and migrations up to upto. */
-static int setup(sqlite3 *h, const char *path, int exists, int upto, char *err, size_t n)
+int db_recognise(sqlite3 *h, const char *path, int exists, int *ver, char *err, size_t n)
 {
     struct res r;
-    int rc, app, ver;
+    int rc, app;
 
-    if (sqlite3_db_readonly(h, "main") != 0)
-        return db_fail(err, n, "%s cannot be opened for writing; fix its permissions or choose another --db", path);
-    if (exec(h, "PRAGMA busy_timeout=5000", "set busy timeout", err, n))
+    if (db_exec(h, "PRAGMA busy_timeout=5000", "set busy timeout", err, n))
         return -1;
     rc = db_run1(h, "SELECT (SELECT application_id FROM pragma_application_id),"
                  " (SELECT user_version FROM pragma_user_version),"
@@ -192,13 +185,12 @@ static int setup(sqlite3 *h, const char *path, int exists, int upto, char *err, 
     if (rc != SQLITE_OK)
         return badfile(h, rc, path, err, n);
     app = (int)r.i[0];
-    ver = (int)r.i[1];
-    if (app != DB_APPLICATION_ID && (app != 0 || r.i[3] > 0 || ver != 0))
+    *ver = (int)r.i[1];
+    if (app != DB_APPLICATION_ID && (app != 0 || r.i[3] > 0 || *ver != 0))
         return db_fail(err, n, "%s is not an fdtune database (application_id 0x%08x, %lld tables); choose another --db path",
                     path, (unsigned)app, r.i[2]);
-    if (ver > DB_SCHEMA_LATEST)
-        return db_fail(err, n, "%s: database schema version %d is newer than this fdtune (%d); upgrade fdtune",
-                    path, ver, DB_SCHEMA_LATEST);
+    if (*ver > DB_SCHEMA_LATEST)
+        return db_fail(err, n, DB_NEWER_MSG, path, *ver, DB_SCHEMA_LATEST);
     if (exists) {
         rc = db_run1(h, "PRAGMA quick_check(1)", NULL, 0, &r);
         if (rc != SQLITE_OK)
@@ -207,14 +199,28 @@ static int setup(sqlite3 *h, const char *path, int exists, int upto, char *err, 
             return db_fail(err, n, "%s fails SQLite's quick_check (%s); move it aside or choose another --db",
                         path, r.t);
     }
-    if (exec(h, "PRAGMA foreign_keys=ON", "enable foreign keys", err, n) ||
-        exec(h, "PRAGMA synchronous=NORMAL", "set synchronous=NORMAL", err, n) ||
+    return 0;
+}
+
+/* Recognises the file behind h (db_recognise); then applies the connection
+ * settings and migrations up to upto. */
+static int setup(sqlite3 *h, const char *path, int exists, int upto, char *err, size_t n)
+{
+    struct res r;
+    int ver;
+
+    if (sqlite3_db_readonly(h, "main") != 0)
+        return db_fail(err, n, "%s cannot be opened for writing; fix its permissions or choose another --db", path);
+    if (db_recognise(h, path, exists, &ver, err, n))
+        return -1;
+    if (db_exec(h, "PRAGMA foreign_keys=ON", "enable foreign keys", err, n) ||
+        db_exec(h, "PRAGMA synchronous=NORMAL", "set synchronous=NORMAL", err, n) ||
         db_stmt(h, "PRAGMA journal_mode=WAL", NULL, 0, &r, "set WAL journal mode", err, n))
         return -1;
     if (strcmp(r.t, "wal") != 0 && strcmp(r.t, "memory") != 0)
         return db_fail(err, n, "cannot put %s in WAL mode (journal_mode is '%s'); put --db on a local filesystem",
                     path, r.t);
-    return migrate(h, ver, upto, err, n);
+    return db_migrate(h, ver, upto, err, n);
 }
 
 int db_open_version(const char *path, int upto, struct db **out, char *err, size_t n)
@@ -244,29 +250,35 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
         goto done;
     }
     rc = setup(h, path, exists, upto, err, n);
-    if (rc)
-        goto done;
-    *out = malloc(sizeof **out);
-    if (!*out) {
-        rc = db_fail(err, n, "db_open: out of memory");
-        goto done;
-    }
-    (*out)->h = h;
-    h = NULL;
+    if (!rc)
+        rc = db_wrap(&h, out, err, n);
 done:
-    shut(h);
+    db_shut(h);
     return rc;
+}
+
+int db_wrap(sqlite3 **h, struct db **out, char *err, size_t n)
+{
+    if (!(*out = malloc(sizeof **out)))
+        return db_fail(err, n, "opening %s: out of memory", sqlite3_db_filename(*h, "main"));
+    (*out)->h = *h;
+    *h = NULL;
+    return 0;
 }
 
 int db_open(const char *path, struct db **out, char *err, size_t n)
 {
+    struct stat st;
+
+    if (path && !stat(path, &st) && S_ISREG(st.st_mode) && !db_path_writable(path))
+        return db_read(path, out, err, n);
     return db_open_version(path, DB_SCHEMA_LATEST, out, err, n);
 }
 
 void db_close(struct db *d)
 {
     if (d)
-        shut(d->h);
+        db_shut(d->h);
     free(d);
 }
 

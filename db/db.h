@@ -33,9 +33,20 @@ struct sqlite3;
  * Open or create the database at path and migrate it to DB_SCHEMA_LATEST.
  * Refuses (without modifying the file) anything that is not an fdtune
  * database, is corrupt, or has a newer schema than this build knows.
+ * An existing file this process may not write, or whose directory it may
+ * not write, is opened as db_read opens it, and every write to it fails:
+ * a writer that needs to write checks db_path_check(path, 1) first.
  * On success *out must be released with db_close.
  */
 int db_open(const char *path, struct db **out, char *err, size_t n);
+/*
+ * Open the existing database at path to read it only (db_read.c): nothing
+ * is written to the file, which may be read-only and in a read-only
+ * directory, and no file is left beside it. An older schema is migrated in
+ * a copy in memory; what db_open refuses is refused alike. Every write
+ * through *out fails. Release *out with db_close.
+ */
+int db_read(const char *path, struct db **out, char *err, size_t n);
 /* As db_open but migrates no further than version upto (1..DB_SCHEMA_LATEST);
  * a file already past upto is opened as it is.  Meant for migration tests. */
 int db_open_version(const char *path, int upto, struct db **out, char *err, size_t n);
@@ -174,8 +185,9 @@ int db_build_recorded(struct db *d, long long cfg, long long prob, const char *a
 
 /* Merges the fdtune database at src into d in one transaction (see
  * db_merge.c for how rows are matched): merging the same file twice adds
- * nothing, and on failure d is unchanged. src is only read. *runs and
- * *builds count the rows added. */
+ * nothing, and on failure d is unchanged. src is only read, as db_read
+ * reads it (what db_read refuses is refused alike). *runs and *builds
+ * count the rows added. */
 int db_merge(struct db *d, const char *src, long long *runs, long long *builds, char *err,
              size_t n);
 
@@ -186,7 +198,11 @@ struct db_filter;
  * printing; DB_NOMATCH with err saying what is needed. */
 int db_strategies(struct db *d, const struct db_filter *f, enum db_fmt fmt, FILE *out,
                   char *err, size_t n);
-/* NULL / 0 = any.  device matches device name or arch with LIKE '%x%';
+/* SQL true where the device name column d or the arch column a contains the
+ * text bound to p: literally (% and _ are themselves), ASCII case aside. */
+#define DB_DEVICE_HAS(d, a, p) \
+    " (instr(lower(" d "), lower(" p ")) > 0 OR instr(lower(" a "), lower(" p ")) > 0)"
+/* NULL / 0 = any.  device: device name or arch contains it (DB_DEVICE_HAS);
  * family and precision match exactly; nx, ny, nz (all or none) the size. */
 struct db_filter { const char *device, *family, *precision; int radius, nx, ny, nz; };
 /*

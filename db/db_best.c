@@ -21,7 +21,7 @@ enum { DEV, ARCH, FAM, RAD, NX, NY, NZ, PREC, PARAMS, MS, GBS, PCT, MCELLS, REGS
 
 #define MATCH \
     " status = 'ok' AND median_ms IS NOT NULL" \
-    " AND (?1 IS NULL OR device LIKE '%' || ?1 || '%' OR arch LIKE '%' || ?1 || '%')" \
+    " AND (?1 IS NULL OR" DB_DEVICE_HAS("device", "arch", "?1") ")" \
     " AND (?2 IS NULL OR family = ?2) AND (?3 IS NULL OR precision = ?3)" \
     " AND (?4 = 0 OR radius = ?4)"
 #define RANKED \

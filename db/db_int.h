@@ -59,5 +59,36 @@ int db_run1(sqlite3 *h, const char *sql, const struct val *v, int nv, struct res
 /* db_run1, 0 or -1 with err saying what failed (what) and a hint. */
 int db_stmt(sqlite3 *h, const char *sql, const struct val *v, int nv, struct res *r,
             const char *what, char *err, size_t n);
+/* sqlite3_exec of sql (several statements, no results), with db_stmt's message. */
+int db_exec(sqlite3 *h, const char *sql, const char *what, char *err, size_t n);
+/* Closes h (NULL allowed); a failure, a bug of db/, is told on stderr. */
+void db_shut(sqlite3 *h);
+/* *out = a new struct db that owns *h, and *h = NULL; -1 when out of memory
+ * (*h is left to the caller). */
+int db_wrap(sqlite3 **h, struct db **out, char *err, size_t n);
+
+/* What every command says of a database of a newer fdtune: path, its
+ * schema version, DB_SCHEMA_LATEST. */
+#define DB_NEWER_MSG "%s was written by a newer fdtune (schema version %d; this fdtune " \
+    "reads up to %d): use that fdtune or a later one; this one changes nothing in it"
+
+/* Recognises the database behind h (path names it in messages) without
+ * writing to it: an fdtune database, or an empty file (version 0); refuses
+ * any other file, a newer schema (DB_NEWER_MSG) and, when check is 1, a file
+ * that fails SQLite's quick_check. *ver = its schema version. Sets a busy
+ * timeout on h. */
+int db_recognise(sqlite3 *h, const char *path, int check, int *ver, char *err, size_t n);
+/* Applies migrations cur+1..upto to h, each in its own transaction that also
+ * sets user_version; a version applied meanwhile by another process is skipped. */
+int db_migrate(sqlite3 *h, int cur, int upto, char *err, size_t n);
+/* 1 when this process may write path and create files in its directory
+ * (db_path.c): what SQLite needs to open it for writing in WAL mode. */
+int db_path_writable(const char *path);
+/* The query of the file: URI through which a reader opens the existing
+ * database at path (db_read.c): "" (read-write, for a writer may come and
+ * SQLite's close removes -wal and -shm) where this process may write the
+ * file and its directory, else "mode=ro" where a -wal with content is
+ * beside it, else "immutable=1". A reader never writes through it. */
+const char *db_read_query(const char *path);
 
 #endif

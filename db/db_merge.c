@@ -1,7 +1,9 @@
 /*
  * db_merge.c: merging one fdtune database into another, for sweeps split
- * into shards or run on several nodes. SQLite does the work: the source is
- * attached read-only and copied table by table in one transaction, rows
+ * into shards or run on several nodes. SQLite does the work: the source,
+ * opened as db_read opens a database (read-only files and directories,
+ * older schemas migrated in memory, nothing left beside it), is attached
+ * and copied table by table in one transaction, rows
  * matched by their natural keys, so that merging the same file twice adds
  * nothing and a failure leaves the target as it was:
  *   devices (vendor, name, arch, uuid), problems and configs by their unique
@@ -43,6 +45,9 @@ static const char merge_sql[] =
     " JOIN main.problems t USING (family, radius, nx, ny, nz, precision);"
     "CREATE TEMP TABLE mcfg AS SELECT s.id AS old, t.id AS new FROM src.configs s"
     " JOIN main.configs t USING (family, params);"
+    /* the maps are read once a row of the source: indexed by the old id */
+    "CREATE INDEX temp.mdev_old ON mdev(old); CREATE INDEX temp.mprob_old ON mprob(old);"
+    "CREATE INDEX temp.mcfg_old ON mcfg(old);"
     /* sweeps of one key (the same command started in the same second) are
      * paired in the order of their ids: the k-th of the source with the k-th
      * of the target, and those past the target's count are added */
@@ -63,6 +68,7 @@ static const char merge_sql[] =
     " cmdline, host, started, mode, device_id, problem_id ORDER BY id) AS k FROM main.sweeps) t"
     " ON t.cmdline = a.cmdline AND t.host = a.host AND t.started = a.started AND t.mode = a.mode"
     " AND t.device_id IS a.dev AND t.problem_id = a.prob AND t.k = a.k;"
+    "CREATE INDEX temp.msweep_old ON msweep(old);"
     /* a sweep merged while it ran takes its final state, also where the
      * merge found its process gone and marked it interrupted meanwhile */
     "UPDATE main.sweeps SET status = s.status, ended = s.ended, message = s.message,"
@@ -81,6 +87,7 @@ static const char merge_sql[] =
     " JOIN mcfg m ON m.old = b.config_id JOIN main.builds t ON t.config_id = m.new"
     " AND t.arch = b.arch AND t.compiler = b.compiler AND t.source_hash = b.source_hash"
     " AND t.created = b.created AND t.sweep_id IS (SELECT new FROM msweep WHERE old = b.sweep_id);"
+    "CREATE INDEX temp.mbuild_old ON mbuild(old);"
     "INSERT INTO runs(sweep_id, build_id, device_id, problem_id, config_id, status, message,"
     " median_ms, min_ms, max_ms, reps, gbs, mcells, pct_copy, max_err, err_bound, created)"
     " SELECT (SELECT new FROM msweep WHERE old = r.sweep_id),"
@@ -92,45 +99,63 @@ static const char merge_sql[] =
     " AND t.problem_id = p.new AND t.config_id = c.new AND t.created = r.created"
     " AND t.status = r.status AND t.median_ms IS r.median_ms);";
 
-/* The source must be an fdtune database of this schema version; checked
- * through a read-only connection so that nothing touches it. */
-static int check_source(const char *path, char *err, size_t n)
+/* Attaches the fdtune database at path to h as src, only to be read: what
+ * db_read opens, so that a read-only source in a read-only directory is
+ * merged and nothing is left beside it; the file itself through
+ * db_read_query's URI, or, where its schema is older, the copy db_read
+ * migrated in memory, deserialized into src. */
+static int attach(sqlite3 *h, const char *path, char *err, size_t n)
 {
-    sqlite3 *h = NULL;
+    struct db *s = NULL;
+    sqlite3 *sh;
     sqlite3_stmt *st = NULL;
-    int rc = SQLITE_OK, app = 0, ver = 0;
+    unsigned char *img = NULL;
+    sqlite3_int64 sz = 0;
+    const char *file;
+    char uri[4200];
+    int rc = -1;
 
-    if (db_path_check(path, 0, err, n))
-        return -1;
-    rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL);
-
-    if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(h, "SELECT (SELECT application_id FROM pragma_application_id),"
-                                   " (SELECT user_version FROM pragma_user_version)", -1, &st, NULL);
-    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        app = sqlite3_column_int(st, 0);
-        ver = sqlite3_column_int(st, 1);
-        rc = SQLITE_OK;
+    if (db_read(path, &s, err, n) || db_handle(s, &sh, err, n))
+        goto done;
+    file = sqlite3_db_filename(sh, "main");
+    if (file && *file)
+        db_uri(uri, sizeof uri, path, db_read_query(path));
+    else if (!(img = sqlite3_serialize(sh, "main", &sz, 0))) {
+        db_fail(err, n, "reading %s: out of memory", path);
+        goto done;
+    } else {
+        /* the copy keeps the file's WAL header, which the deserialized
+         * database cannot open: bytes 18 and 19 (the file format's write
+         * and read versions) say rollback journal (1) instead */
+        if (sz > 19)
+            img[18] = img[19] = 1;
+        snprintf(uri, sizeof uri, ":memory:");
     }
-    if (rc != SQLITE_OK)
-        db_fail(err, n, "cannot read %s: %s", path, h ? sqlite3_errmsg(h) : "out of memory");
-    if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK) {
-        db_fail(err, n, "cannot read %s: %s", path, sqlite3_errmsg(h));
-        rc = SQLITE_ERROR;
+    db_close(s);
+    s = NULL;
+    rc = sqlite3_prepare_v2(h, "ATTACH ?1 AS src", -1, &st, NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC)) == SQLITE_OK)
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+    if (sqlite3_finalize(st) != SQLITE_OK || rc != SQLITE_OK) {
+        rc = db_fail(err, n, "cannot attach %s: %s", path, sqlite3_errmsg(h));
+        goto done;
     }
-    if (sqlite3_close(h) != SQLITE_OK && rc == SQLITE_OK) {
-        db_fail(err, n, "closing %s failed", path);
-        rc = SQLITE_ERROR;
+    if (img) {
+        /* frees img, also when it fails */
+        rc = sqlite3_deserialize(h, "src", img, sz, sz, SQLITE_DESERIALIZE_FREEONCLOSE |
+                                 SQLITE_DESERIALIZE_READONLY);
+        img = NULL;
+        if (rc != SQLITE_OK) {
+            rc = db_fail(err, n, "reading %s: %s", path, sqlite3_errmsg(h));
+            sqlite3_exec(h, "DETACH src", NULL, NULL, NULL);
+            goto done;
+        }
     }
-    if (rc != SQLITE_OK)
-        return -1;
-    if (app != DB_APPLICATION_ID)
-        return db_fail(err, n, "%s is not an fdtune database; nothing was merged", path);
-    if (ver != DB_SCHEMA_LATEST)
-        return db_fail(err, n, "%s has schema version %d, this fdtune writes %d; open it once "
-                       "with this fdtune (fdtune best --db %s) to migrate it, then merge", path,
-                       ver, DB_SCHEMA_LATEST, path);
-    return 0;
+    rc = 0;
+done:
+    sqlite3_free(img);
+    db_close(s);
+    return rc;
 }
 
 int db_merge(struct db *d, const char *src, long long *runs, long long *builds, char *err,
@@ -138,12 +163,11 @@ int db_merge(struct db *d, const char *src, long long *runs, long long *builds, 
 {
     sqlite3 *h = NULL;
     sqlite3_stmt *st = NULL;
-    char uri[4200];
     int rc;
     long long before[2] = {0, 0}, after[2] = {0, 0};
     long long *cnt[2] = {before, after};
 
-    if (check_source(src, err, n) || db_handle(d, &h, err, n))
+    if (db_handle(d, &h, err, n))
         return -1;
     {
         const char *main_path = sqlite3_db_filename(h, "main");
@@ -152,16 +176,14 @@ int db_merge(struct db *d, const char *src, long long *runs, long long *builds, 
             a.st_ino == b.st_ino)
             return db_fail(err, n, "%s is the target itself; nothing to merge", src);
     }
-    db_uri(uri, sizeof uri, src, "mode=ro");    /* attached read-only */
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
-            rc = sqlite3_prepare_v2(h, "ATTACH ?1 AS src", -1, &st, NULL);
-            if (rc == SQLITE_OK && (rc = sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC)) == SQLITE_OK)
-                rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-            if (sqlite3_finalize(st) != SQLITE_OK || rc != SQLITE_OK)
-                return db_fail(err, n, "cannot attach %s: %s", src, sqlite3_errmsg(h));
-            st = NULL;
-            rc = sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+            if (attach(h, src, err, n))
+                return -1;
+            /* deferred: the first statement takes main's write lock, and
+             * src, attached read-write where this process may write it, is
+             * only read */
+            rc = sqlite3_exec(h, "BEGIN", NULL, NULL, NULL);
             if (rc == SQLITE_OK)
                 rc = sqlite3_exec(h, merge_sql, NULL, NULL, NULL);
             if (rc == SQLITE_OK && (rc = sqlite3_exec(h, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK)

@@ -66,3 +66,13 @@ int db_path_check(const char *path, int write, char *err, size_t n)
                        "the permissions", path, dir, strerror(errno));
     return 0;
 }
+
+int db_path_writable(const char *path)
+{
+    char dir[4096];
+
+    if (strlen(path) >= sizeof dir)
+        return 0;
+    dir_of(path, dir, sizeof dir);
+    return !access(path, R_OK | W_OK) && !access(dir, W_OK | X_OK);
+}

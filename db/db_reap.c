@@ -54,6 +54,19 @@ int db_proc_id(long pid, char *buf, size_t n)
     return 0;
 }
 
+/* 1 when process pid has ended but its parent has not reaped it yet: a
+ * zombie (state Z, or X while it goes), which kill(pid, 0) still finds. */
+static int dead(long pid)
+{
+    char path[64], stat[1024];
+    const char *p;
+
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if (line(path, stat, sizeof stat) || !(p = strrchr(stat, ')')))
+        return 0;
+    return p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
 /* 1 when process pid, whose identity was recorded as id (NULL: unknown),
  * still runs. */
 static int alive(long pid, const char *id)
@@ -62,7 +75,7 @@ static int alive(long pid, const char *id)
 
     if (pid <= 0)
         return 0;
-    if (kill((pid_t)pid, 0) && errno != EPERM)
+    if ((kill((pid_t)pid, 0) && errno != EPERM) || dead(pid))
         return 0;
     if (!id || db_proc_id(pid, now, sizeof now))
         return 1;       /* it exists; nothing to tell it from another process */

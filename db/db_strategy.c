@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 
 #define WHERE \
-    " WHERE (?1 IS NULL OR device LIKE '%' || ?1 || '%' OR arch LIKE '%' || ?1 || '%')" \
+    " WHERE (?1 IS NULL OR" DB_DEVICE_HAS("device", "arch", "?1") ")" \
     " AND (?2 IS NULL OR precision = ?2) AND (?3 = 0 OR radius = ?3)" \
     " AND (?4 = 0 OR (nx = ?4 AND ny = ?5 AND nz = ?6))"
 

@@ -11,6 +11,7 @@
  * (tuner/fam/tn_defaults.c).
  */
 #include "fdtune.h"
+#include "db.h"
 #include "db_int.h"
 #include "../templates/fdt_rule.h"
 #include "fdt_defaults.h"
@@ -169,7 +170,7 @@ static const char sizes_sql[] =
 	"  ORDER BY coalesce(json_extract(params, '$.acc'), 0), median_ms, run_id)"
 	"  AS rk FROM v_runs WHERE status = 'ok' AND median_ms IS NOT NULL AND family = ?2"
 	"  AND radius = ?3 AND precision = ?4"
-	"  AND (device LIKE '%' || ?1 || '%' OR arch LIKE '%' || ?1 || '%'))"
+	"  AND" DB_DEVICE_HAS("device", "arch", "?1") ")"
 	" WHERE rk = 1 ORDER BY device, nx * ny * nz, nx, ny, nz";
 
 /* Row st into cfg, its parameters split and its fit for the rule. */
@@ -210,6 +211,21 @@ int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int rad
 	memset(cfg, 0, sizeof *cfg);
 	if (!family || !precision || !device) {
 		snprintf(err, n, "fdtune_lookup: device, family and precision are required");
+		return 1;
+	}
+	/* a default labelled with a problem fdtune cannot tune would pass for an answer */
+	if (radius < 1 || radius > FDTUNE_RMAX) {
+		snprintf(err, n, "fdtune_lookup: radius %d: fdtune tunes radii 1..%d", radius,
+			 FDTUNE_RMAX);
+		return 1;
+	}
+	if (nx < 1 || ny < 1 || nz < 1) {
+		snprintf(err, n, "fdtune_lookup: size %dx%dx%d: every extent must be at least 1",
+			 nx, ny, nz);
+		return 1;
+	}
+	if (strcmp(precision, "fp32") && strcmp(precision, "fp64")) {
+		snprintf(err, n, "fdtune_lookup: precision '%.40s': fp32 or fp64", precision);
 		return 1;
 	}
 	if (!db)

@@ -24,6 +24,8 @@ extern "C" {
 
 typedef struct fdtune_db fdtune_db;
 
+#define FDTUNE_RMAX 8           /* the largest stencil radius fdtune tunes */
+
 /* Where a configuration came from. */
 enum fdtune_source {
 	FDTUNE_EXACT = 0,       /* the best run for this device and problem */
@@ -53,8 +55,9 @@ void fdtune_close(fdtune_db *db);
  *   log2(nx/mx)^2 + log2(ny/my)^2 + 2 log2(nz/mz)^2
  * among those whose configuration can launch the grid (at most 65535 blocks
  * in grid y and z; FDTUNE_NEAREST); else the default (FDTUNE_DEFAULT). db
- * may be NULL, which gives the default. Fails only for an unknown family or
- * a database error. */
+ * may be NULL, which gives the default. Fails for an unknown family, a
+ * radius outside 1..FDTUNE_RMAX, an extent below 1, a precision other than
+ * "fp32" and "fp64", and a database error. */
 int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int radius,
 		  int nx, int ny, int nz, const char *precision, struct fdtune_config *cfg,
 		  char *err, size_t n);

@@ -2,8 +2,8 @@
  * t_lib.c: libfdtune on a copy of the H100 database: an exact match, the
  * nearest size, the default when the device or database is missing (every
  * family's, checked against the family descriptors this program links
- * with), bad files and families; and `make install` with a program built
- * through pkg-config, as README's example does.
+ * with), bad files, families, radii, sizes and precisions; and `make
+ * install` with a program built through pkg-config, as README's example does.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -123,6 +123,37 @@ static void family_defaults(void **st)
 	}
 	sqlite3_finalize(q);
 	sqlite3_close(h);
+/* issue 23: a problem fdtune cannot tune is an error, not a default labelled
+ * with it; a device is matched literally ('%' is no wildcard). */
+static void bad_arguments(void **st)
+{
+	static const struct { int r, nx; const char *prec, *why; } bad[] = {
+		{ 0, 64, "fp32", "radius 0" }, { 9, 64, "fp32", "radius 9" },
+		{ -1, 64, "fp32", "radius -1" }, { 4, 0, "fp32", "size 0x64x64" },
+		{ 4, -5, "fp32", "size -5x64x64" }, { 4, 64, "fp16", "precision 'fp16'" },
+	};
+	struct fdtune_config c;
+	fdtune_db *d;
+	char err[512];
+	(void)st;
+	assert_int_equal(fdtune_open(db, &d, err, sizeof err), 0);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		for (int k = 0; k < 2; k++) {   /* with the database and without */
+			err[0] = 0;
+			assert_int_not_equal(fdtune_lookup(k ? NULL : d, "H100", "xyz", bad[i].r,
+							   bad[i].nx, 64, 64, bad[i].prec, &c, err,
+							   sizeof err), 0);
+			if (!strstr(err, bad[i].why))
+				print_error("%s: %s\n", bad[i].why, err);
+			assert_non_null(strstr(err, bad[i].why));
+		}
+	assert_int_equal(fdtune_lookup(d, "h100", "xyz", 4, 512, 512, 512, "fp32", &c, err,
+				       sizeof err), 0);
+	assert_int_equal(c.source, FDTUNE_EXACT);       /* ASCII case aside */
+	assert_int_equal(fdtune_lookup(d, "H100%", "xyz", 4, 512, 512, 512, "fp32", &c, err,
+				       sizeof err), 0);
+	assert_int_equal(c.source, FDTUNE_DEFAULT);     /* no device is called H100% */
+	fdtune_close(d);
 }
 
 /* Checks that line (export --which's, or NAME_which's "SIZE CFG") names the
@@ -246,7 +277,8 @@ int main(void)
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(lookups), cmocka_unit_test(family_defaults),
 		cmocka_unit_test(agrees_with_export),
-		cmocka_unit_test(bad_files), cmocka_unit_test(installed),
+		cmocka_unit_test(bad_files), cmocka_unit_test(bad_arguments),
+		cmocka_unit_test(installed),
 	};
 	const char *src = getenv("RESULTS_DB");
 	char cmd[600];

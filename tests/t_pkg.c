@@ -11,11 +11,17 @@
  *                  with tests/cmake/main.cu;
  *   installed      the installed fdtune finds the installed templates
  *                  (PREFIX/share/fdtune/templates), not the build tree's,
- *                  the headers that exports paste included.
+ *                  the headers that exports paste included;
+ *   version        fdtune --version, pkg-config and the CMake version file
+ *                  say one version; fdtune help;
+ *   hidden_tree    the installed fdtune with the source tree out of reach
+ *                  (a mount namespace puts an empty directory over it):
+ *                  every export mode, gen, a compile-only sweep, report and
+ *                  fdtune_add_kernels with ALL_SIZES (issue 23).
  * Nothing is run on a GPU. Skipped, saying why, where cmake or nvcc is
  * missing (`make test` installs cmake through .ci/deps.sh).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,6 +37,7 @@
 
 static char dir[] = "/tmp/fdt_pkgXXXXXX", db[256], out[65536], nvcc[512];
 static const char *root;
+static char rootbuf[4096];
 static int installed_ok;
 
 /* Runs cmd under sh with stdout and stderr in out; returns its status. */
@@ -155,13 +162,85 @@ static void installed(void **st)
 	assert_non_null(strstr(out, cmd));
 }
 
+/* One version: the command's, pkg-config's and the CMake package's. */
+static void version(void **st)
+{
+	char cmd[2048], v[64];
+	(void)st;
+	assert_true(installed_ok);
+	snprintf(cmd, sizeof cmd, "PKG_CONFIG_PATH=%s/prefix/lib/pkgconfig pkg-config --modversion "
+		 "fdtune", dir);
+	ok(cmd);
+	snprintf(v, sizeof v, "%.*s", (int)strcspn(out, "\n"), out);
+	assert_true(*v);
+	snprintf(cmd, sizeof cmd, "%s/prefix/bin/fdtune --version", dir);
+	ok(cmd);
+	snprintf(cmd, sizeof cmd, "fdtune %s (templates: %s/prefix/share/fdtune/templates)\n", v, dir);
+	assert_string_equal(out, cmd);
+	snprintf(cmd, sizeof cmd, "grep -q 'set(PACKAGE_VERSION \"%s\")' "
+		 "%s/prefix/lib/cmake/fdtune/fdtuneConfigVersion.cmake", v, dir);
+	ok(cmd);
+	snprintf(cmd, sizeof cmd, "%s/prefix/bin/fdtune help && %s/prefix/bin/fdtune help export",
+		 dir, dir);
+	ok(cmd);
+	assert_non_null(strstr(out, "usage: fdtune COMMAND"));
+	assert_non_null(strstr(out, "usage: fdtune export"));
+}
+
+/* The installed fdtune with the source tree out of reach: an empty tmpfs
+ * over ROOT in a mount namespace of its own (unshare -m as root, else in a
+ * user namespace), FDTUNE_TEMPLATES unset, the work in dir/h. */
+static void hidden_tree(void **st)
+{
+	char cmd[8192];
+	(void)st;
+	assert_true(installed_ok);
+	if (sh("unshare -m true 2>/dev/null || unshare -rm true")) {
+		print_message("no mount namespace here (unshare -m, unshare -rm): cannot hide "
+			      "the source tree\n");
+		skip();
+	}
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/h && cp '%s/tests/cmake/main.cu' %s/h/ && cat > "
+		 "%s/h/CMakeLists.txt <<'E'\ncmake_minimum_required(VERSION 3.18)\n"
+		 "project(h LANGUAGES C CXX CUDA)\nfind_package(fdtune 0.1 REQUIRED)\n"
+		 "add_executable(app main.cu)\nfdtune_add_kernels(TARGET app DB %s NAME lap8 "
+		 "FAMILY xyz RADIUS 8 ALL_SIZES)\ntarget_link_libraries(app PRIVATE fdtune::fdtune)\n"
+		 "E\ncat > %s/h/run.sh <<'E'\nset -eux\nmount -t tmpfs none \"$1\"\n"
+		 "test ! -e \"$1/templates/xyz.m4\"\ncd \"$2/h\"\nunset FDTUNE_TEMPLATES\n"
+		 "f=$2/prefix/bin/fdtune db=$2/h100.db\n"
+		 "$f --version | grep -F \"templates: $2/prefix/share/fdtune/templates\"\n"
+		 "$f export --db $db -f xyz -r 4 -n 512 --out e1 --name k1\n"
+		 "$f export --db $db -f xyz -r 4 -n 512 --all-devices --out e2 --name k2\n"
+		 "$f export --db $db -f xyz -r 4 --all-sizes --out e3 --name k3\n"
+		 "grep -q fdt_rule_pick e3/k3.cu\n"
+		 "$f export --db $db -f iso3dfd -r 8 -n 512 --fortran --out e4 --name k4\n"
+		 "test -s e4/k4.f90\n"
+		 "$f gen -r 2 > g.cu && grep -q __global__ g.cu\n"
+		 "$f sweep --compile-only -q -j 1 -n 8 -r 1 -p vec=1 -p bx=32 -p by=1 -p ypt=1 "
+		 "-p lds=0 -p nw=8 -p nt=0 -p pf=0 --db s.db\n"
+		 "$f report --db $db -f xyz -r 4 --out rep && test -s rep/report.md\n"
+		 "if [ -n \"$3\" ]; then cmake -S . -B b -DCMAKE_PREFIX_PATH=$2/prefix "
+		 "-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER=$3 && cmake --build b -j 2 && "
+		 "grep -q fdt_rule_pick b/fdtune_lap8/lap8.cu; fi\necho hidden tree ok\nE\n"
+		 "{ unshare -m true 2>/dev/null && u='unshare -m' || u='unshare -rm'; } && "
+		 "$u sh %s/h/run.sh '%s' '%s' '%s' 2>&1",
+		 dir, root, dir, dir, db, dir, dir, root, dir, nvcc);
+	ok(cmd);
+	assert_non_null(strstr(out, "hidden tree ok"));
+	if (!*nvcc)
+		print_message("no nvcc: fdtune_add_kernels not built with the tree hidden\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(package), cmocka_unit_test(readme_cmake), cmocka_unit_test(installed),
+		cmocka_unit_test(version), cmocka_unit_test(hidden_tree),
 	};
 	int rc;
-	root = getenv("ROOT") ? getenv("ROOT") : ".";
+	/* absolute: hidden_tree mounts over it */
+	if (!(root = realpath(getenv("ROOT") ? getenv("ROOT") : ".", rootbuf)))
+		return 1;
 	if (t_setup_install(dir, root, db, sizeof db, nvcc, sizeof nvcc, &installed_ok))
 		return 1;
 	rc = cmocka_run_group_tests_name("pkg", t, NULL, NULL);

@@ -1,11 +1,18 @@
 /*
- * main.c: fdtune's entry point; dispatches to the subcommands.
+ * main.c: fdtune's entry point; dispatches to the subcommands, and answers
+ * --version (the version of the build, FDT_VERSION from the Makefile, the
+ * one pkg-config and the CMake package of `make install` report) and help.
  */
+#include "gen.h"
 #include "tn_cli.h"
 #include "tn_worker.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#ifndef FDT_VERSION
+#define FDT_VERSION "unknown"
+#endif
 
 static const char usage[] =
 "usage: fdtune COMMAND [options]     (fdtune COMMAND --help for each)\n"
@@ -18,7 +25,9 @@ static const char usage[] =
 "  report    a markdown report with gnuplot plots of the recorded runs\n"
 "  export    a tuned kernel as source and header for another code\n"
 "  replay    search strategies replayed against recorded runs, no GPU\n"
-"  merge     combine the databases of several sweeps into one\n";
+"  merge     combine the databases of several sweeps into one\n"
+"  help      this text; help COMMAND: that command's --help\n\n"
+"  --version the version of fdtune and the templates it reads\n";
 
 int main(int argc, char **argv)
 {
@@ -30,9 +39,22 @@ int main(int argc, char **argv)
 	};
 	if (argc > 1 && !strcmp(argv[1], "__worker"))   /* a sweep's GPU worker */
 		return tn_worker_main(argc - 1, argv + 1);
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(usage, argc < 2 ? stderr : stdout);
-		return argc < 2 ? TN_EX_USAGE : TN_EX_OK;
+	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+		printf("fdtune %s (templates: %s)\n", FDT_VERSION, gen_template_dir());
+		return TN_EX_OK;
+	}
+	if (argc > 2 && !strcmp(argv[1], "help")) {     /* help COMMAND: COMMAND --help */
+		char *help[] = { argv[2], "--help", NULL };
+		for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+			if (!strcmp(argv[2], cmds[i].name))
+				return cmds[i].fn(2, help);
+	}
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		if (argc > 2)
+			fprintf(stderr, "fdtune help: unknown command '%s'\n", argv[2]);
+		fputs(usage, argc < 2 || argc > 2 ? stderr : stdout);
+		return argc < 2 || argc > 2 ? TN_EX_USAGE : TN_EX_OK;
 	}
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(argv[1], cmds[i].name))

@@ -111,6 +111,10 @@ struct tn_family {
 /* tn_families.c */
 extern const struct tn_family *const tn_families[];
 const struct tn_family *tn_family(const char *name);
+/* *f = tn_family(name), 0; else 2 (a usage error) with err saying
+ * "--family 'NAME': unknown; families: ..." (NAME's bytes that would not
+ * show written \xNN). */
+int tn_family_find(const char *name, const struct tn_family **f, char *err, size_t n);
 /* The dynamic LDS bytes a launch of config v of pb gives (0 where its family
  * has none). */
 long long tn_dyn_lds(const struct tn_problem *pb, const int *v);

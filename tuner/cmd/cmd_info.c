@@ -57,7 +57,7 @@ int tn_cmd_devices(int argc, char **argv)
 		       "compile-only)\n", rt_default_arch());
 		return cal ? TN_EX_FAIL : TN_EX_OK;
 	}
-	if (db_open(path, &db, err, sizeof err)) {
+	if (db_path_check(path, 1, err, sizeof err) || db_open(path, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune devices: %s\n", err);
 		return TN_EX_FAIL;
 	}
@@ -144,8 +144,13 @@ int tn_cmd_best(int argc, char **argv)
 		}
 		switch (opt) {
 		case 0x200: path = optarg; break;
-		case 0x201: fmt = DB_CSV; break;
-		case 0x205: fmt = DB_JSON; break;
+		case 0x201: case 0x205:
+			if (fmt != DB_TABLE && fmt != (opt == 0x201 ? DB_CSV : DB_JSON)) {
+				fputs("fdtune best: --csv and --json: give one\n", stderr);
+				return TN_EX_USAGE;
+			}
+			fmt = opt == 0x201 ? DB_CSV : DB_JSON;
+			break;
 		case 0x202: all = 1; break;
 		case 0x206: strat = 1; break;
 		case 'h': fputs(best_usage, stdout); return TN_EX_OK;
@@ -156,7 +161,12 @@ int tn_cmd_best(int argc, char **argv)
 		fprintf(stderr, "fdtune best: unexpected argument '%s'\n", argv[optind]);
 		return TN_EX_USAGE;
 	}
-	if (tn_cli_db_exists(path, err, sizeof err) || db_open(path, &db, err, sizeof err)) {
+	if (strat && (all || (f.family && strcmp(f.family, "xyz")))) {
+		fprintf(stderr, "fdtune best: %s\n", all ? "--strategies and --all: give one" :
+			"--strategies compares the passes of xyz problems: give -f xyz or no -f");
+		return TN_EX_USAGE;
+	}
+	if (db_read(path, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune best: %s\n", err);
 		return TN_EX_FAIL;
 	}

@@ -1,20 +1,28 @@
 /*
  * cmd_merge.c: fdtune merge, the databases of several sweeps (shards of a
  * job array, nodes of a cluster) combined into one, with nothing lost and
- * nothing twice (db_merge in db/db_merge.c).
+ * nothing twice (db_merge in db/db_merge.c). Every source is opened to be
+ * read (db_read) before the target is opened or created, so that a source
+ * that cannot be merged stops the merge before anything is written.
  */
 #include "db.h"
 #include "tn_cli.h"
 
 #include <stdio.h>
+#include <unistd.h>
 
 static const char usage[] =
 "usage: fdtune merge --db TARGET SOURCE.db [SOURCE.db ...]\n"
 "Copy every device, problem, configuration, sweep, build and run of each\n"
 "source database into TARGET (created if missing). Rows already in TARGET\n"
-"are not copied again, so merging twice is harmless; a source that fails\n"
-"leaves TARGET as it was. Sources are only read. A sweep of TARGET left\n"
-"running on this host by a process that is gone is marked interrupted.\n"
+"are not copied again, so merging twice is harmless. Every source is checked\n"
+"before anything is merged: one that is missing, not an fdtune database or\n"
+"of a newer fdtune stops the merge with TARGET as it was (not created). A\n"
+"source that fails while it is merged leaves TARGET as the sources before it\n"
+"made it, and the rest are not merged (a TARGET this merge created is\n"
+"removed). Sources are only read: read-only files in read-only directories\n"
+"are merged and nothing is left beside them. A sweep of TARGET left running\n"
+"on this host by a process that is gone is marked interrupted.\n"
 "  --db PATH     the target (default " TN_CLI_DB_DEFAULT ")\n"
 "  -h, --help    this text\n";
 
@@ -26,7 +34,7 @@ int tn_cmd_merge(int argc, char **argv)
 	const char *path = TN_CLI_DB_DEFAULT;
 	struct db *db = NULL;
 	char err[2048];
-	int opt, rc = TN_EX_OK;
+	int opt, rc = TN_EX_OK, created;
 
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
@@ -39,18 +47,44 @@ int tn_cmd_merge(int argc, char **argv)
 		fprintf(stderr, "fdtune merge: no source database given\n%s", usage);
 		return TN_EX_USAGE;
 	}
+	if (db_path_check(path, 1, err, sizeof err)) {
+		fprintf(stderr, "fdtune merge: %s; nothing was merged\n", err);
+		return TN_EX_FAIL;
+	}
+	for (int i = optind; i < argc; i++) {  /* each bad source is named */
+		struct db *src = NULL;
+		if (db_read(argv[i], &src, err, sizeof err)) {
+			fprintf(stderr, "fdtune merge: %s\n", err);
+			rc = TN_EX_FAIL;
+		}
+		db_close(src);
+	}
+	if (rc) {
+		fprintf(stderr, "fdtune merge: nothing was merged into %s\n", path);
+		return rc;
+	}
+	created = access(path, F_OK) != 0;
 	if (db_open(path, &db, err, sizeof err)) {
-		fprintf(stderr, "fdtune merge: %s\n", err);
+		fprintf(stderr, "fdtune merge: %s; nothing was merged\n", err);
 		return TN_EX_FAIL;
 	}
 	for (int i = optind; i < argc; i++) {
 		long long runs, builds;
 		if (db_merge(db, argv[i], &runs, &builds, err, sizeof err)) {
 			fprintf(stderr, "fdtune merge: %s\n", err);
+			if (i + 1 < argc)
+				fprintf(stderr, "fdtune merge: %d sources after %s not merged\n",
+					argc - i - 1, argv[i]);
 			rc = TN_EX_FAIL;
-			continue;
+			break;
 		}
 		printf("%s: %lld runs and %lld builds added to %s\n", argv[i], runs, builds, path);
+	}
+	if (rc && created) {
+		db_close(db);
+		unlink(path);
+		fprintf(stderr, "fdtune merge: %s, which this merge created, removed\n", path);
+		return rc;
 	}
 	/* after the merges, so that the sweeps merged in are checked too */
 	if (db_reap_sweeps(db, stderr, NULL, err, sizeof err)) {

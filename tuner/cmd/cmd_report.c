@@ -15,7 +15,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -105,17 +104,23 @@ int tn_cmd_report(int argc, char **argv)
 	};
 	const char *path = TN_CLI_DB_DEFAULT, *dir = REPORT_DIR_DEFAULT;
 	struct tn_report_filter f = { 0 };
+	const struct tn_family *fam;
 	char err[1024] = "";
 	int opt, rc = TN_EX_FAIL, nplots = 0;
 	struct db *db = NULL;
 	struct sqlite3 *h;
-	struct stat sb;
 
 	while ((opt = getopt_long(argc, argv, "o:f:r:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 0x200: path = optarg; break;
 		case 'o': dir = optarg; break;
-		case 'f': f.family = optarg; break;
+		case 'f':
+			if (tn_family_find(optarg, &fam, err, sizeof err)) {
+				fprintf(stderr, "fdtune report: %s\n", err);
+				return TN_EX_USAGE;
+			}
+			f.family = optarg;
+			break;
 		case 'r':
 			if (tn_parse_int(optarg, "--radius", 1, TN_RMAX, &f.radius, err, sizeof err)) {
 				fprintf(stderr, "fdtune report: %s\n", err);
@@ -139,12 +144,7 @@ int tn_cmd_report(int argc, char **argv)
 			optind < argc ? "'" : "", usage);
 		return TN_EX_USAGE;
 	}
-	if (stat(path, &sb)) { /* db_open would create a missing file */
-		fprintf(stderr, "fdtune report: database %s: %s (give --db PATH of a database "
-			"that fdtune sweep wrote)\n", path, strerror(errno));
-		return TN_EX_FAIL;
-	}
-	if (db_open(path, &db, err, sizeof err) || db_handle(db, &h, err, sizeof err))
+	if (db_read(path, &db, err, sizeof err) || db_handle(db, &h, err, sizeof err))
 		goto done;
 	if (db_live_sweeps(db, stderr, "fdtune report: ", NULL, err, sizeof err))
 		goto done;

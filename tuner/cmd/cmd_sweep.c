@@ -90,6 +90,26 @@ static int arch_ok(const char *a)
 	return nv ? !*a || (a[0] >= 'a' && a[0] <= 'z' && !a[1]) : !*a || *a == ':';
 }
 
+/* 0 when this build's compiler compiles for arch, asked with a one-line
+ * kernel before anything runs (sm_1000 has the form of a target, but no
+ * compiler knows it); else 1 with the compiler's word in err. */
+static int arch_compiles(const char *arch, char *err, size_t n)
+{
+	static const char src[] = "extern \"C\" __global__ void fdt_probe(float *p) { *p = 1; }\n";
+	struct rt_prog p;
+	char e[512], comp[64], *log;
+	int rc = rt_compile(src, "fdt_probe", arch, NULL, 0, &p, e, sizeof e);
+	if (rc) {
+		log = p.log && *p.log ? p.log : e;
+		log[strcspn(log, "\n")] = 0;
+		rt_compiler(comp, sizeof comp);
+		snprintf(err, n, "--arch '%s': %s cannot compile for it (%.300s); give a target "
+			 "it knows, such as %s", arch, comp, log, rt_default_arch());
+	}
+	rt_prog_free(&p);
+	return rc ? 1 : 0;
+}
+
 int tn_cmd_sweep(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -120,7 +140,7 @@ int tn_cmd_sweep(int argc, char **argv)
 	const char *fams = "xyz", *radii = "4", *sizes = "512", *precs = "fp32", *file = NULL;
 	int lists = 0;
 	char err[2048], cmd[4096];
-	int opt, rc, mc = 0;
+	int opt, rc, mc = 0, strat;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t off = 0;
 
@@ -134,10 +154,13 @@ int tn_cmd_sweep(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, TN_CLI_PROBLEM_SHORT "d:j:s:qh", lo, NULL)) != -1) {
 		/* the problem options take lists here: they make the plan */
 		switch (opt) {
-		case 'f': fams = optarg; lists = 1; continue;
-		case 'r': radii = optarg; lists = 1; continue;
-		case 'n': sizes = optarg; lists = 1; continue;
-		case 0x100: precs = optarg; lists = 1; continue;
+		case 'f': case 'r': case 'n': case 0x100:
+			if (tn_cli_once(&c.seen, opt, err, sizeof err))
+				goto bad;
+			*(opt == 'f' ? &fams : opt == 'r' ? &radii : opt == 'n' ? &sizes : &precs) =
+				optarg;
+			lists = 1;
+			continue;
 		case 0x20b: file = optarg; continue;
 		}
 		switch (tn_cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
@@ -268,6 +291,16 @@ int tn_cmd_sweep(int argc, char **argv)
 			 "such as %s", o.arch, rt_platform(), rt_default_arch());
 		goto bad;
 	}
+	/* compile-only builds every configuration: -s exhaustive says the same */
+	strat = o.strategy_set && o.strategy != TN_EXHAUSTIVE;
+	if (o.compile_only && (strat || o.evals_set || o.ndev)) {
+		snprintf(err, sizeof err, "--compile-only runs no kernel, so %s (of GPU sweeps) "
+			 "cannot hold with it; leave out one", strat ? "-s" : o.evals_set ?
+			 "--evals" : "--devices (-d)");
+		goto bad;
+	}
+	if (o.arch && arch_compiles(o.arch, err, sizeof err))
+		goto bad;
 	if (file && lists) {
 		fprintf(stderr, "fdtune sweep: --plan names the problems; leave out -f, -r, -n and "
 			"--precision, or leave out --plan\n");

@@ -54,8 +54,41 @@ static int spacing(struct tn_cli_problem *c, const char *s, char *err, size_t n)
 	return 1;
 }
 
+int tn_cli_once(unsigned *seen, int opt, char *err, size_t n)
+{
+	static const struct { int opt; const char *name; } once[] = {
+		{ 'f', "--family" }, { 'r', "--radius" }, { 'n', "--size" },
+		{ 0x100, "--precision" }, { 0x101, "--spacing" },
+	};
+	for (size_t i = 0; i < sizeof once / sizeof once[0]; i++) {
+		if (once[i].opt != opt)
+			continue;
+		if (*seen & 1u << i) {
+			snprintf(err, n, "%s given twice; give it once (where it takes a list, one "
+				 "list: -r 4,8)", once[i].name);
+			return -1;
+		}
+		*seen |= 1u << i;
+	}
+	return 0;
+}
+
+/* Says on stderr when arg (NAME=V1,...) names a parameter of params[0..np)
+ * again: the last is taken, as scripts that give a base space and then
+ * override one parameter mean it, but not silently. */
+static void param_twice(const char *const *params, int np, const char *arg)
+{
+	size_t k = strcspn(arg, "=");
+	for (int i = 0; i < np; i++)
+		if (!strncmp(params[i], arg, k) && params[i][k] == '=')
+			fprintf(stderr, "fdtune: warning: --param %.*s given twice (%s, then %s): "
+				"%s is taken\n", (int)k, arg, params[i], arg, arg);
+}
+
 int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char *err, size_t n)
 {
+	if (tn_cli_once(&c->seen, opt, err, n))
+		return -1;
 	switch (opt) {
 	case 'f':
 		family_name = arg;
@@ -73,6 +106,7 @@ int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char 
 			snprintf(err, n, "--param given more than 64 times");
 			return -1;
 		}
+		param_twice(c->params, c->nparams, arg);
 		c->params[c->nparams++] = arg;
 		return 1;
 	}
@@ -81,13 +115,9 @@ int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char 
 
 int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n)
 {
-	const struct tn_family *f = tn_family(family_name);
-	if (!f) {
-		int o = snprintf(err, n, "--family '%s': unknown; families:", family_name);
-		for (int i = 0; tn_families[i] && o > 0 && (size_t)o < n; i++)
-			o += snprintf(err + o, n - (size_t)o, " %s", tn_families[i]->name);
+	const struct tn_family *f;
+	if (tn_family_find(family_name, &f, err, n))
 		return TN_EX_USAGE;
-	}
 	c->pb.fam = f;
 	tn_space_default(f, &c->sp);
 	for (int i = 0; i < c->nparams; i++)
@@ -107,10 +137,19 @@ int tn_cli_db_exists(const char *path, char *err, size_t n)
 
 int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, char *err, size_t n)
 {
+	const struct tn_family *fam;
+	/* given twice: the set field tells, as 0 and NULL mean "any" */
+	if ((opt == 'f' && f->family) || (opt == 'r' && f->radius) || (opt == 'n' && f->nx) ||
+	    (opt == 0x300 && f->device) || (opt == 0x301 && f->precision)) {
+		snprintf(err, n, "%s given twice; give it once", opt == 'f' ? "--family" :
+			 opt == 'r' ? "--radius" : opt == 'n' ? "--size" : opt == 0x300 ?
+			 "--device" : "--precision");
+		return -1;
+	}
 	switch (opt) {
-	case 'f':
+	case 'f':       /* as gen and sweep: an unknown family is a usage error */
 		f->family = arg;
-		return 1;
+		return tn_family_find(arg, &fam, err, n) ? -1 : 1;
 	case 'r':
 		return tn_parse_int(arg, "--radius", 1, TN_RMAX, &f->radius, err, n) ? -1 : 1;
 	case 'n':

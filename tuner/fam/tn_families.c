@@ -29,6 +29,23 @@ const struct tn_family *tn_family(const char *name)
 	return NULL;
 }
 
+int tn_family_find(const char *name, const struct tn_family **f, char *err, size_t n)
+{
+	int o;
+	if ((*f = tn_family(name)))
+		return 0;
+	/* bytes that would not show (a BOM, control characters) are written \xNN */
+	o = snprintf(err, n, "--family '");
+	for (const unsigned char *c = (const unsigned char *)name; *c && o > 0 && (size_t)o < n &&
+	     c - (const unsigned char *)name < 64; c++)
+		o += snprintf(err + o, n - (size_t)o, *c < 0x20 || *c >= 0x7f ? "\\x%02x" : "%c", *c);
+	if (o > 0 && (size_t)o < n)
+		o += snprintf(err + o, n - (size_t)o, "': unknown; families:");
+	for (int i = 0; tn_families[i] && o > 0 && (size_t)o < n; i++)
+		o += snprintf(err + o, n - (size_t)o, " %s", tn_families[i]->name);
+	return 2;
+}
+
 long long tn_dyn_lds(const struct tn_problem *pb, const int *v)
 {
 	return pb->fam->dyn_lds ? pb->fam->dyn_lds(pb, v) : 0;

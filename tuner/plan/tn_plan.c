@@ -25,14 +25,6 @@ void tn_plan_free(struct tn_plan *pl)
 	memset(pl, 0, sizeof *pl);
 }
 
-static int unknown_family(const char *name, char *err, size_t n)
-{
-	int o = snprintf(err, n, "--family '%s': unknown; families:", name);
-	for (int i = 0; tn_families[i] && o > 0 && (size_t)o < n; i++)
-		o += snprintf(err + o, n - (size_t)o, " %s", tn_families[i]->name);
-	return 2;
-}
-
 /* Appends problem pb with the family's default space and c's params;
  * refuses a problem already in the plan. */
 static int add(struct tn_plan *pl, const struct tn_problem *pb, const struct tn_plan_common *c,
@@ -135,8 +127,8 @@ int tn_plan_lists(struct tn_plan *pl, const char *fams, const char *radii, const
 		memset(&pb, 0, sizeof pb);
 		if (!*ft)
 			return empty_item("--family", fams, err, n);
-		if (!(pb.fam = tn_family(ft)))
-			return unknown_family(ft, err, n);
+		if (tn_family_find(ft, &pb.fam, err, n))
+			return 2;
 		for (b = radii; token(&b, rt, sizeof rt);) {
 			if (!*rt)
 				return empty_item("--radius", radii, err, n);
@@ -186,9 +178,8 @@ static int line(struct tn_plan *pl, char *s, const struct tn_plan_common *c, cha
 	}
 	memset(&pb, 0, sizeof pb);
 	pb.prec = "fp32";
-	if (!(pb.fam = tn_family(w[0])))
-		return unknown_family(w[0], err, n);
-	if (tn_parse_int(w[1], "radius", 1, TN_RMAX, &pb.r, err, n) ||
+	if (tn_family_find(w[0], &pb.fam, err, n) ||
+	    tn_parse_int(w[1], "radius", 1, TN_RMAX, &pb.r, err, n) ||
 	    tn_parse_size(w[2], &pb.nx, &pb.ny, &pb.nz, err, n) ||
 	    (k == 4 && tn_parse_prec(w[3], &pb.prec, err, n)))
 		return 2;
@@ -199,27 +190,34 @@ int tn_plan_file(struct tn_plan *pl, const char *path, const struct tn_plan_comm
 		 char *err, size_t n)
 {
 	FILE *f = fopen(path, "r");
-	char buf[1024], why[768];
+	char *buf = NULL, *s, why[768];
+	size_t cap = 0;
+	ssize_t len;
 	int no = 0, rc = 0;
 	memset(pl, 0, sizeof *pl);
 	if (!f) {
 		snprintf(err, n, "--plan %s: %s", path, strerror(errno));
 		return 1;
 	}
-	while (!rc && fgets(buf, sizeof buf, f)) {
-		char *hash = strchr(buf, '#'), *nl = strchr(buf, '\n');
+	while (!rc && (len = getline(&buf, &cap, f)) >= 0) {
 		no++;
-		if (!nl && !feof(f)) {
-			snprintf(why, sizeof why, "a line over %d characters", (int)sizeof buf - 2);
+		if (memchr(buf, 0, (size_t)len)) {
+			snprintf(why, sizeof why, "a NUL byte: a plan is text, one problem a line "
+				 "(is this a binary file?)");
 			rc = 2;
 			break;
 		}
-		if (hash)
-			*hash = 0;
-		if (nl)
-			*nl = 0;
-		rc = line(pl, buf, c, why, sizeof why);
+		if (len > 1023) {
+			snprintf(why, sizeof why, "a line over 1022 characters");
+			rc = 2;
+			break;
+		}
+		/* a UTF-8 byte order mark, as some editors write, is no part of the text */
+		s = no == 1 && !strncmp(buf, "\xef\xbb\xbf", 3) ? buf + 3 : buf;
+		s[strcspn(s, "#\n")] = 0;
+		rc = line(pl, s, c, why, sizeof why);
 	}
+	free(buf);
 	if (!rc && ferror(f)) {
 		snprintf(err, n, "--plan %s: cannot read it", path);
 		rc = 1;

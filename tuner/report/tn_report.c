@@ -42,7 +42,7 @@ static const char sections_sql[] =
 	" (SELECT group_concat(f.n || ' ' || f.status, ', ') FROM v_failures f"
 	"   WHERE f.device_id = v.device_id AND f.problem_id = v.problem_id)"
 	" FROM v_runs v JOIN devices d ON d.id = v.device_id"
-	" WHERE (?1 IS NULL OR v.device LIKE '%' || ?1 || '%' OR v.arch LIKE '%' || ?1 || '%')"
+	" WHERE (?1 IS NULL OR" DB_DEVICE_HAS("v.device", "v.arch", "?1") ")"
 	"  AND (?2 IS NULL OR v.family = ?2) AND (?3 = 0 OR v.radius = ?3)"
 	"  AND (?4 IS NULL OR v.precision = ?4)"
 	" GROUP BY v.device_id, v.problem_id"

@@ -23,10 +23,18 @@ int tn_run_setup(struct tn_run *c, char *err, size_t n)
 		ndev = 0;
 	if (o->compile_only || ndev == 0) {
 		c->arch = o->arch ? o->arch : rt_default_arch();
+		if (!o->compile_only && o->ndev) {      /* GPUs asked for by number */
+			snprintf(err, n, "--devices (-d) names GPUs, but there is no %s GPU here%s%s;"
+				 " leave it out for a compile-only sweep", rt_platform(),
+				 *why ? ": " : "", why);
+			return 1;
+		}
 		if (!o->compile_only)
 			fprintf(stderr, "fdtune: no %s GPU here%s%s; running a compile-only sweep "
 				"for %s: every build and its resources are recorded, nothing "
-				"is timed\n", rt_platform(), *why ? ": " : "", why, c->arch);
+				"is timed%s\n", rt_platform(), *why ? ": " : "", why, c->arch,
+				(o->strategy_set && o->strategy != TN_EXHAUSTIVE) || o->evals_set ?
+				" (-s and --evals, which steer GPU sweeps, do not apply)" : "");
 		return 0;
 	}
 	c->nwk = o->ndev > 0 ? o->ndev : 1;

@@ -1,14 +1,14 @@
 /*
- * tn_sweep.c: the sweep of a plan of one or more problems (tn_run.h lays
- * out the files). Each problem is a job: its configurations that pass the
- * family's constraints (and fall in this shard, numbered over the whole
- * plan), less those already recorded unless --force, one row in the sweeps
- * table, and a search. Compile-only sweeps and single problems run their
- * jobs one after the other, each to its end. A plan on a GPU runs in
- * anytime order (tn_order.c): a short guided pass over every problem, so
- * that each has a validated best early, then refinement steps for the
- * problem with the most to gain, while the budget lasts. Whatever stops it,
- * each problem keeps the best it found and a rerun resumes every problem.
+ * tn_sweep.c: the sweep of a plan of one or more problems (tn_run.h lays out
+ * the files). Each problem is a job: its configurations that pass the family's
+ * constraints (and fall in this shard, numbered over the whole plan), less
+ * those already recorded unless --force, one row in the sweeps table, and a
+ * search. Compile-only sweeps and single problems run their jobs one after the
+ * other, each to its end. A plan on a GPU runs in anytime order (tn_order.c):
+ * a short guided pass over every problem, so that each has a validated best
+ * early, then refinement steps for the problem with the most to gain, while
+ * the budget lasts. Whatever stops it (a signal, --budget, --max-configs),
+ * each problem keeps its best and a rerun resumes every one.
  */
 #define _GNU_SOURCE
 #include "tn_run.h"
@@ -23,12 +23,16 @@
 #include <unistd.h>
 
 volatile int tn_stop_signal;
-
 static void on_signal(int s) { tn_stop_signal = s; }
 
 static int over_budget(const struct tn_run *c)
 {
 	return c->o->budget_s > 0 && c->t0 > 0 && tn_now_s() - c->t0 > c->o->budget_s;
+}
+
+static int maxed(const struct tn_run *c)
+{
+	return c->o->max_configs > 0 && c->issued >= c->o->max_configs;
 }
 
 int tn_stopping(const struct tn_run *c)
@@ -250,15 +254,18 @@ static int step(struct tn_run *c, int i, long long chunk, char *err, size_t n)
 		return 1;
 	if (tn_step(c, chunk, err, n))
 		return 1;
-	if (j->proposed == before && !tn_stopping(c) &&
-	    !(c->o->max_configs > 0 && c->issued >= c->o->max_configs))
+	if (j->proposed == before && !tn_stopping(c) && !maxed(c))
 		j->target = j->nprior + j->proposed;    /* the search has nothing more */
 	return 0;
 }
 
-static int maxed(const struct tn_run *c)
+/* 1 when a job has evaluations left, or some proposed that a stop cut short. */
+static int work_left(const struct tn_run *c)
 {
-	return c->o->max_configs > 0 && c->issued >= c->o->max_configs;
+	for (int i = 0; i < c->njobs; i++)
+		if (left_of(&c->jobs[i]) > 0 || c->jobs[i].done < c->jobs[i].proposed)
+			return 1;
+	return 0;
 }
 
 /* Every job in turn, each to its end; or, for a GPU plan, the anytime order. */
@@ -344,13 +351,13 @@ static void summary(const struct tn_run *c)
 			lmax, nspill, built, o->db_path);
 }
 
-/* Ends job j's sweep row: failed, interrupted (work left or cut short at a stop, or a
- * full disk: resumable once there is space) or done. Nonzero when the end
+/* Ends job j's sweep row: failed, interrupted (work left or cut short at a stop,
+ * the budget or --max-configs, or a full disk: resumable once there is space) or done. Nonzero when the end
  * could not be recorded, even a second time (a failure may be passing). */
 static int end(struct tn_run *c, struct tn_job *j, int failed, const char *err)
 {
 	/* a run cut short by the stop signal is proposed but not done */
-	int stopped = (tn_stop_signal || over_budget(c)) && (left_of(j) > 0 || j->done < j->proposed);
+	int stopped = (tn_stopping(c) || maxed(c)) && (left_of(j) > 0 || j->done < j->proposed);
 	const char *st = failed && !db_full(c->db) ? "failed" : failed || stopped ?
 			 "interrupted" : "done";
 	char msg[512], e2[1024];
@@ -459,18 +466,11 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	else if (tn_stop_signal)
 		snprintf(err, n, "interrupted by signal %d; what finished is recorded",
 			 (int)tn_stop_signal);
-	else if (over_budget(&c)) {
-		int work = 0;
-		for (int i = 0; i < c.njobs; i++)
-			work |= left_of(&c.jobs[i]) > 0;
-		if (work)
-			snprintf(err, n, "the time budget of %.0f s is spent before the end; what "
-				 "finished is recorded, and the same command goes on", o->budget_s);
-		else
-			status = 0;
-	} else {
+	else if ((over_budget(&c) || maxed(&c)) && work_left(&c))  /* stopped early (--help) */
+		snprintf(err, n, "%s before the end; what finished is recorded, and the same "
+			 "command goes on", maxed(&c) ? "--max-configs reached" : "time budget spent");
+	else
 		status = 0;
-	}
 fail:
 	for (int i = 0; i < c.njobs; i++)
 		if (c.jobs[i].sweep_id && end(&c, &c.jobs[i], failed, err) && !status) {

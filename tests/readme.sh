@@ -1,0 +1,125 @@
+#!/bin/sh
+# readme.sh: every figure of README.md that comes from the H100 database,
+# computed again from it with the command README writes beside the figure,
+# and looked for in README.md as README states it (line breaks read as
+# spaces). A figure README states otherwise, or whose command README no
+# longer shows, fails the check, named with what the database says (issue 23).
+# From the repository root, after `make`:
+#   sh tests/readme.sh [README [DB]]
+# FDTUNE is the fdtune to run (./fdtune); needs sqlite3. tests/t_readme.c runs
+# it in `make test`.
+set -eu
+readme=${1:-README.md}
+db=${2:-${RESULTS_DB:-results/h100/fdtune.db}}
+fdtune=${FDTUNE:-./fdtune}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tr '\n' ' ' < "$readme" | tr -s ' ' > "$tmp/text"
+bad=0 n=0
+
+# says TEXT WHAT: README holds TEXT (WHAT names the figure in a failure).
+says() {
+	n=$((n + 1))
+	if ! grep -qF -- "$1" "$tmp/text"; then
+		echo "README.md does not say \"$1\" ($2)"
+		bad=$((bad + 1))
+	fi
+}
+q() { sqlite3 "$db" "$1"; }
+# best F R N PREC: "ms GB/s %copy" of fdtune best's one row
+best() {
+	"$fdtune" best --db "$db" -f "$1" -r "$2" -n "$3" --precision "$4" |
+		awk 'NR == 2 { print $(NF - 3), $(NF - 2), $(NF - 1) }'
+}
+# ho PROBLEM: "before → after" of highorder-table.sh's 512³ row of PROBLEM
+ho() {
+	awk -F'|' -v p="$1" '{ gsub(/^ +| +$/, "", $2); gsub(/ /, "", $4); gsub(/ /, "", $5) }
+		$2 == p && $3 ~ /512x512x512/ { print $4 " → " $5 }' "$tmp/ho"
+}
+# replay's table of the held-out sizes: the gap column, by size
+gaps() { awk -F'|' '$4 ~ /transfer|guided/ { gsub(/ /, ""); print $2, $8 }' "$1"; }
+
+# the results of the H100
+says "the copy bandwidth fdtune measured is $(q "select printf('%.0f', copy_gbs) from devices") GB/s" copy
+says "sqlite3 \$D \"select printf('%.0f', copy_gbs) from devices\"" "copy's command"
+set -- $(best xyz 4 512 fp32)
+says "runs at $2 GB/s, $3% of copy ($1 ms) (\`./fdtune best --db \$D -f xyz -r 4 -n 512 --precision fp32\`)" "best xyz R = 4"
+set -- $(q "select count(distinct config_id), count(*), sum(status = 'ok') from v_runs where
+	family = 'xyz' and radius = 4 and nx = 512 and ny = 512 and nz = 512 and precision = 'fp32'" | tr '|' ' ')
+[ "$2" = "$3" ] && ok="all ok" || ok="$3 ok"
+says "all $1 configurations measured at that size were validated ($2 runs, $ok" "validated"
+set -- $(q "select count(*), sum(status = 'ok'), printf('%.1f', max(gbs)), printf('%.1f', max(pct_copy))
+	from runs where sweep_id = 1" | tr '|' ' ')
+[ "$1" = "$2" ] && ok="all ok" || ok="$2 ok"
+says "ran $1 configurations, $ok, the best at $3 GB/s, $4% of copy" "sweep 1"
+says "from runs where sweep_id = 1\"" "sweep 1's command"
+set -- $(q "select printf('%.1f', gbs), printf('%.1f', pct_copy) from runs where sweep_id = 2" | tr '|' ' ')
+says "runs at $1 GB/s, $2% (\`sqlite3 \$D \"select printf('%.1f', gbs), printf('%.1f', pct_copy) from runs where sweep_id = 2\"\`)" seed
+x=$(best x 4 512 fp32 | cut -d' ' -f3)
+y=$(best y 4 512 fp32 | cut -d' ' -f3)
+z=$(best z 4 512 fp32 | cut -d' ' -f3)
+says "(today x $x%, y $y%, z $z% of copy at R = 4, 512³, fp32: \`./fdtune best --db \$D -r 4 -n 512 --precision fp32\`)" "x, y, z"
+iso="family = 'iso3dfd' and radius = 8 and nx = 512 and precision = 'fp32' and status = 'ok'"
+set -- $(q "select printf('%.1f', max(pct_copy)), printf('%.0f', max(mcells) / 1000) from v_runs
+	where $iso and created < '2026-11-23T14:40:00Z'" | tr '|' ' ')
+says "($1% of copy at 16 B a point, $2 Gpts/s, before issue 13:" "iso3dfd before"
+set -- $(q "select printf('%.1f', max(pct_copy)), printf('%.0f', max(mcells) / 1000) from v_runs
+	where $iso" | tr '|' ' ')
+says "$1%, $2 Gpts/s since \`highorder.md\`'s \`wr\`" "iso3dfd after"
+says "is faster in the tuner ($1% of copy)" "iso3dfd in the worked example"
+
+# before and after issue 13 (highorder-table.sh)
+sh "$(dirname "$0")/../results/h100/highorder-table.sh" "$db" > "$tmp/ho"
+says "(xyz fp32 R = 4: $(ho 'xyz fp32 R = 4')%, R = 5: $(ho 'xyz fp32 R = 5')%, R = 8: $(ho 'xyz fp32 R = 8')%; fp64 R = 8: $(ho 'xyz fp64 R = 8')%)" "highorder, xyz"
+says "iso3dfd's \`wr\` ($(ho 'iso3dfd fp32 R = 8')%)" "highorder, iso3dfd"
+says "(R = 4: dxy $(ho 'dxy fp32 R = 4')%, dxz $(ho 'dxz fp32 R = 4')%, dyz $(ho 'dyz fp32 R = 4')%;" "highorder, mixed"
+says "sh results/h100/highorder-table.sh" "highorder's command"
+
+# fused against three passes
+"$fdtune" best --db "$db" --strategies -n 512 --precision fp32 > "$tmp/st"
+r4=$(awk '$(NF - 8) == 4 { print $(NF - 1) }' "$tmp/st")
+r8=$(awk '$(NF - 8) == 8 { print $(NF - 1) }' "$tmp/st")
+says "the fused kernel is $r4 faster than three passes at R = 4 and $r8 at R = 8, 512³, fp32 (\`./fdtune best --db results/h100/fdtune.db --strategies -n 512 --precision fp32\`" strategies
+
+# replays: guided, and transfer with each size held out
+"$fdtune" replay --db "$db" -f xyz -r 4 -n 512 -s guided > "$tmp/g"
+set -- $(awk '/^guided/ { print $(NF - 2), $NF, $(NF - 3) }' "$tmp/g")
+says "within 2% of the exhaustive best in $1 of $2 seeds with 10% of the evaluations, $3% of it in the worst seed (\`./fdtune replay --db results/h100/fdtune.db -f xyz -r 4 -n 512 -s guided\`" guided
+"$fdtune" replay --db "$db" -f xyz -r 4 --each-size -s transfer > "$tmp/tx"
+"$fdtune" replay --db "$db" -f iso3dfd -r 8 --each-size -s transfer > "$tmp/ti"
+says "xyz R = 4 at 128x128x64 is $(gaps "$tmp/tx" | awk '$1 == "128x128x64" { print $2 }')% off" "transfer at 128x128x64"
+says "the other sizes of xyz within $(gaps "$tmp/tx" | awk '$1 != "128x128x64" && $2 > m { m = $2 } END { print m }')%, iso3dfd within $(gaps "$tmp/ti" | awk '$2 > m { m = $2 } END { print m }')%" "transfer today"
+"$fdtune" replay --db "$db" -f xyz -r 4 -n 128x128x64 -s transfer > "$tmp/t128"
+says "$(awk '/ seeds from/ { print $1 " seeds, " $9 }' "$tmp/t128") of them in this space;" "seeds at 128x128x64"
+cp "$db" "$tmp/i14.db"
+sqlite3 "$tmp/i14.db" "DELETE FROM runs WHERE created >= '2026-11-23T14:50:00Z'"
+says "sqlite3 /tmp/i14.db \"DELETE FROM runs WHERE created >= '2026-11-23T14:50:00Z'\"" "issue 14's database"
+"$fdtune" replay --db "$tmp/i14.db" -f xyz -r 4 --each-size -s transfer > "$tmp/ox"
+"$fdtune" replay --db "$tmp/i14.db" -f iso3dfd -r 8 --each-size -s transfer > "$tmp/oi"
+"$fdtune" replay --db "$tmp/i14.db" -f xyz -r 4 --each-size -s guided -b 2 > "$tmp/og"
+"$fdtune" replay --db "$tmp/i14.db" -f xyz -r 4 -n 128x128x64 -s transfer > "$tmp/o128"
+says "within $(cat "$tmp/ox" "$tmp/oi" | gaps /dev/stdin | awk '$2 > m { m = $2 } END { print m }')% of the exhaustive best with 2% of the space at all five sizes" "transfer then"
+says "guided with the same budget was $(gaps "$tmp/og" | sort -n -k2 | awk 'NR == 1 { a = $2 } { b = $2 } END { printf "%.1f-%.1f", a, b }')% off on average for xyz" "guided then"
+says "(within $(cat "$tmp/ox" "$tmp/oi" | gaps /dev/stdin | awk '$2 > m { m = $2 } END { print m }')% of the exhaustive best with 2% of the space;" "transfer then, results"
+says "$(awk '/ seeds from/ { print $1 " and " $9 }' "$tmp/o128") on the database of issue 14" "seeds then"
+
+# the --all-sizes rule and the 512³ winner elsewhere, as issue 14 left them
+BEFORE=2026-11-23T14:50:00Z FDTUNE=$fdtune sh "$(dirname "$0")/../results/h100/sizes-table.sh" "$db" > "$tmp/sz"
+loss=$(awk -F'|' 'NF == 7 && $6 ~ /%/ { gsub(/[ %]/, "", $6); if ($6 + 0 > m) { m = $6 + 0; s = $3 } }
+	END { gsub(/ /, "", s); print m "% at " s }' "$tmp/sz")
+says "(up to $loss, as issue 14 left the database" "the 512³ winner elsewhere"
+pick() { awk -F'|' -v p="$1" -v s="$2" 'NF == 9 { gsub(/^ +| +$/, "", $2); gsub(/ /, "", $3); gsub(/ /, "", $8) }
+	NF == 9 && $2 == p && $3 == s { print $8 "x" }' "$tmp/sz"; }
+says "($(pick 'xyz fp32 R = 4' 128x128x64) for xyz R = 4 at 128x128x64, $(pick 'iso3dfd fp32 R = 8' 256x256x256) for iso3dfd at 256³:" "the --all-sizes rule"
+says "BEFORE=2026-11-23T14:50:00Z sh results/h100/sizes-table.sh" "the rule's command"
+
+# the default space: counted by a compile-only sweep for sm_90 (NVIDIA builds)
+if "$fdtune" devices 2>/dev/null | grep -q "platform nvidia"; then
+	"$fdtune" sweep --compile-only --arch sm_90 --max-configs 1 -j 1 --db "$tmp/n.db" > "$tmp/n" 2>&1 || true
+	set -- $(sed -n 's/.*: \([0-9]*\) configurations to run, 0 already recorded.*, \([0-9]*\) pruned.*/\1 \2/p' "$tmp/n")
+	says "the \`xyz\` family: $(($1 + $2)) configurations, of which $1 pass the constraints of an H100" "default space"
+	says "./fdtune sweep --compile-only --arch sm_90 --max-configs 1 --db /tmp/n.db" "default space's command"
+fi
+
+echo "readme.sh: $n figures checked, $bad wrong"
+[ "$bad" -eq 0 ]

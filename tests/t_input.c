@@ -1,0 +1,208 @@
+/*
+ * t_input.c: bad input met on the second day (issue 23, section 3), each
+ * case with the exit status of README's table: an architecture no compiler
+ * knows, --max-configs and --budget stopping a sweep by one rule, an
+ * unknown family named alike by every command, options given twice or that
+ * cannot both hold, --device matched literally, plan files with a NUL byte
+ * or a byte order mark, and a sweep killed whose process is still a zombie.
+ * Runs the built binary ($FDTUNE), on a copy of $RESULTS_DB where it reads
+ * one.
+ */
+#define _DEFAULT_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "t_util.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/fdt_inputXXXXXX";
+static char out[65536];
+
+/* one configuration of xyz, and (ONE, TWO) with R=1 at 8^3, and two */
+#define P1 "-p vec=1 -p bx=32 -p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0"
+#define ONE "-n 8 -r 1 " P1
+#define TWO "-n 8 -r 1 -p vec=1,2 -p bx=32 -p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0"
+
+static void expect(const char *args, int status, const char *needle)
+{
+	t_expect("", args, status, needle, out, sizeof out);
+}
+
+/* sm_1000 has the form of an NVIDIA target but no compiler knows it: refused
+ * before a database is created, not recorded as compile errors. */
+static void unknown_arch(void **st)
+{
+	char args[512], db[256];
+	(void)st;
+	snprintf(db, sizeof db, "%s/arch.db", dir);
+	t_fdtune("", "devices", out, sizeof out);
+	snprintf(args, sizeof args, "sweep --compile-only -q --arch %s %s --db %s",
+		 strstr(out, "platform amd") ? "gfx9999" : "sm_1000", ONE, db);
+	expect(args, 2, "cannot compile for it");
+	assert_int_not_equal(access(db, F_OK), 0);
+}
+
+/* --max-configs and --budget stop a sweep before its end alike, as --help
+ * says: exit 1, the sweep interrupted; the same command goes on. */
+static void stop_rule(void **st)
+{
+	static const char *const limits[] = { "--max-configs 1", "--budget 0.001s" };
+	char args[512], db[256];
+	(void)st;
+	for (int i = 0; i < 2; i++) {
+		snprintf(db, sizeof db, "%s/stop%d.db", dir, i);
+		snprintf(args, sizeof args, "sweep --compile-only -q -j 1 %s %s --db %s", limits[i],
+			 TWO, db);
+		expect(args, 1, "before the end; what finished is recorded");
+		assert_int_equal(t_count(db, "select count(*) from sweeps where status = "
+					 "'interrupted'"), 1);
+		assert_true(t_count(db, "select count(*) from builds") < 2);
+		snprintf(args, sizeof args, "sweep --compile-only -q -j 1 %s --db %s", TWO, db);
+		expect(args, 0, "done: built=");
+		assert_int_equal(t_count(db, "select count(*) from builds"), 2);
+	}
+	/* a limit the space stays within is no stop */
+	snprintf(db, sizeof db, "%s/stop2.db", dir);
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 1 --max-configs 2 %s --db %s", TWO,
+		 db);
+	expect(args, 0, "done: built=2");
+}
+
+/* An unknown family: exit 2 and the list of families, from every command. */
+static void unknown_family(void **st)
+{
+	static const char *const cmds[] = { "best", "report", "replay", "export", "gen", "sweep" };
+	const char *db = getenv("RESULTS_DB");
+	char args[512];
+	(void)st;
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		snprintf(args, sizeof args, "%s -f nosuch%s%s", cmds[i], i < 4 && db ? " --db " : "",
+			 i < 4 && db ? db : "");
+		expect(args, 2, "--family 'nosuch': unknown; families: xyz x y z");
+	}
+	/* a byte that would not show is written so */
+	expect("best -f $(printf '\\357\\273\\277xyz')", 2, "--family '\\xef\\xbb\\xbfxyz': unknown");
+}
+
+/* Options given twice, or that cannot both hold: refused (exit 2). */
+static void conflicts(void **st)
+{
+	char args[512];
+	(void)st;
+	expect("best --csv --json", 2, "--csv and --json: give one");
+	expect("best --strategies -f iso3dfd", 2, "give -f xyz or no -f");
+	expect("best --strategies --all", 2, "--strategies and --all: give one");
+	expect("best -r 4 -r 8", 2, "--radius given twice");
+	expect("export -f xyz -f iso3dfd", 2, "--family given twice");
+	/* -p twice for one parameter: said, and the last taken (a base space and an
+	 * override, as scripts write them) */
+	expect("gen -p vec=4 -p vec=2", 0, "warning: --param vec given twice (vec=4, then vec=2)");
+	assert_non_null(strstr(out, "vec=2 bx="));
+	expect("gen -r 4 -r 8", 2, "--radius given twice");
+	snprintf(args, sizeof args, "sweep --compile-only -q %s -p vec=2 --db %s/twice.db", ONE, dir);
+	expect(args, 0, "--param vec given twice (vec=1, then vec=2): vec=2 is taken");
+	snprintf(args, sizeof args, "%s/twice.db", dir);
+	assert_int_equal(t_count(args, "select count(*) from configs where params like "
+				 "'%\"vec\":2%'"), 1);
+	expect("sweep -r 4 -r 8", 2, "--radius given twice");
+	expect("sweep -s guided --compile-only", 2, "-s (of GPU sweeps) cannot hold with it");
+	expect("sweep --devices 0,1 --compile-only", 2, "--devices (-d) (of GPU sweeps) cannot");
+	/* --devices where there is no GPU: refused before a database is created */
+	if (t_fdtune("", "devices", out, sizeof out) || !strstr(out, "no GPU found"))
+		return;
+	snprintf(args, sizeof args, "sweep --devices 0 -q %s --db %s/dev.db", ONE, dir);
+	expect(args, 1, "names GPUs, but there is no");
+	snprintf(args, sizeof args, "%s/dev.db", dir);
+	assert_int_not_equal(access(args, F_OK), 0);
+	/* -s without a GPU: said not to apply */
+	snprintf(args, sizeof args, "sweep -s guided -q %s --db %s/s.db", ONE, dir);
+	expect(args, 0, "-s and --evals, which steer GPU sweeps, do not apply");
+}
+
+/* --device is matched literally: % and _ are no LIKE wildcards. */
+static void device_literal(void **st)
+{
+	const char *db = getenv("RESULTS_DB");
+	char args[512];
+	(void)st;
+	if (!db)
+		skip();
+	snprintf(args, sizeof args, "best --db %s -f xyz -r 4 --device 'H100%%'", db);
+	expect(args, 3, "no successful runs match");
+	snprintf(args, sizeof args, "best --db %s -f xyz -r 4 --device '_100'", db);
+	expect(args, 3, "no successful runs match");
+	snprintf(args, sizeof args, "best --db %s -f xyz -r 4 -n 512 --device h100", db);
+	expect(args, 0, "H100");
+}
+
+/* A plan with a NUL byte says so; one with a UTF-8 byte order mark runs. */
+static void plan_bytes(void **st)
+{
+	char args[512];
+	(void)st;
+	snprintf(args, sizeof args, "printf 'xyz 1 8\\n\\000\\n' > %s/nul.plan && printf "
+		 "'\\357\\273\\277xyz 1 8\\n' > %s/bom.plan", dir, dir);
+	t_ok(args, out, sizeof out);
+	snprintf(args, sizeof args, "sweep --compile-only -q --plan %s/nul.plan --db %s/p.db", dir, dir);
+	expect(args, 2, "nul.plan:2: a NUL byte");
+	assert_null(strstr(out, "characters"));
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 1 --plan %s/bom.plan %s --db %s/p.db",
+		 dir, P1, dir);
+	expect(args, 0, "xyz R=1 8x8x8 fp32");
+}
+
+/* A sweep killed with SIGKILL and not yet waited for is a zombie; the next
+ * sweep marks it interrupted at once. */
+static void zombie(void **st)
+{
+	char db[256], args[512], stat[64];
+	const char *bin = getenv("FDTUNE");
+	pid_t pid;
+	(void)st;
+	snprintf(db, sizeof db, "%s/z.db", dir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		execl("/bin/sh", "sh", "-c", "exec \"$0\" sweep --compile-only -q -j 1 -n 8 -r 1 "
+		      "-p vec=1,2,4 -p bx=32,64,128 -p by=1,2,4,8 --db \"$1\" >/dev/null 2>&1",
+		      bin ? bin : "./fdtune", db, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 300 && (access(db, F_OK) || t_count(db, "select count(*) from builds")
+				    < 1); i++)
+		usleep(100000);
+	assert_int_equal(kill(pid, SIGKILL), 0);
+	snprintf(stat, sizeof stat, "grep -q '^[0-9]* (.*) Z' /proc/%d/stat", (int)pid);
+	for (int i = 0; i < 50 && t_sh(stat, out, sizeof out); i++)
+		usleep(20000);
+	assert_int_equal(t_sh(stat, out, sizeof out), 0);         /* a zombie, not waited for */
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 1 %s --db %s", ONE, db);
+	expect(args, 0, "marked interrupted");
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'running'"), 0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(unknown_arch), cmocka_unit_test(stop_rule),
+		cmocka_unit_test(unknown_family), cmocka_unit_test(conflicts),
+		cmocka_unit_test(device_literal), cmocka_unit_test(plan_bytes),
+		cmocka_unit_test(zombie),
+	};
+	int rc;
+	if (!mkdtemp(dir))
+		return 1;
+	rc = cmocka_run_group_tests_name("input", t, NULL, NULL);
+	t_rmtree(dir);
+	return rc;
+}
