@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tn.h"
 #include "tn_file.h"
+#include "db.h"
 #include "tn_report.h"
 
 #include <errno.h>
