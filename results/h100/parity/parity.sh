@@ -101,7 +101,7 @@ $o"
 	# the kernel of this size, and whether its record is of older templates
 	k=$(sed -n "/, for ${nx}x${ny}x${nz}: /{n;s/.*); kernel \([0-9]*\): .*/\1/p;}" "$d/k.h" | head -1)
 	stale=$(grep -c "^ \*   kernel ${k:-0}: .*built from older templates" "$d/k.h")
-	which=$(echo "$out" | sed -n 's/^k_launch on .* runs the \([a-z]*\) .*/\1/p')
+	which=$(echo "$out" | sed -n 's/^k_launch on .* runs the \([a-z]*\) .*/\1/p' | sort -u | tr '\n' ' ')
 	checks=$(printf '%s\n%s\n' "$small" "$out" | grep ': 0 bad points' | sort -u | wc -l)
 	now=$(remeasure "-f $f -r $r --precision $pr -n ${nx}x${ny}x${nz}" \
 		"$(for kv in $cfg; do printf -- '-p %s ' "$kv"; done)")
