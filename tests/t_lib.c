@@ -123,6 +123,8 @@ static void family_defaults(void **st)
 	}
 	sqlite3_finalize(q);
 	sqlite3_close(h);
+}
+
 /* issue 23: a problem fdtune cannot tune is an error, not a default labelled
  * with it; a device is matched literally ('%' is no wildcard). */
 static void bad_arguments(void **st)
