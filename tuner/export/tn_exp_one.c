@@ -239,10 +239,10 @@ int tn_export(struct db *db, const struct tn_export *x, char *err, size_t n)
 					 "measured");
 		else if (tn_measured_get(db, fam, &r->p[i], v, x->source_only, &r->m[i], err, n))
 			goto done;
-		if (!r->m[i].ok && !x->source_only)
+		if (!r->m[i].ok && !x->source_only && i < r->nd)
 			fprintf(stderr, "fdtune export: %s R=%d on %s: %s; NAME_launch runs the kernel "
-				"compiled from source\n", fam->name, r->p[0].radius, i < r->nd ?
-				r->p[i].device : "other devices", r->m[i].why);
+				"compiled from source\n", fam->name, r->p[0].radius, r->p[i].device,
+				r->m[i].why);
 	}
 	if (x->all) {
 		struct gen_def pd[] = { { "dbl", !strcmp(r->p[0].precision, "fp64") } };
