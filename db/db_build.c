@@ -18,6 +18,13 @@ static void text(sqlite3_stmt *st, int c, char *buf, size_t n)
     snprintf(buf, n, "%s", t ? (const char *)t : "");
 }
 
+/* Prepares sql on h with run bound to ?1, into *st; an SQLite code. */
+static int prep(sqlite3 *h, const char *sql, long long run, sqlite3_stmt **st)
+{
+    int s = sqlite3_prepare_v2(h, sql, -1, st, NULL);
+    return s == SQLITE_OK ? sqlite3_bind_int64(*st, 1, run) : s;
+}
+
 /* Column c of st as an int, -1 for NULL (unknown). */
 static int num(sqlite3_stmt *st, int c)
 {
@@ -39,8 +46,7 @@ int db_run_build(struct db *d, long long run, struct db_build_row *b, char *err,
     memset(b, 0, sizeof *b);
     if (db_handle(d, &h, err, n))
         return -1;
-    if ((s = sqlite3_prepare_v2(h, sql, -1, &st, NULL)) != SQLITE_OK ||
-        (s = sqlite3_bind_int64(st, 1, run)) != SQLITE_OK) {
+    if (prep(h, sql, run, &st) != SQLITE_OK) {
         rc = db_fail(err, n, "reading the build of run %lld: %s", run, sqlite3_errmsg(h));
         goto done;
     }
@@ -93,8 +99,7 @@ int db_run_repeats(struct db *d, long long run, const char *values, long long *i
     *count = 0;
     if (db_handle(d, &h, err, n))
         return -1;
-    if ((s = sqlite3_prepare_v2(h, sql, -1, &st, NULL)) != SQLITE_OK ||
-        (s = sqlite3_bind_int64(st, 1, run)) != SQLITE_OK ||
+    if (prep(h, sql, run, &st) != SQLITE_OK ||
         (s = sqlite3_bind_text(st, 2, values, -1, SQLITE_TRANSIENT)) != SQLITE_OK)
         goto done;
     while (*count < max && (s = sqlite3_step(st)) == SQLITE_ROW)

@@ -406,6 +406,17 @@ static void plan_kill_resume(void **st)
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 3);
 }
 
+/* Skips the test unless an NVIDIA GPU, nvcc, ROOT and RESULTS_DB are here
+ * (root and db, from the environment); then device 0 into *dev. */
+static void export_gpu(const char *root, const char *db, struct rt_dev *dev)
+{
+	char err[256];
+	if (!have_gpu() || !root || !db || strcmp(rt_platform(), "nvidia") ||
+	    system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc"))
+		skip();
+	assert_int_equal(rt_device(0, dev, err, sizeof err), 0);
+}
+
 /* The kernels fdtune export writes for a Laplacian (xyz), a mixed (dxz) and
  * a first derivative (d1y), each built with nvcc into a program of a
  * user's (tests/export_main.cu), runs and validates at sizes other than the
@@ -415,12 +426,8 @@ static void exported_kernel(void **st)
 	const char *root = getenv("ROOT"), *db = getenv("RESULTS_DB");
 	char cmd[4096];
 	struct rt_dev dev;
-	char err[256];
 	(void)st;
-	if (!have_gpu() || !root || !db || strcmp(rt_platform(), "nvidia") ||
-	    system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc"))
-		skip();
-	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
+	export_gpu(root, db, &dev);
 	/* a Laplacian, a mixed and a first derivative: three kinds of weights */
 	snprintf(cmd, sizeof cmd, "cp '%s' %s/x.db && for f in xyz dxz d1y; do '%s/fdtune' export "
 		 "--db %s/x.db --out %s --name k -f $f && PATH=$PATH:/usr/local/cuda/bin nvcc -O2 "
@@ -440,13 +447,10 @@ static void exported_speed(void **st)
 {
 	static const char *const probs[] = { "-f xyz -r 4", "-f iso3dfd -r 8" };
 	const char *root = getenv("ROOT"), *db = getenv("RESULTS_DB");
-	char cmd[4096], out[8192], path[512], line[512], err[256];
+	char cmd[4096], out[8192], path[512], line[512];
 	struct rt_dev dev;
 	(void)st;
-	if (!have_gpu() || !root || !db || strcmp(rt_platform(), "nvidia") ||
-	    system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc"))
-		skip();
-	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
+	export_gpu(root, db, &dev);
 	if (!strstr(dev.name, "H100"))
 		skip();         /* the records are the H100's */
 	for (size_t i = 0; i < sizeof probs / sizeof probs[0]; i++) {
@@ -518,13 +522,10 @@ static void exported_sizes(void **st)
 		{ "-r 8 --precision fp64", "128 128 64 61 37 29 1 1 1 300 200 100" },
 	};
 	const char *root = getenv("ROOT"), *db = getenv("RESULTS_DB");
-	char cmd[4096], err[256];
+	char cmd[4096];
 	struct rt_dev dev;
 	(void)st;
-	if (!have_gpu() || !root || !db || strcmp(rt_platform(), "nvidia") ||
-	    system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc"))
-		skip();
-	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
+	export_gpu(root, db, &dev);
 	for (size_t i = 0; i < sizeof e / sizeof e[0]; i++) {
 		snprintf(cmd, sizeof cmd, "cp '%s' %s/s.db && '%s/fdtune' export --db %s/s.db "
 			 "--all-sizes %s --out %s/s%zu --name k >/dev/null && PATH=$PATH:/usr/local/cuda/bin "
