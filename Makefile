@@ -249,7 +249,7 @@ test:
 
 # Every test binary runs even when an earlier one fails; the target fails
 # if any did. t_gpu skips itself where there is no GPU.
-check: fdtune $(T_CPU) $(B)/t_gpu
+check: fdtune $(if $(HAVE_HIP),fdtune-amd) $(T_CPU) $(B)/t_gpu
 	@FDTUNE=$(CURDIR)/fdtune TEMPLATES=$(CURDIR)/templates ROOT=$(CURDIR) \
 	  RESULTS_DB=$(CURDIR)/results/h100/fdtune.db sh tests/run.sh $(T_CPU) $(B)/t_gpu
 

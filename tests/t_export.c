@@ -7,7 +7,8 @@
  * must give exactly those bytes, with the registers, LDS and spills of the
  * row, and the hash NAME.h states. It also checks what an export says and
  * does when it cannot embed (--source-only, another compiler version,
- * changed templates), and that the files compile with nvcc and hipcc.
+ * changed templates), that the files compile with nvcc and hipcc, and
+ * the same for a gfx90a build of an fdtune built for ROCm.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -250,6 +251,56 @@ static void compiles(void **st)
 	}
 }
 
+/* The AMD side: an fdtune built for ROCm (ROOT/fdtune-amd, made where HIP is
+ * installed) records a gfx90a build of a compile-only sweep; a run of it is
+ * added by hand, as a board would have timed it (no AMD GPU here); the
+ * export then embeds hiprtc's code object, whose bytes NAME.h's hash
+ * states, under the guard that only hipcc sees, and compiles with hipcc and
+ * with nvcc (which takes the source kernel). */
+static void amd_image(void **st)
+{
+	const char *root = getenv("ROOT");
+	char amd[512], cmd[2048], out[8192], path[512], hex[17], nvcc[512], *h, *cu;
+	unsigned char *img;
+	size_t size;
+	(void)st;
+	snprintf(amd, sizeof amd, "%s/fdtune-amd", root ? root : ".");
+	snprintf(cmd, sizeof cmd, "command -v hipcc && test -x %s", amd);
+	if (t_sh(cmd, out, sizeof out))
+		skip();
+	snprintf(cmd, sizeof cmd, "cd %s && %s sweep --compile-only -q --db amd.db -r 4 -n 64 "
+		 "-p vec=4 -p bx=64 -p by=4 -p ypt=1 -p lds=1 -p nw=64 -p nt=0 -p pf=0 -p zu=1 && "
+		 "sqlite3 amd.db \"INSERT INTO devices(vendor, name, arch, uuid, copy_gbs) VALUES "
+		 "('amd', 'AMD Instinct MI250X', 'gfx90a', 'pci:test', 3200); INSERT INTO runs(sweep_id, "
+		 "build_id, device_id, problem_id, config_id, status, median_ms, gbs, pct_copy, reps) "
+		 "SELECT 1, id, (SELECT id FROM devices WHERE vendor = 'amd'), 1, config_id, 'ok', 0.01, "
+		 "100, 3, 30 FROM builds\" && %s export --db amd.db -r 4 -n 64 --out a --name k", dir,
+		 amd, amd);
+	t_ok(cmd, out, sizeof out);
+	snprintf(path, sizeof path, "%s/a/k.h", dir);
+	assert_non_null(h = slurp(path));
+	if (!strstr(h, "kernel 0: the measured build: run 1's build 1, hiprtc "))
+		fail_msg("%s", h);
+	snprintf(path, sizeof path, "%s/a/k.cu", dir);
+	assert_non_null(cu = slurp(path));
+	assert_non_null(strstr(cu, "#if defined(__HIPCC__)\n/* kernel 0's measured build"));
+	assert_non_null(img = image(cu, "k_code0", &size));
+	assert_memory_equal(img, "\177ELF", 4);       /* an AMDGPU code object */
+	fnv(img, size, hex);
+	assert_non_null(strstr(h, hex));
+	snprintf(cmd, sizeof cmd, "hipcc -x hip --offload-arch=gfx90a -c %s/a/k.cu -o %s/a/k.o",
+		 dir, dir);
+	t_ok(cmd, out, sizeof out);
+	t_nvcc(nvcc, sizeof nvcc);
+	if (*nvcc) {
+		snprintf(cmd, sizeof cmd, "%s -arch=sm_90 -c %s/a/k.cu -o %s/a/k-nv.o", nvcc, dir, dir);
+		t_ok(cmd, out, sizeof out);
+	}
+	free(img);
+	free(cu);
+	free(h);
+}
+
 /* One ABI: the structs every kernel's prelude defines (whose text the
  * recorded source hashes cover, so it stays as it is) are those of
  * templates/fdt_abi.h, which fdtune, exports and users include. */
@@ -282,6 +333,7 @@ int main(void)
 		cmocka_unit_test(embedded_is_recorded),
 		cmocka_unit_test(cannot_embed),
 		cmocka_unit_test(compiles),
+		cmocka_unit_test(amd_image),
 		cmocka_unit_test(abi_one_definition),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
