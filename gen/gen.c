@@ -31,12 +31,17 @@ const char *gen_template_dir(void)
 	return d && *d ? d : FDT_TEMPLATE_DIR;
 }
 
-void gen_hash(const char *s, char hex[17])
+void gen_hash_bytes(const void *p, size_t n, char hex[17])
 {
 	unsigned long long h = 0xcbf29ce484222325ULL;   /* FNV-1a 64 offset basis */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const unsigned char *)p)[i]) * 0x100000001b3ULL;
 	snprintf(hex, 17, "%016llx", h);
+}
+
+void gen_hash(const char *s, char hex[17])
+{
+	gen_hash_bytes(s, strlen(s), hex);
 }
 
 /* A growing buffer for one pipe. */

@@ -20,7 +20,9 @@ const char *gen_template_dir(void);
 int gen_source(const char *tmpl, const char *kernel, const struct gen_def *defs,
 	       int ndef, char **src, char *err, size_t n);
 
-/* 64-bit FNV-1a of s, as 16 hex digits in hex[17]. */
+/* 64-bit FNV-1a of s (gen_hash) or of p[0..n) (gen_hash_bytes), as 16 hex
+ * digits in hex[17]. */
 void gen_hash(const char *s, char hex[17]);
+void gen_hash_bytes(const void *p, size_t n, char hex[17]);
 
 #endif

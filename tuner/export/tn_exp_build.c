@@ -26,15 +26,6 @@ void tn_measured_free(struct tn_measured *m)
 	m->ok = 0;
 }
 
-/* FNV-1a 64 of size bytes at p, as gen_hash gives for text. */
-static void hash(const void *p, size_t size, char hex[17])
-{
-	unsigned long long h = 0xcbf29ce484222325ULL;
-	for (size_t i = 0; i < size; i++)
-		h = (h ^ ((const unsigned char *)p)[i]) * 0x100000001b3ULL;
-	snprintf(hex, 17, "%016llx", h);
-}
-
 /* 1 when resource r was recorded (>= 0) and differs from got. */
 static int differs(int r, int got)
 {
@@ -56,25 +47,23 @@ static int same_opts(const char *a, const char *b)
 	return !strcmp(x[0], x[1]);
 }
 
-/* Tries the build of run `run` (of p's problem and configuration v,
- * source src hashing to sh) into m: 0 done (m->ok says whether it is the
- * measured build, m->why why not), nonzero on an error. */
-static int try_run(struct db *db, const struct tn_family *fam, const struct tn_problem *pb,
-		   const int *v, long long run, const char *src, const char *sh,
-		   struct tn_measured *m, char *err, size_t n)
+/* Tries the build of run `run` (of pb's problem and configuration v,
+ * source src hashing to sh) into m: m->ok says whether it is the measured
+ * build, m->why what it is or why not. */
+static void try_run(struct db *db, const struct tn_family *fam, const struct tn_problem *pb,
+		    const int *v, long long run, const char *src, const char *sh,
+		    struct tn_measured *m)
 {
 	struct db_build_row b;
 	struct rt_prog pr = { 0 };
 	char comp[64], opts[512], e[1024];
 	int lds;
 
-	(void)err;
-	(void)n;
 	tn_measured_none(m, "");
 	m->run = run;
 	if (db_run_build(db, run, &b, e, sizeof e)) {
 		snprintf(m->why, sizeof m->why, "not embedded: %.600s", e);
-		return 0;
+		return;
 	}
 	m->build = b.id;
 	rt_compiler(comp, sizeof comp);
@@ -114,14 +103,13 @@ static int try_run(struct db *db, const struct tn_family *fam, const struct tn_p
 	snprintf(m->platform, sizeof m->platform, "%s", rt_platform());
 	snprintf(m->arch, sizeof m->arch, "%s", b.arch);
 	snprintf(m->fn, sizeof m->fn, "fdt_kernel");
-	hash(m->code, m->size, m->hash);
+	gen_hash_bytes(m->code, m->size, m->hash);
 	snprintf(m->why, sizeof m->why, "the measured build: run %lld's build %lld, %s for %s "
 		 "(%.200s), %zu bytes, code hash %s; checked: source hash %s, %d registers, %d bytes "
 		 "of LDS (static and dynamic), %d of spills, as recorded", run, b.id, comp, b.arch,
 		 b.options, m->size, m->hash, sh, pr.regs, lds, pr.spill);
 done:
 	rt_prog_free(&pr);
-	return 0;
 }
 
 int tn_measured_get(struct db *db, const struct tn_family *fam, const struct db_pick *p,
@@ -158,8 +146,7 @@ int tn_measured_get(struct db *db, const struct tn_family *fam, const struct db_
 	 * today's source reproduces (the others were built from older templates) */
 	first[0] = 0;
 	for (int i = 0; i < nr && !m->ok; i++) {
-		if (try_run(db, fam, &pb, v, ids[i], src, sh, m, err, n))
-			goto done;
+		try_run(db, fam, &pb, v, ids[i], src, sh, m);
 		if (!i)
 			snprintf(first, sizeof first, "%s", m->why);
 	}

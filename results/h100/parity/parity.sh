@@ -43,22 +43,27 @@ start() {
 			-o "$d/ex" -lgomp >"$d/nvcc" 2>&1 &
 	fi
 }
-i=0
-for p in $rows; do
-	i=$((i + 1))
-	IFS=: read -r f r pr <<-EOF
-	$p
-	EOF
-	start "$tmp/r$i" -f "$f" -r "$r" --precision "$pr" -n 512
-done
-j=0
-for p in $sizes; do
-	j=$((j + 1))
-	IFS=: read -r f r pr <<-EOF
-	$p
-	EOF
-	start "$tmp/s$j" -f "$f" -r "$r" --precision "$pr" --all-sizes
-done
+# each FN: FN DIR KIND F R PR for every row (KIND one: 512^3) and every
+# --all-sizes problem (KIND sizes), each with a directory of its own
+each() {
+	n=0
+	for q in $(for p in $rows; do echo "one:$p"; done; for p in $sizes; do echo "sizes:$p"; done)
+	do
+		n=$((n + 1))
+		IFS=: read -r kind f r pr <<-EOF
+		$q
+		EOF
+		"$1" "$tmp/$n" "$kind" "$f" "$r" "$pr"
+	done
+}
+build() {
+	if [ "$2" = one ]; then
+		start "$1" -f "$3" -r "$4" --precision "$5" -n 512
+	else
+		start "$1" -f "$3" -r "$4" --precision "$5" --all-sizes
+	fi
+}
+each build
 wait
 # remeasure "PROBLEM" "PARAMS": fdtune's own median and %copy now, on this
 # board, of the configuration PARAMS ("-p k=v ...") of PROBLEM ("-f F -r R
@@ -127,26 +132,19 @@ echo "Copy bandwidth of this board, fdtune devices --calibrate: ${copy:-?} GB/s.
 echo
 echo "| problem | size | run | recorded ms | fdtune now ms | export ms (range of trials) | export / recorded | export / fdtune now | export ms, $reps launches | that / recorded | recorded %copy | fdtune now %copy | export %copy | build | |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-i=0
-for p in $rows; do
-	i=$((i + 1))
-	IFS=: read -r f r pr <<-EOF
-	$p
-	EOF
-	row "$tmp/r$i" "$f R=$r $pr" "$f" "$r" "$pr" 512 512 512
-done
-j=0
-for p in $sizes; do
-	j=$((j + 1))
-	IFS=: read -r f r pr <<-EOF
-	$p
-	EOF
-	for s in $(sed -n 's/.*, run [0-9]*, for \([0-9x]*\): .*/\1/p' "$tmp/s$j/k.h"); do
+# measure DIR KIND F R PR: row of every size DIR's export was made for
+measure() {
+	if [ "$2" = one ]; then
+		row "$1" "$3 R=$4 $5" "$3" "$4" "$5" 512 512 512
+		return
+	fi
+	for s in $(sed -n 's/.*, run [0-9]*, for \([0-9x]*\): .*/\1/p' "$1/k.h"); do
 		IFS=x read -r nx ny nz <<-EOF
 		$s
 		EOF
-		row "$tmp/s$j" "$f R=$r $pr --all-sizes" "$f" "$r" "$pr" "$nx" "$ny" "$nz"
+		row "$1" "$3 R=$4 $5 --all-sizes" "$3" "$4" "$5" "$nx" "$ny" "$nz"
 	done
-done
+}
+each measure
 [ -s "$tmp/now.log" ] && grep -i 'error\|fdtune [a-z]*: ' "$tmp/now.log" | head -5 >&2
 exit $bad
