@@ -186,10 +186,13 @@ int db_build_recorded(struct db *d, long long cfg, long long prob, const char *a
 /* Merges the fdtune database at src into d in one transaction (see
  * db_merge.c for how rows are matched): merging the same file twice adds
  * nothing, and on failure d is unchanged. src is only read, as db_read
- * reads it (what db_read refuses is refused alike). *runs and *builds
- * count the rows added. */
-int db_merge(struct db *d, const char *src, long long *runs, long long *builds, char *err,
-             size_t n);
+ * reads it (what db_read refuses is refused alike). device (NULL: all)
+ * keeps to the source's devices whose name contains it or whose uuid it is:
+ * their runs and sweeps, the builds of those sweeps, and the problems and
+ * configurations these name; a device that matches none is an error. *runs
+ * and *builds count the rows added. */
+int db_merge(struct db *d, const char *src, const char *device, long long *runs,
+             long long *builds, char *err, size_t n);
 
 enum db_fmt { DB_TABLE, DB_CSV, DB_JSON };
 struct db_filter;
@@ -262,16 +265,22 @@ int db_json_int(struct db *d, const char *json, const char *key, int *v, int *fo
  * skip_size = 1 leaves out every problem of the problem's size as well (all
  * radii): what a replay that holds a size out may not see. per_value = 1
  * adds, for each relative, its fastest configuration with each value of each
- * parameter (rank then says where it stands among all). */
+ * parameter (rank then says where it stands among all). devices (where the
+ * device is known, not by arch) widens the walk to the other devices of the
+ * database: DB_REL_OTHERS takes only them, the problem itself included and
+ * the device's own runs held out; DB_REL_ALL takes both, the problem itself
+ * from the others only. A relative is then a (device, problem) pair. */
+enum { DB_REL_OWN, DB_REL_OTHERS, DB_REL_ALL };
 struct db_related {
     long long device_id, problem_id, run;
     const char *arch;
-    int skip_size, k, per_value;
+    int skip_size, k, per_value, devices;
 };
 struct db_related_row {
     const char *params;     /* JSON, valid during the call */
-    long long problem_id;
-    int radius, nx, ny, nz, rank;   /* rank 1: the fastest of its problem */
+    long long problem_id, device_id;
+    int radius, nx, ny, nz, rank;   /* rank 1: the fastest of its problem on its device */
+    int other;              /* 1: of another device than the one asked about */
     double ms;
 };
 /* Calls fn for each row, problem by problem, fastest first; a nonzero return

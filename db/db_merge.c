@@ -13,6 +13,9 @@
  *   created, sweep: two problems of a plan build the same source in the
  *   same second); runs by (device, problem, config,
  *   created, status, median). Ids are remapped through those keys.
+ * A device filter (temp.mkeep: the source's devices kept; temp.mall.a: 1
+ * where there is no filter) keeps only those devices' rows and what they
+ * name.
  */
 #include "db.h"
 #include "db_int.h"
@@ -28,16 +31,23 @@ static const char merge_sql[] =
     "INSERT INTO devices(vendor, name, arch, uuid, sms, mem_bytes, l2_bytes, lds_per_block,"
     " max_threads, copy_gbs, memcpy_gbs, copy_bytes, calibrated_at)"
     " SELECT vendor, name, arch, uuid, sms, mem_bytes, l2_bytes, lds_per_block, max_threads,"
-    " copy_gbs, memcpy_gbs, copy_bytes, calibrated_at FROM src.devices WHERE true"
+    " copy_gbs, memcpy_gbs, copy_bytes, calibrated_at FROM src.devices"
+    " WHERE id IN (SELECT id FROM temp.mkeep)"
     " ON CONFLICT(vendor, name, arch, uuid) DO UPDATE SET"
     " copy_gbs = coalesce(copy_gbs, excluded.copy_gbs),"
     " memcpy_gbs = coalesce(memcpy_gbs, excluded.memcpy_gbs),"
     " copy_bytes = coalesce(copy_bytes, excluded.copy_bytes),"
     " calibrated_at = coalesce(calibrated_at, excluded.calibrated_at);"
     "INSERT INTO problems(family, radius, nx, ny, nz, precision)"
-    " SELECT family, radius, nx, ny, nz, precision FROM src.problems WHERE true"
+    " SELECT family, radius, nx, ny, nz, precision FROM src.problems WHERE (SELECT a FROM temp.mall)"
+    " OR id IN (SELECT problem_id FROM src.runs WHERE device_id IN (SELECT id FROM temp.mkeep)"
+    "  UNION SELECT problem_id FROM src.sweeps WHERE device_id IN (SELECT id FROM temp.mkeep))"
     " ON CONFLICT DO NOTHING;"
-    "INSERT INTO configs(family, params) SELECT family, params FROM src.configs WHERE true"
+    "INSERT INTO configs(family, params) SELECT family, params FROM src.configs"
+    " WHERE (SELECT a FROM temp.mall)"
+    " OR id IN (SELECT config_id FROM src.runs WHERE device_id IN (SELECT id FROM temp.mkeep)"
+    "  UNION SELECT config_id FROM src.builds WHERE sweep_id IN (SELECT id FROM src.sweeps"
+    "   WHERE device_id IN (SELECT id FROM temp.mkeep)))"
     " ON CONFLICT DO NOTHING;"
     "CREATE TEMP TABLE mdev AS SELECT s.id AS old, t.id AS new FROM src.devices s"
     " JOIN main.devices t USING (vendor, name, arch, uuid);"
@@ -55,7 +65,7 @@ static const char merge_sql[] =
     " (SELECT new FROM mdev WHERE old = s.device_id) AS dev,"
     " (SELECT new FROM mprob WHERE old = s.problem_id) AS prob, ROW_NUMBER() OVER (PARTITION BY"
     " s.cmdline, s.host, s.started, s.mode, s.device_id, s.problem_id ORDER BY s.id) AS k"
-    " FROM src.sweeps s;"
+    " FROM src.sweeps s WHERE (SELECT a FROM temp.mall) OR s.device_id IN (SELECT id FROM temp.mkeep);"
     "INSERT INTO sweeps(cmdline, host, device_id, problem_id, mode, started, ended, status,"
     " n_space, n_pruned, message, pid, proc_id)"
     " SELECT s.cmdline, s.host, a.dev, a.prob, s.mode, s.started, s.ended, s.status,"
@@ -80,7 +90,7 @@ static const char merge_sql[] =
     " SELECT m.new, (SELECT new FROM msweep WHERE old = b.sweep_id), b.compiler,"
     " b.compiler_version, b.arch, b.options, b.source_hash, b.compile_ms, b.regs, b.lds_bytes,"
     " b.spill_bytes, b.status, b.log, b.created FROM src.builds b JOIN mcfg m ON m.old = b.config_id"
-    " WHERE NOT EXISTS (SELECT 1 FROM main.builds t WHERE t.config_id = m.new AND t.arch = b.arch"
+    " WHERE ((SELECT a FROM temp.mall) OR b.sweep_id IN (SELECT old FROM msweep)) AND NOT EXISTS (SELECT 1 FROM main.builds t WHERE t.config_id = m.new AND t.arch = b.arch"
     " AND t.compiler = b.compiler AND t.source_hash = b.source_hash AND t.created = b.created"
     " AND t.sweep_id IS (SELECT new FROM msweep WHERE old = b.sweep_id));"
     "CREATE TEMP TABLE mbuild AS SELECT b.id AS old, t.id AS new FROM src.builds b"
@@ -95,7 +105,7 @@ static const char merge_sql[] =
     " r.median_ms, r.min_ms, r.max_ms, r.reps, r.gbs, r.mcells, r.pct_copy, r.max_err,"
     " r.err_bound, r.created FROM src.runs r JOIN mdev d ON d.old = r.device_id"
     " JOIN mprob p ON p.old = r.problem_id JOIN mcfg c ON c.old = r.config_id"
-    " WHERE NOT EXISTS (SELECT 1 FROM main.runs t WHERE t.device_id = d.new"
+    " WHERE ((SELECT a FROM temp.mall) OR r.device_id IN (SELECT id FROM temp.mkeep)) AND NOT EXISTS (SELECT 1 FROM main.runs t WHERE t.device_id = d.new"
     " AND t.problem_id = p.new AND t.config_id = c.new AND t.created = r.created"
     " AND t.status = r.status AND t.median_ms IS r.median_ms);";
 
@@ -158,8 +168,48 @@ done:
     return rc;
 }
 
-int db_merge(struct db *d, const char *src, long long *runs, long long *builds, char *err,
-             size_t n)
+/* temp.mkeep and temp.mall (the header's filter) for device (NULL: all);
+ * 1 with err set where device matches no device of src. */
+static int keep(sqlite3 *h, const char *src, const char *device, char *err, size_t n)
+{
+    sqlite3_stmt *st = NULL;
+    int rc, k = 0;
+    rc = sqlite3_exec(h, "CREATE TEMP TABLE mkeep(id INTEGER PRIMARY KEY);"
+                         "CREATE TEMP TABLE mall(a INTEGER)", NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(h, "INSERT INTO temp.mkeep SELECT id FROM src.devices"
+                                   " WHERE ?1 IS NULL OR instr(name, ?1) OR uuid = ?1", -1, &st,
+                                NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, device, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+    k = sqlite3_changes(h);
+    if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK)
+        rc = SQLITE_ERROR;
+    st = NULL;
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(h, "INSERT INTO temp.mall VALUES (?1 IS NULL)", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, device, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+    if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK)
+        rc = SQLITE_ERROR;
+    if (rc != SQLITE_OK) {
+        db_fail(err, n, "merging %s: %s", src, sqlite3_errmsg(h));
+        return 1;
+    }
+    if (device && !k) {
+        db_fail(err, n, "%s has no device whose name contains '%s' (or whose uuid it is); "
+                "`fdtune best --db %s` names its devices", src, device, src);
+        return 1;
+    }
+    return 0;
+}
+
+int db_merge(struct db *d, const char *src, const char *device, long long *runs,
+             long long *builds, char *err, size_t n)
 {
     sqlite3 *h = NULL;
     sqlite3_stmt *st = NULL;
@@ -184,6 +234,11 @@ int db_merge(struct db *d, const char *src, long long *runs, long long *builds, 
              * src, attached read-write where this process may write it, is
              * only read */
             rc = sqlite3_exec(h, "BEGIN", NULL, NULL, NULL);
+            if (rc == SQLITE_OK && keep(h, src, device, err, n)) {
+                sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+                rc = SQLITE_ERROR;
+                goto detach;
+            }
             if (rc == SQLITE_OK)
                 rc = sqlite3_exec(h, merge_sql, NULL, NULL, NULL);
             if (rc == SQLITE_OK && (rc = sqlite3_exec(h, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK)
@@ -218,6 +273,7 @@ int db_merge(struct db *d, const char *src, long long *runs, long long *builds, 
     rc = SQLITE_OK;
 detach:
     if (sqlite3_exec(h, "DROP TABLE IF EXISTS temp.mdev; DROP TABLE IF EXISTS temp.mprob;"
+                        " DROP TABLE IF EXISTS temp.mkeep; DROP TABLE IF EXISTS temp.mall;"
                         " DROP TABLE IF EXISTS temp.mcfg; DROP TABLE IF EXISTS temp.msweep;"
                         " DROP TABLE IF EXISTS temp.ssweep;"
                         " DROP TABLE IF EXISTS temp.mbuild; DETACH src", NULL, NULL, NULL)

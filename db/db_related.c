@@ -1,8 +1,8 @@
 /*
  * db_related.c - what the database knows about a problem's relatives: the
  * fastest configurations of the other problems (sizes, radii) of the same
- * family and precision on the same device, which the transfer search starts
- * from, and the sizes recorded for a device and problem, which fdtune
+ * family and precision on the same device (or on the database's other
+ * devices), which the transfer search starts from, and the sizes recorded for a device and problem, which fdtune
  * replay leaves out in turn.
  */
 #include "db.h"
@@ -13,31 +13,36 @@
 /* ?1 device id (0: every device of arch ?4), ?2 the problem, ?3 a run whose
  * device and problem stand in for ?1 and ?2 where those are 0, ?5 1: leave
  * out every problem of the problem's size too, ?6 k, ?7 1: add the fastest
- * configuration with each value of each parameter. */
+ * configuration with each value of each parameter, ?8 the devices walked
+ * (DB_REL_*; by arch, always those of the arch). */
 static const char related_sql[] =
-    "WITH t AS (SELECT nullif(?1, 0) AS q1, (SELECT device_id FROM runs WHERE id = ?3) AS q3,"
+    "WITH t AS (SELECT coalesce(nullif(?1, 0), (SELECT device_id FROM runs WHERE id = ?3)) AS dev,"
     "           coalesce(nullif(?2, 0), (SELECT problem_id FROM runs WHERE id = ?3)) AS prob),"
     " tp AS (SELECT p.* FROM problems p, t WHERE p.id = t.prob),"
-    " r AS (SELECT r.problem_id, r.config_id, min(r.median_ms) AS ms"
+    " r AS (SELECT r.device_id, r.problem_id, r.config_id, min(r.median_ms) AS ms"
     "       FROM runs r JOIN devices d ON d.id = r.device_id JOIN problems p ON p.id = r.problem_id,"
     "            t, tp"
     "       WHERE r.status = 'ok' AND r.median_ms IS NOT NULL AND p.family = tp.family"
-    "         AND p.precision = tp.precision AND p.id <> tp.id"
-    "         AND (CASE WHEN coalesce(t.q1, t.q3) IS NOT NULL THEN r.device_id = coalesce(t.q1, t.q3)"
-    "              ELSE d.arch = ?4 END)"
+    "         AND p.precision = tp.precision"
+    "         AND (CASE WHEN t.dev IS NULL THEN d.arch = ?4 AND p.id <> tp.id"
+    "              WHEN ?8 = 1 THEN r.device_id <> t.dev"
+    "              WHEN ?8 = 2 THEN r.device_id <> t.dev OR p.id <> tp.id"
+    "              ELSE r.device_id = t.dev AND p.id <> tp.id END)"
     "         AND NOT (?5 AND p.nx = tp.nx AND p.ny = tp.ny AND p.nz = tp.nz)"
-    "       GROUP BY r.problem_id, r.config_id),"
-    " rr AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY problem_id ORDER BY ms, config_id) AS rk"
-    "        FROM r),"
-    /* the fastest configuration of each problem with each value of each parameter */
-    " vb AS (SELECT DISTINCT problem_id, config_id FROM"
-    "        (SELECT rr.problem_id, rr.config_id, ROW_NUMBER() OVER (PARTITION BY rr.problem_id,"
-    "                j.key, j.value ORDER BY rr.ms, rr.config_id) AS vr"
+    "       GROUP BY r.device_id, r.problem_id, r.config_id),"
+    " rr AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY device_id, problem_id"
+    "        ORDER BY ms, config_id) AS rk FROM r),"
+    /* the fastest configuration of each relative with each value of each parameter */
+    " vb AS (SELECT DISTINCT device_id, problem_id, config_id FROM"
+    "        (SELECT rr.device_id, rr.problem_id, rr.config_id, ROW_NUMBER() OVER (PARTITION BY"
+    "                rr.device_id, rr.problem_id, j.key, j.value ORDER BY rr.ms, rr.config_id) AS vr"
     "         FROM rr JOIN configs c ON c.id = rr.config_id, json_each(c.params) j) WHERE vr = 1)"
-    " SELECT c.params, p.id, p.radius, p.nx, p.ny, p.nz, rk, ms"
+    " SELECT c.params, p.id, p.radius, p.nx, p.ny, p.nz, rk, ms, rr.device_id,"
+    "        rr.device_id IS NOT (SELECT dev FROM t)"
     " FROM rr JOIN problems p ON p.id = problem_id JOIN configs c ON c.id = config_id"
-    " WHERE rk <= ?6 OR (?7 AND (problem_id, config_id) IN (SELECT problem_id, config_id FROM vb))"
-    " ORDER BY p.id, rk";
+    " WHERE rk <= ?6 OR (?7 AND (rr.device_id, problem_id, config_id) IN"
+    "       (SELECT device_id, problem_id, config_id FROM vb))"
+    " ORDER BY rr.device_id, p.id, rk";
 
 int db_each_related(struct db *d, const struct db_related *q,
                     int (*fn)(void *ctx, const struct db_related_row *row), void *ctx,
@@ -64,6 +69,8 @@ int db_each_related(struct db *d, const struct db_related *q,
         src = sqlite3_bind_int(st, 6, q->k > 0 ? q->k : 1);
     if (src == SQLITE_OK)
         src = sqlite3_bind_int(st, 7, q->per_value);
+    if (src == SQLITE_OK)
+        src = sqlite3_bind_int(st, 8, q->devices);
     while (src == SQLITE_OK && !rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
         struct db_related_row w;
         const char *p = (const char *)sqlite3_column_text(st, 0);
@@ -75,6 +82,8 @@ int db_each_related(struct db *d, const struct db_related *q,
         w.nz = sqlite3_column_int(st, 5);
         w.rank = sqlite3_column_int(st, 6);
         w.ms = sqlite3_column_double(st, 7);
+        w.device_id = sqlite3_column_int64(st, 8);
+        w.other = sqlite3_column_int(st, 9);
         src = SQLITE_OK;
         rc = fn(ctx, &w);
     }

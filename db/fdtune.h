@@ -54,7 +54,13 @@ void fdtune_close(fdtune_db *db);
  * nx x ny x nz itself (FDTUNE_EXACT); else the nearest by
  *   log2(nx/mx)^2 + log2(ny/my)^2 + 2 log2(nz/mz)^2
  * among those whose configuration can launch the grid (at most 65535 blocks
- * in grid y and z; FDTUNE_NEAREST); else the default (FDTUNE_DEFAULT). db
+ * in grid y and z; FDTUNE_NEAREST); else the default (FDTUNE_DEFAULT). A
+ * device that matches no recorded one gets the default too, never another
+ * device's best: a best can need what only its own device has (the LDS
+ * opt-in above 48 KiB, its registers), and tuned elsewhere it can lose much
+ * (results/h200/h200.md: the H200's xyz R = 4 best takes 1.17x the H100's
+ * own on an H100); the default runs on any device. Tune the new device
+ * (fdtune sweep there starts from the other devices' bests). db
  * may be NULL, which gives the default. Fails for an unknown family, a
  * radius outside 1..FDTUNE_RMAX, an extent below 1, a precision other than
  * "fp32" and "fp64", and a database error. */

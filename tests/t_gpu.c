@@ -482,6 +482,61 @@ static void exported_speed(void **st)
 	}
 }
 
+/* Issue 26: exports that pick by device. The H100's and the H200's results
+ * (results/h100 and results/h200 under ROOT) merged, `fdtune export
+ * --all-devices` of xyz R = 8 and iso3dfd R = 8 (fp32, 512^3) built with
+ * nvcc into tests/export_main.cu: on either GPU the same program runs the
+ * measured build of this device's own best (the run its NAME.h selects on
+ * this device's name), validates, and times within 5% of that record. */
+static void exported_devices(void **st)
+{
+	static const char *const probs[] = { "-f xyz -r 8", "-f iso3dfd -r 8" };
+	const char *root = getenv("ROOT"), *db = getenv("RESULTS_DB");
+	char cmd[4096], out[8192], path[512], line[512], want[64], sel[320];
+	struct rt_dev dev;
+	(void)st;
+	export_gpu(root, db, &dev);
+	if (!strstr(dev.name, "H100") && !strstr(dev.name, "H200"))
+		skip();         /* the records are of these two */
+	snprintf(cmd, sizeof cmd, "rm -f %s/two.db && '%s/fdtune' merge --db %s/two.db '%s' "
+		 "'%s/results/h200/fdtune.db' >/dev/null", dir, root, dir, db, root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(sel, sizeof sel, " * Selected on %s (", dev.name);
+	for (size_t i = 0; i < sizeof probs / sizeof probs[0]; i++) {
+		double rec = 0, ms = 0;
+		long long runid = 0;
+		FILE *f;
+		snprintf(cmd, sizeof cmd, "'%s/fdtune' export --db %s/two.db --all-devices -n 512 %s "
+			 "--out %s/d%zu --name k >/dev/null && PATH=$PATH:/usr/local/cuda/bin nvcc -O2 "
+			 "-arch=%s -I%s/d%zu '%s/tests/export_main.cu' %s/d%zu/k.cu -o %s/d%zu/ex && "
+			 "%s/d%zu/ex 512 512 512 --time 100", root, dir, probs[i], dir, i, dev.arch, dir,
+			 i, root, dir, i, dir, i, dir, i);
+		if (t_sh(cmd, out, sizeof out))
+			fail_msg("%s:\n%s", cmd, out);
+		snprintf(path, sizeof path, "%s/d%zu/k.h", dir, i);
+		assert_non_null(f = fopen(path, "r"));
+		while (fgets(line, sizeof line, f))
+			if (!strncmp(line, sel, strlen(sel)) && strstr(line, ", for 512x512x512: "))
+				if (sscanf(strstr(line, "), run ") + 7, "%lld", &runid) != 1 ||
+				    sscanf(strstr(line, ", for 512x512x512: ") + 19, "%lf", &rec) != 1)
+					runid = 0;
+		fclose(f);
+		if (runid <= 0 || rec <= 0)
+			fail_msg("export %s: k.h selects nothing on %s", probs[i], dev.name);
+		snprintf(want, sizeof want, "the measured build of run %lld ", runid);
+		if (!strstr(out, want))
+			fail_msg("export %s on %s does not run %s:\n%s", probs[i], dev.name, want, out);
+		assert_non_null(strstr(out, ": 0 bad points"));
+		assert_non_null(strstr(out, "median "));
+		assert_int_equal(sscanf(strstr(out, "median ") + 7, "%lf", &ms), 1);
+		printf("export --all-devices %s on %s: run %lld, %.4f ms, recorded %.4f ms (%.3fx)\n",
+		       probs[i], dev.name, runid, ms, rec, ms / rec);
+		if (ms > 1.05 * rec)
+			fail_msg("export %s: %.4f ms, over 5%% slower than its record, %.4f ms",
+				 probs[i], ms, rec);
+	}
+}
+
 /* The CMake package on the GPU: make install into a temporary prefix,
  * tests/cmake built with find_package(fdtune) for this device's arch, and
  * its programs run: main.cu's exported lap8 and (where gfortran is here)
@@ -673,6 +728,7 @@ int main(void)
 		cmocka_unit_test(faults_and_hangs),
 		cmocka_unit_test(sigterm_in_flight),
 		cmocka_unit_test(exported_kernel), cmocka_unit_test(exported_speed),
+		cmocka_unit_test(exported_devices),
 		cmocka_unit_test(pipe_faults),
 		cmocka_unit_test(cmake_package), cmocka_unit_test(exported_sizes),
 		cmocka_unit_test(plan_kill_resume),

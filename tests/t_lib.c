@@ -72,6 +72,50 @@ static void lookups(void **st)
 	assert_non_null(strstr(c.params, "\"vec\":2"));
 }
 
+/* Issue 26: the H100's and the H200's results in one database (merged as
+ * results/README.md says). Each device's name gets its own best, and a
+ * device the database does not know gets the family default, not another
+ * device's best. */
+static void two_devices(void **st)
+{
+	const char *root = getenv("ROOT"), *exe = getenv("FDTUNE");
+	struct fdtune_config c;
+	fdtune_db *d;
+	char err[512], two[300], cmd[1200];
+	static const char q[] = "select cast(min(median_ms) * 1e6 as int) from runs r join devices v "
+				"on v.id = r.device_id join problems p on p.id = r.problem_id where "
+				"r.status = 'ok' and p.family = 'xyz' and p.radius = 8 and p.nx = 512 and "
+				"p.ny = 512 and p.nz = 512 and p.precision = 'fp32' and v.name like ";
+	char qq[sizeof q + 32];
+	(void)st;
+	if (!root || !exe)
+		skip();
+	snprintf(two, sizeof two, "%s/two.db", dir);
+	snprintf(cmd, sizeof cmd, "rm -f %s && '%s' merge --db %s %s '%s/results/h200/fdtune.db' "
+		 ">/dev/null", two, exe, two, db, root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fdtune_open(two, &d, err, sizeof err), 0);
+	assert_int_equal(fdtune_lookup(d, "H200", "xyz", 8, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
+	assert_int_equal(c.source, FDTUNE_EXACT);
+	assert_string_equal(c.device, "NVIDIA H200");
+	snprintf(qq, sizeof qq, "%s'%%H200%%'", q);
+	assert_int_equal((long long)(c.median_ms * 1e6), t_count(two, qq));
+	assert_int_equal(fdtune_lookup(d, "H100", "xyz", 8, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
+	assert_int_equal(c.source, FDTUNE_EXACT);
+	assert_string_equal(c.device, "NVIDIA H100 80GB HBM3");
+	snprintf(qq, sizeof qq, "%s'%%H100%%'", q);
+	assert_int_equal((long long)(c.median_ms * 1e6), t_count(two, qq));
+	/* the H200 at a size only the H100 ran: the H200's nearest, not the H100's exact */
+	assert_int_equal(fdtune_lookup(d, "H200", "xyz", 8, 640, 480, 400, "fp32", &c, err, sizeof err), 0);
+	assert_int_equal(c.source, FDTUNE_NEAREST);
+	assert_string_equal(c.device, "NVIDIA H200");
+	/* a device it does not know: the default */
+	assert_int_equal(fdtune_lookup(d, "B200", "xyz", 8, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
+	assert_int_equal(c.source, FDTUNE_DEFAULT);
+	assert_int_equal(c.median_ms, 0);
+	fdtune_close(d);
+}
+
 /* With nothing recorded, every family's lookup gives its descriptor's
  * default (tuner/fam/, dflt: issue 23; libfdtune knew xyz's alone), as it
  * is where that fits 48 KiB of LDS per block, and one that fits at every
@@ -277,7 +321,8 @@ static void installed(void **st)
 int main(void)
 {
 	const struct CMUnitTest t[] = {
-		cmocka_unit_test(lookups), cmocka_unit_test(family_defaults),
+		cmocka_unit_test(lookups), cmocka_unit_test(two_devices),
+		cmocka_unit_test(family_defaults),
 		cmocka_unit_test(agrees_with_export),
 		cmocka_unit_test(bad_files), cmocka_unit_test(bad_arguments),
 		cmocka_unit_test(installed),

@@ -2,7 +2,9 @@
  * t_transfer.c: CPU tests of the transfer search on a small synthetic
  * database. The seeds come from the other sizes of the same family, device
  * and precision, nearest size first, and never from the problem itself (nor,
- * as fdtune replay asks, from any problem of its size); the search proposes
+ * as fdtune replay asks, from any problem of its size); on a GPU new to the
+ * database they come from the other GPUs' runs, the problem itself first;
+ * the search proposes
  * its seeds first, never a configuration outside its space (pruned), never
  * one twice, and stops at its budget.
  */
@@ -191,6 +193,95 @@ static void seeds(void **st)
 	db_close(x.db);
 }
 
+struct seen_dev { long long dev, p64; int n, own, other, self, bad_flag; };
+
+static int see_dev(void *ctx, const struct db_related_row *w)
+{
+	struct seen_dev *s = ctx;
+	s->n++;
+	s->own += w->device_id == s->dev;
+	s->other += w->device_id != s->dev;
+	s->self += w->device_id == s->dev && w->problem_id == s->p64;
+	s->bad_flag += w->other != (w->device_id != s->dev);
+	return 0;
+}
+
+/* Issue 26: the other devices' runs. DB_REL_OTHERS holds the device's own
+ * out and takes the problem itself from the others; DB_REL_ALL takes both,
+ * the problem itself from the others only; a GPU with no runs of its own
+ * gets every device's, the problem's own bests first. */
+static void other_devices(void **st)
+{
+	struct fix x;
+	struct db_related q = { 0 };
+	struct seen_dev s = { 0 };
+	struct tn_problem pb = { 0 };
+	struct tn_seeds sd;
+	struct db_device h2 = { "nvidia", "H200", "sm_90", "u3", 132, 0, 0, 0, 1024 };
+	long long fresh;
+	int a100_best[TN_MAXP], h100_best[TN_MAXP];
+	(void)st;
+	fixture(&x);
+	run(&x, x.other_dev, x.p64, 2, 64, 96, 0.02);   /* the A100's best of the problem */
+	cfg(x.f, 2, 64, 96, a100_best);
+	cfg(x.f, 1, 128, 512, h100_best);
+	pb = (struct tn_problem){ .fam = x.f, .r = 4, .nx = 64, .ny = 64, .nz = 64, .prec = "fp32" };
+	q.device_id = x.dev;
+	q.problem_id = x.p64;
+	q.k = 10;
+	q.devices = DB_REL_OTHERS;
+	s.dev = x.dev;
+	s.p64 = x.p64;
+	assert_int_equal(db_each_related(x.db, &q, see_dev, &s, err, sizeof err), 0);
+	assert_int_equal(s.n, 2);       /* the A100's 32^3 and 64^3 */
+	assert_int_equal(s.own, 0);
+	assert_int_equal(s.bad_flag, 0);
+	assert_int_equal(tn_transfer_seeds(x.db, &q, &pb, &sd, err, sizeof err), 0);
+	assert_int_equal(sd.nprob, 2);
+	assert_int_equal(sd.nother, 2);
+	assert_memory_equal(sd.v, a100_best, sizeof a100_best);
+	tn_seeds_free(&sd);
+	/* both: the H100's three relatives and the A100's two, never the
+	 * H100's own runs of the problem */
+	memset(&s, 0, sizeof s);
+	s.dev = x.dev;
+	s.p64 = x.p64;
+	q.devices = DB_REL_ALL;
+	assert_int_equal(db_each_related(x.db, &q, see_dev, &s, err, sizeof err), 0);
+	assert_int_equal(s.own, 5);
+	assert_int_equal(s.other, 2);
+	assert_int_equal(s.self, 0);
+	assert_int_equal(s.bad_flag, 0);
+	assert_int_equal(tn_transfer_seeds(x.db, &q, &pb, &sd, err, sizeof err), 0);
+	assert_int_equal(sd.nprob, 5);
+	assert_int_equal(sd.nother, 2);
+	/* the problem itself on the A100 (0.5) outweighs R = 8 here (e^-2) */
+	assert_memory_equal(sd.v, a100_best, sizeof a100_best);
+	for (long long i = 0; i < sd.n; i++)
+		assert_memory_not_equal(sd.v + i * TN_MAXP, h100_best, sizeof h100_best);
+	tn_seeds_free(&sd);
+	/* a GPU new to the database: every other GPU's runs, the two bests of
+	 * the problem itself (equal weight and rank) first */
+	assert_int_equal(db_device_id(x.db, &h2, &fresh, err, sizeof err), 0);
+	q.device_id = fresh;
+	assert_int_equal(tn_transfer_seeds(x.db, &q, &pb, &sd, err, sizeof err), 0);
+	assert_int_equal(sd.nprob, 6);  /* 4 of the H100, 2 of the A100 */
+	assert_int_equal(sd.nother, 6);
+	assert_true(sd.n >= 2);
+	assert_true((!memcmp(sd.v, h100_best, sizeof h100_best) &&
+		     !memcmp(sd.v + TN_MAXP, a100_best, sizeof a100_best)) ||
+		    (!memcmp(sd.v, a100_best, sizeof a100_best) &&
+		     !memcmp(sd.v + TN_MAXP, h100_best, sizeof h100_best)));
+	tn_seeds_free(&sd);
+	/* nor does the device's own walk see another device */
+	memset(&s, 0, sizeof s);
+	s.dev = fresh;
+	q.devices = DB_REL_OWN;
+	assert_int_equal(db_each_related(x.db, &q, see_dev, &s, err, sizeof err), 0);
+	assert_int_equal(s.n, 0);
+	db_close(x.db);
+}
+
 /* A space of 3 parameters x 6 values with every configuration whose first
  * two values are equal pruned; a smooth time with its minimum at (4,1,2). */
 #define NV 6
@@ -258,6 +349,7 @@ int main(void)
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(relatives),
 		cmocka_unit_test(seeds),
+		cmocka_unit_test(other_devices),
 		cmocka_unit_test(search),
 	};
 	int rc;

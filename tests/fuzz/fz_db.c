@@ -239,7 +239,7 @@ static void readers(void)
 		fdtune_close(lib);
 	}
 	if (!copy(good, tgt) && !db_open(tgt, &d, err, sizeof err)) {
-		db_merge(d, path, &runs, &builds, err, sizeof err);
+		db_merge(d, path, NULL, &runs, &builds, err, sizeof err);
 		db_close(d);
 	}
 	export(NULL);

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 static const char usage[] =
-"usage: fdtune merge --db TARGET SOURCE.db [SOURCE.db ...]\n"
+"usage: fdtune merge --db TARGET [--device TEXT] SOURCE.db [SOURCE.db ...]\n"
 "Copy every device, problem, configuration, sweep, build and run of each\n"
 "source database into TARGET (created if missing). Rows already in TARGET\n"
 "are not copied again, so merging twice is harmless. Every source is checked\n"
@@ -24,14 +24,19 @@ static const char usage[] =
 "are merged and nothing is left beside them. A sweep of TARGET left running\n"
 "on this host by a process that is gone is marked interrupted.\n"
 "  --db PATH     the target (default " TN_CLI_DB_DEFAULT ")\n"
+"  --device TEXT only the devices whose name contains TEXT (or whose uuid it\n"
+"                is): their sweeps, builds and runs, and the problems and\n"
+"                configurations these name; to share one GPU's results, or to\n"
+"                take them out of a database that holds several\n"
 "  -h, --help    this text\n";
 
 int tn_cmd_merge(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "db", required_argument, 0, 0x200 }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
+		{ "db", required_argument, 0, 0x200 }, { "device", required_argument, 0, 0x201 },
+		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
 	};
-	const char *path = TN_CLI_DB_DEFAULT;
+	const char *path = TN_CLI_DB_DEFAULT, *device = NULL;
 	struct db *db = NULL;
 	char err[2048];
 	int opt, rc = TN_EX_OK, created;
@@ -39,6 +44,14 @@ int tn_cmd_merge(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 0x200: path = optarg; break;
+		case 0x201:
+			if (!*optarg) {
+				fprintf(stderr, "fdtune merge: --device: empty; give part of a device's "
+					"name, or its uuid\n%s", usage);
+				return TN_EX_USAGE;
+			}
+			device = optarg;
+			break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}
@@ -70,7 +83,7 @@ int tn_cmd_merge(int argc, char **argv)
 	}
 	for (int i = optind; i < argc; i++) {
 		long long runs, builds;
-		if (db_merge(db, argv[i], &runs, &builds, err, sizeof err)) {
+		if (db_merge(db, argv[i], device, &runs, &builds, err, sizeof err)) {
 			fprintf(stderr, "fdtune merge: %s\n", err);
 			if (i + 1 < argc)
 				fprintf(stderr, "fdtune merge: %d sources after %s not merged\n",

@@ -8,6 +8,9 @@
  * sizes only (tn_transfer.h with skip_size), never from the replayed
  * problem's own, whose recorded times only answer what it proposes.
  * --each-size replays every recorded size of the problem in turn.
+ * --other-devices replays a GPU new to the database: the seeds come from
+ * the other devices' runs only (every size, the problem itself included),
+ * the replayed device's own runs all held out.
  */
 #include "db.h"
 #include "tn_cli.h"
@@ -34,6 +37,9 @@ static const char usage[] =
 "      --each-size     every size recorded for the device, family, radius and\n"
 "                      precision in turn, as a markdown table; transfer never\n"
 "                      sees the runs of the size it is replayed on (any radius)\n"
+"      --other-devices transfer as on a GPU new to the database: its seeds come\n"
+"                      from the other devices' runs only, every size, this\n"
+"                      problem included; this device's own runs are all held out\n"
 "  -h, --help          this text\n"
 "Exit status: 0 done, 3 nothing matched, 1 failure, 2 usage.\n";
 
@@ -48,7 +54,7 @@ struct space {
 
 /* What one replay compares, and how it prints. */
 struct plan {
-	int all, pct, pct_set, seeds, each;
+	int all, pct, pct_set, seeds, each, others;
 	enum tn_strategy only;
 };
 
@@ -143,7 +149,10 @@ static int replay(struct db *db, const struct db_pick *p, const struct plan *pl,
 	pb = (struct tn_problem){ .fam = sp.fam, .r = p->radius, .nx = p->nx, .ny = p->ny,
 				  .nz = p->nz, .prec = p->precision };
 	q.run = p->run;
-	q.skip_size = 1;        /* leave the whole size out, every radius */
+	if (pl->others)         /* this device held out, the others' every size */
+		q.devices = DB_REL_OTHERS;
+	else
+		q.skip_size = 1;        /* leave the whole size out, every radius */
 	if ((pl->all || pl->only == TN_TRANSFER) && tn_transfer_seeds(db, &q, &pb, &sd, err, en))
 		goto out;
 	for (long long i = 0; i < sp.n; i++)
@@ -187,8 +196,9 @@ static int replay(struct db *db, const struct db_pick *p, const struct plan *pl,
 			       100.0 * (double)used / runs / (double)sp.n, 100 - sum / runs, 100 - worst,
 			       close3, runs);
 		if (st == TN_TRANSFER && !pl->each)
-			printf("%-10s  %lld seeds from %d other sizes or radii, %lld of them in this "
-			       "space\n", "", sd.n, sd.nprob, kept);
+			printf("%-10s  %lld seeds from %d %s, %lld of them in this space\n", "",
+			       sd.n, sd.nprob, pl->others ? "problems on other devices" :
+			       "other sizes or radii", kept);
 	}
 	rc = 0;
 out:
@@ -203,7 +213,7 @@ int tn_cmd_replay(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "db", required_argument, 0, 0x200 }, { "strategy", required_argument, 0, 's' },
 		{ "budget", required_argument, 0, 'b' }, { "seeds", required_argument, 0, 0x201 },
-		{ "each-size", no_argument, 0, 0x202 },
+		{ "each-size", no_argument, 0, 0x202 }, { "other-devices", no_argument, 0, 0x203 },
 		TN_CLI_FILTER_OPTIONS, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -242,6 +252,7 @@ int tn_cmd_replay(int argc, char **argv)
 				goto usage;
 			break;
 		case 0x202: pl.each = 1; break;
+		case 0x203: pl.others = 1; break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}
@@ -266,8 +277,9 @@ int tn_cmd_replay(int argc, char **argv)
 		struct db_filter f1 = { p.device, p.family, p.precision, p.radius, 0, 0, 0 };
 		if (db_sizes(db, &f1, sizes, 64, &ns, err, sizeof err))
 			goto fail;
-		printf("%s, %s R=%d %s, each size held out in turn\n\n", p.device, p.family,
-		       p.radius, p.precision);
+		printf("%s, %s R=%d %s, %s\n\n", p.device, p.family, p.radius, p.precision,
+		       pl.others ? "transfer seeded from the other devices' runs" :
+		       "each size held out in turn");
 		fputs("| held-out size | space | strategy | seeds | evaluations | of the space | "
 		       "gap to exhaustive, mean % | worst seed, % | seeds within 3% |\n"
 		       "|---|---:|---|---:|---:|---:|---:|---:|---|\n", stdout);

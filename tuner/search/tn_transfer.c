@@ -1,13 +1,16 @@
 /*
  * tn_transfer.c: the seeds of the transfer search. The candidates are, for
- * each relative Q of the problem P (tn_transfer.h), its TN_TRANSFER_TOP
+ * each relative Q of the problem P (tn_transfer.h: a problem on a device),
+ * its TN_TRANSFER_TOP
  * fastest configurations and its fastest with each value of each parameter
  * (so that a variant that is second best at Q's size, and may win at P's,
  * is among them). Each relative weighs
  *
- *   w(Q) = exp(-(|ln nx_P/nx_Q| + |ln ny_P/ny_Q| + |ln nz_P/nz_Q| + |R_P - R_Q| / 2))
+ *   w(Q) = o(Q) exp(-(|ln nx_P/nx_Q| + |ln ny_P/ny_Q| + |ln nz_P/nz_Q| + |R_P - R_Q| / 2))
  *
- * so that a relative of the same shape and radius counts most, and each of
+ * (o(Q) = TN_TRANSFER_OTHER where Q is of another device, else 1) so that a
+ * relative of the same shape and radius counts most, the problem itself on
+ * another GPU as much as a relative an octave away on this one, and each of
  * its candidates adds w(Q) exp(-(t / t_best(Q) - 1) / TN_TRANSFER_TAU) to
  * its score. The seeds are the candidates by score, best first.
  */
@@ -22,7 +25,7 @@ struct acc {
 	struct db *db;
 	const struct tn_problem *pb;
 	struct tn_seeds *s;
-	long long cap, last_prob;
+	long long cap, last_prob, last_dev;
 	double best;            /* the fastest time of the relative last_prob */
 	char err[512];
 };
@@ -31,7 +34,7 @@ static double weight(const struct tn_problem *pb, const struct db_related_row *w
 {
 	double d = fabs(log((double)pb->nx / w->nx)) + fabs(log((double)pb->ny / w->ny)) +
 		   fabs(log((double)pb->nz / w->nz)) + 0.5 * abs(pb->r - w->radius);
-	return exp(-d);
+	return (w->other ? TN_TRANSFER_OTHER : 1) * exp(-d);
 }
 
 static int add(void *p, const struct db_related_row *w)
@@ -50,9 +53,12 @@ static int add(void *p, const struct db_related_row *w)
 		if (!found)             /* recorded before the parameter existed */
 			v[k] = f->p[k].v[0];
 	}
-	if (w->problem_id != a->last_prob) {    /* its rank 1 comes first */
+	if (w->problem_id != a->last_prob || w->device_id != a->last_dev) {
+		/* its rank 1 comes first */
 		s->nprob++;
+		s->nother += w->other;
 		a->last_prob = w->problem_id;
+		a->last_dev = w->device_id;
 		a->best = w->ms;
 	}
 	sc = weight(a->pb, w) * exp(-(w->ms / a->best - 1) / TN_TRANSFER_TAU);
@@ -82,7 +88,7 @@ static int add(void *p, const struct db_related_row *w)
 int tn_transfer_seeds(struct db *d, const struct db_related *q, const struct tn_problem *pb,
 		      struct tn_seeds *s, char *err, size_t n)
 {
-	struct acc a = { d, pb, s, 0, 0, 0, "" };
+	struct acc a = { d, pb, s, 0, 0, 0, 0, "" };
 	struct db_related rq = *q;
 
 	memset(s, 0, sizeof *s);

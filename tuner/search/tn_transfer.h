@@ -1,9 +1,12 @@
 /*
  * tn_transfer.h: what the transfer search (tn_search.h) starts from: the
  * fastest configurations recorded for the relatives of a problem (the same
- * family, device and precision at other sizes or radii, db_each_related),
- * ranked by a score that weighs each relative by how close its size and
- * radius are to the problem's (tn_transfer.c says how).
+ * family, device and precision at other sizes or radii, and where the query
+ * asks, the same family and precision on the database's other devices, the
+ * problem itself included: db_each_related), ranked by a score that weighs
+ * each relative by how close its size and radius are to the problem's, and
+ * a relative of another device at TN_TRANSFER_OTHER of that (tn_transfer.c
+ * says how).
  */
 #ifndef TN_TRANSFER_H
 #define TN_TRANSFER_H
@@ -15,12 +18,14 @@
 #define TN_TRANSFER_EVALS 2     /* default budget, percent of the space */
 #define TN_TRANSFER_TAU 0.05    /* a configuration 5% slower than its relative's best
 				 * adds 1/e of what the best adds to its score */
+#define TN_TRANSFER_OTHER 0.5   /* weight of a relative on another device */
 
 struct tn_seeds {
 	int *v;                 /* n rows of TN_MAXP values (unused columns 0), best first */
 	double *score;
 	long long n;
 	int nprob;              /* the relatives they come from */
+	int nother;             /* of them, those of other devices */
 };
 
 /* The seeds for problem pb from the relatives q selects (q->k 0: the

@@ -29,6 +29,7 @@ struct tn_job {
 	const char *name;       /* "xyz R=4 64x64x64 fp32" */
 	int *cfgs;              /* the configurations to run, TN_MAXP ints each */
 	long long total, nv, pruned, skipped, runnable;  /* runnable: in the whole space */
+	long long widened;      /* transfer seeds outside the domains, added to cfgs */
 	char first_why[256];    /* why the first pruned configuration was */
 	long long prob_id, sweep_id;
 	long long count[TN_NOUT];
@@ -51,6 +52,7 @@ struct tn_run {
 	struct tn_wk wk[TN_MAXDEV];
 	double copy[TN_MAXDEV];
 	int nwk, gpu, turn;     /* turn: the worker served last */
+	struct tn_limits lim;   /* what the jobs' configurations are checked against */
 	char compiler[64];
 	const char *arch;
 	long long restarts, issued;     /* issued: configurations proposed, whole plan */

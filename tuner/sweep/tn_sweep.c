@@ -131,18 +131,95 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 	return 0;
 }
 
+/* A transfer search seeded from relatives whose bests lie outside the
+ * job's domains (values the default domains leave out, such as another
+ * GPU's best with zu = 3) would never try those bests. Appends to job j's
+ * configurations each seed not among them whose values lie in their
+ * parameters' ranges, and in the job's domain where -p set it, that passes
+ * the family's constraints here, and that keeps the search's grid of
+ * values under 2^24 points; counts them in j->widened. Not with --shard,
+ * whose shares are numbered over the space. */
+static int widen(struct tn_run *c, struct tn_job *j, char *err, size_t n)
+{
+	const struct tn_family *f = j->pb->fam;
+	struct tn_space def;
+	int set[TN_MAXP], nd[TN_MAXP], dom[TN_MAXP][TN_MAXV];
+	char why[256];
+
+	if (c->o->shards > 1 || !j->sd.n)
+		return 0;
+	tn_space_default(f, &def);
+	for (int k = 0; k < f->np; k++) {
+		set[k] = j->sp->n[k] != def.n[k] ||
+			 memcmp(j->sp->v[k], def.v[k], (size_t)def.n[k] * sizeof def.v[k][0]);
+		nd[k] = 0;
+	}
+	for (long long i = 0; i < j->nv; i++)       /* the grid's values now */
+		for (int k = 0; k < f->np; k++) {
+			int x = j->cfgs[i * TN_MAXP + k], q = 0;
+			while (q < nd[k] && dom[k][q] != x)
+				q++;
+			if (q == nd[k] && nd[k] < TN_MAXV)
+				dom[k][nd[k]++] = x;
+		}
+	for (long long s = 0; s < j->sd.n; s++) {
+		const int *v = j->sd.v + s * TN_MAXP;
+		int ok = 1, fresh[TN_MAXP] = { 0 };
+		double grid = 1;
+		long long i;
+		for (int k = 0; k < f->np && ok; k++) {
+			int q = 0;
+			ok = v[k] >= f->p[k].lo && v[k] <= f->p[k].hi;
+			if (ok && set[k]) {
+				ok = 0;
+				for (int d = 0; d < j->sp->n[k]; d++)
+					ok |= j->sp->v[k][d] == v[k];
+			}
+			while (q < nd[k] && dom[k][q] != v[k])
+				q++;
+			fresh[k] = q == nd[k];
+			ok = ok && nd[k] + fresh[k] <= TN_MAXV;
+			grid *= nd[k] + fresh[k];
+		}
+		if (!ok || grid > (double)(1 << 24) || f->check(j->pb, v, &c->lim, why, sizeof why))
+			continue;
+		for (i = 0; i < j->nv && memcmp(j->cfgs + i * TN_MAXP, v, TN_MAXP * sizeof *v); i++)
+			;
+		if (i < j->nv)
+			continue;       /* in the space already */
+		{
+			int *q = realloc(j->cfgs, (size_t)(j->nv + 1) * TN_MAXP * sizeof *q);
+			if (!q) {
+				snprintf(err, n, "out of memory widening the space");
+				return 1;
+			}
+			j->cfgs = q;
+		}
+		memcpy(j->cfgs + j->nv++ * TN_MAXP, v, TN_MAXP * sizeof *v);
+		j->runnable++;
+		j->widened++;
+		for (int k = 0; k < f->np; k++)
+			if (fresh[k])
+				dom[k][nd[k]++] = v[k];
+	}
+	return 0;
+}
+
 /* The strategy of job j: -s, else transfer where the database holds ok runs
  * of the problem's relatives (the same family and precision at other sizes
- * or radii, on this GPU, or compile-only on a GPU of this arch), else
- * exhaustive; loads the seeds of a transfer search into j->sd and sets its
- * default budget. A compile-only sweep compiles every configuration, and
- * says what a GPU sweep would choose. */
+ * or radii on this GPU, or any size, this one included, on the database's
+ * other GPUs; compile-only, on a GPU of this arch), else exhaustive; loads
+ * the seeds of a transfer search into j->sd and sets its default budget. A
+ * compile-only sweep compiles every configuration, and says what a GPU
+ * sweep would choose. */
 static int choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *evals,
 		  char *err, size_t n)
 {
 	const struct tn_sweep_opts *o = c->o;
 	const struct tn_problem *pb = j->pb;
-	struct db_related q = { c->gpu ? c->dev_id[0] : 0, j->prob_id, 0, c->arch, 0, 0, 0 };
+	struct db_related q = { c->gpu ? c->dev_id[0] : 0, j->prob_id, 0, c->arch, 0, 0, 0,
+				c->gpu ? DB_REL_ALL : DB_REL_OWN };
+	char from[160];
 
 	*st = o->strategy_set ? o->strategy : TN_EXHAUSTIVE;
 	if (o->strategy_set && o->strategy != TN_TRANSFER)
@@ -151,14 +228,26 @@ static int choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int 
 		return 1;
 	if (!o->evals_set)
 		*evals = TN_TRANSFER_EVALS;
-	if (!o->strategy_set && j->sd.nprob > 0) {
+	if (j->sd.nother == j->sd.nprob)
+		snprintf(from, sizeof from, "%d size%s or radi%s on other GPUs%s", j->sd.nprob,
+			 j->sd.nprob == 1 ? "" : "s", j->sd.nprob == 1 ? "us" : "i",
+			 j->sd.nprob ? " (none on this one yet)" : "");
+	else if (j->sd.nother)
+		snprintf(from, sizeof from, "%d other sizes or radii on this GPU and %d on "
+			 "other GPUs", j->sd.nprob - j->sd.nother, j->sd.nother);
+	else
+		snprintf(from, sizeof from, "%d other sizes or radii %s", j->sd.nprob,
+			 c->gpu ? "on this GPU" : "on a GPU of this arch");
+	if (!o->strategy_set && j->sd.nprob > 0)
 		*st = TN_TRANSFER;
+	if (c->gpu && *st == TN_TRANSFER && widen(c, j, err, n))
+		return 1;
+	if (!o->strategy_set && j->sd.nprob > 0) {
 		if (c->gpu)
-			fprintf(stderr, "fdtune: %s holds %s %s results at %d other sizes or radii "
-				"on this GPU: a transfer search (-s transfer) starts from their bests "
-				"and runs %d%% of the space (--evals); -s exhaustive runs every "
-				"configuration\n", o->db_path, pb->fam->name, pb->prec, j->sd.nprob,
-				*evals);
+			fprintf(stderr, "fdtune: %s holds %s %s results at %s: a transfer search "
+				"(-s transfer) starts from their bests and runs %d%% of the space "
+				"(--evals); -s exhaustive runs every configuration\n", o->db_path,
+				pb->fam->name, pb->prec, from, *evals);
 		else
 			fprintf(stderr, "fdtune: %s holds %s %s results at %d other sizes or radii "
 				"on %s: a GPU sweep would run a transfer search (-s transfer) from "
@@ -166,8 +255,8 @@ static int choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int 
 				o->db_path, pb->fam->name, pb->prec, j->sd.nprob, c->arch);
 	} else if (o->strategy_set && c->gpu && !j->sd.nprob) {
 		fprintf(stderr, "fdtune: %s holds no %s %s results at other sizes or radii on this "
-			"GPU: the transfer search starts at random\n", o->db_path, pb->fam->name,
-			pb->prec);
+			"GPU, nor any on another: the transfer search starts at random\n", o->db_path,
+			pb->fam->name, pb->prec);
 	}
 	return 0;
 }
@@ -223,9 +312,10 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 		}
 	}
 	if (c->gpu && kind == TN_TRANSFER)
-		fprintf(stderr, "fdtune: transfer: %lld seeds from %d other sizes or radii, %lld of "
-			"them in this space (the others pruned or outside it)\n", j->sd.n,
-			j->sd.nprob, tn_search_seed(j->search, j->sd.v, TN_MAXP, j->sd.n));
+		fprintf(stderr, "fdtune: transfer: %lld seeds from %d relatives (%d of them on "
+			"other GPUs), %lld of them in this space (%lld outside the domains added "
+			"to it; the others pruned here)\n", j->sd.n, j->sd.nprob, j->sd.nother,
+			tn_search_seed(j->search, j->sd.v, TN_MAXP, j->sd.n), j->widened);
 	if (c->gpu && kind != TN_EXHAUSTIVE)
 		fprintf(stderr, "fdtune: %s search, at most %lld configurations (%d%% of %lld), "
 			"%lld of them known from earlier runs\n", tn_strategy_name(kind), j->target,
@@ -384,7 +474,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	struct tn_plan_item item;
 	const struct tn_plan *pl = o->plan;
 	struct tn_run c;
-	struct tn_limits lim;
+	struct tn_limits *lim = &c.lim;
 	char host[256] = "?";
 	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
 	int handlers = 0, status = 1, plan = 0, failed = 0;
@@ -412,10 +502,10 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.njobs = pl->n;
 	if (tn_run_setup(&c, err, n))
 		goto out;
-	tn_limits_of_arch(c.arch, &lim);       /* the opt-in LDS by arch */
+	tn_limits_of_arch(c.arch, lim);        /* the opt-in LDS by arch */
 	if (c.gpu) {
-		lim.max_threads = c.wk[0].dev.max_threads;
-		lim.lds_block = c.wk[0].dev.lds_block;
+		lim->max_threads = c.wk[0].dev.max_threads;
+		lim->lds_block = c.wk[0].dev.lds_block;
 	}
 	plan = c.gpu && c.njobs > 1;
 	for (int i = 0; i < c.njobs; i++) {     /* refused before anything is recorded */
@@ -423,7 +513,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		j->pb = &pl->p[i].pb;
 		j->sp = &pl->p[i].sp;
 		j->name = pl->p[i].name;
-		if ((status = prepare(j, &lim, off, o, err, n)))
+		if ((status = prepare(j, lim, off, o, err, n)))
 			goto out;
 		off += j->total;
 	}
