@@ -1,5 +1,6 @@
 #!/bin/sh
-# readme.sh: every figure of README.md that comes from the H100 database,
+# readme.sh: every figure of README.md that comes from the H100 database
+# (and the H200's, in the table of both: H200_DB, results/h200/fdtune.db),
 # computed again from it with the command README writes beside the figure,
 # and looked for in README.md as README states it (line breaks read as
 # spaces). A figure README states otherwise, or whose command README no
@@ -112,6 +113,20 @@ pick() { awk -F'|' -v p="$1" -v s="$2" 'NF == 9 { gsub(/^ +| +$/, "", $2); gsub(
 	NF == 9 && $2 == p && $3 == s { print $8 "x" }' "$tmp/sz"; }
 says "($(pick 'xyz fp32 R = 4' 128x128x64) for xyz R = 4 at 128x128x64, $(pick 'iso3dfd fp32 R = 8' 256x256x256) for iso3dfd at 256³:" "the --all-sizes rule"
 says "BEFORE=2026-11-23T14:50:00Z sh results/h100/sizes-table.sh" "the rule's command"
+
+# the table of both GPUs (issue 26): each cell from its own database
+h200=${H200_DB:-$(dirname "$0")/../results/h200/fdtune.db}
+# cell DB F R PREC: "%copy (ms ms)" of fdtune best's one row
+cell() {
+	"$fdtune" best --db "$1" -f "$2" -r "$3" -n 512 --precision "$4" |
+		awk 'NR == 2 { print $(NF - 1) " (" $(NF - 3) " ms)" }'
+}
+says "| copy bandwidth, GB/s | $(q "select printf('%.0f', copy_gbs) from devices") | $(sqlite3 "$h200" "select printf('%.0f', copy_gbs) from devices") |" "the table's copies"
+for p in "xyz 4 fp32" "xyz 8 fp32" "xyz 8 fp64" "iso3dfd 8 fp32"; do
+	set -- $p
+	says "| $1 $3 R = $2 | $(cell "$db" $1 $2 $3) | $(cell "$h200" $1 $2 $3) |" "the table's $1 $3 R = $2"
+done
+says "\`./fdtune best --db \$D -f F -r R -n 512 --precision P\` (\`--db \$H\` for the H200)" "the table's command"
 
 # the default space: counted by a compile-only sweep for sm_90 (NVIDIA builds)
 if "$fdtune" devices 2>/dev/null | grep -q "platform nvidia"; then

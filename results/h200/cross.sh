@@ -73,9 +73,18 @@ for p in $probs; do
 		tms=$(echo "$out" | sed -n 's/^time .*: median \([0-9.]*\) ms.*/\1/p')
 		run=$(echo "$out" | sed -n 's/^k_launch on .* runs the measured build of run \([0-9]*\).*/\1/p')
 		which=$(echo "$out" | sed -n 's/^k_launch on .* runs the \([a-z]*\) .*/\1/p')
-		# the record of the run this GPU launches (--all-devices: the one it picked)
-		rec=$(grep ", run ${run:-x}, for " "$d/k.h" | sed -n 's/.*, for [0-9x]*: \([0-9.]*\) ms.*/\1/p' | head -1)
-		on=$(grep ", run ${run:-x}, for " "$d/k.h" | sed -n 's/.*on \(NVIDIA [^(]*\) (.*/\1/p' | head -1)
+		# the record: of the run exported (H100, H200), or for --all-devices
+		# the one NAME.h selects on this GPU at this size (its embedded build
+		# can be another device's run of the same configuration: the same code)
+		case $dev in
+		H100|H200) line=$(grep ", run ${run:-x}, for " "$d/k.h" | head -1) ;;
+		*) line=$(grep -E "(Selected|Tuned) on $gpu \(.*, for $(echo "$sz" | tr ' ' x): " "$d/k.h" | head -1)
+		   [ -n "$line" ] || line=$(grep ", run ${run:-x}, for " "$d/k.h" | head -1) ;;
+		esac
+		rec=$(echo "$line" | sed -n 's/.*, for [0-9x]*: \([0-9.]*\) ms.*/\1/p')
+		on=$(echo "$line" | sed -n 's/.*on \(NVIDIA [^(]*\) (.*/\1/p')
+		sel=$(echo "$line" | sed -n 's/.*, run \([0-9]*\), for .*/\1/p')
+		[ "${sel:-$run}" = "$run" ] || run="$sel (build of run $run)"
 		case $dev in
 		all) dev="--all-devices: ${on:-?}" ;;
 		sizes) dev="--all-devices --all-sizes: ${on:-?}" ;;
