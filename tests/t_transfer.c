@@ -206,6 +206,18 @@ static int see_dev(void *ctx, const struct db_related_row *w)
 	return 0;
 }
 
+/* The walk q asks for, about device dev and problem p64, counted into s;
+ * every row's `other` flag must say whether it is of another device. */
+static void walk(struct fix *x, const struct db_related *q, long long dev, long long p64,
+		 struct seen_dev *s)
+{
+	memset(s, 0, sizeof *s);
+	s->dev = dev;
+	s->p64 = p64;
+	assert_int_equal(db_each_related(x->db, q, see_dev, s, err, sizeof err), 0);
+	assert_int_equal(s->bad_flag, 0);
+}
+
 /* Issue 26: the other devices' runs. DB_REL_OTHERS holds the device's own
  * out and takes the problem itself from the others; DB_REL_ALL takes both,
  * the problem itself from the others only; a GPU with no runs of its own
@@ -230,12 +242,9 @@ static void other_devices(void **st)
 	q.problem_id = x.p64;
 	q.k = 10;
 	q.devices = DB_REL_OTHERS;
-	s.dev = x.dev;
-	s.p64 = x.p64;
-	assert_int_equal(db_each_related(x.db, &q, see_dev, &s, err, sizeof err), 0);
+	walk(&x, &q, x.dev, x.p64, &s);
 	assert_int_equal(s.n, 2);       /* the A100's 32^3 and 64^3 */
 	assert_int_equal(s.own, 0);
-	assert_int_equal(s.bad_flag, 0);
 	assert_int_equal(tn_transfer_seeds(x.db, &q, &pb, &sd, err, sizeof err), 0);
 	assert_int_equal(sd.nprob, 2);
 	assert_int_equal(sd.nother, 2);
@@ -243,15 +252,11 @@ static void other_devices(void **st)
 	tn_seeds_free(&sd);
 	/* both: the H100's three relatives and the A100's two, never the
 	 * H100's own runs of the problem */
-	memset(&s, 0, sizeof s);
-	s.dev = x.dev;
-	s.p64 = x.p64;
 	q.devices = DB_REL_ALL;
-	assert_int_equal(db_each_related(x.db, &q, see_dev, &s, err, sizeof err), 0);
+	walk(&x, &q, x.dev, x.p64, &s);
 	assert_int_equal(s.own, 5);
 	assert_int_equal(s.other, 2);
 	assert_int_equal(s.self, 0);
-	assert_int_equal(s.bad_flag, 0);
 	assert_int_equal(tn_transfer_seeds(x.db, &q, &pb, &sd, err, sizeof err), 0);
 	assert_int_equal(sd.nprob, 5);
 	assert_int_equal(sd.nother, 2);
@@ -274,10 +279,8 @@ static void other_devices(void **st)
 		     !memcmp(sd.v + TN_MAXP, h100_best, sizeof h100_best)));
 	tn_seeds_free(&sd);
 	/* nor does the device's own walk see another device */
-	memset(&s, 0, sizeof s);
-	s.dev = fresh;
 	q.devices = DB_REL_OWN;
-	assert_int_equal(db_each_related(x.db, &q, see_dev, &s, err, sizeof err), 0);
+	walk(&x, &q, fresh, x.p64, &s);
 	assert_int_equal(s.n, 0);
 	db_close(x.db);
 }
