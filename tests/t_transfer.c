@@ -4,9 +4,9 @@
  * and precision, nearest size first, and never from the problem itself (nor,
  * as fdtune replay asks, from any problem of its size); on a GPU new to the
  * database they come from the other GPUs' runs, the problem itself first;
- * the search proposes
- * its seeds first, never a configuration outside its space (pruned), never
- * one twice, and stops at its budget.
+ * a seed outside the space's domains joins it where it is legal; the search
+ * proposes its seeds first, never a configuration outside its space
+ * (pruned), never one twice, and stops at its budget.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -285,6 +285,76 @@ static void other_devices(void **st)
 	db_close(x.db);
 }
 
+/* A seed outside the space's domains joins the space where it is legal
+ * (tn_transfer_widen): a value the default domains leave out (zu = 3), not
+ * one outside its parameter's range (zu = 9), not one the constraints
+ * refuse (zu > 1 with ku = 1), not one -p excluded (vec = 2 under -p vec=4),
+ * once however often it is a seed, and never a configuration already there. */
+static void widen(void **st)
+{
+	const struct tn_family *f = tn_family("xyz");
+	struct tn_problem pb = { 0 };
+	struct tn_space sp;
+	struct tn_limits lim;
+	struct tn_seeds sd = { 0 };
+	int rows[6 * TN_MAXP], *cfgs = NULL, v[TN_MAXP], zu = tn_param_index(f, "zu"),
+	    ku = tn_param_index(f, "ku");
+	long long n = 0, added = -1, inside = -1;
+	char why[256];
+	(void)st;
+	pb = (struct tn_problem){ .fam = f, .r = 4, .nx = 64, .ny = 64, .nz = 64, .prec = "fp32" };
+	tn_limits_of_arch("sm_90", &lim);
+	for (int pass = 0; pass < 2; pass++) {
+		tn_space_default(f, &sp);
+		if (pass)
+			assert_int_equal(tn_space_set(&sp, "vec=4", err, sizeof err), 0);
+		free(cfgs);
+		assert_non_null(cfgs = calloc((size_t)tn_space_size(&sp) * TN_MAXP, sizeof *cfgs));
+		n = 0;
+		for (long long i = 0; i < tn_space_size(&sp); i++) {
+			memset(v, 0, sizeof v);
+			tn_space_at(&sp, i, v);
+			if (!f->check(&pb, v, &lim, why, sizeof why))
+				memcpy(cfgs + n++ * TN_MAXP, v, sizeof v);
+		}
+		cfg(f, 4, 64, 96, rows);                        /* in the space */
+		for (long long i = 0; i < n; i++)
+			if (!memcmp(cfgs + i * TN_MAXP, rows, sizeof v))
+				inside = i;
+		assert_true(inside >= 0);
+		cfg(f, 4, 64, 96, rows + TN_MAXP);              /* zu = 3: added */
+		rows[TN_MAXP + zu] = 3;
+		memcpy(rows + 2 * TN_MAXP, rows + TN_MAXP, sizeof v);  /* again: once */
+		cfg(f, 4, 64, 96, rows + 3 * TN_MAXP);          /* zu = 9: out of range */
+		rows[3 * TN_MAXP + zu] = 9;
+		cfg(f, 4, 64, 96, rows + 4 * TN_MAXP);          /* zu = 2 with ku = 1: refused */
+		rows[4 * TN_MAXP + zu] = 2;
+		rows[4 * TN_MAXP + ku] = 1;
+		cfg(f, 2, 64, 96, rows + 5 * TN_MAXP);          /* vec = 2, zu = 4: -p decides */
+		rows[5 * TN_MAXP + zu] = 4;
+		sd.v = rows;
+		sd.n = 6;
+		{
+			long long before = n;
+			assert_int_equal(tn_transfer_widen(&pb, &sp, &lim, &sd, &cfgs, &n, &added, err,
+							   sizeof err), 0);
+			assert_int_equal(added, pass ? 1 : 2);
+			assert_int_equal(n, before + added);
+			assert_memory_equal(cfgs + before * TN_MAXP, rows + TN_MAXP, sizeof v);
+			if (!pass)
+				assert_memory_equal(cfgs + (before + 1) * TN_MAXP, rows + 5 * TN_MAXP,
+						    sizeof v);
+			for (long long i = before; i < n; i++)
+				assert_int_not_equal(cfgs[i * TN_MAXP + zu], 9);
+			/* again: everything there already */
+			assert_int_equal(tn_transfer_widen(&pb, &sp, &lim, &sd, &cfgs, &n, &added, err,
+							   sizeof err), 0);
+			assert_int_equal(added, 0);
+		}
+	}
+	free(cfgs);
+}
+
 /* A space of 3 parameters x 6 values with every configuration whose first
  * two values are equal pruned; a smooth time with its minimum at (4,1,2). */
 #define NV 6
@@ -353,6 +423,7 @@ int main(void)
 		cmocka_unit_test(relatives),
 		cmocka_unit_test(seeds),
 		cmocka_unit_test(other_devices),
+		cmocka_unit_test(widen),
 		cmocka_unit_test(search),
 	};
 	int rc;

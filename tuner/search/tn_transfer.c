@@ -12,7 +12,9 @@
  * relative of the same shape and radius counts most, the problem itself on
  * another GPU as much as a relative an octave away on this one, and each of
  * its candidates adds w(Q) exp(-(t / t_best(Q) - 1) / TN_TRANSFER_TAU) to
- * its score. The seeds are the candidates by score, best first.
+ * its score. The seeds are the candidates by score, best first. Where a
+ * seed lies outside the job's domains, tn_transfer_widen adds it to the
+ * space.
  */
 #include "tn_transfer.h"
 
@@ -122,4 +124,73 @@ void tn_seeds_free(struct tn_seeds *s)
 	free(s->v);
 	free(s->score);
 	memset(s, 0, sizeof *s);
+}
+
+int tn_transfer_widen(const struct tn_problem *pb, const struct tn_space *sp,
+		      const struct tn_limits *lim, const struct tn_seeds *s, int **cfgs,
+		      long long *n, long long *added, char *err, size_t en)
+{
+	const struct tn_family *f = pb->fam;
+	struct tn_space def;
+	int set[TN_MAXP], nd[TN_MAXP], dom[TN_MAXP][TN_MAXV];
+	char why[256];
+
+	*added = 0;
+	tn_space_default(f, &def);
+	for (int k = 0; k < f->np; k++) {
+		set[k] = sp->n[k] != def.n[k] ||
+			 memcmp(sp->v[k], def.v[k], (size_t)def.n[k] * sizeof def.v[k][0]);
+		nd[k] = 0;
+	}
+	for (long long i = 0; i < *n; i++)          /* the grid's values now */
+		for (int k = 0; k < f->np; k++) {
+			int x = (*cfgs)[i * TN_MAXP + k], q = 0;
+			while (q < nd[k] && dom[k][q] != x)
+				q++;
+			if (q == nd[k] && nd[k] < TN_MAXV)
+				dom[k][nd[k]++] = x;
+		}
+	for (long long r = 0; r < s->n; r++) {
+		const int *v = s->v + r * TN_MAXP;
+		int ok = 1, fresh[TN_MAXP] = { 0 };
+		double grid = 1;
+		long long i;
+		for (int k = 0; k < f->np && ok; k++) {
+			int q = 0;
+			ok = v[k] >= f->p[k].lo && v[k] <= f->p[k].hi;
+			if (ok && set[k]) {
+				ok = 0;
+				for (int d = 0; d < sp->n[k]; d++)
+					ok |= sp->v[k][d] == v[k];
+			}
+			while (q < nd[k] && dom[k][q] != v[k])
+				q++;
+			fresh[k] = q == nd[k];
+			ok = ok && nd[k] + fresh[k] <= TN_MAXV;
+			grid *= nd[k] + fresh[k];
+		}
+		if (!ok || grid > (double)(1 << 24) || f->check(pb, v, lim, why, sizeof why))
+			continue;
+		for (i = 0; i < *n && memcmp(*cfgs + i * TN_MAXP, v, TN_MAXP * sizeof *v); i++)
+			;
+		if (i < *n)
+			continue;       /* in the space already */
+		{
+			int *q = realloc(*cfgs, (size_t)(*n + 1) * TN_MAXP * sizeof *q);
+			if (!q) {
+				snprintf(err, en, "out of memory widening the space");
+				*n -= *added;   /* what was appended is dropped */
+				*added = 0;
+				return 1;
+			}
+			*cfgs = q;
+		}
+		memcpy(*cfgs + *n * TN_MAXP, v, TN_MAXP * sizeof *v);
+		++*n;
+		++*added;
+		for (int k = 0; k < f->np; k++)
+			if (fresh[k])
+				dom[k][nd[k]++] = v[k];
+	}
+	return 0;
 }

@@ -35,4 +35,16 @@ int tn_transfer_seeds(struct db *d, const struct db_related *q, const struct tn_
 		      struct tn_seeds *s, char *err, size_t n);
 void tn_seeds_free(struct tn_seeds *s);
 
+/* A seed outside a space's domains (another GPU's best with a value the
+ * default domains leave out, zu = 3) is no seed: the search never proposes
+ * it. Appends to the n configurations cfgs (TN_MAXP ints each, realloc'd)
+ * each seed of s not among them whose values lie in their parameters'
+ * ranges, and in sp's domain where sp differs from the family's default
+ * there (-p set it), that passes the family's constraints within lim, and
+ * that keeps the grid of distinct values under 2^24 points; *added counts
+ * them. 0, or 1 with err set (out of memory: cfgs and n as they were). */
+int tn_transfer_widen(const struct tn_problem *pb, const struct tn_space *sp,
+		      const struct tn_limits *lim, const struct tn_seeds *s, int **cfgs,
+		      long long *n, long long *added, char *err, size_t en);
+
 #endif

@@ -131,77 +131,18 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 	return 0;
 }
 
-/* A transfer search seeded from relatives whose bests lie outside the
- * job's domains (values the default domains leave out, such as another
- * GPU's best with zu = 3) would never try those bests. Appends to job j's
- * configurations each seed not among them whose values lie in their
- * parameters' ranges, and in the job's domain where -p set it, that passes
- * the family's constraints here, and that keeps the search's grid of
- * values under 2^24 points; counts them in j->widened. Not with --shard,
- * whose shares are numbered over the space. */
+/* A transfer job's space widened by the seeds outside its domains
+ * (tn_transfer_widen); not with --shard, whose shares are numbered over the
+ * space. */
 static int widen(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 {
-	const struct tn_family *f = j->pb->fam;
-	struct tn_space def;
-	int set[TN_MAXP], nd[TN_MAXP], dom[TN_MAXP][TN_MAXV];
-	char why[256];
-
-	if (c->o->shards > 1 || !j->sd.n)
+	long long added = 0;
+	if (c->o->shards > 1)
 		return 0;
-	tn_space_default(f, &def);
-	for (int k = 0; k < f->np; k++) {
-		set[k] = j->sp->n[k] != def.n[k] ||
-			 memcmp(j->sp->v[k], def.v[k], (size_t)def.n[k] * sizeof def.v[k][0]);
-		nd[k] = 0;
-	}
-	for (long long i = 0; i < j->nv; i++)       /* the grid's values now */
-		for (int k = 0; k < f->np; k++) {
-			int x = j->cfgs[i * TN_MAXP + k], q = 0;
-			while (q < nd[k] && dom[k][q] != x)
-				q++;
-			if (q == nd[k] && nd[k] < TN_MAXV)
-				dom[k][nd[k]++] = x;
-		}
-	for (long long s = 0; s < j->sd.n; s++) {
-		const int *v = j->sd.v + s * TN_MAXP;
-		int ok = 1, fresh[TN_MAXP] = { 0 };
-		double grid = 1;
-		long long i;
-		for (int k = 0; k < f->np && ok; k++) {
-			int q = 0;
-			ok = v[k] >= f->p[k].lo && v[k] <= f->p[k].hi;
-			if (ok && set[k]) {
-				ok = 0;
-				for (int d = 0; d < j->sp->n[k]; d++)
-					ok |= j->sp->v[k][d] == v[k];
-			}
-			while (q < nd[k] && dom[k][q] != v[k])
-				q++;
-			fresh[k] = q == nd[k];
-			ok = ok && nd[k] + fresh[k] <= TN_MAXV;
-			grid *= nd[k] + fresh[k];
-		}
-		if (!ok || grid > (double)(1 << 24) || f->check(j->pb, v, &c->lim, why, sizeof why))
-			continue;
-		for (i = 0; i < j->nv && memcmp(j->cfgs + i * TN_MAXP, v, TN_MAXP * sizeof *v); i++)
-			;
-		if (i < j->nv)
-			continue;       /* in the space already */
-		{
-			int *q = realloc(j->cfgs, (size_t)(j->nv + 1) * TN_MAXP * sizeof *q);
-			if (!q) {
-				snprintf(err, n, "out of memory widening the space");
-				return 1;
-			}
-			j->cfgs = q;
-		}
-		memcpy(j->cfgs + j->nv++ * TN_MAXP, v, TN_MAXP * sizeof *v);
-		j->runnable++;
-		j->widened++;
-		for (int k = 0; k < f->np; k++)
-			if (fresh[k])
-				dom[k][nd[k]++] = v[k];
-	}
+	if (tn_transfer_widen(j->pb, j->sp, &c->lim, &j->sd, &j->cfgs, &j->nv, &added, err, n))
+		return 1;
+	j->runnable += added;
+	j->widened += added;
 	return 0;
 }
 
