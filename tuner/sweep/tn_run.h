@@ -5,6 +5,7 @@
  * The GPUs, their workers and the database belong to the sweep (struct
  * tn_run) and serve one job at a time, a step of evaluations each:
  *   tn_sweep.c   the plan: jobs prepared, resumed, ordered, summed up
+ *   tn_choose.c  each job's strategy, and a transfer's seeds
  *   tn_gpus.c    GPU or compile-only, workers, copy calibration
  *   tn_loop.c    one step: compile pool and workers fed until it is done
  *   tn_record.c  every build and run written to the database as it happens
@@ -66,6 +67,12 @@ struct tn_run {
 extern volatile int tn_stop_signal;
 /* Nonzero once a signal or the budget says stop. */
 int tn_stopping(const struct tn_run *c);
+
+/* tn_choose.c: job j's strategy into *st, its budget (percent) into *evals
+ * where a transfer search takes its own default, its seeds into j->sd; 1
+ * with err set on a database error. */
+int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *evals,
+	      char *err, size_t n);
 
 /* tn_gpus.c */
 int tn_run_setup(struct tn_run *c, char *err, size_t n);

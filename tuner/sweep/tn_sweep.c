@@ -131,77 +131,6 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 	return 0;
 }
 
-/* A transfer job's space widened by the seeds outside its domains
- * (tn_transfer_widen); not with --shard, whose shares are numbered over the
- * space. */
-static int widen(struct tn_run *c, struct tn_job *j, char *err, size_t n)
-{
-	long long added = 0;
-	if (c->o->shards > 1)
-		return 0;
-	if (tn_transfer_widen(j->pb, j->sp, &c->lim, &j->sd, &j->cfgs, &j->nv, &added, err, n))
-		return 1;
-	j->runnable += added;
-	j->widened += added;
-	return 0;
-}
-
-/* The strategy of job j: -s, else transfer where the database holds ok runs
- * of the problem's relatives (the same family and precision at other sizes
- * or radii on this GPU, or any size, this one included, on the database's
- * other GPUs; compile-only, on a GPU of this arch), else exhaustive; loads
- * the seeds of a transfer search into j->sd and sets its default budget. A
- * compile-only sweep compiles every configuration, and says what a GPU
- * sweep would choose. */
-static int choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *evals,
-		  char *err, size_t n)
-{
-	const struct tn_sweep_opts *o = c->o;
-	const struct tn_problem *pb = j->pb;
-	struct db_related q = { c->gpu ? c->dev_id[0] : 0, j->prob_id, 0, c->arch, 0, 0, 0,
-				c->gpu ? DB_REL_ALL : DB_REL_OWN };
-	char from[160];
-
-	*st = o->strategy_set ? o->strategy : TN_EXHAUSTIVE;
-	if (o->strategy_set && o->strategy != TN_TRANSFER)
-		return 0;
-	if (tn_transfer_seeds(c->db, &q, pb, &j->sd, err, n))
-		return 1;
-	if (!o->evals_set)
-		*evals = TN_TRANSFER_EVALS;
-	if (j->sd.nother == j->sd.nprob)
-		snprintf(from, sizeof from, "%d size%s or radi%s on other GPUs%s", j->sd.nprob,
-			 j->sd.nprob == 1 ? "" : "s", j->sd.nprob == 1 ? "us" : "i",
-			 j->sd.nprob ? " (none on this one yet)" : "");
-	else if (j->sd.nother)
-		snprintf(from, sizeof from, "%d other sizes or radii on this GPU and %d on "
-			 "other GPUs", j->sd.nprob - j->sd.nother, j->sd.nother);
-	else
-		snprintf(from, sizeof from, "%d other sizes or radii %s", j->sd.nprob,
-			 c->gpu ? "on this GPU" : "on a GPU of this arch");
-	if (!o->strategy_set && j->sd.nprob > 0)
-		*st = TN_TRANSFER;
-	if (c->gpu && *st == TN_TRANSFER && widen(c, j, err, n))
-		return 1;
-	if (!o->strategy_set && j->sd.nprob > 0) {
-		if (c->gpu)
-			fprintf(stderr, "fdtune: %s holds %s %s results at %s: a transfer search "
-				"(-s transfer) starts from their bests and runs %d%% of the space "
-				"(--evals); -s exhaustive runs every configuration\n", o->db_path,
-				pb->fam->name, pb->prec, from, *evals);
-		else
-			fprintf(stderr, "fdtune: %s holds %s %s results at %d other sizes or radii "
-				"on %s: a GPU sweep would run a transfer search (-s transfer) from "
-				"their bests; a compile-only sweep compiles every configuration\n",
-				o->db_path, pb->fam->name, pb->prec, j->sd.nprob, c->arch);
-	} else if (o->strategy_set && c->gpu && !j->sd.nprob) {
-		fprintf(stderr, "fdtune: %s holds no %s %s results at other sizes or radii on this "
-			"GPU, nor any on another: the transfer search starts at random\n", o->db_path,
-			pb->fam->name, pb->prec);
-	}
-	return 0;
-}
-
 /* Begins job j: its sweep row, what is recorded, its search. plan: a GPU
  * plan of several problems, run in anytime order. */
 static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host, char *err,
@@ -215,7 +144,7 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 			  &j->prob_id, err, n) ||
 	    db_sweep_begin(c->db, o->cmdline, host, c->dev_id[0], j->prob_id,
 			   c->gpu ? "gpu" : "compile-only", &j->sweep_id, err, n) ||
-	    choose(c, j, &st, &evals, err, n))
+	    tn_choose(c, j, &st, &evals, err, n))
 		return 1;
 	/* a plan on a GPU searches locally from its first pass: guided, unless
 	 * random or transfer was chosen; its target is that of -s */
