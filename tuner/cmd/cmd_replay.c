@@ -155,6 +155,10 @@ static int replay(struct db *db, const struct db_pick *p, const struct plan *pl,
 		q.skip_size = 1;        /* leave the whole size out, every radius */
 	if ((pl->all || pl->only == TN_TRANSFER) && tn_transfer_seeds(db, &q, &pb, &sd, err, en))
 		goto out;
+	if (pl->others && (pl->all || pl->only == TN_TRANSFER) && !sd.nprob)
+		fprintf(stderr, "fdtune replay: no other device of this database has %s %s runs: "
+			"the transfer search starts at random (merge another GPU's database in "
+			"first: fdtune merge)\n", p->family, p->precision);
 	for (long long i = 0; i < sp.n; i++)
 		if (sp.ms[i] >= 0 && sp.ms[i] < exh)
 			exh = sp.ms[i];
