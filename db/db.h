@@ -280,7 +280,7 @@ struct db_related_row {
     const char *params;     /* JSON, valid during the call */
     long long problem_id, device_id;
     int radius, nx, ny, nz, rank;   /* rank 1: the fastest of its problem on its device */
-    int other;              /* 1: of another device than the one asked about */
+    int other;              /* 1: of another device than the one asked about (0 by arch) */
     double ms;
 };
 /* Calls fn for each row, problem by problem, fastest first; a nonzero return

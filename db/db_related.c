@@ -38,7 +38,7 @@ static const char related_sql[] =
     "                rr.device_id, rr.problem_id, j.key, j.value ORDER BY rr.ms, rr.config_id) AS vr"
     "         FROM rr JOIN configs c ON c.id = rr.config_id, json_each(c.params) j) WHERE vr = 1)"
     " SELECT c.params, p.id, p.radius, p.nx, p.ny, p.nz, rk, ms, rr.device_id,"
-    "        rr.device_id IS NOT (SELECT dev FROM t)"
+    "        coalesce(rr.device_id <> (SELECT dev FROM t), 0)"
     " FROM rr JOIN problems p ON p.id = problem_id JOIN configs c ON c.id = config_id"
     " WHERE rk <= ?6 OR (?7 AND (rr.device_id, problem_id, config_id) IN"
     "       (SELECT device_id, problem_id, config_id FROM vb))"
