@@ -15,7 +15,9 @@
  *   created, status, median). Ids are remapped through those keys.
  * A device filter (temp.mkeep: the source's devices kept; temp.mall.a: 1
  * where there is no filter) keeps only those devices' rows and what they
- * name.
+ * name: their sweeps and those sweeps' builds, and the sweeps and builds
+ * their runs point to (a sweep on several GPUs of one model is recorded
+ * under its first GPU: its other builds stay behind).
  */
 #include "db.h"
 #include "db_int.h"
@@ -65,7 +67,8 @@ static const char merge_sql[] =
     " (SELECT new FROM mdev WHERE old = s.device_id) AS dev,"
     " (SELECT new FROM mprob WHERE old = s.problem_id) AS prob, ROW_NUMBER() OVER (PARTITION BY"
     " s.cmdline, s.host, s.started, s.mode, s.device_id, s.problem_id ORDER BY s.id) AS k"
-    " FROM src.sweeps s WHERE (SELECT a FROM temp.mall) OR s.device_id IN (SELECT id FROM temp.mkeep);"
+    " FROM src.sweeps s WHERE (SELECT a FROM temp.mall) OR s.device_id IN (SELECT id FROM temp.mkeep)"
+    " OR s.id IN (SELECT sweep_id FROM src.runs WHERE device_id IN (SELECT id FROM temp.mkeep));"
     "INSERT INTO sweeps(cmdline, host, device_id, problem_id, mode, started, ended, status,"
     " n_space, n_pruned, message, pid, proc_id)"
     " SELECT s.cmdline, s.host, a.dev, a.prob, s.mode, s.started, s.ended, s.status,"
@@ -90,7 +93,10 @@ static const char merge_sql[] =
     " SELECT m.new, (SELECT new FROM msweep WHERE old = b.sweep_id), b.compiler,"
     " b.compiler_version, b.arch, b.options, b.source_hash, b.compile_ms, b.regs, b.lds_bytes,"
     " b.spill_bytes, b.status, b.log, b.created FROM src.builds b JOIN mcfg m ON m.old = b.config_id"
-    " WHERE ((SELECT a FROM temp.mall) OR b.sweep_id IN (SELECT old FROM msweep)) AND NOT EXISTS (SELECT 1 FROM main.builds t WHERE t.config_id = m.new AND t.arch = b.arch"
+    " WHERE ((SELECT a FROM temp.mall)"
+    " OR b.sweep_id IN (SELECT id FROM src.sweeps WHERE device_id IN (SELECT id FROM temp.mkeep))"
+    " OR b.id IN (SELECT build_id FROM src.runs WHERE device_id IN (SELECT id FROM temp.mkeep)))"
+    " AND NOT EXISTS (SELECT 1 FROM main.builds t WHERE t.config_id = m.new AND t.arch = b.arch"
     " AND t.compiler = b.compiler AND t.source_hash = b.source_hash AND t.created = b.created"
     " AND t.sweep_id IS (SELECT new FROM msweep WHERE old = b.sweep_id));"
     "CREATE TEMP TABLE mbuild AS SELECT b.id AS old, t.id AS new FROM src.builds b"

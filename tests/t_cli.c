@@ -450,6 +450,24 @@ static void export(void **st)
 				 "join devices d on d.id = s.device_id where d.name = 'Fake GPU'"));
 	assert_int_equal(t_count(args, "select count(*) from runs where build_id is null or "
 				 "sweep_id is null"), 0);
+	/* a sweep of two GPUs is recorded under the first: the second's run and
+	 * its build point to it, and come with their sweep and build */
+	snprintf(args, sizeof args, "cp %s %s/mg.db && sqlite3 %s/mg.db \"create temp table x as "
+		 "select r.id as run, r.build_id as build, (select min(s.id) from sweeps s join "
+		 "devices v on v.id = s.device_id where v.name <> 'Fake GPU') as sweep from runs r join "
+		 "devices d on d.id = r.device_id where d.name = 'Fake GPU' and r.build_id is not null "
+		 "order by r.id limit 1; update runs set sweep_id = (select sweep from x) where id = "
+		 "(select run from x); update builds set sweep_id = (select sweep from x) where id = "
+		 "(select build from x)\"", db, dir, dir);
+	assert_int_equal(system(args), 0);
+	snprintf(args, sizeof args, "merge --db %s/mg1.db --device Fake %s/mg.db", dir, dir);
+	expect(args, 0, " runs and ");
+	snprintf(args, sizeof args, "%s/mg1.db", dir);
+	assert_int_equal(t_count(args, "select count(*) from runs where build_id is null or "
+				 "sweep_id is null"), 0);
+	assert_int_equal(t_count(args, "select count(*) from runs"),
+			 t_count(db, "select count(*) from runs r join devices d on d.id = r.device_id "
+				 "where d.name = 'Fake GPU'"));
 	snprintf(args, sizeof args, "merge --db %s/none.db --device MI300 %s", dir, db);
 	expect(args, 1, "has no device whose name contains 'MI300'");
 	snprintf(args, sizeof args, "test ! -e %s/none.db", dir);
