@@ -63,13 +63,8 @@ static int add(void *p, const char *params, const char *status, double ms)
 {
 	struct space *s = p;
 	int v[TN_MAXP];
-	for (int k = 0; k < s->fam->np; k++) {
-		int found;
-		if (db_json_int(s->db, params, s->fam->p[k].name, &v[k], &found, s->err, sizeof s->err))
-			return -1;
-		if (!found)
-			v[k] = s->fam->p[k].v[0];
-	}
+	if (tn_config_parse(s->db, s->fam, params, v, NULL, s->err, sizeof s->err))
+		return -1;
 	if (strcmp(status, "ok"))
 		ms = -1;
 	for (long long i = 0; i < s->n; i++)

@@ -48,13 +48,9 @@ static int add(void *p, const struct db_related_row *w)
 	double sc;
 	long long i;
 
-	for (int k = 0; k < f->np; k++) {
-		int found;
-		if (db_json_int(a->db, w->params, f->p[k].name, &v[k], &found, a->err, sizeof a->err))
-			return -1;
-		if (!found)             /* recorded before the parameter existed */
-			v[k] = f->p[k].v[0];
-	}
+	/* a parameter recorded before it existed takes its default */
+	if (tn_config_parse(a->db, f, w->params, v, NULL, a->err, sizeof a->err))
+		return -1;
 	if (w->problem_id != a->last_prob || w->device_id != a->last_dev) {
 		/* its rank 1 comes first */
 		s->nprob++;
