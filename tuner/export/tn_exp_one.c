@@ -33,14 +33,8 @@ static void cu_one(FILE *o, const char *name, const struct tn_abi *abi, const st
 {
 	char kn[160];
 	snprintf(kn, sizeof kn, "%s_kernel", name);
-	fprintf(o, "/* %s.cu: see %s.h. DO NOT EDIT; export again. */\n"
-		"#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n"
-		"#if defined(__HIPCC__)\n#include <hip/hip_runtime.h>\n#define FD_RT(x) hip##x\n"
-		"#else\n#include <cuda_runtime.h>\n#define FD_RT(x) cuda##x\n#endif\n"
-		"#include <stdio.h>\n#include <string.h>\n"
-		"#include \"%s.h\"\n#endif\n\n%s\n"
-		"#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n", name, name, name,
-		r->src[0]);
+	tn_exp_preamble(o, name, r->src[0]);
+	fputs("#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n", o);
 	tn_measured_host(o, name, r->m, 1, r->dyn);
 	tn_measured_query(o, name, "0");
 	fprintf(o, "extern \"C\" int %s_launch(%s, struct fd_grid g,\n"

@@ -84,7 +84,7 @@ const char *tn_exp_esc(const char *s, int lit, char *buf, size_t n);
  * long as PATH_MAX may be cut). */
 struct tn_exp_said { char device[1024], arch[256], created[128], precision[64], db[4200]; };
 void tn_exp_say(const struct db_pick *p, const char *db_path, struct tn_exp_said *s);
-/* The opening of a NAME.cu of several kernels: banner, the runtime's
+/* The opening of every NAME.cu: banner, the runtime's
  * header for nvcc or hipcc (FD_RT, FD_PROP name its API), NAME.h, prelude. */
 void tn_exp_preamble(FILE *o, const char *name, const char *prelude);
 /* Opens DIR/NAME.EXT for writing; the path in path[0..pn). */
