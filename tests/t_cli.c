@@ -429,6 +429,10 @@ static void export(void **st)
 	assert_int_equal(system(args), 0);
 	snprintf(args, sizeof args, "export --db %s -r 4 --all-devices --out %s --name multi", db, exp);
 	expect(args, 0, "and on any other device: vec=2");
+	/* the default for other devices is libfdtune's (tn_default_fit, 48 KiB
+	 * of LDS a block): at R = 8 fp32 without prefetch (build/db/fdt_defaults.h) */
+	snprintf(args, sizeof args, "export --db %s -r 8 --all-devices --out %s --name m8", db, exp);
+	expect(args, 0, "and on any other device: vec=2 bx=64 by=4 ypt=2 lds=2 nw=192 nt=0 pf=0 ");
 	snprintf(args, sizeof args, "grep -q '\"Fake GPU\", \"NVIDIA H100 80GB HBM3\"' %s/multi.cu && "
 		 "grep -q 'multi_dflt::multi_dflt_kernel' %s/multi.cu && grep -q 'Selected on Fake GPU' "
 		 "%s/multi.h", exp, exp, exp);

@@ -187,6 +187,13 @@ struct db;
 int tn_config_parse(struct db *db, const struct tn_family *f, const char *json, int *v,
 		    unsigned *given, char *err, size_t n);
 void tn_config_text(const struct tn_family *f, const int *v, char *buf, size_t n);
+/* A family's default v for problem pb brought within 48 KiB of LDS per
+ * block (no opt-in: what any device gives), by the first value of the last
+ * parameter that makes it fit; libfdtune's defaults (tn_defaults.c) and an
+ * export's kernel for other devices alike. 0 with *moved the parameter
+ * changed (-1: none); 1 with why set, v as it was, when no one parameter
+ * can. */
+int tn_default_fit(const struct tn_problem *pb, int *v, int *moved, char *why, size_t n);
 int tn_param_index(const struct tn_family *f, const char *name);
 
 /* tn_problem.c */

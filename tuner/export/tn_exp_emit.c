@@ -136,7 +136,7 @@ void tn_exp_launch(FILE *o, const struct tn_abi *abi, const char *ind, const cha
 		kernel, dyn, abi->args);
 }
 
-/* The opening of a NAME.cu of several kernels: banner, the runtime's
+/* The opening of a NAME.cu: banner, the runtime's
  * header for nvcc or hipcc (FD_RT, FD_PROP name its API), NAME.h, prelude. */
 void tn_exp_preamble(FILE *o, const char *name, const char *prelude)
 {
@@ -237,34 +237,26 @@ int tn_exp_close(FILE *f, int rc, const char *path, char *err, size_t n)
  * first default value) named kname: v, its text cfg, source and geometry
  * (with kname NULL, only v and cfg). A configuration that accumulates
  * (acc=1) is refused: exports store.
- * With fit, a configuration over the limits of sm_90 and gfx90a is replaced
- * by its first neighbour (one parameter changed) that fits. */
+ * With fit (the family default, for devices nothing was tuned on), as
+ * libfdtune's default is: within 48 KiB of LDS a block (tn_default_fit). */
 int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pick *p,
 		     const char *params, int fit, const char *kname, int *v, char cfg[512],
 		     char **src, char grid[3][96], unsigned block[3], long long *dyn, char *err,
 		     size_t n)
 {
 	struct tn_problem pb = { fam, p->radius, p->nx, p->ny, p->nz, p->precision, { 1, 1, 1 } };
-	struct tn_limits lim;
 	struct gen_def d[TN_MAXP + 2];
 	char why[256];
+	int moved;
 	const int acc = tn_param_index(fam, "acc");
-	tn_limits_of_arch("sm_90", &lim);
-	lim.lds_optin = 64 * 1024;      /* what gfx90a gives too */
 	if (tn_config_parse(db, fam, params, v, NULL, err, n))
 		return 1;
 	if (acc >= 0 && v[acc])
 		return snprintf(err, n, "run %lld accumulates into its output (acc=1: out += ...), "
 				"and an exported kernel stores; export a run with acc=0 (sweep with "
 				"-p acc=0, or name one with --run)", p->run), 1;
-	for (int i = 0; fit && fam->check(&pb, v, &lim, why, sizeof why) && i < fam->np; i++)
-		for (int j = 0; j < fam->p[i].n; j++) {
-			int keep = v[i];
-			v[i] = fam->p[i].v[j];
-			if (!fam->check(&pb, v, &lim, why, sizeof why))
-				break;
-			v[i] = keep;
-		}
+	if (fit)        /* where nothing fits, as it is: the launch says why */
+		(void)tn_default_fit(&pb, v, &moved, why, sizeof why);
 	cfg[0] = 0;
 	for (int i = 0; i < fam->np; i++) {
 		size_t o = strlen(cfg);

@@ -18,44 +18,22 @@
 /* libfdtune's struct fdtune_config: at most 16 parameters, names of 15 */
 enum { LIB_NP = 16, LIB_NAME = 15 };
 
-/* Brings v within 48 KiB of LDS per block for pb: 0, or 1 when no single
- * parameter can; *moved is the index of the one changed, or -1. */
-static int fit(const struct tn_problem *pb, int *v, int *moved)
-{
-	const struct tn_family *f = pb->fam;
-	struct tn_limits lim;
-	char why[256];
-	tn_limits_of_arch("sm_90", &lim);
-	lim.lds_optin = lim.lds_block;
-	*moved = -1;
-	if (!f->check(pb, v, &lim, why, sizeof why))
-		return 0;
-	for (int i = f->np - 1; i >= 0; i--)
-		for (int j = 0; j < f->p[i].n; j++) {
-			const int keep = v[i];
-			v[i] = f->p[i].v[j];
-			if (!f->check(pb, v, &lim, why, sizeof why))
-				return *moved = i, 0;
-			v[i] = keep;
-		}
-	fprintf(stderr, "tn_defaults: %s's default does not fit %s R=%d: %s\n", f->name, pb->prec,
-		pb->r, why);
-	return 1;
-}
-
 /* The row of f's default for precision prec and radius r. */
 static int row(struct db *db, const struct tn_family *f, const char *prec, int r)
 {
 	struct tn_problem pb = { f, r, 512, 512, 512, prec, { 1, 1, 1 } };
 	int v[TN_MAXP], moved, np = 0;
 	unsigned given;
-	char err[512];
+	char err[512], why[256];
 	if (tn_config_parse(db, f, f->dflt, v, &given, err, sizeof err)) {
 		fprintf(stderr, "tn_defaults: %s's default %s: %s\n", f->name, f->dflt, err);
 		return 1;
 	}
-	if (fit(&pb, v, &moved))
+	if (tn_default_fit(&pb, v, &moved, why, sizeof why)) {
+		fprintf(stderr, "tn_defaults: %s's default does not fit %s R=%d: %s\n", f->name,
+			prec, r, why);
 		return 1;
+	}
 	if (moved >= 0)
 		given |= 1u << moved;
 	printf("\t{ \"%s\", \"%s\", %d, {", f->name, prec, r);

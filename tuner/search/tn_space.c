@@ -131,3 +131,23 @@ void tn_config_text(const struct tn_family *f, const int *v, char *buf, size_t n
 		o += (size_t)snprintf(buf + o, n - o, "%s%s=%d", i ? " " : "",
 				      f->p[i].name, v[i]);
 }
+
+int tn_default_fit(const struct tn_problem *pb, int *v, int *moved, char *why, size_t n)
+{
+	const struct tn_family *f = pb->fam;
+	struct tn_limits lim;
+	tn_limits_of_arch("sm_90", &lim);
+	lim.lds_optin = lim.lds_block;  /* no opt-in: 48 KiB, what any device gives */
+	*moved = -1;
+	if (!f->check(pb, v, &lim, why, n))
+		return 0;
+	for (int i = f->np - 1; i >= 0; i--)
+		for (int j = 0; j < f->p[i].n; j++) {
+			const int keep = v[i];
+			v[i] = f->p[i].v[j];
+			if (!f->check(pb, v, &lim, why, n))
+				return *moved = i, 0;
+			v[i] = keep;
+		}
+	return 1;
+}
