@@ -13,6 +13,7 @@
 
 #include "t_util.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <signal.h>
 #include <stdio.h>
@@ -277,7 +278,7 @@ static void sweep_all_ok(int r, int nx, int ny, int nz, const char *const *specs
 static void guided_sweep(void **st)
 {
 	static const char *const a[] = { "vec=1,2,4", "bx=32,64", "by=1,2,4", "ypt=1,2",
-		"lds=0,2", "nw=8,64", "nt=0", "pf=0,1" };
+		"lds=0,2", "nw=8,64", "nt=0", "pf=0,1", "zu=1" };
 	char db[256];
 	(void)st;
 	if (!have_gpu())
@@ -295,7 +296,7 @@ static void guided_sweep(void **st)
 static void transfer_sweep(void **st)
 {
 	static const char *const a[] = { "vec=2,4", "bx=32,64", "by=1,2", "ypt=1,2", "lds=0,2",
-		"nw=8,64", "nt=0", "pf=0" };
+		"nw=8,64", "nt=0", "pf=0", "zu=1" };
 	struct tn_problem pb = { tn_family("xyz"), 2, 40, 30, 20, "fp32", { 1, 1, 1 } };
 	struct tn_space sp;
 	struct tn_sweep_opts o = { 0 };
@@ -332,9 +333,9 @@ static void transfer_sweep(void **st)
 static void small_spaces(void **st)
 {
 	static const char *const a[] = { "vec=1,2,4", "bx=32", "by=1,4", "ypt=1,2",
-		"lds=0,1,2", "nw=5,64", "nt=0,1", "pf=0,1", "ku=0", "zd=0,1" };
+		"lds=0,1,2", "nw=5,64", "nt=0,1", "pf=0,1", "ku=0", "zd=0,1", "zu=1" };
 	static const char *const b[] = { "vec=1,4", "bx=32", "by=2,8", "ypt=1,4",
-		"lds=0,1,2", "nw=3,100", "nt=1", "pf=0,1,2", "ku=0,1", "zd=0,1" };
+		"lds=0,1,2", "nw=3,100", "nt=1", "pf=0,1,2", "ku=0,1", "zd=0,1", "zu=1" };
 	(void)st;
 	if (!have_gpu())
 		skip();
@@ -374,7 +375,7 @@ static void wave_reuse(void **st)
 static void plan_kill_resume(void **st)
 {
 	static const char space[] = "-s exhaustive -p vec=1,2 -p bx=32,64 -p by=2 -p ypt=1 "
-		"-p lds=0,1 -p nw=32 -p nt=0 -p pf=0,1 -p mb=0 -p ku=0";
+		"-p lds=0,1 -p nw=32 -p nt=0 -p pf=0,1 -p zu=1 -p mb=0 -p ku=0";
 	char db[256], path[256], cmd[4096];
 	FILE *f;
 	long long all;
@@ -662,6 +663,84 @@ static void bad_kernels(void **st)
 	rt_prog_free(&p);
 }
 
+/* A right kernel of R = 2 (the halo kernel above without its stray write). */
+static const char good_src[] =
+	"extern \"C\" __global__ void good(float *out, const float *in, fd_grid g, fd_coef c)\n"
+	"{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < g.nx)\n"
+	"  for (int k = 0; k < g.nz; k++) for (int j = 0; j < g.ny; j++) {\n"
+	"    const float *u = in + i + j * g.ld + k * g.slice; float s = c.c0 * u[0];\n"
+	"    for (int r = 1; r <= 2; r++) s += c.x[r] * (u[-r] + u[r]) + c.y[r] * (u[-r * g.ld] +\n"
+	"      u[r * g.ld]) + c.z[r] * (u[-r * g.slice] + u[r * g.slice]);\n"
+	"    out[i + j * g.ld + k * g.slice] = s; } }\n";
+
+/* A contender is timed on b.places placements of its fields: each
+ * allocated anew (the pointers change), its median the median of theirs,
+ * listed in its message; a run that is no contender is timed on one; the
+ * fields moved hold what they held (the next run validates). */
+static void placements(void **st)
+{
+	struct tn_problem pb = { tn_family("xyz"), 2, 37, 5, 4, "fp32", { 1, 1, 1 } };
+	struct tn_bench b;
+	struct tn_result res;
+	struct rt_prog p;
+	struct rt_kernel *k;
+	struct rt_dev dev;
+	unsigned grid[3] = { 1, 1, 1 }, block[3] = { 64, 1, 1 };
+	int v[TN_MAXP] = { 0 };
+	char err[2048], path[4096], *abi, *src;
+	double m[3];
+	void *in0, *out0;
+	(void)st;
+	if (!have_gpu())
+		skip();
+	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
+	snprintf(path, sizeof path, "%s/fdt_abi.h", gen_template_dir());
+	if (tn_file_read(path, &abi, err, sizeof err))
+		fail_msg("%s", err);
+	assert_non_null(src = malloc(strlen(abi) + sizeof good_src + 64));
+	sprintf(src, "typedef float fd_real;\n%s%s", abi, good_src);
+	if (rt_compile(src, "good.cu", dev.arch, NULL, 0, &p, err, sizeof err))
+		fail_msg("%s\n%s", err, p.log);
+	free(abi);
+	free(src);
+	assert_int_equal(tn_bench_open(&b, &pb, &dev, 1000.0, err, sizeof err), 0);
+	assert_int_equal(rt_load(&p, "good", &k, err, sizeof err), 0);
+	in0 = b.din[0];
+	out0 = b.dout[0];
+	b.places = 3;
+	b.best_ms = 0;          /* the first run: a contender */
+	assert_int_equal(tn_bench_run(&b, k, v, grid, block, &res, err, sizeof err), 0);
+	if (strcmp(res.status, "ok") ||
+	    sscanf(res.msg, "median of 3 placements of the fields: %lf %lf %lf ms", &m[0], &m[1],
+		   &m[2]) != 3)
+		fail_msg("%s: %s", res.status, res.msg);
+	if (b.din[0] == in0 || b.dout[0] == out0)
+		fail_msg("the fields did not move: din %p, was %p; dout %p, was %p", b.din[0], in0,
+			 b.dout[0], out0);
+	if (res.reps < 3 * 3)
+		fail_msg("%d launches timed for 3 placements", res.reps);
+	/* the median of three: one of them (as the message rounds it), between
+	 * the other two */
+	{
+		int mid = -1;
+		for (int i = 0; i < 3; i++)
+			if (fabs(res.median - m[i]) <= 1e-6 &&
+			    (m[(i + 1) % 3] - m[i]) * (m[(i + 2) % 3] - m[i]) <= 0)
+				mid = i;
+		if (mid < 0)
+			fail_msg("median %.6f of %s", res.median, res.msg);
+	}
+	/* far slower than the best so far: one placement, no message */
+	in0 = b.din[0];
+	b.best_ms = res.median / 10;
+	assert_int_equal(tn_bench_run(&b, k, v, grid, block, &res, err, sizeof err), 0);
+	if (strcmp(res.status, "ok") || res.msg[0] || b.din[0] != in0)
+		fail_msg("no contender: %s, '%s', din %p, was %p", res.status, res.msg, b.din[0], in0);
+	rt_unload(k);
+	tn_bench_close(&b);
+	rt_prog_free(&p);
+}
+
 /* Runs the shell command cmd with stdout and stderr in out[0..n); the exit
  * status. */
 static int shell(const char *cmd, char *out, size_t n)
@@ -677,7 +756,7 @@ static int shell(const char *cmd, char *out, size_t n)
 static void pipe_faults(void **st)
 {
 	static const char space[] = "-s exhaustive -n 33x17x19 -p vec=1,2 -p bx=32 -p by=1 -p ypt=1 -p lds=0 "
-		"-p nw=8 -p nt=0 -p pf=0";
+		"-p nw=8 -p nt=0 -p pf=0 -p zu=1";
 	static char first[65536], out[65536];
 	char cmd[2048], tmpl[256], db[256];
 	int n, rc, injected = 1;
@@ -732,7 +811,8 @@ int main(void)
 		cmocka_unit_test(pipe_faults),
 		cmocka_unit_test(cmake_package), cmocka_unit_test(exported_sizes),
 		cmocka_unit_test(plan_kill_resume),
-		cmocka_unit_test(bad_kernels), cmocka_unit_test(wave_reuse) };
+		cmocka_unit_test(bad_kernels), cmocka_unit_test(placements),
+		cmocka_unit_test(wave_reuse) };
 	const char *root = getenv("ROOT"), *only = getenv("T_ONLY");
 	int rc;
 	if (only && *only)              /* T_ONLY=PATTERN: the cases it matches (* and ?) */

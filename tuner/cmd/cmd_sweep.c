@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "rt.h"
 #include "tn_cli.h"
+#include "tn_bench.h"
 #include "tn_sweep.h"
 
 #include <ctype.h>
@@ -66,6 +67,11 @@ static const char usage[] =
 "                        default one that cannot win stops early: after 3\n"
 "                        timed launches all over 1.3x the best median so far,\n"
 "                        or after 13 with a median over 1.1x\n"
+"      --places N        time each contender (the first run, and any within 2%\n"
+"                        of the best so far) on N placements of its fields in\n"
+"                        device memory, each allocated anew, and record the\n"
+"                        median of their medians (3; 1: one placement): a\n"
+"                        kernel's time can move by 4% with where its fields lie\n"
 "  -q, --quiet           no progress display\n"
 "  -h, --help            this text\n"
 "A sweep left running in the database by a process of this host that is gone\n"
@@ -131,6 +137,7 @@ int tn_cmd_sweep(int argc, char **argv)
 		{ "timeout", required_argument, 0, 0x209 },
 		{ "no-race", no_argument, 0, 0x20a },
 		{ "plan", required_argument, 0, 0x20b },
+		{ "places", required_argument, 0, 0x20c },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -228,6 +235,11 @@ int tn_cmd_sweep(int argc, char **argv)
 			break;
 		case 'q': o.quiet = 1; break;
 		case 0x20a: o.no_race = 1; break;
+		case 0x20c:
+			if (tn_parse_int(optarg, "--places", 1, TN_PLACES_MAX, &o.places, err,
+					 sizeof err))
+				goto bad;
+			break;
 		case 0x204: o.force = 1; break;
 		case 's':
 			if (tn_strategy_parse(optarg, &o.strategy)) {

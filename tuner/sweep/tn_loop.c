@@ -73,6 +73,7 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 		int w = (c->turn + 1 + u) % c->nwk;
 		struct tn_wk *k = &c->wk[w];
 		unsigned grid[3], block[3];
+		struct tn_wk_time tm;
 		int g = 0;
 		while (!tn_stop_signal && !k->job && !g && (it = tn_pool_take(pool))) {
 			if (tn_start_item(c, it, &g, err, n))
@@ -88,9 +89,11 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 		c->cur->pb->fam->geom(c->cur->pb, it->v, grid, block);
 		/* a worker found gone as it is started or given the job is
 		 * replaced once, and the job goes to the new one */
+		tm.race_ms = c->o->no_race ? 0 : c->cur->best_ms;
+		tm.best_ms = c->cur->best_ms;
+		tm.places = c->o->places > 0 ? c->o->places : TN_PLACES;
 		for (int t = 0; tn_run_worker_up(c, w, err, n) ||
-		     tn_wk_submit(k, &it->prog, it->v, grid, block,
-				  c->o->no_race ? 0 : c->cur->best_ms, err, n); t++) {
+		     tn_wk_submit(k, &it->prog, it->v, grid, block, &tm, err, n); t++) {
 			tn_wk_kill(k);
 			if (t)
 				goto bad;

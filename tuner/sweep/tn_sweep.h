@@ -26,6 +26,8 @@ struct tn_sweep_opts {
 	int ndev, devices[TN_MAXDEV];   /* GPU ordinals, one worker each; 0: GPU 0 */
 	double timeout_s;       /* a run may take this plus 2000x the best median */
 	int no_race;            /* time every configuration fully (tn_bench.h) */
+	int places;             /* placements of the fields a contender is timed on
+				 * (tn_bench.h); 0: TN_PLACES */
 	const char *exe;        /* the fdtune executable for workers; NULL: this one */
 	int jobs;               /* compile threads */
 	int compile_only;       /* do not use a GPU even if one is present */

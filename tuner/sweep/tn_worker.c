@@ -30,7 +30,8 @@ struct req {
 	int type;
 	char fam[32], prec[8];
 	int r, nx, ny, nz;
-	double h[3], copy, race_ms;
+	double h[3], copy;
+	struct tn_wk_time tm;   /* REQ_RUN */
 	int v[TN_MAXP];
 	unsigned grid[3], block[3];
 	long long size;         /* REQ_RUN: bytes of code that follow */
@@ -236,8 +237,8 @@ int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
 }
 
 int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
-		 const unsigned grid[3], const unsigned block[3], double race_ms, char *err,
-		 size_t n)
+		 const unsigned grid[3], const unsigned block[3], const struct tn_wk_time *tm,
+		 char *err, size_t n)
 {
 	struct req q;
 	memset(&q, 0, sizeof q);
@@ -246,7 +247,7 @@ int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
 	memcpy(q.grid, grid, sizeof q.grid);
 	memcpy(q.block, block, sizeof q.block);
 	q.size = (long long)p->size;
-	q.race_ms = race_ms;
+	q.tm = *tm;
 	if (request(w->to, &q, sizeof q) || request(w->to, p->code, p->size)) {
 		tn_wk_kill(w);
 		return snprintf(err, n, "GPU %d: the worker is gone: %s", w->device, w->why), 1;
@@ -301,7 +302,9 @@ static int run_one(struct tn_bench *b, const struct req *q, void *code, struct r
 			 "(%d registers per thread)", q->block[0] * q->block[1] * q->block[2], maxt,
 			 regs);
 	} else {
-		b->race_ms = q->race_ms;
+		b->race_ms = q->tm.race_ms;
+		b->best_ms = q->tm.best_ms;
+		b->places = q->tm.places;
 		fatal = tn_bench_run(b, k, q->v, q->grid, q->block, &r->res, r->err, sizeof r->err);
 		r->check_s = r->res.check_s;
 		r->time_s = now_s() - t0 - r->check_s;

@@ -54,12 +54,19 @@ int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
 int tn_wk_open_ask(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
 		   char *err, size_t n);
 int tn_wk_open_get(struct tn_wk *w, char *err, size_t n);
-/* Sends one run: code p of config v, launched on grid x block, raced out
- * when clearly slower than race_ms (tn_bench.h; 0: off). Returns at once;
- * the answer is read with tn_wk_read once w->from is readable. */
+/* How a run is timed (tn_bench.h): raced out when clearly slower than
+ * race_ms (0: off); timed on places placements of the fields when within
+ * 2% of best_ms or the first (best_ms 0). */
+struct tn_wk_time {
+	double race_ms, best_ms;
+	int places;
+};
+/* Sends one run: code p of config v, launched on grid x block, timed as tm
+ * says. Returns at once; the answer is read with tn_wk_read once w->from is
+ * readable. */
 int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
-		 const unsigned grid[3], const unsigned block[3], double race_ms, char *err,
-		 size_t n);
+		 const unsigned grid[3], const unsigned block[3], const struct tn_wk_time *tm,
+		 char *err, size_t n);
 /* Reads the answer to the run in progress. Nonzero: the worker died first
  * (w->why says how); it is reaped and must be spawned again. */
 int tn_wk_read(struct tn_wk *w, struct tn_wk_done *d);
