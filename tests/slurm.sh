@@ -136,7 +136,7 @@ cat > "$t/plan.txt" <<PLAN
 xyz 2 16
 xyz 3 12x10x9 fp32
 PLAN
-space="-p vec=1,2,4 -p bx=32 -p by=2 -p ypt=1 -p lds=0,1 -p nw=8 -p nt=0 -p pf=0"
+space="-p vec=1,2,4 -p bx=32 -p by=2 -p ypt=1 -p lds=0,1 -p nw=8 -p nt=0 -p pf=0 -p zu=1"
 export FDTUNE PLAN="$t/plan.txt" SHARDS=4 OUT="$t/out" BUDGET=10m
 export SWEEP_ARGS="--compile-only -j 1 $space" FDTUNE_CACHE="$t/cache"
 cd "$t" || exit 1

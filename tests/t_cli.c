@@ -125,7 +125,7 @@ static void databases(void **st)
 	 * nothing), with --force it adds and loses nothing */
 	snprintf(db, sizeof db, "%s/a.db", dir);
 	snprintf(args, sizeof args, "sweep --compile-only -q -j 2 -n 20x9x7 -r 2 -p vec=2,4 "
-		 "-p bx=32 -p by=4 -p ypt=1 -p lds=0,1 -p nw=8 -p nt=1 -p pf=1 --db %s", db);
+		 "-p bx=32 -p by=4 -p ypt=1 -p lds=0,1 -p nw=8 -p nt=1 -p pf=1 -p zu=1 --db %s", db);
 	expect(args, 0, "sweep 1 done: built=4");
 	assert_int_equal(t_count(db, "select count(*) from builds where status='ok' and regs>0"), 4);
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status='done'"), 1);
@@ -143,7 +143,7 @@ static void databases(void **st)
 	/* another problem (fp64) is other sources: built, not skipped; vec=4 is
 	 * refused for fp64 */
 	snprintf(args, sizeof args, "sweep --compile-only -q -j 2 -n 20x9x7 -r 2 -p vec=2,4 "
-		 "-p bx=32 -p by=4 -p ypt=1 -p lds=0,1 -p nw=8 -p nt=1 -p pf=1 --precision fp64 "
+		 "-p bx=32 -p by=4 -p ypt=1 -p lds=0,1 -p nw=8 -p nt=1 -p pf=1 -p zu=1 --precision fp64 "
 		 "--db %s", db);
 	expect(args, 0, "sweep 4 done: built=2");
 	assert_int_equal(t_count(db, "select count(*) from builds b join sweeps s on s.id = "
@@ -157,7 +157,7 @@ static void databases(void **st)
 		junk[i] = (char)(i * 131 + 7);
 	write_file(db, junk, sizeof junk);
 	snprintf(args, sizeof args, "sweep --compile-only -q -n 8 -p vec=4 -p bx=32 -p by=1 "
-		 "-p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 --db %s", db);
+		 "-p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 -p zu=1 --db %s", db);
 	expect(args, 1, "junk.db");
 	assert_non_null(f = fopen(db, "rb"));
 	assert_int_equal(fread(back, 1, sizeof back, f), sizeof junk);
@@ -194,11 +194,11 @@ static void empty_space(void **st)
 	assert_int_not_equal(access(db, F_OK), 0);      /* not even created */
 	/* a set of values whose every combination is pruned, on an existing database */
 	snprintf(args, sizeof args, "sweep --compile-only -q -j 1 -n 8 -r 1 -p vec=1 -p bx=32 -p by=1 "
-		 "-p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 --db %s", db);
+		 "-p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 -p zu=1 --db %s", db);
 	expect(args, 0, "sweep 1 done: built=1");
 	snprintf(args, sizeof args, "sweep --compile-only -q -p bx=1024 -p by=4,8 --db %s", db);
 	expect(args, 2, "exceeds the limit of 1024");
-	assert_non_null(strstr(out, "by takes 1..1024 (default 1,2,4,8), you gave -p by=4,8"));
+	assert_non_null(strstr(out, "by takes 1..1024 (default 2,4,8), you gave -p by=4,8"));
 	assert_int_equal(t_count(db, "select count(*) from sweeps"), 1);
 	assert_int_equal(t_count(db, "select count(*) from builds"), 1);
 }
@@ -210,7 +210,7 @@ static void db_paths(void **st)
 	static const char *const cmds[] = { "report --db %s --out %s/rep", "best --db %s",
 		"export --db %s --out %s/exp", "merge --db %s %s/none.db",
 		"sweep --compile-only -q -n 8 -r 1 -p vec=1 -p bx=32 -p by=1 -p ypt=1 -p lds=0 "
-		"-p nw=8 -p nt=0 -p pf=0 --db %s" };
+		"-p nw=8 -p nt=0 -p pf=0 -p zu=1 --db %s" };
 	char paths[3][256], args[1024], ro[256];
 	const char *want[3] = { "is not a regular file (a device)", "is a directory, not a database "
 		"file", "does not exist; create it (mkdir -p" };
@@ -233,7 +233,7 @@ static void db_paths(void **st)
 	/* a file without read permission (root reads it anyway) */
 	snprintf(ro, sizeof ro, "%s/noperm.db", dir);
 	snprintf(args, sizeof args, "sweep --compile-only -q -j 1 -n 8 -r 1 -p vec=1 -p bx=32 -p by=1 "
-		 "-p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 --db %s", ro);
+		 "-p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 -p zu=1 --db %s", ro);
 	expect(args, 0, "done");
 	assert_int_equal(chmod(ro, 0), 0);
 	if (geteuid() != 0) {
@@ -625,7 +625,7 @@ static void kill_resume_shards(void **st)
 	char db[256], args[1024], cmd[1800];
 	const char *bin = getenv("FDTUNE");
 	static const char space[] = "-n 16 -r 3 -p vec=1,2,4 -p bx=32,64 -p by=1,2 -p ypt=1,2 "
-		"-p lds=0,1,2 -p nw=8 -p nt=0 -p pf=0";    /* 3*2*2*2*3 = 72 configurations */
+		"-p lds=0,1,2 -p nw=8 -p nt=0 -p pf=0 -p zu=1";    /* 3*2*2*2*3 = 72 configurations */
 	(void)st;
 	snprintf(db, sizeof db, "%s/k.db", dir);
 	/* killed once a few builds are in, whatever the speed of the machine */
@@ -705,7 +705,7 @@ static void sigterm_group(void **st)
 	char db[256], args[1024], cmd[2048];
 	const char *bin = getenv("FDTUNE");
 	static const char space[] = "-n 16 -r 2 -p vec=1,2,4 -p bx=32,64 -p by=1,2 -p ypt=1,2 "
-		"-p lds=0,1,2 -p nw=8 -p nt=0 -p pf=0";    /* 72 configurations */
+		"-p lds=0,1,2 -p nw=8 -p nt=0 -p pf=0 -p zu=1";    /* 72 configurations */
 	(void)st;
 	snprintf(db, sizeof db, "%s/term.db", dir);
 	snprintf(cmd, sizeof cmd, "FDTUNE_CACHE= setsid '%s' sweep --compile-only -q -j 2 %s --db %s "
@@ -743,7 +743,7 @@ static void failed_compiles(void **st)
 	setenv("FDTUNE_TEMPLATES", tdir, 1);
 	snprintf(db, sizeof db, "%s/c.db", dir);
 	snprintf(cmd, sizeof cmd, "sweep --compile-only -q -j 2 -n 8 -r 1 -p vec=1,4 -p bx=32 "
-		 "-p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 --db %s", db);
+		 "-p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 -p zu=1 --db %s", db);
 	expect(cmd, 0, "sweep 1 done: compile_error=2");
 	unsetenv("FDTUNE_TEMPLATES");
 	assert_int_equal(t_count(db, "select count(*) from builds where status='compile_error' "
@@ -757,7 +757,7 @@ static void failed_compiles(void **st)
 static void default_strategy(void **st)
 {
 	static const char one[] = "-q -n 16 -p vec=4 -p bx=32 -p by=1 -p ypt=1 -p lds=0 -p nw=16 "
-				  "-p nt=0 -p pf=0";
+				  "-p nt=0 -p pf=0 -p zu=1";
 	char db[256], args[1024];
 	sqlite3 *h;
 	(void)st;
@@ -783,7 +783,7 @@ static void default_strategy(void **st)
 	assert_int_equal(run(args), 0);
 	assert_null(strstr(out, "transfer"));
 	snprintf(args, sizeof args, "sweep --compile-only --precision fp64 -q -n 16 -p vec=2 -p bx=32 "
-		 "-p by=1 -p ypt=1 -p lds=0 -p nw=16 -p nt=0 -p pf=0 --db %s", db);     /* fp64: vec <= 2 */
+		 "-p by=1 -p ypt=1 -p lds=0 -p nw=16 -p nt=0 -p pf=0 -p zu=1 --db %s", db);     /* fp64: vec <= 2 */
 	assert_int_equal(run(args), 0);
 	assert_null(strstr(out, "transfer"));           /* fp32 is no relative of fp64 */
 	assert_int_equal(t_count(db, "select count(*) from runs"), 1);  /* nothing lost */

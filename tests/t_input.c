@@ -28,9 +28,9 @@ static char dir[] = "/tmp/fdt_inputXXXXXX";
 static char out[65536];
 
 /* one configuration of xyz, and (ONE, TWO) with R=1 at 8^3, and two */
-#define P1 "-p vec=1 -p bx=32 -p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0"
+#define P1 "-p vec=1 -p bx=32 -p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 -p zu=1"
 #define ONE "-n 8 -r 1 " P1
-#define TWO "-n 8 -r 1 -p vec=1,2 -p bx=32 -p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0"
+#define TWO "-n 8 -r 1 -p vec=1,2 -p bx=32 -p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 -p zu=1"
 
 static void expect(const char *args, int status, const char *needle)
 {

@@ -217,7 +217,7 @@ static void hidden_tree(void **st)
 		 "test -s e4/k4.f90\n"
 		 "$f gen -r 2 > g.cu && grep -q __global__ g.cu\n"
 		 "$f sweep --compile-only -q -j 1 -n 8 -r 1 -p vec=1 -p bx=32 -p by=1 -p ypt=1 "
-		 "-p lds=0 -p nw=8 -p nt=0 -p pf=0 --db s.db\n"
+		 "-p lds=0 -p nw=8 -p nt=0 -p pf=0 -p zu=1 --db s.db\n"
 		 "$f report --db $db -f xyz -r 4 --out rep && test -s rep/report.md\n"
 		 "if [ -n \"$3\" ]; then cmake -S . -B b -DCMAKE_PREFIX_PATH=$2/prefix "
 		 "-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER=$3 && cmake --build b -j 2 && "

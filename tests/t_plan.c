@@ -28,7 +28,7 @@ static char dir[] = "/tmp/fdt_planXXXXXX";
 static char out[65536];
 
 /* A small space that xyz and iso3dfd both take: 4 configurations each. */
-#define SPACE "-p vec=1,2 -p bx=32 -p by=2 -p ypt=1 -p lds=0,1 -p nw=32 -p nt=0 -p pf=0 " \
+#define SPACE "-p vec=1,2 -p bx=32 -p by=2 -p ypt=1 -p lds=0,1 -p nw=32 -p nt=0 -p pf=0 -p zu=1 " \
 	      "-p mb=0 -p ku=0"
 /* (problem, configuration, build status) of every build of a database. */
 #define BUILDS "select p.family, p.radius, p.nx, p.ny, p.nz, p.precision, c.params, b.status " \
@@ -214,7 +214,7 @@ static void plan_files(void **st)
 static void shards(void **st)
 {
 	static const char plan[] = "-f xyz -r 2,3 -n 16,12x10x9 -p vec=1,2,4 -p bx=32 -p by=2 "
-		"-p ypt=1 -p lds=0,1 -p nw=8 -p nt=0 -p pf=0";
+		"-p ypt=1 -p lds=0,1 -p nw=8 -p nt=0 -p pf=0 -p zu=1";
 	char args[2048], whole[256], merged[256];
 	long long sum = 0, all;
 	(void)st;
@@ -250,7 +250,7 @@ static void shards(void **st)
 static void kill_resume(void **st)
 {
 	static const char plan[] = "-f xyz -r 2,3 -n 16,12x10x9 -p vec=1,2,4 -p bx=32 -p by=2 "
-		"-p ypt=1 -p lds=0,1 -p nw=8 -p nt=0 -p pf=0";
+		"-p ypt=1 -p lds=0,1 -p nw=8 -p nt=0 -p pf=0 -p zu=1";
 	const char *bin = getenv("FDTUNE");
 	char db[256], args[2048], cmd[4096];
 	(void)st;

@@ -30,12 +30,12 @@ static char dir[] = "/tmp/fdt_robustXXXXXX";
 static char out[65536];
 
 /* 8 configurations of xyz at 16^3; the radius makes the problem */
-#define SPACE "-n 16 -p vec=1,2 -p bx=32,64 -p by=1,2 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0"
+#define SPACE "-n 16 -p vec=1,2 -p bx=32,64 -p by=1,2 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 -p zu=1"
 #define NCFG 8
 /* 6 more (vec, ypt) of the full disk; 2 of the fault injection */
-#define FULL_SPACE "-n 16 -p vec=1,2,4 -p bx=32 -p by=1 -p ypt=1,2 -p lds=0 -p nw=8 -p nt=0 -p pf=0"
+#define FULL_SPACE "-n 16 -p vec=1,2,4 -p bx=32 -p by=1 -p ypt=1,2 -p lds=0 -p nw=8 -p nt=0 -p pf=0 -p zu=1"
 #define FULL_NCFG 6
-#define FAULT_SPACE "-n 16 -p vec=1,2 -p bx=32 -p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0"
+#define FAULT_SPACE "-n 16 -p vec=1,2 -p bx=32 -p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 -p zu=1"
 #define FAULT_NCFG 2
 
 static const char *bin(void)
@@ -194,7 +194,7 @@ static void full_disk(void **st)
 		}
 		/* the database exists (a build of another problem), then the filler */
 		snprintf(cmd, sizeof cmd, "%s sweep --compile-only -q -j 1 -r 4 -n 16 -p vec=1 -p bx=32 "
-			 "-p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 --db %s && dd if=/dev/zero "
+			 "-p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 -p zu=1 --db %s && dd if=/dev/zero "
 			 "of=%s/filler bs=4k count=$(( $(stat -f -c %%a %s) - %d )) 2>&1", bin(), db,
 			 mnt, mnt, left);
 		expect(cmd, 0, NULL);

@@ -165,7 +165,7 @@ static void newer(void **st)
 	static const char *const cmds[] = { "best --db %s", "export --db %s --out %s/nx",
 		"report --db %s --out %s/nr", "replay --db %s", "merge --db %s/nm.db %s",
 		"sweep --compile-only -q -n 8 -r 1 -p vec=1 -p bx=32 -p by=1 -p ypt=1 -p lds=0 "
-		"-p nw=8 -p nt=0 -p pf=0 --db %s" };
+		"-p nw=8 -p nt=0 -p pf=0 -p zu=1 --db %s" };
 	char db[256], args[1024], want[256], err[512];
 	struct db *h;
 	sqlite3 *s;
@@ -203,7 +203,7 @@ static void failed_merge(void **st)
 	snprintf(foreign, sizeof foreign, "%s/foreign.db", dir);
 	snprintf(target, sizeof target, "%s/t.db", dir);
 	snprintf(args, sizeof args, "sweep --compile-only -q -j 1 -n 8 -r 1 -p vec=1 -p bx=32 "
-		 "-p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 --db %s", good);
+		 "-p by=1 -p ypt=1 -p lds=0 -p nw=8 -p nt=0 -p pf=0 -p zu=1 --db %s", good);
 	expect(args, 0, "done");
 	assert_int_equal(sqlite3_open(foreign, &h), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(h, "create table t(x)", NULL, NULL, NULL), SQLITE_OK);

@@ -330,8 +330,8 @@ static void widen(void **st)
 		cfg(f, 4, 64, 96, rows + 4 * TN_MAXP);          /* zu = 2 with ku = 1: refused */
 		rows[4 * TN_MAXP + zu] = 2;
 		rows[4 * TN_MAXP + ku] = 1;
-		cfg(f, 2, 64, 96, rows + 5 * TN_MAXP);          /* vec = 2, zu = 4: -p decides */
-		rows[5 * TN_MAXP + zu] = 4;
+		cfg(f, 2, 64, 96, rows + 5 * TN_MAXP);          /* vec = 2, zu = 3: -p decides */
+		rows[5 * TN_MAXP + zu] = 3;
 		sd.v = rows;
 		sd.n = 6;
 		{
