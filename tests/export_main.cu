@@ -12,8 +12,10 @@
  * (tuner/sweep/tn_time.c): batches of 10 after a first of 3, until the
  * median moves by less than 0.5% (at least 30 launches, at most 300 or 2 s). It prints which build k_launch runs
  * (k_measured): the one fdtune measured, embedded, or the source kernel.
+ * With --time fdtune --placements P, P - 1 more medians follow, each on
+ * fields allocated anew elsewhere in device memory.
  * Built with nvcc by tests/t_gpu.c and results/h100/export-sizes.sh:
- *   nvcc export_main.cu k.cu -o ex; ex NX NY NZ [--time N]
+ *   nvcc export_main.cu k.cu -o ex; ex NX NY NZ [--time N|fdtune [--placements P]]
  */
 #include <cuda_runtime.h>
 #include <math.h>
@@ -38,13 +40,15 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static unsigned long long seed = 12345;
-
-/* Uniform in [lo, hi). */
-static double rnd(double lo, double hi)
+/* Uniform in [lo, hi): a hash of (i, stream), so that fields fill in
+ * parallel where built with OpenMP and the same with or without it. */
+static double rnd(unsigned long long i, unsigned stream, double lo, double hi)
 {
-	seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-	return lo + (double)(seed >> 11) * 0x1.0p-53 * (hi - lo);
+	unsigned long long z = i * 3 + stream + 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return lo + (double)(z >> 11) * 0x1.0p-53 * (hi - lo);
 }
 
 static int launch(fd_real *out, const fd_real *in, const fd_real *vel, struct fd_grid g,
@@ -56,6 +60,51 @@ static int launch(fd_real *out, const fd_real *in, const fd_real *vel, struct fd
 	(void)vel;
 	return k_launch(out, in, g, c, 0);
 #endif
+}
+
+/* Times launches on (out, in, vel) with events, two warm-ups first: reps of
+ * them, or with autot as fdtune's sweeps time; the median in *med (ms) and
+ * the count in *cnt. */
+static int time_it(fd_real *out, const fd_real *in, const fd_real *vel, struct fd_grid g,
+		   const struct fd_coef *c, int reps, int autot, double *med, int *cnt)
+{
+	cudaEvent_t e0, e1;
+	float *ms = (float *)calloc((size_t)reps, sizeof *ms);
+	float *sorted = (float *)calloc((size_t)reps, sizeof *sorted);
+	double prev = 0, total = 0;
+	int k = 0, rc = 1;
+	if (!ms || !sorted || check(cudaEventCreate(&e0), "event") ||
+	    check(cudaEventCreate(&e1), "event"))
+		goto done;
+	*med = 0;
+	for (int i = 0; i < 2 + reps; i++) {    /* two warm-up launches */
+		if (check(cudaEventRecord(e0, 0), "record") ||
+		    check((cudaError_t)launch(out, in, vel, g, c), "k_launch") ||
+		    check(cudaEventRecord(e1, 0), "record") ||
+		    check(cudaEventSynchronize(e1), "kernel") ||
+		    (i >= 2 && check(cudaEventElapsedTime(&ms[i - 2], e0, e1), "elapsed")))
+			goto done;
+		if (i < 2)
+			continue;
+		total += ms[k++];
+		if (autot && (k == 3 || (k > 3 && (k - 3) % 10 == 0))) {
+			memcpy(sorted, ms, (size_t)k * sizeof *ms);
+			qsort(sorted, (size_t)k, sizeof *sorted, cmp);
+			*med = k % 2 ? sorted[k / 2] : 0.5 * (sorted[k / 2 - 1] + sorted[k / 2]);
+			if ((k >= 30 && fabs(*med - prev) <= 0.005 * *med) || total > 2000)
+				break;
+			prev = *med;
+		}
+	}
+	memcpy(sorted, ms, (size_t)k * sizeof *ms);
+	qsort(sorted, (size_t)k, sizeof *sorted, cmp);
+	*med = k % 2 ? sorted[k / 2] : 0.5 * (sorted[k / 2 - 1] + sorted[k / 2]);
+	*cnt = k;
+	rc = 0;
+done:
+	free(sorted);
+	free(ms);
+	return rc;
 }
 
 #ifdef k_D1
@@ -118,10 +167,11 @@ int main(int argc, char **argv)
 
 	if (!in || !out || !vel || !base || nx < 1 || ny < 1 || nz < 1)
 		return 2;
+	#pragma omp parallel for schedule(static)
 	for (long long i = 0; i < total; i++) {
-		in[i] = (fd_real)rnd(-1, 1);
-		vel[i] = (fd_real)rnd(0.5, 1);
-		base[i] = (fd_real)rnd(-1, 1);
+		in[i] = (fd_real)rnd((unsigned long long)i, 0, -1, 1);
+		vel[i] = (fd_real)rnd((unsigned long long)i, 1, 0.5, 1);
+		base[i] = (fd_real)rnd((unsigned long long)i, 2, -1, 1);
 	}
 	/* the output poisoned; a time step reads its interior (next) */
 	memset(out, 0xff, bytes);
@@ -193,43 +243,32 @@ int main(int argc, char **argv)
 	}
 	printf("exported kernel on %dx%dx%d: %lld bad points\n", nx, ny, nz, bad);
 	if (!bad && reps > 0) {
-		cudaEvent_t e0, e1;
-		float *ms = (float *)calloc((size_t)reps, sizeof *ms);
+		/* with --placements P, P - 1 more medians, each on device fields
+		 * allocated anew (before the old are freed), so that the memory
+		 * lies elsewhere: does a kernel's time depend on where its fields
+		 * lie, within one process as from one process to the next? */
+		const int np = argc > 7 && !strcmp(argv[6], "--placements") ? atoi(argv[7]) : 1;
 		const double moved = (step ? 4.0 : 2.0) * nx * ny * (double)nz * sizeof(fd_real);
-		if (!ms || check(cudaEventCreate(&e0), "event") || check(cudaEventCreate(&e1), "event"))
+		double med;
+		int k;
+		if (time_it(dout + origin, din + origin, dvel + origin, g, &c, reps, autot, &med, &k))
 			return 1;
-		float *sorted = (float *)calloc((size_t)reps, sizeof *sorted);
-		double med = 0, prev = 0, total = 0;
-		int k = 0;
-		if (!sorted)
-			return 1;
-		for (int i = 0; i < 2 + reps; i++) {    /* two warm-up launches */
-			if (check(cudaEventRecord(e0, 0), "record") ||
-			    check((cudaError_t)launch(dout + origin, din + origin, dvel + origin, g, &c),
-				  "k_launch") ||
-			    check(cudaEventRecord(e1, 0), "record") ||
-			    check(cudaEventSynchronize(e1), "kernel") ||
-			    (i >= 2 && check(cudaEventElapsedTime(&ms[i - 2], e0, e1), "elapsed")))
-				return 1;
-			if (i < 2)
-				continue;
-			total += ms[k++];
-			if (autot && (k == 3 || (k > 3 && (k - 3) % 10 == 0))) {
-				memcpy(sorted, ms, (size_t)k * sizeof *ms);
-				qsort(sorted, (size_t)k, sizeof *sorted, cmp);
-				med = k % 2 ? sorted[k / 2] : 0.5 * (sorted[k / 2 - 1] + sorted[k / 2]);
-				if ((k >= 30 && fabs(med - prev) <= 0.005 * med) || total > 2000)
-					break;
-				prev = med;
-			}
-		}
-		memcpy(sorted, ms, (size_t)k * sizeof *ms);
-		qsort(sorted, (size_t)k, sizeof *sorted, cmp);
-		med = k % 2 ? sorted[k / 2] : 0.5 * (sorted[k / 2 - 1] + sorted[k / 2]);
 		printf("time %dx%dx%d: median %.4f ms, %.1f GB/s over %d launches\n", nx, ny, nz,
 		       med, moved / (med * 1e-3) * 1e-9, k);
-		free(sorted);
-		free(ms);
+		for (int pl = 1; pl < np; pl++) {
+			fd_real *f[3] = { din, dout, dvel }, *nf[3];
+			for (int i = 0; i < 3; i++)
+				if (check(cudaMalloc(&nf[i], bytes), "cudaMalloc") ||
+				    check(cudaMemcpy(nf[i], f[i], bytes, cudaMemcpyDeviceToDevice), "copy"))
+					return 1;
+			for (int i = 0; i < 3; i++)
+				cudaFree(f[i]);
+			din = nf[0], dout = nf[1], dvel = nf[2];
+			if (time_it(dout + origin, din + origin, dvel + origin, g, &c, reps, autot, &med, &k))
+				return 1;
+			printf("placement %d %dx%dx%d: median %.4f ms over %d launches\n", pl, nx, ny, nz,
+			       med, k);
+		}
 	}
 	cudaFree(din);
 	cudaFree(dout);

@@ -29,7 +29,8 @@ build() {
 	shift
 	mkdir -p "$d"
 	{ ./fdtune export "$@" --out "$d" --name k >"$d/err" 2>&1 &&
-	  nvcc -O2 -arch=sm_90 -I"$d" tests/export_main.cu "$d/k.cu" -o "$d/ex" >>"$d/err" 2>&1; } &
+	  nvcc -O2 -arch=sm_90 -Xcompiler -fopenmp -I"$d" tests/export_main.cu "$d/k.cu" -o "$d/ex" \
+		-lgomp >>"$d/err" 2>&1; } &
 }
 for p in $probs; do
 	for n in $sizes; do

@@ -8,13 +8,15 @@
 # into tests/export_main.cu (a user's program: its own layout, random data,
 # its own CPU reference), validated at 61x37x29 and at the size itself, and
 # timed there as fdtune's sweeps time (export_main --time fdtune: to a
-# stable median, 30 launches or more) in TRIALS processes (3: the median of
-# their medians, and their range), and again over REPS launches (1000),
+# stable median, 30 launches or more) on PLACES (3) placements of its fields
+# in each of TRIALS processes (3: the median of each process's placements,
+# the median of those, and their range), and again over REPS launches (1000),
 # what a long propagation sees. Each line sets the export's median beside
 # the database's median of the run it exported (NAME.h names both),
 # and beside fdtune's own median of that configuration measured again now,
 # on this board (a sweep of it alone into a scratch database): the records
-# were made on other H100 boards on other days. Percentages are of the copy
+# were made on other H100 boards on other days (NOW=stale: only where the
+# record is of older templates, as the verdict needs). Percentages are of the copy
 # bandwidth fdtune measures: the record's of its board, the others of this
 # one. Exit 1 when a build or a check fails, or an export is over 2% slower
 # than its record (than fdtune now where the record's build is of older
@@ -24,6 +26,8 @@ db=${1:-results/h100/fdtune.db}
 arch=${ARCH:-sm_90}
 reps=${REPS:-1000}
 trials=${TRIALS:-3}
+places=${PLACES:-3}
+nowfor=${NOW:-all}
 dev=${DEVICE:-H100}
 . results/h100/highorder-rows.sh
 rows=${ROWS_ONLY-$ROWS}
@@ -88,28 +92,36 @@ row() {
 		return
 	fi
 	small=$("$d/ex" 61 37 29 2>&1) || bad=1
-	# TRIALS processes, each timing as fdtune does: the median of their medians
-	# (boards place each process's memory anew: 1-3% between processes)
+	# TRIALS processes, each timing as fdtune does on PLACES placements of
+	# its fields (export_main --placements: where the fields lie moves a
+	# kernel's time by up to 4%, NOTES v27), the median of its placements'
+	# medians; the median of the processes' figures, and their range
 	out= spread=
 	for t in $(seq "$trials"); do
-		o=$("$d/ex" "$nx" "$ny" "$nz" --time fdtune 2>&1) || bad=1
+		o=$("$d/ex" "$nx" "$ny" "$nz" --time fdtune --placements "$places" 2>&1) || bad=1
 		out="$out
 $o"
-		spread="$spread $(echo "$o" | sed -n 's/^time .*: median \([0-9.]*\) ms.*/\1/p')"
+		spread="$spread $(echo "$o" | sed -n 's/^\(time\|placement [0-9]*\) .*: median \([0-9.]*\) ms.*/\2/p' |
+			sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }')"
 	done
 	med=$(echo $spread | tr ' ' '\n' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-	out=$(echo "$out" | grep -v '^time'; echo "$out" | grep "median $med ms" | head -1)
+	one=$(echo "$out" | grep '^time' | head -1)
+	out=$(echo "$out" | grep -v '^time\|^placement'; echo "$one")
 	spread=$(echo $spread | tr ' ' '\n' | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }')
 	long=$("$d/ex" "$nx" "$ny" "$nz" --time "$reps" 2>&1 | sed -n 's/^time .*: median \([0-9.]*\) ms.*/\1/p')
-	ms=$(echo "$out" | sed -n 's/^time .*: median \([0-9.]*\) ms.*/\1/p')
-	gbs=$(echo "$out" | sed -n 's/^time .* ms, \([0-9.]*\) GB\/s.*/\1/p')
+	ms=$med
+	# GB/s of the median: the first timing's, scaled by its time over the median's
+	gbs=$(echo "$one" | sed -n 's/^time .*: median \([0-9.]*\) ms, \([0-9.]*\) GB\/s.*/\1 \2/p' |
+		awk -v m="${med:-0}" '{ if (m > 0) printf "%.1f", $2 * $1 / m }')
 	# the kernel of this size, and whether its record is of older templates
 	k=$(sed -n "/, for ${nx}x${ny}x${nz}: /{n;s/.*); kernel \([0-9]*\): .*/\1/p;}" "$d/k.h" | head -1)
 	stale=$(grep -c "^ \*   kernel ${k:-0}: .*built from older templates" "$d/k.h")
 	which=$(echo "$out" | sed -n 's/^k_launch on .* runs the \([a-z]*\) .*/\1/p' | sort -u | tr '\n' ' ')
 	checks=$(printf '%s\n%s\n' "$small" "$out" | grep ': 0 bad points' | sort -u | wc -l)
-	now=$(remeasure "-f $f -r $r --precision $pr -n ${nx}x${ny}x${nz}" \
-		"$(for kv in $cfg; do printf -- '-p %s ' "$kv"; done)")
+	now=
+	[ "$nowfor" = stale ] && [ "$stale" = 0 ] ||
+		now=$(remeasure "-f $f -r $r --precision $pr -n ${nx}x${ny}x${nz}" \
+			"$(for kv in $cfg; do printf -- '-p %s ' "$kv"; done)")
 	set -- $rec $now
 	ratio=$(awk -v a="${ms:-0}" -v b="$2" 'BEGIN { printf "%.3f", a / b }')
 	rnow=$(awk -v a="${ms:-0}" -v b="${4:-0}" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "?" }')

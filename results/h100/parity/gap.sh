@@ -1,0 +1,86 @@
+#!/bin/sh
+# gap.sh: the parity rows that missed 2% (parity-again.md), timed against
+# fdtune's own timing of the same configuration on the same board,
+# interleaved: ROUNDS (5) rounds, each one fdtune process (the configuration
+# swept alone into a copy of a calibrated scratch database) and then one
+# process of the single export of the same run, built with nvcc into
+# tests/export_main.cu. Then one launch of each, for the first problem, under
+# Nsight Compute (launch geometry, occupancy, LDS configuration, DRAM bytes
+# and throughput, SM clock), so that a gap that persists can be placed.
+# On the GPU machine from the repository root after `make`:
+#   sh results/h100/parity/gap.sh [DB]
+# PROBS ("iso3dfd:8:640x480x400 xyz:4:256x256x256 iso3dfd:8:256x256x256")
+# chooses the problems; NCU=0 skips the profiles.
+set -u
+db=${1:-results/h100/fdtune.db}
+rounds=${ROUNDS:-5}
+probs=${PROBS:-iso3dfd:8:640x480x400 xyz:4:256x256x256 iso3dfd:8:256x256x256}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+PATH=$PATH:/usr/local/cuda/bin
+./fdtune devices --calibrate --db "$tmp/cal.db" | grep -i 'copy' | head -2
+n=0
+for q in $probs; do
+	n=$((n + 1))
+	IFS=: read -r f r sz <<-EOF
+	$q
+	EOF
+	d=$tmp/$n
+	mkdir -p "$d"
+	{ ./fdtune export --db "$db" --device H100 -f "$f" -r "$r" -n "$sz" --out "$d" --name k \
+		>"$d/err" 2>&1 &&
+	  nvcc -O2 -arch=sm_90 -Xcompiler -fopenmp -I"$d" tests/export_main.cu "$d/k.cu" \
+		-o "$d/ex" -lgomp >>"$d/err" 2>&1; } &
+done
+wait
+# now DIR F R SIZE ROUND: fdtune's median (ms) of DIR's configuration now
+now() {
+	cfg=$(sed -n '5s/.*; \(vec=.*\)$/\1/p' "$1/k.h")
+	cp "$tmp/cal.db" "$1/now$5.db"
+	# shellcheck disable=SC2046
+	./fdtune sweep -q --db "$1/now$5.db" -s exhaustive --no-race -f "$2" -r "$3" -n "$4" \
+		$(for kv in $cfg; do printf -- '-p %s ' "$kv"; done) >>"$1/now.log" 2>&1 || return
+	./fdtune best --db "$1/now$5.db" --csv -f "$2" -r "$3" 2>>"$1/now.log" | tr -d '\r' |
+		sed -n '2s/"\([^"]\|""\)*"//p' | awk -F, '{ printf "%.4f", $10 }'
+}
+n=0
+for q in $probs; do
+	n=$((n + 1))
+	IFS=: read -r f r sz <<-EOF
+	$q
+	EOF
+	d=$tmp/$n
+	[ -x "$d/ex" ] || { echo "$q: export or build FAILED: $(head -c 300 "$d/err")"; continue; }
+	rec=$(sed -n '4s/.*: \([0-9.]*\) ms,.*/\1/p' "$d/k.h")
+	: > "$d/f.t"; : > "$d/e.t"
+	for t in $(seq "$rounds"); do
+		now "$d" "$f" "$r" "$sz" "$t" >> "$d/f.t"
+		echo >> "$d/f.t"
+		# shellcheck disable=SC2046
+		"$d/ex" $(echo "$sz" | tr x ' ') --time fdtune 2>&1 |
+			sed -n 's/^time .*: median \([0-9.]*\) ms.*/\1/p' >> "$d/e.t"
+	done
+	med() { sort -n "$1" | awk 'NF { a[++m] = $1 } END { if (m) print a[int((m + 1) / 2)] }'; }
+	printf '%s %s R=%s %s: record %s ms\n  fdtune %s median %s\n  export %s median %s\n' \
+		"$q" "$f" "$r" "$sz" "$rec" "$(tr '\n' ' ' < "$d/f.t")" "$(med "$d/f.t")" \
+		"$(tr '\n' ' ' < "$d/e.t")" "$(med "$d/e.t")"
+	grep -i 'error' "$d/now.log" | head -3
+done
+[ "${NCU:-1}" = 0 ] && exit 0
+IFS=: read -r f r sz <<-EOF
+$(echo "$probs" | cut -d' ' -f1)
+EOF
+d=$tmp/1
+cfg=$(sed -n '5s/.*; \(vec=.*\)$/\1/p' "$d/k.h")
+secs="--section LaunchStats --section Occupancy --section SpeedOfLight --section MemoryWorkloadAnalysis"
+mets="--metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,sm__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second,launch__shared_mem_config_size,launch__occupancy_limit_shared_mem,launch__occupancy_limit_registers"
+cp "$tmp/cal.db" "$tmp/ncu.db"
+echo "== ncu: fdtune, $f R=$r $sz"
+# shellcheck disable=SC2046,SC2086
+ncu --clock-control none -k fdt_kernel --launch-skip 3 -c 1 $secs $mets \
+	./fdtune sweep -q --db "$tmp/ncu.db" -s exhaustive --no-race -f "$f" -r "$r" -n "$sz" \
+	$(for kv in $cfg; do printf -- '-p %s ' "$kv"; done) 2>&1 | grep -v '^==PROF==' | grep -v '^ *$' | grep -v -- '----'
+echo "== ncu: export, $f R=$r $sz"
+# shellcheck disable=SC2046,SC2086
+ncu --clock-control none -k fdt_kernel --launch-skip 3 -c 1 $secs $mets \
+	"$d/ex" $(echo "$sz" | tr x ' ') --time 10 2>&1 | grep -v '^==PROF==' | grep -v '^ *$' | grep -v -- '----'
