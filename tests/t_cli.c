@@ -51,6 +51,8 @@ static void bad_values(void **st)
 	expect("sweep --precision fp16", 2, "expected fp32 or fp64");
 	expect("sweep --spacing 0", 2, "--spacing");
 	expect("sweep -j 0", 2, "--jobs");
+	expect("sweep --places 0", 2, "--places: '0' is not an integer in 1..16");
+	expect("sweep --places 17", 2, "--places: '17' is not an integer in 1..16");
 	expect("sweep --shard 4294967296/2", 2, "--shard '4294967296/2'");
 	expect("sweep --budget inf", 2, "--budget 'inf'");
 	expect("sweep --budget nan", 2, "--budget 'nan'");

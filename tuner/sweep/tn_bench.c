@@ -20,9 +20,11 @@
  * Timing (tn_time.c) rotates over the input/output pairs; the validation
  * launch is the kernel's warm-up (module loading, first-launch costs). A
  * contender (tn_bench.h) is timed again on places - 1 more placements of the
- * fields, each allocated anew elsewhere in device memory, and records the
- * median of the placements' medians: the time a program whose fields lie
- * anywhere can expect, not one placement's luck.
+ * fields, each allocated anew elsewhere in device memory (one warm-up launch
+ * each), and records the median of the placements' medians: the time a
+ * program whose fields lie anywhere can expect, not one placement's luck.
+ * The fields then stay on the median's placement, so that the runs timed on
+ * one placement until the next contender are timed on a typical one.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tn_bench.h"
@@ -328,65 +330,126 @@ static int launch_kernel(void *p, int i, char *err, size_t n)
 	return rt_launch(c->k, c->grid, c->block, args, err, n);
 }
 
-/* Moves the timing fields elsewhere in device memory: each is allocated
- * anew (before the old is freed, so that it cannot take the old one's
- * place) and copied. Nonzero when device memory is lacking: what was moved
- * stays moved, the rest stays where it was, and err says why. */
-static int replace_fields(struct tn_bench *b, char *err, size_t n)
+/* One placement of the timing fields: every rotation's in, out and vel. */
+struct fset {
+	void *f[3][TN_NROT];
+};
+
+static void set_get(const struct tn_bench *b, struct fset *s)
+{
+	memcpy(s->f[0], b->din, sizeof s->f[0]);
+	memcpy(s->f[1], b->dout, sizeof s->f[1]);
+	memcpy(s->f[2], b->dvel, sizeof s->f[2]);
+}
+
+static void set_use(struct tn_bench *b, const struct fset *s)
+{
+	memcpy(b->din, s->f[0], sizeof s->f[0]);
+	memcpy(b->dout, s->f[1], sizeof s->f[1]);
+	memcpy(b->dvel, s->f[2], sizeof s->f[2]);
+}
+
+static void set_free(struct fset *s)
+{
+	for (int j = 0; j < 3; j++)
+		for (int i = 0; i < TN_NROT; i++) {
+			rt_free(s->f[j][i]);
+			s->f[j][i] = NULL;
+		}
+}
+
+/* A new placement of b's fields in *s: each allocated while every earlier
+ * placement is still held, so that it lies elsewhere, and copied from b's.
+ * 0 when done; 1 when device memory is lacking (nothing is left allocated);
+ * 2 when a copy failed (err says why; the GPU may be unusable). */
+static int set_new(const struct tn_bench *b, struct fset *s, char *err, size_t n)
 {
 	const size_t bytes = (size_t)b->l.total * b->es;
-	void **f[3] = { b->din, b->dout, b->dvel };
-	for (int i = 0; i < b->nrot; i++)
-		for (int j = 0; j < 3; j++) {
-			void *nf = NULL;
-			if (!f[j][i])
+	struct fset cur;
+	set_get(b, &cur);
+	memset(s, 0, sizeof *s);
+	for (int j = 0; j < 3; j++)
+		for (int i = 0; i < b->nrot; i++) {
+			if (!cur.f[j][i])
 				continue;
-			if (rt_alloc(&nf, bytes, err, n))
-				return 1;
-			if (rt_copy(nf, f[j][i], bytes, err, n) || rt_sync(err, n)) {
-				rt_free(nf);
+			if (rt_alloc(&s->f[j][i], bytes, err, n)) {
+				s->f[j][i] = NULL;
+				set_free(s);
 				return 1;
 			}
-			rt_free(f[j][i]);
-			f[j][i] = nf;
+			if (rt_copy(s->f[j][i], cur.f[j][i], bytes, err, n)) {
+				set_free(s);
+				return 2;
+			}
 		}
+	if (rt_sync(err, n)) {
+		set_free(s);
+		return 2;
+	}
 	return 0;
 }
 
 /* Times c on b->places - 1 more placements of the fields after st, the
- * first's: st becomes their median of medians, the min and max over all
- * and the launches summed; msg lists each placement's median. Nonzero when
- * a launch failed; a placement that finds no memory ends the series. */
+ * first's: st becomes the median of their medians (of the lower middle two
+ * for an even count), the min and max over all launches and their count;
+ * msg lists each placement's median. Every placement is held until the
+ * series ends; then the fields stay on the median's placement and the others
+ * are freed. A placement that finds no device memory ends the series, and
+ * msg says so. Nonzero when a copy or a launch failed (err says why). */
 static int time_places(struct tn_bench *b, struct kctx *c, struct tn_stats *st, char *msg,
 		       size_t mn, char *err, size_t n)
 {
+	struct fset set[TN_PLACES_MAX];
 	double m[TN_PLACES_MAX];
-	int np = 1, len;
+	int np = 1, ord[TN_PLACES_MAX], len, rc = 0, full = 0, mid;
+	set_get(b, &set[0]);
 	m[0] = st->median;
 	while (np < b->places && np < TN_PLACES_MAX) {
 		struct tn_stats s;
 		char e2[256];
-		if (replace_fields(b, e2, sizeof e2))
+		const int k = set_new(b, &set[np], e2, sizeof e2);
+		if (k == 1) {
+			full = 1;
 			break;
-		if (tn_measure(b->t, launch_kernel, c, 0, 0, &s, err, n))
-			return 1;
+		}
+		if (k == 2) {
+			snprintf(err, n, "%s", e2);
+			rc = 1;
+			break;
+		}
+		set_use(b, &set[np]);
+		if (tn_measure(b->t, launch_kernel, c, 1, 0, &s, err, n)) {
+			np++;
+			rc = 1;
+			break;
+		}
 		m[np++] = s.median;
 		st->min = fmin(st->min, s.min);
 		st->max = fmax(st->max, s.max);
 		st->reps += s.reps;
 	}
+	for (int i = 0; i < np; i++)    /* insertion sort of the indices: np is small */
+		for (int j = ord[i] = i; j > 0 && m[ord[j]] < m[ord[j - 1]]; j--) {
+			const int t = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = t;
+		}
+	mid = ord[(np - 1) / 2];
+	if (rc) {                       /* the fields stay where the failure was */
+		for (int i = 0; i < np - 1; i++)
+			set_free(&set[i]);
+		return 1;
+	}
+	st->median = np % 2 ? m[mid] : 0.5 * (m[mid] + m[ord[np / 2]]);
+	set_use(b, &set[mid]);
+	for (int i = 0; i < np; i++)
+		if (i != mid)
+			set_free(&set[i]);
 	len = snprintf(msg, mn, "median of %d placements of the fields:", np);
 	for (int i = 0; i < np && len > 0 && (size_t)len < mn; i++)
 		len += snprintf(msg + len, mn - (size_t)len, " %.6f", m[i]);
 	if (len > 0 && (size_t)len < mn)
-		snprintf(msg + len, mn - (size_t)len, " ms");
-	for (int i = 1; i < np; i++)    /* insertion sort: np is small */
-		for (int j = i; j > 0 && m[j] < m[j - 1]; j--) {
-			const double t = m[j];
-			m[j] = m[j - 1];
-			m[j - 1] = t;
-		}
-	st->median = np % 2 ? m[np / 2] : 0.5 * (m[np / 2 - 1] + m[np / 2]);
+		snprintf(msg + len, mn - (size_t)len, " ms%s", full ? "; no device memory for more" : "");
 	return 0;
 }
 
@@ -509,7 +572,7 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 	res->msg[0] = 0;
 	c.coef = coef_arg(b, &b->ct, &ct);      /* timing: the family's own weights */
 	if (tn_measure(b->t, launch_kernel, &c, 0, b->race_ms, &st, err, n) ||
-	    (b->places > 1 && (b->best_ms <= 0 || st.median < 1.02 * b->best_ms) &&
+	    (b->places > 1 && (b->best_ms <= 0 || st.median < TN_PLACES_GATE * b->best_ms) &&
 	     time_places(b, &c, &st, res->msg, sizeof res->msg, err, n))) {
 		res->status = "launch_error";
 		snprintf(res->msg, sizeof res->msg, "%s", err);

@@ -73,7 +73,7 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 		int w = (c->turn + 1 + u) % c->nwk;
 		struct tn_wk *k = &c->wk[w];
 		unsigned grid[3], block[3];
-		struct tn_wk_time tm;
+		struct tn_wk_time tm = { 0 };
 		int g = 0;
 		while (!tn_stop_signal && !k->job && !g && (it = tn_pool_take(pool))) {
 			if (tn_start_item(c, it, &g, err, n))

@@ -27,12 +27,15 @@ static void tally(struct tn_job *j, const char *s)
 }
 
 /* The time a run may take before its worker is killed: the --timeout
- * floor plus 2000 launches of the job's best kernel so far (6x the floor
+ * floor plus 2000 launches of the job's best kernel so far, more where a
+ * contender's placements may time more than 6 x 300 launches (6x the floor
  * before any kernel is timed). */
 double tn_limit_s(const struct tn_run *c)
 {
-	double best = c->cur->best_ms;
-	return best > 0 ? c->o->timeout_s + 2.0 * best : 6 * c->o->timeout_s;
+	const double best = c->cur->best_ms;
+	const int p = c->o->places > 0 ? c->o->places : TN_PLACES;
+	return best > 0 ? c->o->timeout_s + 2.0 * best * (p > 6 ? p / 6.0 : 1.0) :
+			  6 * c->o->timeout_s;
 }
 
 static void empty_result(struct tn_result *r, const char *status)
