@@ -72,10 +72,13 @@ static int time_it(fd_real *out, const fd_real *in, const fd_real *vel, struct f
 	float *ms = (float *)calloc((size_t)reps, sizeof *ms);
 	float *sorted = (float *)calloc((size_t)reps, sizeof *sorted);
 	double prev = 0, total = 0;
-	int k = 0, rc = 1;
-	if (!ms || !sorted || check(cudaEventCreate(&e0), "event") ||
-	    check(cudaEventCreate(&e1), "event"))
+	int k = 0, rc = 1, ev = 0;
+	if (reps < 1 || !ms || !sorted || check(cudaEventCreate(&e0), "event"))
 		goto done;
+	ev = 1;
+	if (check(cudaEventCreate(&e1), "event"))
+		goto done;
+	ev = 2;
 	*med = 0;
 	for (int i = 0; i < 2 + reps; i++) {    /* two warm-up launches */
 		if (check(cudaEventRecord(e0, 0), "record") ||
@@ -102,6 +105,10 @@ static int time_it(fd_real *out, const fd_real *in, const fd_real *vel, struct f
 	*cnt = k;
 	rc = 0;
 done:
+	if (ev > 1)
+		cudaEventDestroy(e1);
+	if (ev > 0)
+		cudaEventDestroy(e0);
 	free(sorted);
 	free(ms);
 	return rc;
@@ -244,13 +251,19 @@ int main(int argc, char **argv)
 	printf("exported kernel on %dx%dx%d: %lld bad points\n", nx, ny, nz, bad);
 	if (!bad && reps > 0) {
 		/* with --placements P, P - 1 more medians, each on device fields
-		 * allocated anew (before the old are freed), so that the memory
-		 * lies elsewhere: does a kernel's time depend on where its fields
-		 * lie, within one process as from one process to the next? */
+		 * allocated anew while every earlier placement is still held, so
+		 * that each lies elsewhere: does a kernel's time depend on where
+		 * its fields lie, within one process as from one process to the
+		 * next? */
 		const int np = argc > 7 && !strcmp(argv[6], "--placements") ? atoi(argv[7]) : 1;
 		const double moved = (step ? 4.0 : 2.0) * nx * ny * (double)nz * sizeof(fd_real);
+		fd_real *held[3 * 64] = { 0 };
 		double med;
 		int k;
+		if (np < 1 || np > 64) {
+			fprintf(stderr, "--placements %s: expected 1..64\n", argv[7]);
+			return 2;
+		}
 		if (time_it(dout + origin, din + origin, dvel + origin, g, &c, reps, autot, &med, &k))
 			return 1;
 		printf("time %dx%dx%d: median %.4f ms, %.1f GB/s over %d launches\n", nx, ny, nz,
@@ -262,13 +275,16 @@ int main(int argc, char **argv)
 				    check(cudaMemcpy(nf[i], f[i], bytes, cudaMemcpyDeviceToDevice), "copy"))
 					return 1;
 			for (int i = 0; i < 3; i++)
-				cudaFree(f[i]);
+				held[3 * (pl - 1) + i] = f[i];
 			din = nf[0], dout = nf[1], dvel = nf[2];
 			if (time_it(dout + origin, din + origin, dvel + origin, g, &c, reps, autot, &med, &k))
 				return 1;
 			printf("placement %d %dx%dx%d: median %.4f ms over %d launches\n", pl, nx, ny, nz,
 			       med, k);
 		}
+		for (int i = 0; i < 3 * 64; i++)
+			if (held[i] && check(cudaFree(held[i]), "cudaFree"))
+				return 1;
 	}
 	cudaFree(din);
 	cudaFree(dout);

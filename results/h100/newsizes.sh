@@ -32,5 +32,6 @@ for n in $sizes; do
 	# sweep's copy bandwidth (the copy of DB keeps its own calibration)
 	t=$(awk 'NR == 2 { print $(NF - 3) }' "$tmp/t-$n")
 	e=$(awk 'NR == 2 { print $(NF - 3), $(NF - 1) }' "$tmp/e-$n")
-	echo "$n: $(echo "${t:-0} $e" | awk '{ if ($1 > 0) printf "default strategy %.4f ms, exhaustive %.4f ms (%.1f%% of copy): the default strategy at %.1f%%, %.1f points short", $1, $2, $3, $3 * $2 / $1, $3 - $3 * $2 / $1 }')"
+	[ -n "$t" ] && [ -n "$e" ] || { echo "$n: a sweep found no ok run"; continue; }
+	echo "$n: $(echo "$t $e" | awk '{ if ($1 > 0) printf "default strategy %.4f ms, exhaustive %.4f ms (%.1f%% of copy): the default strategy at %.1f%%, %.1f points short", $1, $2, $3, $3 * $2 / $1, $3 - $3 * $2 / $1 }')"
 done

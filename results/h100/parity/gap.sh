@@ -19,20 +19,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 PATH=$PATH:/usr/local/cuda/bin
 ./fdtune devices --calibrate --db "$tmp/cal.db" | grep -i 'copy' | head -2
-n=0
-for q in $probs; do
-	n=$((n + 1))
-	IFS=: read -r f r sz <<-EOF
-	$q
-	EOF
-	d=$tmp/$n
-	mkdir -p "$d"
-	{ ./fdtune export --db "$db" --device H100 -f "$f" -r "$r" -n "$sz" --out "$d" --name k \
-		>"$d/err" 2>&1 &&
-	  nvcc -O2 -arch=sm_90 -Xcompiler -fopenmp -I"$d" tests/export_main.cu "$d/k.cu" \
-		-o "$d/ex" -lgomp >>"$d/err" 2>&1; } &
-done
-wait
+. results/h100/parity/singles.sh
+build_singles "$db"
 # now DIR F R SIZE ROUND: fdtune's median (ms) of DIR's configuration now
 now() {
 	cfg=$(sed -n '5s/.*; \(vec=.*\)$/\1/p' "$1/k.h")
@@ -43,14 +31,9 @@ now() {
 	./fdtune best --db "$1/now$5.db" --csv -f "$2" -r "$3" 2>>"$1/now.log" | tr -d '\r' |
 		sed -n '2s/"\([^"]\|""\)*"//p' | awk -F, '{ printf "%.4f", $10 }'
 }
-n=0
-for q in $probs; do
-	n=$((n + 1))
-	IFS=: read -r f r sz <<-EOF
-	$q
-	EOF
-	d=$tmp/$n
-	[ -x "$d/ex" ] || { echo "$q: export or build FAILED: $(head -c 300 "$d/err")"; continue; }
+# interleave DIR F R SIZE: ROUNDS rounds of fdtune now and the export, interleaved
+interleave() {
+	d=$1 f=$2 r=$3 sz=$4
 	rec=$(sed -n '4s/.*: \([0-9.]*\) ms,.*/\1/p' "$d/k.h")
 	: > "$d/f.t"; : > "$d/e.t"
 	for t in $(seq "$rounds"); do
@@ -60,12 +43,13 @@ for q in $probs; do
 		"$d/ex" $(echo "$sz" | tr x ' ') --time fdtune 2>&1 |
 			sed -n 's/^time .*: median \([0-9.]*\) ms.*/\1/p' >> "$d/e.t"
 	done
-	med() { sort -n "$1" | awk 'NF { a[++m] = $1 } END { if (m) print a[int((m + 1) / 2)] }'; }
-	printf '%s %s R=%s %s: record %s ms\n  fdtune %s median %s\n  export %s median %s\n' \
-		"$q" "$f" "$r" "$sz" "$rec" "$(tr '\n' ' ' < "$d/f.t")" "$(med "$d/f.t")" \
+	printf '%s:%s:%s %s R=%s %s: record %s ms\n  fdtune %s median %s\n  export %s median %s\n' \
+		"$f" "$r" "$sz" "$f" "$r" "$sz" "$rec" "$(tr '\n' ' ' < "$d/f.t")" "$(med "$d/f.t")" \
 		"$(tr '\n' ' ' < "$d/e.t")" "$(med "$d/e.t")"
 	grep -i 'error' "$d/now.log" | head -3
-done
+}
+med() { sort -n "$1" | awk 'NF { a[++m] = $1 } END { if (m) print a[int((m + 1) / 2)] }'; }
+each_single interleave
 [ "${NCU:-1}" = 0 ] && exit 0
 IFS=: read -r f r sz <<-EOF
 $(echo "$probs" | cut -d' ' -f1)

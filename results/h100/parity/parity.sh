@@ -101,12 +101,12 @@ row() {
 		o=$("$d/ex" "$nx" "$ny" "$nz" --time fdtune --placements "$places" 2>&1) || bad=1
 		out="$out
 $o"
-		spread="$spread $(echo "$o" | sed -n 's/^\(time\|placement [0-9]*\) .*: median \([0-9.]*\) ms.*/\2/p' |
+		spread="$spread $(echo "$o" | sed -En 's/^(time|placement [0-9]*) .*: median ([0-9.]*) ms.*/\2/p' |
 			sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }')"
 	done
 	med=$(echo $spread | tr ' ' '\n' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
 	one=$(echo "$out" | grep '^time' | head -1)
-	out=$(echo "$out" | grep -v '^time\|^placement'; echo "$one")
+	out=$(echo "$out" | grep -Ev '^(time|placement)'; echo "$one")
 	spread=$(echo $spread | tr ' ' '\n' | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }')
 	long=$("$d/ex" "$nx" "$ny" "$nz" --time "$reps" 2>&1 | sed -n 's/^time .*: median \([0-9.]*\) ms.*/\1/p')
 	ms=$med

@@ -16,32 +16,15 @@ probs=${PROBS:-iso3dfd:8:640x480x400 xyz:4:512x512x512}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 PATH=$PATH:/usr/local/cuda/bin
-n=0
-for q in $probs; do
-	n=$((n + 1))
-	IFS=: read -r f r sz <<-EOF
-	$q
-	EOF
-	d=$tmp/$n
-	mkdir -p "$d"
-	{ ./fdtune export --db "$db" --device H100 -f "$f" -r "$r" -n "$sz" --out "$d" --name k \
-		>"$d/err" 2>&1 &&
-	  nvcc -O2 -arch=sm_90 -Xcompiler -fopenmp -I"$d" tests/export_main.cu "$d/k.cu" \
-		-o "$d/ex" -lgomp >>"$d/err" 2>&1; } &
-done
-wait
-n=0
-for q in $probs; do
-	n=$((n + 1))
-	IFS=: read -r f r sz <<-EOF
-	$q
-	EOF
-	d=$tmp/$n
-	[ -x "$d/ex" ] || { echo "$q: export or build FAILED: $(head -c 300 "$d/err")"; continue; }
-	echo "$f R=$r $sz: $(sed -n '4s/.*\(run [0-9]*\), .*: \([0-9.]*\) ms,.*/\1, recorded \2 ms/p' "$d/k.h")"
+. results/h100/parity/singles.sh
+build_singles "$db"
+# one DIR F R SIZE: PROCS processes of DIR's program on PLACES placements
+one() {
+	echo "$2 R=$3 $4: $(sed -n '4s/.*\(run [0-9]*\), .*: \([0-9.]*\) ms,.*/\1, recorded \2 ms/p' "$1/k.h")"
 	for p in $(seq "$procs"); do
 		# shellcheck disable=SC2046
-		echo "  process $p: $("$d/ex" $(echo "$sz" | tr x ' ') --time fdtune --placements "$places" 2>&1 |
-			sed -n 's/^\(time\|placement [0-9]*\) .*: median \([0-9.]*\) ms.*/\2/p' | tr '\n' ' ')"
+		echo "  process $p: $("$1/ex" $(echo "$4" | tr x ' ') --time fdtune --placements "$places" 2>&1 |
+			sed -En 's/^(time|placement [0-9]*) .*: median ([0-9.]*) ms.*/\2/p' | tr '\n' ' ')"
 	done
-done
+}
+each_single one
