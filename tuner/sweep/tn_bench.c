@@ -428,6 +428,11 @@ static int time_places(struct tn_bench *b, struct kctx *c, struct tn_stats *st, 
 		st->max = fmax(st->max, s.max);
 		st->reps += s.reps;
 	}
+	if (rc) {                       /* the fields stay where the failure was */
+		for (int i = 0; i < np - 1; i++)
+			set_free(&set[i]);
+		return 1;
+	}
 	for (int i = 0; i < np; i++)    /* insertion sort of the indices: np is small */
 		for (int j = ord[i] = i; j > 0 && m[ord[j]] < m[ord[j - 1]]; j--) {
 			const int t = ord[j];
@@ -435,11 +440,6 @@ static int time_places(struct tn_bench *b, struct kctx *c, struct tn_stats *st, 
 			ord[j - 1] = t;
 		}
 	mid = ord[(np - 1) / 2];
-	if (rc) {                       /* the fields stay where the failure was */
-		for (int i = 0; i < np - 1; i++)
-			set_free(&set[i]);
-		return 1;
-	}
 	st->median = np % 2 ? m[mid] : 0.5 * (m[mid] + m[ord[np / 2]]);
 	set_use(b, &set[mid]);
 	for (int i = 0; i < np; i++)

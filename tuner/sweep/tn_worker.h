@@ -55,8 +55,8 @@ int tn_wk_open_ask(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs
 		   char *err, size_t n);
 int tn_wk_open_get(struct tn_wk *w, char *err, size_t n);
 /* How a run is timed (tn_bench.h): raced out when clearly slower than
- * race_ms (0: off); timed on places placements of the fields when within
- * 2% of best_ms or the first (best_ms 0). */
+ * race_ms (0: off); timed on places placements of the fields when under
+ * TN_PLACES_GATE times best_ms, or the first (best_ms 0). */
 struct tn_wk_time {
 	double race_ms, best_ms;
 	int places;

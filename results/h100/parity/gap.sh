@@ -23,13 +23,9 @@ PATH=$PATH:/usr/local/cuda/bin
 build_singles "$db"
 # now DIR F R SIZE ROUND: fdtune's median (ms) of DIR's configuration now
 now() {
-	cfg=$(sed -n '5s/.*; \(vec=.*\)$/\1/p' "$1/k.h")
 	cp "$tmp/cal.db" "$1/now$5.db"
-	# shellcheck disable=SC2046
-	./fdtune sweep -q --db "$1/now$5.db" -s exhaustive --no-race -f "$2" -r "$3" -n "$4" \
-		$(for kv in $cfg; do printf -- '-p %s ' "$kv"; done) >>"$1/now.log" 2>&1 || return
-	./fdtune best --db "$1/now$5.db" --csv -f "$2" -r "$3" 2>>"$1/now.log" | tr -d '\r' |
-		sed -n '2s/"\([^"]\|""\)*"//p' | awk -F, '{ printf "%.4f", $10 }'
+	fdtune_now "$1/now$5.db" "$1/now.log" "-f $2 -r $3 -n $4" "$(params "$1")" |
+		awk '{ printf "%.4f", $1 }'
 }
 # interleave DIR F R SIZE: ROUNDS rounds of fdtune now and the export, interleaved
 interleave() {
@@ -55,7 +51,6 @@ IFS=: read -r f r sz <<-EOF
 $(echo "$probs" | cut -d' ' -f1)
 EOF
 d=$tmp/1
-cfg=$(sed -n '5s/.*; \(vec=.*\)$/\1/p' "$d/k.h")
 secs="--section LaunchStats --section Occupancy --section SpeedOfLight --section MemoryWorkloadAnalysis"
 mets="--metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,sm__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second,launch__shared_mem_config_size,launch__occupancy_limit_shared_mem,launch__occupancy_limit_registers"
 cp "$tmp/cal.db" "$tmp/ncu.db"
@@ -63,7 +58,7 @@ echo "== ncu: fdtune, $f R=$r $sz"
 # shellcheck disable=SC2046,SC2086
 ncu --clock-control none -k fdt_kernel --launch-skip 3 -c 1 $secs $mets \
 	./fdtune sweep -q --db "$tmp/ncu.db" -s exhaustive --no-race -f "$f" -r "$r" -n "$sz" \
-	$(for kv in $cfg; do printf -- '-p %s ' "$kv"; done) 2>&1 | grep -v '^==PROF==' | grep -v '^ *$' | grep -v -- '----'
+	$(params "$d") 2>&1 | grep -v '^==PROF==' | grep -v '^ *$' | grep -v -- '----'
 echo "== ncu: export, $f R=$r $sz"
 # shellcheck disable=SC2046,SC2086
 ncu --clock-control none -k fdt_kernel --launch-skip 3 -c 1 $secs $mets \

@@ -35,6 +35,7 @@ sizes=${SIZES-"xyz:4:fp32 xyz:8:fp32 xyz:8:fp64 iso3dfd:8:fp32"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 PATH=$PATH:/usr/local/cuda/bin
+. results/h100/parity/singles.sh
 bad=0
 # start: export into DIR with ARGS, then build its program in the background
 start() {
@@ -73,12 +74,7 @@ wait
 # board, of the configuration PARAMS ("-p k=v ...") of PROBLEM ("-f F -r R
 # --precision P -n XxYxZ"), swept alone into $tmp/now.db
 remeasure() {
-	# shellcheck disable=SC2086
-	./fdtune sweep -q --db "$tmp/now.db" -s exhaustive --no-race $1 $2 >>"$tmp/now.log" 2>&1 ||
-		return
-	# shellcheck disable=SC2086
-	./fdtune best --db "$tmp/now.db" --csv $1 2>>"$tmp/now.log" | tr -d '\r' |
-		sed -n '2s/"\([^"]\|""\)*"//p' | awk -F, '{ printf "%.6f %.1f", $10, $12 }'
+	fdtune_now "$tmp/now.db" "$tmp/now.log" "$1" "$2"
 }
 # row DIR LABEL F R PR NX NY NZ: checks and times DIR's program at that size
 row() {

@@ -6,6 +6,21 @@
 # each_single FN: FN DIR F R SIZE for each problem whose program built, in
 #   order; for one that did not, says so.
 # each_prob FN: FN N F R SIZE for each problem, in order.
+# fdtune_now DB LOG "PROBLEM" "PARAMS": fdtune's median (ms) and % of copy,
+#   on this board, of the configuration PARAMS ("-p k=v ...") of PROBLEM
+#   ("-f F -r R [--precision P] -n NXxNYxNZ"), swept alone into DB; what
+#   fdtune says goes to LOG. Also sourced by parity.sh.
+fdtune_now() {
+	# shellcheck disable=SC2086
+	./fdtune sweep -q --db "$1" -s exhaustive --no-race $3 $4 >>"$2" 2>&1 || return
+	# shellcheck disable=SC2086
+	./fdtune best --db "$1" --csv $3 2>>"$2" | tr -d '\r' |
+		sed -n '2s/"\([^"]\|""\)*"//p' | awk -F, '{ printf "%.6f %.1f", $10, $12 }'
+}
+# params DIR: the -p flags of the configuration DIR's export (k.h) runs
+params() {
+	for kv in $(sed -n '5s/.*; \(vec=.*\)$/\1/p' "$1/k.h"); do printf -- '-p %s ' "$kv"; done
+}
 each_prob() {
 	n=0
 	for q in $probs; do
