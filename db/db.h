@@ -3,8 +3,9 @@
  *
  * One file holds devices, problems, kernel configurations, sweeps, builds
  * and timed runs, so that tuning results survive crashes and can be queried
- * later (from fdtune or from the sqlite3 shell through the v_runs, v_best
- * and v_failures views).  Every write is a single autocommitted statement:
+ * later (from fdtune or from the sqlite3 shell through the v_runs, v_current
+ * (each configuration's record: its newest ok run), v_best and v_failures
+ * views).  Every write is a single autocommitted statement:
  * a crash loses nothing already recorded.
  *
  * Conventions: functions return 0 on success and -1 on error, after writing
@@ -22,7 +23,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define DB_SCHEMA_LATEST 5            /* newest schema this build can write */
+#define DB_SCHEMA_LATEST 6            /* newest schema this build can write */
 #define DB_APPLICATION_ID 0x46445455  /* PRAGMA application_id, 'FDTU' */
 #define DB_NOMATCH 1                  /* db_best: valid query, no rows */
 
@@ -169,8 +170,8 @@ int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NUL
 int db_run_add_once(struct db *d, const struct db_run *r, long long *id, char *err, size_t n);
 
 /* *yes = 1 when a run of config cfg for (dev, prob) is recorded with an
- * outcome worth keeping; *ms (when ms is not NULL) gets its fastest ok median,
- * or -1 when it has none. A run is kept when it has an outcome that running
+ * outcome worth keeping; *ms (when ms is not NULL) gets its record, the median
+ * of its newest ok run on that board, or -1 when it has none. A run is kept when it has an outcome that running
  * again would repeat (ok, compile_error, wrong_result,
  * resource_limit, launch_error, timeout: a kernel that faulted or hung once
  * does so again): what a resumed sweep skips. Load errors are run again. */
@@ -209,8 +210,9 @@ int db_strategies(struct db *d, const struct db_filter *f, enum db_fmt fmt, FILE
  * family and precision match exactly; nx, ny, nz (all or none) the size. */
 struct db_filter { const char *device, *family, *precision; int radius, nx, ny, nz; };
 /*
- * Print the fastest ok run of each (device, problem) matching f (f may be
- * NULL), or with all = 1 every ok run ranked within its (device, problem).
+ * Print the fastest record of each (device, problem) matching f (f may be
+ * NULL), or with all = 1 every record ranked within its (device, problem); a
+ * record is a configuration's newest ok run on the device model (v_current).
  * DB_TABLE: aligned columns under a header line (device, family, R, size
  * NXxNYxNZ, prec, params, ms, GB/s, %copy, regs).  DB_CSV: RFC 4180 (CRLF
  * line ends; fields containing , " CR or LF quoted) with a header row and
@@ -234,7 +236,7 @@ struct db_pick {
     int radius, nx, ny, nz;
     double median_ms, gbs, pct_copy;
 };
-/* The fastest ok run matching f, of the largest problem when several sizes
+/* The fastest record (v_current) matching f, of the largest problem when several sizes
  * match, a storing one (params without "acc":1) before any that accumulates
  * (or run id `run` when nonzero, which must also match f). 0 with *p
  * filled; DB_NOMATCH with the message of db_best; -1 on error. */
@@ -246,6 +248,12 @@ int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pi
 int db_each_run(struct db *d, long long like,
                 int (*fn)(void *ctx, const char *params, const char *status, double ms),
                 void *ctx, char *err, size_t n);
+/* Calls fn for the k fastest records (v_current) of problem prob on the
+ * device model of device dev, fastest first: params (JSON) and median_ms. A
+ * nonzero return of fn stops the walk and is returned. */
+int db_each_record(struct db *d, long long dev, long long prob, int k,
+                   int (*fn)(void *ctx, const char *params, double ms), void *ctx,
+                   char *err, size_t n);
 /* The names of the devices with ok runs matching f (NULL: any), sorted, at most max. */
 int db_devices(struct db *d, const struct db_filter *f, char names[][256], int max, int *count,
                char *err, size_t n);

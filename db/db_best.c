@@ -1,11 +1,12 @@
 /*
- * db_best.c - the "best configuration" report.  Ranks the ok runs of each
- * (device model, problem) by median time (boards of one model pool their
- * runs), the same ordering as the v_best view, filters them, and prints an
- * aligned table for people, or RFC 4180 CSV or JSON for scripts.  All rows
- * are fetched before anything is printed, so a failed query prints nothing.
- * Also the lookups of fdtune export and replay: db_pick, db_each_run,
- * db_devices and db_json_int.
+ * db_best.c - the "best configuration" report.  Ranks the records of each
+ * (device model, problem), each configuration's newest ok run (DB_CURRENT;
+ * boards of one model pool their runs), by median time, the same ordering as
+ * the v_best view, filters them, and prints an aligned table for people, or
+ * RFC 4180 CSV or JSON for scripts.  All rows are fetched before anything is
+ * printed, so a failed query prints nothing.
+ * Also the lookups of fdtune export, replay and recheck: db_pick, db_each_run,
+ * db_each_record, db_devices and db_json_int.
  */
 #include "db.h"
 #include "db_int.h"
@@ -29,7 +30,7 @@ enum { DEV, ARCH, FAM, RAD, NX, NY, NZ, PREC, PARAMS, MS, GBS, PCT, MCELLS, REGS
     " pct_copy, mcells, regs, spill_bytes, reps, run_id, rk" \
     " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY device, arch, problem_id" \
     "                                    ORDER BY median_ms, run_id) AS rk" \
-    "       FROM v_runs WHERE" MATCH " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)))" \
+    "       FROM (" DB_CURRENT ") WHERE" MATCH " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)))" \
     " WHERE ?5 OR rk = 1" \
     " ORDER BY device, arch, family, radius, nx, ny, nz, precision, rk"
 
@@ -312,7 +313,8 @@ int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pi
     static const char sql[] =
         "SELECT run_id, device, arch, family, radius, nx, ny, nz, precision, params, median_ms,"
         " gbs, pct_copy, created FROM v_runs WHERE" MATCH
-        " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)) AND (?9 = 0 OR run_id = ?9)"
+        " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8))"
+        " AND (CASE WHEN ?9 = 0 THEN run_id IN (" DB_CURRENT_IDS ") ELSE run_id = ?9 END)"
         " ORDER BY nx * ny * nz DESC, coalesce(json_extract(params, '$.acc'), 0), median_ms,"
         " run_id LIMIT 1";      /* a storing run (acc 0) before an accumulating one */
     sqlite3_stmt *st = NULL;
@@ -413,6 +415,39 @@ int db_each_run(struct db *d, long long like,
         rc = db_fail(err, n, "db_each_run: %s", sqlite3_errmsg(h));
     if (sqlite3_finalize(st) != SQLITE_OK && !rc)
         rc = db_fail(err, n, "db_each_run: %s", sqlite3_errmsg(h));
+    return rc;
+}
+
+int db_each_record(struct db *d, long long dev, long long prob, int k,
+                   int (*fn)(void *ctx, const char *params, double ms), void *ctx,
+                   char *err, size_t n)
+{
+    static const char sql[] =
+        "SELECT params, median_ms FROM (" DB_CURRENT ")"
+        " WHERE problem_id = ?2 AND (device, arch) = (SELECT name, arch FROM devices WHERE id = ?1)"
+        " ORDER BY median_ms, run_id LIMIT ?3";
+    sqlite3_stmt *st = NULL;
+    sqlite3 *h = NULL;
+    int src, rc = 0;
+
+    if (db_handle(d, &h, err, n))
+        return -1;
+    src = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+    if (src == SQLITE_OK)
+        src = sqlite3_bind_int64(st, 1, dev);
+    if (src == SQLITE_OK)
+        src = sqlite3_bind_int64(st, 2, prob);
+    if (src == SQLITE_OK)
+        src = sqlite3_bind_int(st, 3, k);
+    while (src == SQLITE_OK && !rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *p = (const char *)sqlite3_column_text(st, 0);
+        src = SQLITE_OK;
+        rc = fn(ctx, p ? p : "{}", sqlite3_column_double(st, 1));
+    }
+    if (!rc && src != SQLITE_DONE && src != SQLITE_OK)
+        rc = db_fail(err, n, "db_each_record: %s", sqlite3_errmsg(h));
+    if (sqlite3_finalize(st) != SQLITE_OK && !rc)
+        rc = db_fail(err, n, "db_each_record: %s", sqlite3_errmsg(h));
     return rc;
 }
 

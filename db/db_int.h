@@ -41,6 +41,20 @@ struct db { sqlite3 *h; };
 /* SQL for the current UTC time, as the tables store it. */
 #define NOW "strftime('%Y-%m-%dT%H:%M:%SZ','now')"
 
+/* A configuration's record on a device model is its newest ok run: a run
+ * of it again (a recheck, placements) replaces, never only adds to, what is
+ * known of it, so a lucky early time does not stand forever.  Boards of one
+ * model pool their runs.  DB_CURRENT_IDS: the ids of those runs, from the
+ * tables of schema version 1; DB_CURRENT: their rows of v_runs (version 2).
+ * Migration 6 makes DB_CURRENT the view v_current: the text is frozen there,
+ * so a change to it is a new macro and a new migration. */
+#define DB_CURRENT_IDS \
+    "SELECT id FROM (SELECT r.id, ROW_NUMBER() OVER (PARTITION BY d.name, d.arch," \
+    " r.problem_id, r.config_id ORDER BY r.created DESC, r.id DESC) AS nth" \
+    " FROM runs r JOIN devices d ON d.id = r.device_id" \
+    " WHERE r.status = 'ok' AND r.median_ms IS NOT NULL) WHERE nth = 1"
+#define DB_CURRENT "SELECT * FROM v_runs WHERE run_id IN (" DB_CURRENT_IDS ")"
+
 /* The schema's migrations (db_schema.c): entry i takes version i to i + 1. */
 extern const char *const db_migrations[];
 

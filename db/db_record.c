@@ -281,8 +281,9 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
         return -1;
     struct val v[] = {num(dev), num(prob), num(cfg)};
     if (ms) {
-        if (db_stmt(d->h, "SELECT coalesce(min(median_ms), -1) FROM runs WHERE device_id = ?1"
-                       " AND problem_id = ?2 AND config_id = ?3 AND status = 'ok'", v, 3, &r,
+        if (db_stmt(d->h, "SELECT coalesce((SELECT median_ms FROM runs WHERE device_id = ?1"
+                       " AND problem_id = ?2 AND config_id = ?3 AND status = 'ok' AND median_ms"
+                       " IS NOT NULL ORDER BY created DESC, id DESC LIMIT 1), -1)", v, 3, &r,
                  "look up recorded times", err, n))
             return -1;
         *ms = r.d;

@@ -22,7 +22,7 @@ static const char related_sql[] =
     " r AS (SELECT r.device_id, r.problem_id, r.config_id, min(r.median_ms) AS ms"
     "       FROM runs r JOIN devices d ON d.id = r.device_id JOIN problems p ON p.id = r.problem_id,"
     "            t, tp"
-    "       WHERE r.status = 'ok' AND r.median_ms IS NOT NULL AND p.family = tp.family"
+    "       WHERE r.id IN (" DB_CURRENT_IDS ") AND p.family = tp.family"
     "         AND p.precision = tp.precision"
     "         AND (CASE WHEN t.dev IS NULL THEN d.arch = ?4 AND p.id <> tp.id"
     "              WHEN ?8 = 1 THEN r.device_id <> t.dev"

@@ -112,6 +112,21 @@ const char *const db_migrations[] = {
      * whose process is gone can be marked interrupted (db_reap_sweeps) */
     "ALTER TABLE sweeps ADD COLUMN pid INTEGER;\n"
     "ALTER TABLE sweeps ADD COLUMN proc_id TEXT;\n",
+
+    /* 6: a configuration's record is its newest ok run (DB_CURRENT): the view
+     * v_current, and v_best and v_passes over it */
+    "CREATE VIEW v_current AS " DB_CURRENT ";\n"
+    "DROP VIEW v_best;\n"
+    "CREATE VIEW v_best AS SELECT device, arch, family, radius, nx, ny, nz, precision, params,\n"
+    " median_ms, gbs, pct_copy, mcells, regs, spill_bytes, reps, run_id\n"
+    "FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY device, arch, problem_id\n"
+    "                                   ORDER BY median_ms, run_id) AS rk FROM v_current)\n"
+    "WHERE rk = 1;\n"
+    "DROP VIEW v_passes;\n"
+    "CREATE VIEW v_passes AS SELECT device, arch, family, radius, nx, ny, nz, precision,\n"
+    " coalesce(json_extract(params, '$.acc'), 0) AS acc, min(median_ms) AS ms\n"
+    "FROM v_current\n"
+    "GROUP BY device, arch, family, radius, nx, ny, nz, precision, acc;\n",
 };
 _Static_assert(sizeof db_migrations / sizeof db_migrations[0] == DB_SCHEMA_LATEST,
                "one migration per schema version");

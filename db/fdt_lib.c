@@ -168,7 +168,7 @@ static const char sizes_sql[] =
 	"SELECT family, device, params, radius, nx, ny, nz, median_ms, gbs FROM"
 	" (SELECT *, ROW_NUMBER() OVER (PARTITION BY device, nx, ny, nz"
 	"  ORDER BY coalesce(json_extract(params, '$.acc'), 0), median_ms, run_id)"
-	"  AS rk FROM v_runs WHERE status = 'ok' AND median_ms IS NOT NULL AND family = ?2"
+	"  AS rk FROM (" DB_CURRENT ") WHERE family = ?2"
 	"  AND radius = ?3 AND precision = ?4"
 	"  AND" DB_DEVICE_HAS("device", "arch", "?1") ")"
 	" WHERE rk = 1 ORDER BY device, nx * ny * nz, nx, ny, nz";

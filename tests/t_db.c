@@ -244,7 +244,7 @@ static void test_fresh(void **state)
     assert_int_equal(qi(d, "PRAGMA busy_timeout"), 5000);
     assert_int_equal(qi(d, "PRAGMA synchronous"), 1); /* NORMAL */
     assert_int_equal(qi(d, "PRAGMA application_id"), DB_APPLICATION_ID);
-    assert_int_equal(qi(d, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 5);
+    assert_int_equal(qi(d, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 6);
     /* foreign keys are enforced, and the failure is explained */
     assert_int_not_equal(db_run_add(d, &bad, &id, err, sizeof err), 0);
     assert_non_null(strstr(err, "FOREIGN KEY"));
@@ -412,6 +412,86 @@ static void test_roundtrip(void **state)
     db_close(d);
 }
 
+/* db_each_record's callback: the records as "ms params;" in walk order. */
+static int rec_cat(void *ctx, const char *params, double ms)
+{
+    char *s = ctx;
+    size_t o = strlen(s);
+
+    snprintf(s + o, 512 - o, "%g %s;", ms, params);
+    return 0;
+}
+
+/* A configuration's record is its newest ok run: a slower run of the fastest
+ * configuration again hands the best to the next one, in the view, in
+ * db_best, db_pick, db_each_record and db_run_recorded alike; a failed run
+ * after it changes nothing; the time it was made decides, not its id. */
+static void test_newest_is_record(void **state)
+{
+    char p[512], b[128], recs[512] = "";
+    struct db *d = NULL;
+    struct ids x;
+    struct db_build bb = {0, 0, "nvcc", "12.4", "sm_90", "-O3", "def456", 900, 64, 4096, 16, "ok", "log"};
+    struct db_pick pk;
+    long long cfg2, build2, lucky, other, again;
+    double ms;
+    char *out;
+    int rc, yes;
+
+    (void)state;
+    mkpath(p, sizeof p, "newest.db");
+    assert_int_equal(db_open(p, &d, err, sizeof err), 0);
+    x = base(d, "{\"bx\":32,\"by\":4}");
+    assert_int_equal(db_config_id(d, "star3d", "{\"bx\":64,\"by\":2}", &cfg2, err, sizeof err), 0);
+    bb.config_id = cfg2;
+    bb.sweep_id = x.sweep;
+    assert_int_equal(db_build_add(d, &bb, &build2, err, sizeof err), 0);
+    lucky = run(d, &x, x.cfg, x.build, "ok", 1.0);
+    other = run(d, &x, cfg2, build2, "ok", 1.2);
+    assert_int_equal(qi(d, "SELECT run_id FROM v_best"), lucky);
+    again = run(d, &x, x.cfg, x.build, "ok", 1.3);
+    run(d, &x, x.cfg, x.build, "timeout", NAN);
+
+    assert_int_equal(qi(d, "SELECT run_id FROM v_best"), other);
+    assert_int_equal(qi(d, "SELECT count(*) FROM v_current"), 2);
+    q(d, "SELECT group_concat(run_id, ' ') FROM (SELECT run_id FROM v_current ORDER BY run_id)",
+      b, sizeof b);
+    snprintf(recs, sizeof recs, "%lld %lld", other, again);
+    assert_string_equal(b, recs);
+    assert_int_equal(qi(d, "SELECT cast(ms * 10 AS int) FROM v_passes"), 12);
+    out = best(d, NULL, DB_CSV, 0, &rc);
+    assert_int_equal(rc, 0);
+    snprintf(recs, sizeof recs, ",%lld\r\n", other);
+    assert_non_null(strstr(out, recs));
+    free(out);
+    out = best(d, NULL, DB_CSV, 1, &rc);        /* every record: two rows, not three */
+    assert_int_equal(rc, 0);
+    snprintf(recs, sizeof recs, ",%lld\r\n", lucky);
+    assert_null(strstr(out, recs));
+    free(out);
+    assert_int_equal(db_pick(d, NULL, 0, &pk, err, sizeof err), 0);
+    assert_int_equal(pk.run, other);
+    assert_int_equal(db_pick(d, NULL, lucky, &pk, err, sizeof err), 0);   /* asked for by id */
+    assert_int_equal(pk.run, lucky);
+    recs[0] = 0;
+    assert_int_equal(db_each_record(d, x.dev, x.prob, 5, rec_cat, recs, err, sizeof err), 0);
+    assert_string_equal(recs, "1.2 {\"bx\":64,\"by\":2};1.3 {\"bx\":32,\"by\":4};");
+    recs[0] = 0;
+    assert_int_equal(db_each_record(d, x.dev, x.prob, 1, rec_cat, recs, err, sizeof err), 0);
+    assert_string_equal(recs, "1.2 {\"bx\":64,\"by\":2};");
+    assert_int_equal(db_run_recorded(d, x.dev, x.prob, x.cfg, &yes, &ms, err, sizeof err), 0);
+    assert_int_equal(yes, 1);
+    assert_true(ms > 1.29 && ms < 1.31);
+
+    /* a merged run keeps the time it was made: an older one with a higher id is not newer */
+    snprintf(b, sizeof b, "UPDATE runs SET created = '2001-01-01T00:00:00Z' WHERE id = %lld", again);
+    db_close(d);
+    raw(p, b);
+    assert_int_equal(db_open(p, &d, err, sizeof err), 0);
+    assert_int_equal(qi(d, "SELECT run_id FROM v_best"), lucky);
+    db_close(d);
+}
+
 static void test_migration(void **state)
 {
     char p[512];
@@ -441,7 +521,7 @@ static void test_migration(void **state)
     assert_int_equal(db_version(d), DB_SCHEMA_LATEST);
     assert_int_equal(qi(d, "SELECT count(*) FROM sqlite_master WHERE name IN"
                            " ('v_runs','v_best','v_failures','runs_dev_prob_status','builds_config',"
-                           " 'v_passes','v_strategies')"), 7);
+                           " 'v_passes','v_strategies','v_current')"), 8);
     /* v3: a fused problem with no passes recorded has no multi-pass times */
     assert_int_equal(qi(d, "SELECT count(*) FROM v_strategies WHERE two_pass_ms IS NULL"), 0);
     assert_int_equal(qi(d, "SELECT run_id FROM v_best"), id);
@@ -592,7 +672,7 @@ static void test_reap(void **state)
                                     sizeof err), 0);
     db_close(d);
     assert_int_equal(db_open(p, &d, err, sizeof err), 0);
-    assert_int_equal(db_version(d), 5);
+    assert_int_equal(db_version(d), DB_SCHEMA_LATEST);
     snprintf(sql, sizeof sql, "SELECT count(*) FROM sweeps WHERE pid IS NULL AND proc_id IS NULL"
              " AND id IN (%lld, %lld)", x.sweep, old);
     assert_int_equal(qi(d, sql), 2);
@@ -663,7 +743,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_migration),
         cmocka_unit_test(test_foreign),   cmocka_unit_test(test_corrupt),
         cmocka_unit_test(test_newer),     cmocka_unit_test(test_csv_quoting),
-        cmocka_unit_test(test_reap),
+        cmocka_unit_test(test_reap),      cmocka_unit_test(test_newest_is_record),
     };
 
     return cmocka_run_group_tests(tests, setup_all, teardown_all);

@@ -330,6 +330,42 @@ static void transfer_sweep(void **st)
 				 " where id = b.run_id)"), 1);
 }
 
+/* --recheck 3 times the three fastest records again, and nothing else; each
+ * new run is its configuration's record, so the best is one of them. */
+static void recheck(void **st)
+{
+	static const char *const a[] = { "vec=2,4", "bx=32,64", "by=1,2", "ypt=1,2", "lds=0,2",
+		"nw=8,64", "nt=0", "pf=0", "zu=1" };
+	struct tn_problem pb = { tn_family("xyz"), 2, 45, 23, 17, "fp32", { 1, 1, 1 } };
+	struct tn_space sp;
+	struct tn_sweep_opts o = { 0 };
+	char db[256], err[2048];
+	(void)st;
+	if (!have_gpu())
+		skip();
+	sweep("recheck", 2, 45, 23, 17, a, 9, TN_EXHAUSTIVE, 100, db);
+	tn_space_default(pb.fam, &sp);
+	o.pb = &pb;
+	o.sp = &sp;
+	o.db_path = db;
+	o.cmdline = "recheck";
+	o.jobs = 8;
+	o.quiet = 1;
+	o.recheck = 3;
+	o.force = 1;
+	o.timeout_s = 10;
+	o.exe = exe;
+	if (tn_sweep(&o, err, sizeof err))
+		fail_msg("recheck failed: %s", err);
+	assert_int_equal(t_count(db, "select count(*) from runs where sweep_id = 2"), 3);
+	assert_int_equal(t_count(db, "select count(*) from runs where sweep_id = 2 and status = 'ok'"
+				 " and config_id in (select config_id from runs where sweep_id = 1"
+				 " and status = 'ok' order by median_ms, id limit 3)"), 3);
+	assert_int_equal(t_count(db, "select count(*) from v_best b join runs r on r.id = b.run_id"
+				 " where r.sweep_id = 2"), 1);
+	assert_int_equal(t_count(db, "select count(*) from v_current where sweep_id = 2"), 3);
+}
+
 static void small_spaces(void **st)
 {
 	static const char *const a[] = { "vec=1,2,4", "bx=32", "by=1,4", "ypt=1,2",
@@ -823,7 +859,7 @@ int main(void)
 		cmocka_unit_test(pipe_faults),
 		cmocka_unit_test(cmake_package), cmocka_unit_test(exported_sizes),
 		cmocka_unit_test(plan_kill_resume),
-		cmocka_unit_test(bad_kernels), cmocka_unit_test(placements),
+		cmocka_unit_test(bad_kernels), cmocka_unit_test(placements), cmocka_unit_test(recheck),
 		cmocka_unit_test(wave_reuse) };
 	const char *root = getenv("ROOT"), *only = getenv("T_ONLY");
 	int rc;

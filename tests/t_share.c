@@ -130,7 +130,7 @@ static void read_only(void **st)
 	readers(d, db);
 }
 
-/* An empty database of schema version 3, read-only: read as version 5 is
+/* An empty database of schema version 3, read-only: read as the latest version is
  * (nothing matches), merged, and left at version 3 with nothing beside it. */
 static void older(void **st)
 {

@@ -73,6 +73,10 @@ static const char usage[] =
 "                        record the median of their medians; 1..16 (3; 1: one\n"
 "                        placement): a kernel's time can move by 4% with where\n"
 "                        its fields lie\n"
+"      --recheck K       time again only the K fastest records of each problem\n"
+"                        on this GPU model (1..1000): a configuration's newest\n"
+"                        run is its record, so this replaces times that were\n"
+"                        lucky, or are stale after a driver or fdtune update\n"
 "  -q, --quiet           no progress display\n"
 "  -h, --help            this text\n"
 "A sweep left running in the database by a process of this host that is gone\n"
@@ -139,6 +143,7 @@ int tn_cmd_sweep(int argc, char **argv)
 		{ "no-race", no_argument, 0, 0x20a },
 		{ "plan", required_argument, 0, 0x20b },
 		{ "places", required_argument, 0, 0x20c },
+		{ "recheck", required_argument, 0, 0x20d },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -242,6 +247,11 @@ int tn_cmd_sweep(int argc, char **argv)
 				goto bad;
 			break;
 		case 0x204: o.force = 1; break;
+		case 0x20d:
+			if (tn_parse_int(optarg, "--recheck", 1, 1000, &o.recheck, err, sizeof err))
+				goto bad;
+			o.force = 1;
+			break;
 		case 's':
 			if (tn_strategy_parse(optarg, &o.strategy)) {
 				snprintf(err, sizeof err, "--strategy '%s': exhaustive, random, guided "
@@ -311,6 +321,12 @@ int tn_cmd_sweep(int argc, char **argv)
 		snprintf(err, sizeof err, "--compile-only runs no kernel, so %s (of GPU sweeps) "
 			 "cannot hold with it; leave out one", strat ? "-s" : o.evals_set ?
 			 "--evals" : "--devices (-d)");
+		goto bad;
+	}
+	if (o.recheck && (o.compile_only || o.strategy_set || o.evals_set || o.shards > 1)) {
+		snprintf(err, sizeof err, "--recheck runs the records of each problem again, on a "
+			 "GPU, and no search: leave out %s", o.compile_only ? "--compile-only" :
+			 o.strategy_set ? "-s" : o.evals_set ? "--evals" : "--shard");
 		goto bad;
 	}
 	if (o.arch && arch_compiles(o.arch, err, sizeof err))

@@ -49,14 +49,14 @@ static const char sections_sql[] =
 	" GROUP BY v.device_id, v.problem_id"
 	" ORDER BY v.device, v.arch, v.family, v.radius, v.nx, v.ny, v.nz, v.precision";
 
-/* The ten fastest ok runs of device ?1, problem ?2, parameters as "k=v k=v". */
+/* The ten fastest records (v_current) of device ?1, problem ?2, parameters as "k=v k=v". */
 static const char top_sql[] =
 	"SELECT (SELECT group_concat(key || '=' || value, ' ') FROM json_each(params)),"
-	" median_ms, gbs, pct_copy, regs FROM v_runs"
-	" WHERE device_id = ?1 AND problem_id = ?2 AND status = 'ok' AND median_ms IS NOT NULL"
+	" median_ms, gbs, pct_copy, regs FROM v_current"
+	" WHERE device_id = ?1 AND problem_id = ?2"
 	" ORDER BY median_ms, run_id LIMIT 10";
 
-#define OK_RUNS " FROM v_runs WHERE device_id = ?1 AND status = 'ok' AND gbs IS NOT NULL"
+#define OK_RUNS " FROM v_current WHERE device_id = ?1 AND gbs IS NOT NULL"
 
 /* One kind of plot: its query (?1 device id, ?2 problem id; the best GB/s
  * per x value, in plotting order), the gnuplot lines that set the x range

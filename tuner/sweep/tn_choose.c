@@ -4,11 +4,14 @@
  * problem's relatives (tn_transfer.h: on this GPU at other sizes or radii,
  * on the database's other GPUs at any size), else every configuration. A
  * transfer job loads its seeds here, widens its space by those outside its
- * domains, and the sweep says where they came from.
+ * domains, and the sweep says where they came from. --recheck replaces a
+ * job's configurations by its fastest records, to be timed again.
  */
 #include "tn_run.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* A transfer job's space widened by the seeds outside its domains
  * (tn_transfer_widen); not with --shard, whose shares are numbered over the
@@ -78,5 +81,71 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 			"GPU, nor any on another: the transfer search starts at random\n", o->db_path,
 			pb->fam->name, pb->prec);
 	}
+	return 0;
+}
+
+/* Recheck: the state of the walk over job j's records. */
+struct rk {
+	struct tn_run *c;
+	struct tn_job *j;
+	long long older, pruned;
+	char err[512];
+};
+
+static int take(void *p, const char *params, double ms)
+{
+	struct rk *a = p;
+	struct tn_job *j = a->j;
+	const struct tn_family *f = j->pb->fam;
+	int v[TN_MAXP] = { 0 };
+	char json[512], why[256];
+	(void)ms;
+	if (tn_config_parse(a->c->db, f, params, v, NULL, a->err, sizeof a->err))
+		return -1;
+	/* one recorded by templates since changed is another configuration today:
+	 * a run of it would not replace its record */
+	tn_config_json(f, v, json, sizeof json);
+	if (strcmp(json, params)) {
+		a->older++;
+		return 0;
+	}
+	if (f->check(j->pb, v, &a->c->lim, why, sizeof why)) {
+		if (!a->pruned++)
+			snprintf(j->first_why, sizeof j->first_why, "%s", why);
+		return 0;
+	}
+	memcpy(j->cfgs + j->nv++ * TN_MAXP, v, sizeof v);
+	return 0;
+}
+
+int tn_recheck(struct tn_run *c, struct tn_job *j, char *err, size_t n)
+{
+	const int k = c->o->recheck;
+	struct rk a = { c, j, 0, 0, "" };
+	int *cf = realloc(j->cfgs, (size_t)k * TN_MAXP * sizeof *cf);
+	if (!cf) {
+		snprintf(err, n, "out of memory");
+		return 1;
+	}
+	j->cfgs = cf;
+	j->nv = 0;
+	*j->first_why = 0;
+	if (db_each_record(c->db, c->dev_id[0], j->prob_id, k, take, &a, err, n)) {
+		if (*a.err)
+			snprintf(err, n, "recheck: %s", a.err);
+		return 1;
+	}
+	j->pruned = a.pruned;
+	fprintf(stderr, "fdtune: sweep %lld: %s: rechecking %lld of its %d fastest records on "
+		"%s", j->sweep_id, j->name, j->nv, k, c->wk[0].dev.name);
+	if (a.older)
+		fprintf(stderr, "; %lld recorded by older templates left as they are (fdtune best "
+			"--all shows them; a sweep with -p runs them as today's configurations)",
+			a.older);
+	if (a.pruned)
+		fprintf(stderr, "; %lld that cannot run here left (e.g. %s)", a.pruned,
+			j->first_why);
+	fprintf(stderr, "%s\n", j->nv || a.older || a.pruned ? "" :
+		": none recorded, nothing to recheck");
 	return 0;
 }

@@ -5,7 +5,7 @@
  * The GPUs, their workers and the database belong to the sweep (struct
  * tn_run) and serve one job at a time, a step of evaluations each:
  *   tn_sweep.c   the plan: jobs prepared, resumed, ordered, summed up
- *   tn_choose.c  each job's strategy, and a transfer's seeds
+ *   tn_choose.c  each job's strategy, a transfer's seeds, a recheck's records
  *   tn_gpus.c    GPU or compile-only, workers, copy calibration
  *   tn_loop.c    one step: compile pool and workers fed until it is done
  *   tn_record.c  every build and run written to the database as it happens
@@ -73,6 +73,11 @@ int tn_stopping(const struct tn_run *c);
  * with err set on a database error. */
 int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *evals,
 	      char *err, size_t n);
+/* tn_choose.c: --recheck: job j's configurations become the o->recheck
+ * fastest records of its problem on the sweep's GPU model (db_each_record)
+ * that today's templates write as recorded and that can run here, fastest
+ * first; it says what it left. 1 with err set on a database error. */
+int tn_recheck(struct tn_run *c, struct tn_job *j, char *err, size_t n);
 
 /* tn_gpus.c */
 int tn_run_setup(struct tn_run *c, char *err, size_t n);

@@ -144,8 +144,13 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 			  &j->prob_id, err, n) ||
 	    db_sweep_begin(c->db, o->cmdline, host, c->dev_id[0], j->prob_id,
 			   c->gpu ? "gpu" : "compile-only", &j->sweep_id, err, n) ||
-	    tn_choose(c, j, &st, &evals, err, n))
+	    (o->recheck ? tn_recheck(c, j, err, n) : tn_choose(c, j, &st, &evals, err, n)))
 		return 1;
+	if (o->recheck) {       /* its records, fastest first, each timed again */
+		j->target = j->nv;
+		return j->nv && tn_search_new(TN_EXHAUSTIVE, j->cfgs, TN_MAXP, j->nv, 0, o->seed,
+					      &j->search, err, n);
+	}
 	/* a plan on a GPU searches locally from its first pass: guided, unless
 	 * random or transfer was chosen; its target is that of -s */
 	kind = !c->gpu ? TN_EXHAUSTIVE : !plan || st == TN_RANDOM || st == TN_TRANSFER ? st :
@@ -372,12 +377,17 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.njobs = pl->n;
 	if (tn_run_setup(&c, err, n))
 		goto out;
+	if (o->recheck && !c.gpu) {
+		snprintf(err, n, "--recheck times recorded configurations again on a GPU, and "
+			 "this machine has none (or --compile-only): run it where the GPU is");
+		goto out;
+	}
 	tn_limits_of_arch(c.arch, lim);        /* the opt-in LDS by arch */
 	if (c.gpu) {
 		lim->max_threads = c.wk[0].dev.max_threads;
 		lim->lds_block = c.wk[0].dev.lds_block;
 	}
-	plan = c.gpu && c.njobs > 1;
+	plan = c.gpu && c.njobs > 1 && !o->recheck;
 	for (int i = 0; i < c.njobs; i++) {     /* refused before anything is recorded */
 		struct tn_job *j = &c.jobs[i];
 		j->pb = &pl->p[i].pb;

@@ -33,6 +33,8 @@ struct tn_sweep_opts {
 	int compile_only;       /* do not use a GPU even if one is present */
 	const char *arch;       /* compile target without a GPU; NULL: default */
 	int force;              /* measure again what is already recorded */
+	int recheck;            /* >0: run only the recheck fastest records of each
+				 * problem on this GPU model again (with force) */
 	int quiet;              /* no progress display */
 	long long max_configs;  /* configurations run over the whole plan; 0: no limit */
 	enum tn_strategy strategy;      /* compile-only sweeps are exhaustive */
