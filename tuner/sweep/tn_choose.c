@@ -102,18 +102,17 @@ static int take(void *p, const char *params, double ms)
 	(void)ms;
 	if (tn_config_parse(a->c->db, f, params, v, NULL, a->err, sizeof a->err))
 		return -1;
-	/* one recorded by templates since changed is another configuration today:
-	 * a run of it would not replace its record */
-	tn_config_json(f, v, json, sizeof json);
-	if (strcmp(json, params)) {
-		a->older++;
-		return 0;
-	}
+	/* one recorded by templates since changed (a parameter since added) is
+	 * run as today's templates take it, and recorded under the same
+	 * configuration: its new run replaces the old record */
 	if (f->check(j->pb, v, &a->c->lim, why, sizeof why)) {
 		if (!a->pruned++)
 			snprintf(j->first_why, sizeof j->first_why, "%s", why);
 		return 0;
 	}
+	tn_config_json(f, v, json, sizeof json);
+	a->older += strcmp(json, params) != 0;
+	snprintf(j->rjson[j->nv], sizeof j->rjson[0], "%s", params);
 	memcpy(j->cfgs + j->nv++ * TN_MAXP, v, sizeof v);
 	return 0;
 }
@@ -123,11 +122,15 @@ int tn_recheck(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 	const int k = c->o->recheck;
 	struct rk a = { c, j, 0, 0, "" };
 	int *cf = realloc(j->cfgs, (size_t)k * TN_MAXP * sizeof *cf);
-	if (!cf) {
+	char (*rj)[512] = cf ? realloc(j->rjson, (size_t)k * sizeof *rj) : NULL;
+	if (cf)
+		j->cfgs = cf;
+	if (rj)
+		j->rjson = rj;
+	if (!cf || !rj) {
 		snprintf(err, n, "out of memory");
 		return 1;
 	}
-	j->cfgs = cf;
 	j->nv = 0;
 	*j->first_why = 0;
 	if (db_each_record(c->db, c->dev_id[0], j->prob_id, k, take, &a, err, n)) {
@@ -139,13 +142,12 @@ int tn_recheck(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 	fprintf(stderr, "fdtune: sweep %lld: %s: rechecking %lld of its %d fastest records on "
 		"%s", j->sweep_id, j->name, j->nv, k, c->wk[0].dev.name);
 	if (a.older)
-		fprintf(stderr, "; %lld recorded by older templates left as they are (fdtune best "
-			"--all shows them; a sweep with -p runs them as today's configurations)",
-			a.older);
+		fprintf(stderr, " (%lld of them recorded by older templates: timed as today's take "
+			"them, under the same configuration)", a.older);
 	if (a.pruned)
 		fprintf(stderr, "; %lld that cannot run here left (e.g. %s)", a.pruned,
 			j->first_why);
-	fprintf(stderr, "%s\n", j->nv || a.older || a.pruned ? "" :
+	fprintf(stderr, "%s\n", j->nv || a.pruned ? "" :
 		": none recorded, nothing to recheck");
 	return 0;
 }

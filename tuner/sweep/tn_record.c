@@ -56,7 +56,10 @@ static int record_build(struct tn_run *c, struct tn_item *it, char *err, size_t 
 	char json[512];
 	struct db_build b;
 
-	tn_config_json(f, it->v, json, sizeof json);
+	if (j->rjson)
+		snprintf(json, sizeof json, "%s", j->rjson[it->idx]);
+	else
+		tn_config_json(f, it->v, json, sizeof json);
 	j->cached += it->cached;
 	j->t_build += it->build_s;
 	if (db_config_id(c->db, f->name, json, &it->cfg_id, err, n))

@@ -29,6 +29,8 @@ struct tn_job {
 	const struct tn_space *sp;
 	const char *name;       /* "xyz R=4 64x64x64 fp32" */
 	int *cfgs;              /* the configurations to run, TN_MAXP ints each */
+	char (*rjson)[512];     /* --recheck: each one's parameters as recorded, the
+				 * configuration its run is recorded under; else NULL */
 	long long total, nv, pruned, skipped, runnable;  /* runnable: in the whole space */
 	long long widened;      /* transfer seeds outside the domains, added to cfgs */
 	char first_why[256];    /* why the first pruned configuration was */
@@ -75,8 +77,9 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 	      char *err, size_t n);
 /* tn_choose.c: --recheck: job j's configurations become the o->recheck
  * fastest records of its problem on the sweep's GPU model (db_each_record)
- * that today's templates write as recorded and that can run here, fastest
- * first; it says what it left. 1 with err set on a database error. */
+ * that can run here, fastest first, each to be recorded under the
+ * configuration (j->rjson) it was recorded under; it says what it left. 1
+ * with err set on a database error. */
 int tn_recheck(struct tn_run *c, struct tn_job *j, char *err, size_t n);
 
 /* tn_gpus.c */

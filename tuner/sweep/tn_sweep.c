@@ -457,6 +457,7 @@ out:
 		free(c.jobs[i].prior_idx);
 		free(c.jobs[i].prior_ms);
 		free(c.jobs[i].cfgs);
+		free(c.jobs[i].rjson);
 	}
 	free(c.jobs);
 	if (handlers) {

@@ -4,6 +4,7 @@
 # issue 13's table at 512^3, and the --all-sizes problems at each size they
 # were recorded) on the GPU machine, from the repository root after `make`:
 #   sh results/h100/parity/recheck.sh [DB]
+# (ROWS_ONLY, SIZES and AT take subsets, as in parity.sh)
 # A configuration's record is its newest ok run, so the new runs (each a
 # contender timed on 3 placements of its fields) replace the records made
 # before --places, each one placement's time, lucky or not.
@@ -15,7 +16,7 @@ sizes=${SIZES-"xyz:4:fp32 xyz:8:fp32 xyz:8:fp64 iso3dfd:8:fp32"}
 at=${AT:-"128x128x64 256x256x256 1000x300x129 640x480x400"}
 plan=$(mktemp)
 trap 'rm -f "$plan"' EXIT
-for p in $ROWS; do
+for p in ${ROWS_ONLY-$ROWS}; do
 	echo "$p" | awk -F: '{ print $1, $2, "512", $3 }'
 done >"$plan"
 for p in $sizes; do
