@@ -261,7 +261,7 @@ static void queries(void **st)
 	snprintf(db, sizeof db, "%s/q.db", dir);
 	snprintf(args, sizeof args, "cp '%s' '%s'", src, db);
 	assert_int_equal(system(args), 0);
-	long long best = t_count(db, "select cast(round(max(gbs) * 10) as int) from v_runs where "
+	long long best = t_count(db, "select cast(round(max(gbs) * 10) as int) from v_current where "
 				 "family = 'xyz' and radius = 4");
 	char want[64];
 	snprintf(want, sizeof want, "%lld.%lld", best / 10, best % 10);
@@ -272,7 +272,7 @@ static void queries(void **st)
 	snprintf(args, sizeof args, "best --db %s --json", db);
 	expect(args, 0, "\"params\":{\"vec\":");
 	snprintf(args, sizeof args, "best --db %s --json --all | tr , '\\n' | grep -c '\"rank\"'", db);
-	snprintf(want, sizeof want, "%lld", t_count(db, "select count(*) from runs where status = 'ok'"));
+	snprintf(want, sizeof want, "%lld", t_count(db, "select count(*) from v_current"));
 	expect(args, 0, want);
 	/* issue 3: which strategy wins, from v_strategies */
 	long long vs3 = t_count(db, "select cast(round(fused_vs_three * 100) as int) from "

@@ -131,7 +131,7 @@ static void full_report(void **st)
 	query("select name from devices", name, sizeof name);
 	assert_non_null(strstr(md, name));
 	snprintf(want, sizeof want, "| %.1f |",
-		 query("select max(gbs) from v_runs where family = 'xyz' and radius = 4 and "
+		 query("select max(gbs) from v_current where family = 'xyz' and radius = 4 and "
 		       "precision = 'fp32'", want,
 		       sizeof want));
 	if (!strstr(md, want))

@@ -4,7 +4,7 @@
 #   sh results/h100/highorder-table.sh [DB] [BEFORE]
 # "before" is the best run recorded before BEFORE (default
 # 2026-11-23T14:40:00Z, the start of the work on issue 13), "after" the best
-# now; % of the copy bandwidth fdtune measured in the same sweep, H100.
+# record now (v_current: each configuration's newest run, schema 6); % of the copy bandwidth fdtune measured in the same sweep, H100.
 set -eu
 db=${1:-results/h100/fdtune.db}
 before=${2:-2026-11-23T14:40:00Z}
@@ -29,10 +29,10 @@ b AS (SELECT t.*,
   AND p.ny = t.ny AND p.nz = t.nz AND r.status = 'ok' AND r.created < '$before') AS was,
  (SELECT max(r.pct_copy) FROM runs r JOIN problems p ON p.id = r.problem_id
   WHERE p.family = t.family AND p.radius = t.radius AND p.precision = t.prec AND p.nx = t.nx
-  AND p.ny = t.ny AND p.nz = t.nz AND r.status = 'ok') AS now,
+  AND p.ny = t.ny AND p.nz = t.nz AND r.id IN (SELECT run_id FROM v_current)) AS now,
  (SELECT max(r.pct_copy) FROM runs r JOIN problems p ON p.id = r.problem_id
   WHERE p.family = t.family AND p.radius = t.radius AND p.precision = t.prec AND p.nx = 512
-  AND p.ny = 512 AND p.nz = 512 AND r.status = 'ok') AS at512
+  AND p.ny = 512 AND p.nz = 512 AND r.id IN (SELECT run_id FROM v_current)) AS at512
  FROM t)
 SELECT family || ' ' || prec || ' R = ' || radius AS problem, nx || 'x' || ny || 'x' || nz AS size,
  CASE WHEN was IS NULL THEN '-' ELSE printf('%.1f', was) END AS before,
