@@ -41,19 +41,24 @@ struct db { sqlite3 *h; };
 /* SQL for the current UTC time, as the tables store it. */
 #define NOW "strftime('%Y-%m-%dT%H:%M:%SZ','now')"
 
-/* A configuration's record on a device model is its newest ok run: a run
- * of it again (a recheck, placements) replaces, never only adds to, what is
- * known of it, so a lucky early time does not stand forever.  Boards of one
- * model pool their runs.  DB_CURRENT_IDS: the ids of those runs, from the
- * tables of schema version 1; DB_CURRENT: their rows of v_runs (version 2).
- * Migration 6 makes DB_CURRENT the view v_current: the text is frozen there,
- * so a change to it is a new macro and a new migration. */
-#define DB_CURRENT_IDS \
-    "SELECT id FROM (SELECT r.id, ROW_NUMBER() OVER (PARTITION BY d.name, d.arch," \
-    " r.problem_id, r.config_id ORDER BY r.created DESC, r.id DESC) AS nth" \
-    " FROM runs r JOIN devices d ON d.id = r.device_id" \
-    " WHERE r.status = 'ok' AND r.median_ms IS NOT NULL) WHERE nth = 1"
-#define DB_CURRENT "SELECT * FROM v_runs WHERE run_id IN (" DB_CURRENT_IDS ")"
+/* A configuration's record on a device model is its newest run, where it is
+ * ok: a run of it again (a recheck, placements) replaces, never only adds
+ * to, what is known of it, so a lucky early time does not stand forever, and
+ * a configuration whose newest run gave a wrong result, failed to compile or
+ * to launch, or asked for more than the device has, has no record (a timeout
+ * or a load error, which may pass, leaves the one before).  Boards of one
+ * model pool their runs.  DB_CURRENT: those rows of v_runs (schema version
+ * 2 on), with a column nth (1); a filter on problem_id outside it is pushed
+ * into its window, so a query for one problem reads that problem's runs.
+ * DB_CURRENT_IDS: their run ids.  Migration 6 makes DB_CURRENT the view
+ * v_current: the text is frozen there, so a change to it is a new macro and
+ * a new migration. */
+#define DB_CURRENT \
+    "SELECT * FROM (SELECT v.*, ROW_NUMBER() OVER (PARTITION BY device, arch, problem_id," \
+    " config_id ORDER BY created DESC, run_id DESC) AS nth FROM v_runs v" \
+    " WHERE status IN ('ok', 'wrong_result', 'compile_error', 'launch_error'," \
+    " 'resource_limit')) WHERE nth = 1 AND status = 'ok' AND median_ms IS NOT NULL"
+#define DB_CURRENT_IDS "SELECT run_id FROM (" DB_CURRENT ")"
 
 /* The schema's migrations (db_schema.c): entry i takes version i to i + 1. */
 extern const char *const db_migrations[];

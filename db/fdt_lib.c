@@ -1,7 +1,7 @@
 /*
  * fdt_lib.c: libfdtune (fdtune.h). One read-only SQLite connection to an
- * fdtune database; a lookup is one query on the v_runs view for the best run
- * of every recorded size of the problem, and the rule of
+ * fdtune database; a lookup is one query for the best record (DB_CURRENT:
+ * each configuration's newest run) of every recorded size of the problem, and the rule of
  * templates/fdt_rule.h (the one `fdtune export --all-sizes` pastes into its
  * NAME.cu) picks among them: the exact size, else the nearest that fits.
  * SQLite's json_each splits the parameters. When nothing is recorded, each
@@ -162,7 +162,7 @@ static int split(sqlite3 *h, struct fdtune_config *cfg, char *err, size_t n)
 }
 
 /* The recorded sizes of one device (the first matching by name) for the
- * problem, each with its best run (a storing one, acc 0, before any that
+ * problem, each with its best record (a storing one, acc 0, before any that
  * accumulates, as fdtune export picks), in fdt_rule.h's order. */
 static const char sizes_sql[] =
 	"SELECT family, device, params, radius, nx, ny, nz, median_ms, gbs FROM"

@@ -28,8 +28,8 @@ typedef struct fdtune_db fdtune_db;
 
 /* Where a configuration came from. */
 enum fdtune_source {
-	FDTUNE_EXACT = 0,       /* the best run for this device and problem */
-	FDTUNE_NEAREST = 1,     /* the best run for this device at the nearest size */
+	FDTUNE_EXACT = 0,       /* the best record for this device and problem */
+	FDTUNE_NEAREST = 1,     /* the best record for this device at the nearest size */
 	FDTUNE_DEFAULT = 2      /* nothing recorded: the family's default */
 };
 

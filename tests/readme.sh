@@ -64,10 +64,10 @@ iso="family = 'iso3dfd' and radius = 8 and nx = 512 and precision = 'fp32' and s
 set -- $(q "select printf('%.1f', max(pct_copy)), printf('%.0f', max(mcells) / 1000) from v_runs
 	where $iso and created < '2026-11-23T14:40:00Z'" | tr '|' ' ')
 says "($1% of copy at 16 B a point, $2 Gpts/s, before issue 13:" "iso3dfd before"
-set -- $(q "select printf('%.1f', max(pct_copy)), printf('%.0f', max(mcells) / 1000) from v_runs
+set -- $(q "select printf('%.1f', max(pct_copy)), printf('%.0f', max(mcells) / 1000) from v_current
 	where $iso" | tr '|' ' ')
 says "$1%, $2 Gpts/s since \`highorder.md\`'s \`wr\`" "iso3dfd after"
-says "where the database records $(q "select printf('%.4f', min(median_ms)) from v_runs where $iso") ms a step, $2 Gpts/s (\`./fdtune best --db results/h100/fdtune.db -f iso3dfd -r 8 -n 512 --precision fp32\`" "iso3dfd in the worked example"
+says "where the database records $(q "select printf('%.4f', min(median_ms)) from v_current where $iso") ms a step, $2 Gpts/s (\`./fdtune best --db results/h100/fdtune.db -f iso3dfd -r 8 -n 512 --precision fp32\`" "iso3dfd in the worked example"
 
 # before and after issue 13 (highorder-table.sh)
 sh "$(dirname "$0")/../results/h100/highorder-table.sh" "$db" > "$tmp/ho"

@@ -57,6 +57,7 @@ static void bad_values(void **st)
 	expect("sweep --recheck 3 -s random", 2, "no search: leave out -s");
 	expect("sweep --recheck 3 --compile-only", 2, "leave out --compile-only");
 	expect("sweep --recheck 3 --shard 0/2", 2, "leave out --shard");
+	expect("sweep --recheck 3 -p vec=4", 2, "leave out -p");
 	expect("sweep --shard 4294967296/2", 2, "--shard '4294967296/2'");
 	expect("sweep --budget inf", 2, "--budget 'inf'");
 	expect("sweep --budget nan", 2, "--budget 'nan'");

@@ -320,7 +320,7 @@ static void test_roundtrip(void **state)
     struct ids x;
     struct db_build bb = {0, 0, "nvcc", "12.4", "sm_90", "-O3", "def456", 900, 64, 4096, 16, "ok", "log"};
     struct db_filter flt = {NULL, NULL, NULL, 0, 0, 0, 0};
-    long long cfg2, build2, slow, fast;
+    long long cfg2, cfg3, build2, slow, fast;
     char *out;
     int rc, nf;
 
@@ -334,7 +334,10 @@ static void test_roundtrip(void **state)
     assert_int_equal(db_build_add(d, &bb, &build2, err, sizeof err), 0);
     slow = run(d, &x, x.cfg, x.build, "ok", 2.0);
     fast = run(d, &x, cfg2, build2, "ok", 1.5);
-    run(d, &x, x.cfg, x.build, "wrong_result", 0.5); /* fastest, but wrong */
+    /* fastest, but wrong: a configuration of its own (a wrong result of one
+     * with an ok run would take its record away: test_newest_is_record) */
+    assert_int_equal(db_config_id(d, "star3d", "{\"bx\":16,\"by\":16}", &cfg3, err, sizeof err), 0);
+    run(d, &x, cfg3, x.build, "wrong_result", 0.5);
     assert_int_equal(db_sweep_end(d, x.sweep, "done", 100, 40, NULL, err, sizeof err), 0);
     assert_int_not_equal(db_sweep_end(d, x.sweep, "running", 1, 1, NULL, err, sizeof err), 0);
     assert_int_not_equal(db_sweep_end(d, 999, "done", 1, 1, NULL, err, sizeof err), 0);
@@ -422,10 +425,11 @@ static int rec_cat(void *ctx, const char *params, double ms)
     return 0;
 }
 
-/* A configuration's record is its newest ok run: a slower run of the fastest
- * configuration again hands the best to the next one, in the view, in
- * db_best, db_pick, db_each_record and db_run_recorded alike; a failed run
- * after it changes nothing; the time it was made decides, not its id. */
+/* A configuration's record is its newest run where that is ok: a slower run
+ * of the fastest configuration again hands the best to the next one, in the
+ * view, in db_best, db_pick, db_each_record and db_run_recorded alike; a
+ * timeout after it changes nothing, a wrong result takes the record away;
+ * the time a run was made decides, not its id. */
 static void test_newest_is_record(void **state)
 {
     char p[512], b[128], recs[512] = "";
@@ -482,6 +486,17 @@ static void test_newest_is_record(void **state)
     assert_int_equal(db_run_recorded(d, x.dev, x.prob, x.cfg, &yes, &ms, err, sizeof err), 0);
     assert_int_equal(yes, 1);
     assert_true(ms > 1.29 && ms < 1.31);
+
+    /* a wrong result after it: that configuration has no record now */
+    {
+        long long bad = run(d, &x, cfg2, build2, "wrong_result", 0.9);
+        assert_true(bad > 0);
+        assert_int_equal(qi(d, "SELECT run_id FROM v_best"), again);
+        assert_int_equal(qi(d, "SELECT count(*) FROM v_current"), 1);
+        recs[0] = 0;
+        assert_int_equal(db_each_record(d, x.dev, x.prob, 5, rec_cat, recs, err, sizeof err), 0);
+        assert_string_equal(recs, "1.3 {\"bx\":32,\"by\":4};");
+    }
 
     /* a merged run keeps the time it was made: an older one with a higher id is not newer */
     snprintf(b, sizeof b, "UPDATE runs SET created = '2001-01-01T00:00:00Z' WHERE id = %lld", again);

@@ -38,7 +38,7 @@ static void lookups(void **st)
 	assert_int_equal(c.source, FDTUNE_EXACT);
 	assert_true(c.gbs > 0 && c.median_ms > 0);
 	assert_int_equal((long long)(c.gbs * 10),
-			 t_count(db, "select cast(max(gbs) * 10 as int) from v_runs where status='ok' "
+			 t_count(db, "select cast(max(gbs) * 10 as int) from v_current where status='ok' "
 				 "and family = 'xyz' and radius = 4 and nx = 512 and precision = 'fp32'"));
 	assert_int_equal(fdtune_param(&c, "vec", -1),
 			 t_count(db, "select json_extract(params,'$.vec') from v_best where family = 'xyz' "
@@ -61,7 +61,7 @@ static void lookups(void **st)
 	assert_int_equal(fdtune_lookup(d, "H100", "xyz", 8, 512, 512, 512, "fp32", &c, err, sizeof err), 0);
 	assert_int_equal(c.source, FDTUNE_EXACT);
 	assert_int_equal((long long)(c.gbs * 10),
-			 t_count(db, "select cast(max(gbs) * 10 as int) from v_runs where status='ok' "
+			 t_count(db, "select cast(max(gbs) * 10 as int) from v_current where status='ok' "
 				 "and family = 'xyz' and radius = 8 and nx = 512 and precision = 'fp32'"));
 	assert_int_not_equal(fdtune_lookup(d, "H100", "nope", 4, 8, 8, 8, "fp32", &c, err, sizeof err), 0);
 	assert_non_null(strstr(err, "unknown family 'nope'"));
@@ -84,7 +84,8 @@ static void two_devices(void **st)
 	char err[512], two[300], cmd[1200];
 	static const char q[] = "select cast(min(median_ms) * 1e6 as int) from runs r join devices v "
 				"on v.id = r.device_id join problems p on p.id = r.problem_id where "
-				"r.status = 'ok' and p.family = 'xyz' and p.radius = 8 and p.nx = 512 and "
+				"r.id in (select run_id from v_current) and p.family = 'xyz' and p.radius = 8 and "
+				"p.nx = 512 and "
 				"p.ny = 512 and p.nz = 512 and p.precision = 'fp32' and v.name like ";
 	char qq[sizeof q + 32];
 	(void)st;

@@ -56,7 +56,7 @@ static void a_wrong_figure(void **st)
 	if (!root)
 		skip();
 	snprintf(readme, sizeof readme, "%s/README.md", dir);
-	snprintf(cmd, sizeof cmd, "sed 's/runs at 2556.1 GB\\/s/runs at 2447 GB\\/s/' '%s/README.md' "
+	snprintf(cmd, sizeof cmd, "sed '0,/runs at [0-9.]* GB\\/s/s//runs at 2447 GB\\/s/' '%s/README.md' "
 		 "> '%s' && ! cmp -s '%s/README.md' '%s'", root, readme, root, readme);
 	t_ok(cmd, out, sizeof out);
 	assert_int_not_equal(check(readme), 0);

@@ -323,10 +323,12 @@ int tn_cmd_sweep(int argc, char **argv)
 			 "--evals" : "--devices (-d)");
 		goto bad;
 	}
-	if (o.recheck && (o.compile_only || o.strategy_set || o.evals_set || o.shards > 1)) {
-		snprintf(err, sizeof err, "--recheck runs the records of each problem again, on a "
-			 "GPU, and no search: leave out %s", o.compile_only ? "--compile-only" :
-			 o.strategy_set ? "-s" : o.evals_set ? "--evals" : "--shard");
+	if (o.recheck && (o.compile_only || o.strategy_set || o.evals_set || o.shards > 1 ||
+			  c.nparams)) {
+		snprintf(err, sizeof err, "--recheck runs the records of each problem again, as "
+			 "recorded, on a GPU, and no search: leave out %s", o.compile_only ?
+			 "--compile-only" : o.strategy_set ? "-s" : o.evals_set ? "--evals" :
+			 o.shards > 1 ? "--shard" : "-p");
 		goto bad;
 	}
 	if (o.arch && arch_compiles(o.arch, err, sizeof err))

@@ -49,14 +49,14 @@ static const char sections_sql[] =
 	" GROUP BY v.device_id, v.problem_id"
 	" ORDER BY v.device, v.arch, v.family, v.radius, v.nx, v.ny, v.nz, v.precision";
 
-/* The ten fastest records (v_current) of device ?1, problem ?2, parameters as "k=v k=v". */
+/* The ten fastest records (v_current, copied into temp.recs) of device ?1, problem ?2, parameters as "k=v k=v". */
 static const char top_sql[] =
 	"SELECT (SELECT group_concat(key || '=' || value, ' ') FROM json_each(params)),"
-	" median_ms, gbs, pct_copy, regs FROM v_current"
+	" median_ms, gbs, pct_copy, regs FROM temp.recs"
 	" WHERE device_id = ?1 AND problem_id = ?2"
 	" ORDER BY median_ms, run_id LIMIT 10";
 
-#define OK_RUNS " FROM v_current WHERE device_id = ?1 AND gbs IS NOT NULL"
+#define OK_RUNS " FROM temp.recs WHERE device_id = ?1 AND gbs IS NOT NULL"
 
 /* One kind of plot: its query (?1 device id, ?2 problem id; the best GB/s
  * per x value, in plotting order), the gnuplot lines that set the x range
@@ -68,7 +68,7 @@ static const struct plot {
 	  "SELECT json_extract(params, '$.nw') AS x, max(gbs)" OK_RUNS
 	  " AND problem_id = ?2 AND x IS NOT NULL GROUP BY x ORDER BY x",
 	  "using 2 nooutput\nset xrange [-0.6 : STATS_records - 0.4]\n",
-	  "using 0:2:xtic(1) with linespoints pt 7 ps 1.5 lw 2 title 'best run per nw', "
+	  "using 0:2:xtic(1) with linespoints pt 7 ps 1.5 lw 2 title 'best record per nw', "
 	  "'' using 0:2:(sprintf('%.0f', $2)) with labels offset 0,1 notitle" },
 	{ "shape", "against block shape", "block shape bx x by (threads)",
 	  "SELECT bx, by_, bx || ' x ' || by_, max(gbs) FROM (SELECT gbs,"
@@ -77,7 +77,7 @@ static const struct plot {
 	  " GROUP BY bx, by_ ORDER BY bx * by_, bx",
 	  "using 4 nooutput\nset xrange [-0.6 : STATS_records - 0.4]\n"
 	  "set style fill solid 0.6 border -1\nset boxwidth 0.7\n",
-	  "using 0:4:xtic(3) with boxes title 'best run per shape', "
+	  "using 0:4:xtic(3) with boxes title 'best record per shape', "
 	  "'' using 0:4:(sprintf('%.0f', $4)) with labels offset 0,0.8 notitle" },
 	{ "radius", "against radius", "stencil radius R (order 2R)",
 	  "SELECT radius, max(gbs)" OK_RUNS
@@ -85,7 +85,7 @@ static const struct plot {
 	  " (SELECT family, nx, ny, nz, precision FROM problems WHERE id = ?2)"
 	  " GROUP BY radius ORDER BY radius",
 	  "using 1 nooutput\nset xrange [STATS_min - 1 : STATS_max + 1]\n",
-	  "using 1:2:xtic(1) with linespoints pt 7 ps 1.5 lw 2 title 'best run per radius', "
+	  "using 1:2:xtic(1) with linespoints pt 7 ps 1.5 lw 2 title 'best record per radius', "
 	  "'' using 1:2:(sprintf('%.0f', $2)) with labels offset 0,1 notitle" },
 };
 
@@ -292,10 +292,11 @@ static int write_report(sqlite3 *h, sqlite3_stmt *sec, const char *path,
 	fprintf(md, "# fdtune report\n\nFrom `%s`", path);
 	if (*(fls = filters(f, fl, sizeof fl)))
 		fprintf(md, ", runs matching `%s`", fls);
-	fprintf(md, ". Each point is the best successful run (highest effective bandwidth) "
-		"for its x value; the dashed line is the device's copy bandwidth, the roof. "
-		"The radius plot compares problems of the same device, family, size and "
-		"precision. Plots drawn by gnuplot from `plots.gp` and the `.dat` files here.\n");
+	fprintf(md, ". Each point is the best record (a configuration's newest ok run; the "
+		"highest effective bandwidth) for its x value; the dashed line is the device's "
+		"copy bandwidth, the roof. The radius plot compares problems of the same device, "
+		"family, size and precision. Plots drawn by gnuplot from `plots.gp` and the `.dat` "
+		"files here.\n");
 	for (; step == SQLITE_ROW; step = sqlite3_step(sec))
 		if (section(h, sec, md, gp, dir, nplots, err, n))
 			goto done;
@@ -316,6 +317,38 @@ done:
 	return rc;
 }
 
+/* Copies the records (v_current) into temp.recs, indexed by device and
+ * problem, which the sections' queries read: a window over every run for
+ * each radius plot would cost a report minutes on a large database. The
+ * file stays untouched: query_only is lifted for that alone, then set back
+ * as it was. 0 or TN_EX_FAIL. */
+static int records(sqlite3 *h, char *err, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	char qo[32];
+	int rc = TN_EX_FAIL;
+
+	if (sqlite3_prepare_v2(h, "PRAGMA query_only", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		sql_fail(h, "report records", err, n);
+		goto done;
+	}
+	snprintf(qo, sizeof qo, "PRAGMA query_only = %d", sqlite3_column_int(st, 0));
+	if (sqlite3_exec(h, "PRAGMA query_only = 0; DROP TABLE IF EXISTS temp.recs;"
+			 " CREATE TEMP TABLE recs AS SELECT * FROM v_current;"
+			 " CREATE INDEX temp.recs_dp ON recs(device_id, problem_id);", NULL, NULL,
+			 NULL) != SQLITE_OK)
+		sql_fail(h, "report records", err, n);
+	else
+		rc = 0;
+	if (sqlite3_exec(h, qo, NULL, NULL, NULL) != SQLITE_OK && !rc)
+		rc = sql_fail(h, "report records", err, n);
+done:
+	if (sqlite3_finalize(st) != SQLITE_OK && !rc)
+		rc = sql_fail(h, "report records", err, n);
+	return rc;
+}
+
 int tn_report_write(struct sqlite3 *h, const char *path, const struct tn_report_filter *f,
 		    const char *dir, int *nplots, char *err, size_t n)
 {
@@ -325,6 +358,8 @@ int tn_report_write(struct sqlite3 *h, const char *path, const struct tn_report_
 	int rc = TN_EX_FAIL, step;
 
 	*nplots = 0;
+	if (records(h, err, n))
+		goto done;
 	if (sqlite3_prepare_v2(h, sections_sql, -1, &sec, NULL) != SQLITE_OK ||
 	    sqlite3_bind_text(sec, 1, f->device, -1, SQLITE_STATIC) != SQLITE_OK ||
 	    sqlite3_bind_text(sec, 2, f->family, -1, SQLITE_STATIC) != SQLITE_OK ||

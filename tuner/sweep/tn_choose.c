@@ -88,7 +88,8 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 struct rk {
 	struct tn_run *c;
 	struct tn_job *j;
-	long long older, pruned;
+	long long older, pruned, twins;
+	int k, distinct;        /* k distinct kernels wanted; taken so far */
 	char err[512];
 };
 
@@ -97,21 +98,30 @@ static int take(void *p, const char *params, double ms)
 	struct rk *a = p;
 	struct tn_job *j = a->j;
 	const struct tn_family *f = j->pb->fam;
-	int v[TN_MAXP] = { 0 };
+	int v[TN_MAXP] = { 0 }, twin = 0;
 	char json[512], why[256];
 	(void)ms;
 	if (tn_config_parse(a->c->db, f, params, v, NULL, a->err, sizeof a->err))
 		return -1;
-	/* one recorded by templates since changed (a parameter since added) is
-	 * run as today's templates take it, and recorded under the same
-	 * configuration: its new run replaces the old record */
+	/* a twin of one taken (a record of older templates and today's of the same
+	 * kernel) is timed again too, under its own configuration, and does not
+	 * count among the k */
+	for (long long i = 0; i < j->nv && !twin; i++)
+		twin = !memcmp(j->cfgs + i * TN_MAXP, v, sizeof v);
+	if (!twin && a->distinct == a->k)
+		return 0;
 	if (f->check(j->pb, v, &a->c->lim, why, sizeof why)) {
 		if (!a->pruned++)
 			snprintf(j->first_why, sizeof j->first_why, "%s", why);
 		return 0;
 	}
+	/* one recorded by templates since changed (a parameter since added) is
+	 * run as today's templates take it, and recorded under the same
+	 * configuration: its new run replaces the old record */
 	tn_config_json(f, v, json, sizeof json);
 	a->older += strcmp(json, params) != 0;
+	a->twins += twin;
+	a->distinct += !twin;
 	snprintf(j->rjson[j->nv], sizeof j->rjson[0], "%s", params);
 	memcpy(j->cfgs + j->nv++ * TN_MAXP, v, sizeof v);
 	return 0;
@@ -119,10 +129,10 @@ static int take(void *p, const char *params, double ms)
 
 int tn_recheck(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 {
-	const int k = c->o->recheck;
-	struct rk a = { c, j, 0, 0, "" };
-	int *cf = realloc(j->cfgs, (size_t)k * TN_MAXP * sizeof *cf);
-	char (*rj)[512] = cf ? realloc(j->rjson, (size_t)k * sizeof *rj) : NULL;
+	const int k = c->o->recheck, most = 4 * k;     /* records walked: twins among them */
+	struct rk a = { c, j, 0, 0, 0, k, 0, "" };
+	int *cf = realloc(j->cfgs, (size_t)most * TN_MAXP * sizeof *cf);
+	char (*rj)[512] = cf ? realloc(j->rjson, (size_t)most * sizeof *rj) : NULL;
 	if (cf)
 		j->cfgs = cf;
 	if (rj)
@@ -133,21 +143,29 @@ int tn_recheck(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 	}
 	j->nv = 0;
 	*j->first_why = 0;
-	if (db_each_record(c->db, c->dev_id[0], j->prob_id, k, take, &a, err, n)) {
+	if (db_each_record(c->db, c->dev_id[0], j->prob_id, most, take, &a, err, n)) {
 		if (*a.err)
 			snprintf(err, n, "recheck: %s", a.err);
 		return 1;
 	}
 	j->pruned = a.pruned;
-	fprintf(stderr, "fdtune: sweep %lld: %s: rechecking %lld of its %d fastest records on "
-		"%s", j->sweep_id, j->name, j->nv, k, c->wk[0].dev.name);
+	j->total = j->nv + a.pruned;    /* the sweep's space: the records it took */
+	if (!j->nv && !a.pruned) {
+		fprintf(stderr, "fdtune: sweep %lld: %s: nothing recorded on %s, nothing to "
+			"recheck\n", j->sweep_id, j->name, c->wk[0].dev.name);
+		return 0;
+	}
+	fprintf(stderr, "fdtune: sweep %lld: %s: rechecking the %d fastest kernels recorded on "
+		"%s, %lld records", j->sweep_id, j->name, a.distinct, c->wk[0].dev.name, j->nv);
+	if (a.twins)
+		fprintf(stderr, " (%lld of them twins: one kernel recorded under two "
+			"configurations, today's and older templates')", a.twins);
 	if (a.older)
-		fprintf(stderr, " (%lld of them recorded by older templates: timed as today's take "
-			"them, under the same configuration)", a.older);
+		fprintf(stderr, "; %lld recorded by older templates, timed as today's take them, "
+			"under the same configuration", a.older);
 	if (a.pruned)
 		fprintf(stderr, "; %lld that cannot run here left (e.g. %s)", a.pruned,
 			j->first_why);
-	fprintf(stderr, "%s\n", j->nv || a.pruned ? "" :
-		": none recorded, nothing to recheck");
+	fputc('\n', stderr);
 	return 0;
 }

@@ -121,7 +121,8 @@ static int record_run(struct tn_run *c, struct tn_item *it, int w, const struct 
 	tn_search_report(j->search, it->idx, it->ms);
 	j->done++;
 	id = 1;
-	if (c->o->force ? db_run_add(c->db, &r, NULL, err, n) : db_run_add_once(c->db, &r, &id, err, n))
+	if (c->o->force || c->o->recheck ? db_run_add(c->db, &r, NULL, err, n) :
+	    db_run_add_once(c->db, &r, &id, err, n))
 		return 1;
 	if (id)
 		tally(j, res->status);

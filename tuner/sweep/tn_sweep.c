@@ -68,6 +68,8 @@ static int prepare(struct tn_job *j, const struct tn_limits *lim, long long off,
 		if (mine)
 			memcpy(j->cfgs + j->nv++ * TN_MAXP, v, sizeof v);
 	}
+	if (!j->runnable && o->recheck)         /* its configurations are its records */
+		return 0;
 	if (!j->runnable) {
 		snprintf(err, n, "%s: none of its %lld configurations can run here (e.g. %s); "
 			 "leave it out, or change its space with -p", j->name, j->total,
@@ -437,8 +439,10 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		snprintf(err, n, "interrupted by signal %d; what finished is recorded",
 			 (int)tn_stop_signal);
 	else if ((over_budget(&c) || maxed(&c)) && work_left(&c))  /* stopped early (--help) */
-		snprintf(err, n, "%s before the end; what finished is recorded, and the same "
-			 "command goes on", maxed(&c) ? "--max-configs reached" : "time budget spent");
+		snprintf(err, n, "%s before the end; what finished is recorded, and %s",
+			 maxed(&c) ? "--max-configs reached" : "time budget spent", o->recheck ?
+			 "a recheck does not resume: the same command times the fastest records, "
+			 "these among them, again" : "the same command goes on");
 	else
 		status = 0;
 fail:
