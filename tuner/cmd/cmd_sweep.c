@@ -73,10 +73,12 @@ static const char usage[] =
 "                        record the median of their medians; 1..16 (3; 1: one\n"
 "                        placement): a kernel's time can move by 4% with where\n"
 "                        its fields lie\n"
-"      --recheck K       time again only the K fastest records of each problem\n"
-"                        on this GPU model (1..1000): a configuration's newest\n"
-"                        run is its record, so this replaces times that were\n"
-"                        lucky, or are stale after a driver or fdtune update\n"
+"      --recheck K       time again only the K fastest kernels recorded for each\n"
+"                        problem on this GPU model (1..1000), each under the\n"
+"                        configuration it was recorded as: a configuration's\n"
+"                        newest run is its record, so this replaces times that\n"
+"                        were lucky, or are stale after a driver or fdtune\n"
+"                        update; no -p, -s or --evals\n"
 "  -q, --quiet           no progress display\n"
 "  -h, --help            this text\n"
 "A sweep left running in the database by a process of this host that is gone\n"
@@ -85,7 +87,8 @@ static const char usage[] =
 "not errors), 1 it could not run or stopped early, 2 bad usage (also: a problem\n"
 "of which no configuration can run).\n"
 "Examples: fdtune sweep -r 4 -n 512 -p nw=64,128 -p vec=4\n"
-"          fdtune sweep -f xyz,iso3dfd -r 4,8 -n 512,1000x300x129 --budget 8h\n";
+"          fdtune sweep -f xyz,iso3dfd -r 4,8 -n 512,1000x300x129 --budget 8h\n"
+"          fdtune sweep -f iso3dfd -r 8 -n 640x480x400 --recheck 3\n";
 
 /* 1 when arch names a target of this build's compiler: sm_NN[a] with
  * NVRTC, gfxNNN[:feature...] with hiprtc (the form of rt_default_arch). */
