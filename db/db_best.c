@@ -5,8 +5,7 @@
  * the v_best view, filters them, and prints an aligned table for people, or
  * RFC 4180 CSV or JSON for scripts.  All rows are fetched before anything is
  * printed, so a failed query prints nothing.
- * Also the lookups of fdtune export, replay and recheck: db_pick, db_each_run,
- * db_each_record, db_devices and db_json_int.
+ * Also the lookups of fdtune export: db_pick, db_devices and db_json_int.
  */
 #include "db.h"
 #include "db_int.h"
@@ -384,70 +383,6 @@ int db_json_int(struct db *d, const char *json, const char *key, int *v, int *fo
     }
     if (sqlite3_finalize(st) != SQLITE_OK && rc == 0)
         rc = db_fail(err, n, "db_json_int: %s", sqlite3_errmsg(h));
-    return rc;
-}
-
-int db_each_run(struct db *d, long long like,
-                int (*fn)(void *ctx, const char *params, const char *status, double ms),
-                void *ctx, char *err, size_t n)
-{
-    static const char sql[] =
-        "SELECT params, status, median_ms FROM v_runs"
-        " WHERE device_id = (SELECT device_id FROM runs WHERE id = ?1)"
-        " AND problem_id = (SELECT problem_id FROM runs WHERE id = ?1) ORDER BY run_id";
-    sqlite3_stmt *st = NULL;
-    sqlite3 *h = NULL;
-    int src, rc = 0;
-
-    if (db_handle(d, &h, err, n))
-        return -1;
-    src = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
-    if (src == SQLITE_OK)
-        src = sqlite3_bind_int64(st, 1, like);
-    while (src == SQLITE_OK && !rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *p = (const char *)sqlite3_column_text(st, 0);
-        const char *s = (const char *)sqlite3_column_text(st, 1);
-        double ms = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_double(st, 2);
-        src = SQLITE_OK;
-        rc = fn(ctx, p ? p : "{}", s ? s : "", ms);
-    }
-    if (!rc && src != SQLITE_DONE && src != SQLITE_OK)
-        rc = db_fail(err, n, "db_each_run: %s", sqlite3_errmsg(h));
-    if (sqlite3_finalize(st) != SQLITE_OK && !rc)
-        rc = db_fail(err, n, "db_each_run: %s", sqlite3_errmsg(h));
-    return rc;
-}
-
-int db_each_record(struct db *d, long long dev, long long prob, int k,
-                   int (*fn)(void *ctx, const char *params, double ms), void *ctx,
-                   char *err, size_t n)
-{
-    static const char sql[] =
-        "SELECT params, median_ms FROM (" DB_CURRENT ")"
-        " WHERE problem_id = ?2 AND (device, arch) = (SELECT name, arch FROM devices WHERE id = ?1)"
-        " ORDER BY median_ms, run_id LIMIT ?3";
-    sqlite3_stmt *st = NULL;
-    sqlite3 *h = NULL;
-    int src, rc = 0;
-
-    if (db_handle(d, &h, err, n))
-        return -1;
-    src = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
-    if (src == SQLITE_OK)
-        src = sqlite3_bind_int64(st, 1, dev);
-    if (src == SQLITE_OK)
-        src = sqlite3_bind_int64(st, 2, prob);
-    if (src == SQLITE_OK)
-        src = sqlite3_bind_int(st, 3, k);
-    while (src == SQLITE_OK && !rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *p = (const char *)sqlite3_column_text(st, 0);
-        src = SQLITE_OK;
-        rc = fn(ctx, p ? p : "{}", sqlite3_column_double(st, 1));
-    }
-    if (!rc && src != SQLITE_DONE && src != SQLITE_OK)
-        rc = db_fail(err, n, "db_each_record: %s", sqlite3_errmsg(h));
-    if (sqlite3_finalize(st) != SQLITE_OK && !rc)
-        rc = db_fail(err, n, "db_each_record: %s", sqlite3_errmsg(h));
     return rc;
 }
 

@@ -2,8 +2,10 @@
  * db_related.c - what the database knows about a problem's relatives: the
  * fastest configurations of the other problems (sizes, radii) of the same
  * family and precision on the same device (or on the database's other
- * devices), which the transfer search starts from, and the sizes recorded for a device and problem, which fdtune
- * replay leaves out in turn.
+ * devices), which the transfer search starts from, and the sizes recorded
+ * for a device and problem, which fdtune replay leaves out in turn; and the
+ * walks over one problem's runs (db_each_run, for replay) and over its
+ * records (db_each_record, for --recheck).
  */
 #include "db.h"
 #include "db_int.h"
@@ -92,4 +94,69 @@ int db_each_related(struct db *d, const struct db_related *q,
     if (sqlite3_finalize(st) != SQLITE_OK && !rc)
         rc = db_fail(err, n, "db_each_related: %s", sqlite3_errmsg(h));
     return rc;
+}
+
+/* A walk of db_each_run or db_each_record: the caller's function, called
+ * with each row of the statement. */
+struct walk {
+    int (*run)(void *ctx, const char *params, const char *status, double ms);
+    int (*rec)(void *ctx, const char *params, double ms);
+    void *ctx;
+};
+
+/* Runs sql with the integers b[0..nb) bound to ?1.., calling w's function
+ * with each row (params, then status and median_ms for a run, median_ms for
+ * a record) until it returns nonzero, which is returned; -1 with err naming
+ * what on a database error. */
+static int walk_rows(struct db *d, const char *sql, const long long *b, int nb,
+                     const struct walk *w, const char *what, char *err, size_t n)
+{
+    sqlite3_stmt *st = NULL;
+    sqlite3 *h = NULL;
+    int src, rc = 0;
+
+    if (db_handle(d, &h, err, n))
+        return -1;
+    src = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+    for (int i = 0; i < nb && src == SQLITE_OK; i++)
+        src = sqlite3_bind_int64(st, i + 1, b[i]);
+    while (src == SQLITE_OK && !rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *p = (const char *)sqlite3_column_text(st, 0);
+        const char *s = (const char *)sqlite3_column_text(st, 1);
+        double ms = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_double(st, 2);
+        src = SQLITE_OK;
+        rc = w->run ? w->run(w->ctx, p ? p : "{}", s ? s : "", ms) : w->rec(w->ctx, p ? p : "{}", ms);
+    }
+    if (!rc && src != SQLITE_DONE && src != SQLITE_OK)
+        rc = db_fail(err, n, "%s: %s", what, sqlite3_errmsg(h));
+    if (sqlite3_finalize(st) != SQLITE_OK && !rc)
+        rc = db_fail(err, n, "%s: %s", what, sqlite3_errmsg(h));
+    return rc;
+}
+
+int db_each_run(struct db *d, long long like,
+                int (*fn)(void *ctx, const char *params, const char *status, double ms),
+                void *ctx, char *err, size_t n)
+{
+    static const char sql[] =
+        "SELECT params, status, median_ms FROM v_runs"
+        " WHERE device_id = (SELECT device_id FROM runs WHERE id = ?1)"
+        " AND problem_id = (SELECT problem_id FROM runs WHERE id = ?1) ORDER BY run_id";
+    const struct walk w = {fn, NULL, ctx};
+
+    return walk_rows(d, sql, &like, 1, &w, "db_each_run", err, n);
+}
+
+int db_each_record(struct db *d, long long dev, long long prob, int k,
+                   int (*fn)(void *ctx, const char *params, double ms), void *ctx,
+                   char *err, size_t n)
+{
+    static const char sql[] =
+        "SELECT params, status, median_ms FROM (" DB_CURRENT ")"
+        " WHERE problem_id = ?2 AND (device, arch) = (SELECT name, arch FROM devices WHERE id = ?1)"
+        " ORDER BY median_ms, run_id LIMIT ?3";
+    const struct walk w = {NULL, fn, ctx};
+    const long long b[] = {dev, prob, k};
+
+    return walk_rows(d, sql, b, 3, &w, "db_each_record", err, n);
 }

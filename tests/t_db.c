@@ -227,6 +227,20 @@ static long long run(struct db *d, const struct ids *x, long long cfg, long long
     return id;
 }
 
+/* A second configuration of x's problem, {"bx":64,"by":2}, into *cfg, and
+ * its build (64 registers); returns the build's id. */
+static long long second(struct db *d, const struct ids *x, long long *cfg)
+{
+    struct db_build b = {0, 0, "nvcc", "12.4", "sm_90", "-O3", "def456", 900, 64, 4096, 16, "ok", "log"};
+    long long id;
+
+    assert_int_equal(db_config_id(d, "star3d", "{\"bx\":64,\"by\":2}", cfg, err, sizeof err), 0);
+    b.config_id = *cfg;
+    b.sweep_id = x->sweep;
+    assert_int_equal(db_build_add(d, &b, &id, err, sizeof err), 0);
+    return id;
+}
+
 static void test_fresh(void **state)
 {
     char p[512], b[64];
@@ -318,7 +332,6 @@ static void test_roundtrip(void **state)
     const char *s;
     struct db *d;
     struct ids x;
-    struct db_build bb = {0, 0, "nvcc", "12.4", "sm_90", "-O3", "def456", 900, 64, 4096, 16, "ok", "log"};
     struct db_filter flt = {NULL, NULL, NULL, 0, 0, 0, 0};
     long long cfg2, cfg3, build2, slow, fast;
     char *out;
@@ -328,10 +341,7 @@ static void test_roundtrip(void **state)
     mkpath(p, sizeof p, "round.db");
     assert_int_equal(db_open(p, &d, err, sizeof err), 0);
     x = base(d, "{\"bx\":32,\"by\":4}");
-    assert_int_equal(db_config_id(d, "star3d", "{\"bx\":64,\"by\":2}", &cfg2, err, sizeof err), 0);
-    bb.config_id = cfg2;
-    bb.sweep_id = x.sweep;
-    assert_int_equal(db_build_add(d, &bb, &build2, err, sizeof err), 0);
+    build2 = second(d, &x, &cfg2);
     slow = run(d, &x, x.cfg, x.build, "ok", 2.0);
     fast = run(d, &x, cfg2, build2, "ok", 1.5);
     /* fastest, but wrong: a configuration of its own (a wrong result of one
@@ -435,7 +445,6 @@ static void test_newest_is_record(void **state)
     char p[512], b[128], recs[512] = "";
     struct db *d = NULL;
     struct ids x;
-    struct db_build bb = {0, 0, "nvcc", "12.4", "sm_90", "-O3", "def456", 900, 64, 4096, 16, "ok", "log"};
     struct db_pick pk;
     long long cfg2, build2, lucky, other, again;
     double ms;
@@ -446,10 +455,7 @@ static void test_newest_is_record(void **state)
     mkpath(p, sizeof p, "newest.db");
     assert_int_equal(db_open(p, &d, err, sizeof err), 0);
     x = base(d, "{\"bx\":32,\"by\":4}");
-    assert_int_equal(db_config_id(d, "star3d", "{\"bx\":64,\"by\":2}", &cfg2, err, sizeof err), 0);
-    bb.config_id = cfg2;
-    bb.sweep_id = x.sweep;
-    assert_int_equal(db_build_add(d, &bb, &build2, err, sizeof err), 0);
+    build2 = second(d, &x, &cfg2);
     lucky = run(d, &x, x.cfg, x.build, "ok", 1.0);
     other = run(d, &x, cfg2, build2, "ok", 1.2);
     assert_int_equal(qi(d, "SELECT run_id FROM v_best"), lucky);

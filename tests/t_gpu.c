@@ -289,14 +289,35 @@ static void guided_sweep(void **st)
 	assert_int_equal(t_count(db, "select count(*) from runs where status <> 'ok'"), 0);
 }
 
+/* A small xyz space: 64 configurations with zu=1 (its first 8 entries leave
+ * zu to its default domain). */
+static const char *const small_xyz[] = { "vec=2,4", "bx=32,64", "by=1,2", "ypt=1,2", "lds=0,2",
+	"nw=8,64", "nt=0", "pf=0", "zu=1" };
+
+/* The options of a quiet sweep of problem pb over space sp into db, by
+ * this fdtune's workers, with 8 compile threads and a 10 s timeout. */
+static struct tn_sweep_opts sweep_opts(const struct tn_problem *pb, const struct tn_space *sp,
+				       const char *db, const char *cmdline)
+{
+	struct tn_sweep_opts o = { 0 };
+	o.pb = pb;
+	o.sp = sp;
+	o.db_path = db;
+	o.cmdline = cmdline;
+	o.jobs = 8;
+	o.quiet = 1;
+	o.timeout_s = 10;
+	o.exe = exe;
+	return o;
+}
+
 /* Issue 14: with a problem of the same family at another size recorded, a
  * sweep with no -s runs the transfer search: it runs its share of the
  * space, starts from the other size's best (which it runs), and every run is
  * ok. */
 static void transfer_sweep(void **st)
 {
-	static const char *const a[] = { "vec=2,4", "bx=32,64", "by=1,2", "ypt=1,2", "lds=0,2",
-		"nw=8,64", "nt=0", "pf=0", "zu=1" };
+	const char *const *a = small_xyz;
 	struct tn_problem pb = { tn_family("xyz"), 2, 40, 30, 20, "fp32", { 1, 1, 1 } };
 	struct tn_space sp;
 	struct tn_sweep_opts o = { 0 };
@@ -308,17 +329,10 @@ static void transfer_sweep(void **st)
 	tn_space_default(pb.fam, &sp);
 	for (int i = 0; i < 8; i++)
 		assert_int_equal(tn_space_set(&sp, a[i], err, sizeof err), 0);
-	o.pb = &pb;
-	o.sp = &sp;
-	o.db_path = db;
-	o.cmdline = "transfer by default";
-	o.jobs = 8;
-	o.quiet = 1;
+	o = sweep_opts(&pb, &sp, db, "transfer by default");
 	o.evals = 25;
 	o.evals_set = 1;
 	o.seed = 7;
-	o.timeout_s = 10;
-	o.exe = exe;
 	if (tn_sweep(&o, err, sizeof err))
 		fail_msg("transfer sweep failed: %s", err);
 	long long space = t_count(db, "select n_space - n_pruned from sweeps where id = 2");
@@ -337,8 +351,7 @@ static void transfer_sweep(void **st)
  * configuration, and the three kernels are four records. */
 static void recheck(void **st)
 {
-	static const char *const a[] = { "vec=2,4", "bx=32,64", "by=1,2", "ypt=1,2", "lds=0,2",
-		"nw=8,64", "nt=0", "pf=0", "zu=1" };
+	const char *const *a = small_xyz;
 	struct tn_problem pb = { tn_family("xyz"), 2, 45, 23, 17, "fp32", { 1, 1, 1 } };
 	struct tn_space sp;
 	struct tn_sweep_opts o = { 0 };
@@ -360,16 +373,9 @@ static void recheck(void **st)
 		assert_int_equal(sqlite3_close(h), SQLITE_OK);
 	}
 	tn_space_default(pb.fam, &sp);
-	o.pb = &pb;
-	o.sp = &sp;
-	o.db_path = db;
-	o.cmdline = "recheck";
-	o.jobs = 8;
-	o.quiet = 1;
+	o = sweep_opts(&pb, &sp, db, "recheck");
 	o.recheck = 3;
 	o.force = 1;
-	o.timeout_s = 10;
-	o.exe = exe;
 	if (tn_sweep(&o, err, sizeof err))
 		fail_msg("recheck failed: %s", err);
 	/* three kernels, four records: the twin of the fastest is timed too */
