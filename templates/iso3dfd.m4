@@ -10,7 +10,7 @@ m4_dnl through L1 (lds=0), or from an
 m4_dnl LDS tile of the block plane whose interior the threads write from their
 m4_dnl queues and whose x and y halos they load once per plane (lds=1); lds=2 below.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_YPT FDT_LDS FDT_NW FDT_PAD FDT_KU
-m4_dnl FDT_ZU FDT_NT FDT_PF FDT_MB FDT_WR FDT_DBL FDT_KERNEL FDT_PARAMS. wr: lds 2 only (xyz.m4). pad: vectors added to each LDS
+m4_dnl FDT_ZU FDT_NT FDT_PF FDT_MB FDT_WR FDT_TMA FDT_DBL FDT_KERNEL FDT_PARAMS. wr, tma: lds 2 only (xyz.m4). pad: vectors added to each LDS
 m4_dnl row against bank conflicts; ku: unroll the march 2R+1 times so that the queue
 m4_dnl shifts by renaming; zu: unroll it zu times (the queue moves once every zu planes); nt: streaming stores of next; pf: load the memory streams
 m4_dnl (queue fronts, next, vel) of plane k + 1 while computing plane k; mb: the second
@@ -31,6 +31,7 @@ m4_dnl copied asynchronously into a ring of pf + 3 planes; z by a queue of 2R+1 
 m4_dnl sums) and the wave-equation store (FDT_WAVE); its banner names xyz.m4.
 m4_ifelse(FDT_LDS, 2, `m4_define(`FDT_WAVE', 1)m4_define(`FDT_ZD', 0)m4_include(`xyz.m4')m4_m4exit(0)')m4_dnl
 FDT_REQUIRE(`FDT_WR == 0', `wr FDT_WR needs lds 2')m4_dnl
+m4_ifdef(`FDT_TMA', `FDT_REQUIRE(`FDT_TMA == 0', `tma FDT_TMA needs lds 2')')m4_dnl
 FDT_REQUIRE(`FDT_PAD >= 0 && FDT_PAD <= 4 && (FDT_PAD == 0 || FDT_LDS == 1)', `pad FDT_PAD must be 0..4 and needs lds 1')m4_dnl
 FDT_REQUIRE(`FDT_KU == 0 || FDT_KU == 1', `ku FDT_KU must be 0 or 1')m4_dnl
 FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 8 && (FDT_ZU == 1 || FDT_KU == 0)', `zu FDT_ZU must be 1..8 and 1 with ku 1')m4_dnl

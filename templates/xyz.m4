@@ -5,7 +5,7 @@ m4_dnl or registers, any window nw >= 1, a z queue that scatters each plane
 m4_dnl forward into 2R+1 accumulators instead of keeping input planes, and
 m4_dnl optional prefetch of the next plane into registers.
 m4_dnl Parameters (m4 -D): FDT_R FDT_VEC FDT_BX FDT_BY FDT_YPT FDT_LDS FDT_NW FDT_NT
-m4_dnl FDT_PF FDT_MB FDT_KU FDT_ZU FDT_ZD FDT_KERNEL FDT_PARAMS. Kernel ABI: (fd_real *out, const fd_real *in,
+m4_dnl FDT_PF FDT_MB FDT_KU FDT_ZU FDT_ZD FDT_TMA FDT_KERNEL FDT_PARAMS. Kernel ABI: (fd_real *out, const fd_real *in,
 m4_dnl fd_grid, fd_coef); in and out point at interior point (0,0,0), with R halo
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte
 m4_dnl aligned. Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)),
@@ -20,9 +20,17 @@ m4_dnl FDT_WR 1 as well, prev is not read again: each thread keeps the centre of
 m4_dnl its own points of the last R planes in a ring of R planes in dynamic LDS
 m4_dnl after the tile ring (R TH BX more vectors), written and read by that thread
 m4_dnl alone, so no barrier orders it.
+m4_dnl With FDT_TMA 1 (lds 2, 16-byte vectors, NVIDIA sm_90 and later) the computing
+m4_dnl threads issue no copies: the lanes of warp 0 copy the tile rows of a plane with
+m4_dnl the bulk copy engine (cp.async.bulk), one row each, and the plane lands on an
+m4_dnl mbarrier per ring stage that counts its bytes (NS more 8-byte words of dynamic
+m4_dnl LDS after the rings). A row is copied up to the last vector start of the x halo
+m4_dnl (what lds 2 reads), so the rest of the last tile row holds stale vectors, which
+m4_dnl only points past nx read. Undefined (iso3dfd.m4 before it had tma): 0.
 m4_include(`lib.m4')m4_dnl
 m4_ifdef(`FDT_WAVE', `', `m4_define(`FDT_WAVE', 0)')m4_dnl
 m4_ifdef(`FDT_WR', `', `m4_define(`FDT_WR', 0)')m4_dnl
+m4_ifdef(`FDT_TMA', `', `m4_define(`FDT_TMA', 0)')m4_dnl
 FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
 FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
 FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and by and ypt and nw must be positive')m4_dnl
@@ -33,6 +41,9 @@ FDT_REQUIRE(`FDT_KU == 0 || FDT_KU == 1', `ku FDT_KU must be 0 or 1')m4_dnl
 FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 8 && (FDT_ZU == 1 || FDT_KU == 0)', `zu FDT_ZU must be 1..8 and 1 with ku 1')m4_dnl
 FDT_REQUIRE(`FDT_ZD == 0 || (FDT_ZD == 1 && FDT_LDS == 2)', `zd FDT_ZD must be 0 or 1 and 1 needs lds 2')m4_dnl
 FDT_REQUIRE(`FDT_WR == 0 || (FDT_WR == 1 && FDT_WAVE == 1 && FDT_LDS == 2)', `wr FDT_WR must be 0 or 1 and 1 is for the wave step with lds 2')m4_dnl
+m4_dnl FDT_ES: bytes of an element.
+m4_define(`FDT_ES', `m4_ifelse(FDT_REAL, `double', 8, 4)')m4_dnl
+FDT_REQUIRE(`FDT_TMA == 0 || (FDT_TMA == 1 && FDT_LDS == 2 && FDT_VEC * FDT_ES == 16)', `tma FDT_TMA must be 0 or 1 and 1 needs lds 2 and 16-byte vectors')m4_dnl
 m4_dnl FDT_KLOOP: with ku=1, unroll the plane loop 2R+1 times: the z queue then shifts by
 m4_dnl renaming registers instead of moving them; with zu > 1, zu times: the queue moves
 m4_dnl once every zu planes, 2R+1-zu moves for zu planes instead of 2R+1 for each.
@@ -129,6 +140,65 @@ m4_define(`FDT_STORE_SHIFT', `		if (k - R >= kb) {              /* output plane 
 			acc[p][2 * R] = fd_zero<vt>();
 		}
 ')m4_dnl
+m4_dnl FDT_TMA_LIB: with FDT_TMA, the mbarrier and bulk copy helpers (sm_90 PTX).
+m4_define(`FDT_TMA_LIB', `m4_ifelse(FDT_TMA, 1, `
+#ifdef FD_AMD
+#error "tma=1 needs the bulk copy engine of NVIDIA sm_90 and later"
+#endif
+/* The mbarrier helpers of tma=1: a barrier per ring stage, one arrival (the
+ * lane that announces the bytes of a plane) and the bytes of its copies. */
+static __device__ __forceinline__ unsigned fd_sa(const void *p)
+{
+	return (unsigned)__cvta_generic_to_shared(p);
+}
+static __device__ __forceinline__ void fd_bar_init(unsigned long long *b)
+{
+	asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" :: "r"(fd_sa(b)) : "memory");
+}
+/* the one arrival of the phase, which then also waits for bytes more */
+static __device__ __forceinline__ void fd_bar_expect(unsigned long long *b, unsigned bytes)
+{
+	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
+		     :: "r"(fd_sa(b)), "r"(bytes) : "memory");
+}
+/* copy bytes (a multiple of 16, both ends 16-byte aligned) from global src to
+ * LDS dst; their arrival counts against barrier b */
+static __device__ __forceinline__ void fd_bulk(void *dst, const void *src, unsigned bytes,
+					       unsigned long long *b)
+{
+	asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+		     :: "r"(fd_sa(dst)), "l"(__cvta_generic_to_global(src)), "r"(bytes), "r"(fd_sa(b))
+		     : "memory");
+}
+/* returns once the phase of b with parity par has completed */
+static __device__ __forceinline__ void fd_bar_wait(unsigned long long *b, unsigned par)
+{
+	unsigned done;
+	do
+		asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+			     "\tselp.u32 %0, 1, 0, p;\n}\n" : "=r"(done) : "r"(fd_sa(b)), "r"(par) : "memory");
+	while (!done);
+}
+')')m4_dnl
+m4_dnl FDT_TISSUE(cond, stage): FDT_ISSUE of tma=1: when cond, the lanes of warp 0 start
+m4_dnl the bulk copies of the rows of the plane at src into ring[stage], lane 0 having
+m4_dnl announced their bytes to bar[stage]; src moves on by step. roff[] holds the
+m4_dnl offsets within a plane of the rows of this lane, rb the bytes of a row.
+m4_define(`FDT_TISSUE', `{
+			if (tid < 32 && ($1)) {
+				const int st = $2;
+				if (tid == 0)
+					fd_bar_expect(&bar[st], TR * rb);
+				__syncwarp();
+#pragma unroll
+				for (int i = 0; i < NRL; i++)
+					if (tid + 32 * i < TR)
+						fd_bulk(&ring[st][tid + 32 * i][0], src + roff[i], rb, &bar[st]);
+			}
+			src += step;
+		}')m4_dnl
+m4_dnl FDT_ISSUE_ANY(cond, stage): the copies of a plane, by either path.
+m4_define(`FDT_ISSUE_ANY', `m4_ifelse(FDT_TMA, 1, `FDT_TISSUE(`$1', `$2')', `FDT_ISSUE(`$1', `$2')')')m4_dnl
 FDT_BANNER(`xyz.m4')
 m4_include(`prelude.m4')m4_dnl
 m4_ifelse(FDT_LDS, 2, ``
@@ -136,8 +206,8 @@ enum { R = 'FDT_R`, VL = 'FDT_VEC`, BX = 'FDT_BX`, BY = 'FDT_BY`, YP = 'FDT_YPT`
        NW = 'FDT_NW`, XV = 'FDT_XV`, NS = 'FDT_PF` + 3, AH = NS - 2,
        XW = BX + 2 * XV,        /* tile row in vectors: the block and its x halo */
        TR = TH + 2 * R,         /* tile rows: the block and its y halo */
-       NTH = BX * BY, NC = (TR * XW + NTH - 1) / NTH };
-typedef 'FDT_VTYPE` vt;
+       NTH = BX * BY, NC = (TR * XW + NTH - 1) / NTH'm4_ifelse(FDT_TMA, 1, `, NRL = (TR + 31) / 32')` };
+typedef 'FDT_VTYPE` vt;'FDT_TMA_LIB`
 
 /* lds=2: every plane of the block tile, halos included, is copied from memory
  * straight into a ring of NS tiles in LDS, AH = NS - 2 planes ahead of the
@@ -166,14 +236,31 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 	vt (*const cring)[TH][BX] = reinterpret_cast<vt (*)[TH][BX]>(fdt_dyn + sizeof(vt) * NS * TR * XW);
 	int cs = 0;                 /* slot of plane k, which held plane k - R */')`
 	vt acc[YP][2 * R + 1];      /* acc[p][j]: output plane k - R + j of row p */
-	int coff[NC];               /* source of copy i within a plane: tile unit tid + i * NTH */
+'m4_ifelse(FDT_TMA, 1, `	/* bar[s]: the barrier of ring stage s, after the rings */
+	unsigned long long *const bar = reinterpret_cast<unsigned long long *>(fdt_dyn + sizeof(vt) *
+		(NS * TR * XW'm4_ifelse(FDT_WR, 1, ` + R * TH * BX')`));
+	/* bytes of a tile row: from x0 - XV VL up to the last vector start of the x halo */
+	const unsigned rb = (unsigned)((min(x0 + (XW - XV - 1) * VL, xlast) - x0 + (XV + 1) * VL) *
+				       sizeof(fd_real));
+	int roff[NRL];              /* rows tid + 32 i of a plane, from x0 - XV VL */
+#pragma unroll
+	for (int i = 0; i < NRL; i++)
+		roff[i] = min(y0 - R + tid + 32 * i, g.ny + R - 1) * g.ld + x0 - XV * VL;
+	if (tid == 0) {
+		for (int s = 0; s < NS; s++)
+			fd_bar_init(&bar[s]);
+		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+	}
+	__syncthreads();            /* the barriers exist before a copy counts on them */
+	unsigned ph = 0;            /* bit s: the parity of the phase of bar[s] awaited next */
+', `	int coff[NC];               /* source of copy i within a plane: tile unit tid + i * NTH */
 	const bool clast = tid + (NC - 1) * NTH < TR * XW;  /* the last copy exists */
 #pragma unroll
 	for (int i = 0; i < NC; i++) {
 		const int u = min(tid + i * NTH, TR * XW - 1), r = u / XW, cx = u - r * XW;
 		coff[i] = min(y0 - R + r, g.ny + R - 1) * g.ld + min(x0 + (cx - XV) * VL, xlast);
 	}
-
+')`
 #pragma unroll
 	for (int p = 0; p < YP; p++)
 #pragma unroll
@@ -184,15 +271,18 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 	const long long step = zdn ? -g.slice : g.slice;
 #pragma unroll
 	for (int i = 0; i < AH; i++)
-		'FDT_ISSUE(`kb - R + i < ke + R', `i')`
+		'FDT_ISSUE_ANY(`kb - R + i < ke + R', `i')`
 	int sr = 0;                 /* stage of plane k */
 'FDT_KLOOP`	for (int k = kb - R; k < ke + R; k++) {
 		/* the stage of plane k - 2 is free: every thread passed the barrier of
 		 * plane k - 1, so none still reads plane k - 2 */
-		'FDT_ISSUE(`k + AH < ke + R', `sr + AH < NS ? sr + AH : sr + AH - NS')`
-'FDT_WAVE_LOAD`		fd_wait<AH>();          /* plane k has landed, for the copies of this thread */
+		'FDT_ISSUE_ANY(`k + AH < ke + R', `sr + AH < NS ? sr + AH : sr + AH - NS')`
+'FDT_WAVE_LOAD`'m4_ifelse(FDT_TMA, 1, `		fd_bar_wait(&bar[sr], ph >> sr & 1u);  /* plane k has landed */
+		ph ^= 1u << sr;
+		__syncthreads();        /* every thread is past plane k - 1: its stage may be refilled */
+', `		fd_wait<AH>();          /* plane k has landed, for the copies of this thread */
 		__syncthreads();        /* and for those of every thread */
-		vt (*t)[XW] = ring[sr];
+')`		vt (*t)[XW] = ring[sr];
 		if (k >= kb && k < ke) {        /* in the window: x and y terms too */
 #pragma unroll
 			for (int p = 0; p < YP; p++) {
@@ -220,8 +310,9 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 'FDT_STORE_SHIFT`		sr = sr == NS - 1 ? 0 : sr + 1;'m4_ifelse(FDT_WR, 1, `
 		cs = cs == R - 1 ? 0 : cs + 1;')`
 	}
-	fd_wait<0>();               /* no copy may land after the block is gone */
-}
+'m4_ifelse(FDT_TMA, 1, `	/* every plane copied was awaited: no copy lands after the block is gone */
+', `	fd_wait<0>();               /* no copy may land after the block is gone */
+')`}
 '', ``
 enum { R = 'FDT_R`, VL = 'FDT_VEC`, BX = 'FDT_BX`, BY = 'FDT_BY`, YP = 'FDT_YPT`, TH = BY * YP,
        NW = 'FDT_NW`, XV = 'FDT_XV`, NH = 'm4_ifelse(FDT_LDS, 1, `(2 * R + BY - 1) / BY', `2 * R')` };

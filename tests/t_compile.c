@@ -38,16 +38,18 @@ static void representative_set(void **st)
 					{ "by", 4 }, { "ypt", 1 + (r + vec) % 2 }, { "lds", lds },
 					{ "nw", 32 }, { "nt", (r + lds) % 2 }, { "pf", lds == 2 ? r % 3 : (r + vec + lds) % 2 },
 					{ "mb", 0 }, { "ku", (r + vec) % 3 == 0 }, { "zd", lds == 2 && r % 2 },
-					{ "zu", (r + vec) % 3 == 0 || lds != 2 ? 1 : 1 + r % 3 } };
+					{ "zu", (r + vec) % 3 == 0 || lds != 2 ? 1 : 1 + r % 3 },
+					/* the bulk copies where the target has them: odd R */
+					{ "tma", lds == 2 && vec == 4 && r % 2 && strncmp(arch, "gfx", 3) } };
 				char err[4096], why[256], *src;
 				struct rt_prog p;
 				struct tn_problem pb = { tn_family("xyz"), r, 64, 64, 64, "fp32", { 1, 1, 1 } };
 				struct tn_limits lim;
-				int v[12];
+				int v[13];
 				/* the deepest ring that fits the LDS of the target */
 				tn_limits_of_arch(arch, &lim);
 				for (;;) {
-					for (int i = 0; i < 12; i++)
+					for (int i = 0; i < 13; i++)
 						v[i] = d[i + 1].value;
 					if (!pb.fam->check(&pb, v, &lim, why, sizeof why) || d[8].value == 0)
 						break;
@@ -55,7 +57,7 @@ static void representative_set(void **st)
 				}
 				if (pb.fam->check(&pb, v, &lim, why, sizeof why))
 					fail_msg("R=%d vec=%d lds=%d: %s", r, vec, lds, why);
-				assert_int_equal(gen_source("xyz.m4", "fdt_kernel", d, 13, &src, err,
+				assert_int_equal(gen_source("xyz.m4", "fdt_kernel", d, 14, &src, err,
 							    sizeof err), 0);
 				if (rt_compile(src, "xyz.cu", arch, NULL, 0, &p, err, sizeof err))
 					print_error("R=%d vec=%d lds=%d: %s\n%s\n", r, vec, lds, err, p.log);
@@ -74,7 +76,8 @@ static void representative_set(void **st)
 				else
 					assert_int_equal(p.lds, 0);
 				assert_int_equal(pb.fam->dyn_lds(&pb, v), lds != 2 ? 0 :
-						 (d[8].value + 3) * (rows + 2 * r) * (bx + 2 * xv) * vec * 4);
+						 (d[8].value + 3) * (rows + 2 * r) * (bx + 2 * xv) * vec * 4 +
+						 (d[13].value ? (d[8].value + 3) * 8 : 0));
 				assert_non_null(strstr(p.options, arch));
 				rt_prog_free(&p);
 				free(src);
@@ -236,6 +239,72 @@ static void mixed_modes(void **st)
 	assert_int_equal(n, 12);
 }
 
+/* tma 1 (the LDS ring filled by the bulk copy engine) in xyz and iso3dfd, R
+ * = 2, 5 and 8, fp32 (vec 4) and fp64 (vec 2): on an NVIDIA target of sm_90
+ * it compiles, with the ring's barriers in its dynamic LDS; on gfx90a the
+ * constraints refuse it, naming the bulk copy engine. tma 0 leaves a
+ * kernel's source as it was before the knob (no tma in its banner). */
+static void bulk_copy_knob(void **st)
+{
+	const char *arch = rt_default_arch();
+	struct tn_limits lim;
+	int n = 0;
+	(void)st;
+	tn_limits_of_arch(arch, &lim);
+	for (int k = 0; k < 2; k++)
+		for (int r = 2; r <= 8; r += 3)
+			for (int d = 0; d < 2; d++) {
+				const struct tn_family *f = tn_family(k ? "iso3dfd" : "xyz");
+				struct tn_problem pb = { f, r, 96, 40, 24, d ? "fp64" : "fp32", { 1, 1, 1 } };
+				struct tn_space sp;
+				char err[256], why[256];
+				int v[TN_MAXP], v0[TN_MAXP], tma = tn_param_index(f, "tma");
+				tn_space_default(f, &sp);
+				assert_int_equal(tn_space_set(&sp, d ? "vec=2" : "vec=4", err, sizeof err), 0);
+				assert_int_equal(tn_space_set(&sp, "lds=2", err, sizeof err), 0);
+				assert_int_equal(tn_space_set(&sp, r % 2 ? "pf=0" : "pf=1", err, sizeof err), 0);
+				assert_int_equal(tn_space_set(&sp, "tma=1", err, sizeof err), 0);
+				const long long size = tn_space_size(&sp);
+				long long i = 0;
+				for (; i < size; i++) {         /* from the middle: bx, by, ypt vary */
+					tn_space_at(&sp, (i + size / 2) % size, v);
+					memcpy(v0, v, sizeof v);
+					v0[tma] = 0;
+					if (!f->check(&pb, v0, &lim, why, sizeof why))
+						break;
+				}
+				if (i == size)
+					fail_msg("%s R=%d: no configuration fits: %s", f->name, r, why);
+				if (!lim.bulk) {
+					assert_int_equal(f->check(&pb, v, &lim, why, sizeof why), 1);
+					assert_non_null(strstr(why, "bulk copy engine"));
+					continue;
+				}
+				if (f->check(&pb, v, &lim, why, sizeof why))
+					fail_msg("%s R=%d tma=1: %s", f->name, r, why);
+				assert_int_equal(f->dyn_lds(&pb, v) - f->dyn_lds(&pb, v0),
+						 8 * (v[tn_param_index(f, "pf")] + 3));
+				compile_pb(&pb, v, arch);
+				n++;
+			}
+	{                               /* tma 0 is not passed to the template */
+		struct tn_problem pb = { tn_family("xyz"), 8, 96, 40, 24, "fp32", { 1, 1, 1 } };
+		struct gen_def d[TN_MAXP + 2];
+		struct tn_space sp;
+		char *src, err[1024];
+		int v[TN_MAXP];
+		tn_space_default(pb.fam, &sp);
+		tn_space_at(&sp, 0, v);
+		assert_int_equal(gen_source(pb.fam->tmpl, "fdt_kernel", d, tn_defs(&pb, v, d), &src,
+					    err, sizeof err), 0);
+		assert_null(strstr(src, "tma="));
+		free(src);
+	}
+	print_message("tma=1: %d kernels compiled for %s\n", n, arch);
+	if (lim.bulk)
+		assert_int_equal(n, 12);
+}
+
 /* iso3dfd's lds 2 with prev kept in LDS (wr 1) compiles at R = 1, 4 and 8 in
  * fp32 and fp64, with ypt, pf and zu varied, and its dynamic LDS is the
  * tile ring and R planes of the block's centres. */
@@ -354,6 +423,7 @@ int main(void)
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(representative_set), cmocka_unit_test(every_family),
 		cmocka_unit_test(every_family_fp64), cmocka_unit_test(mixed_modes), cmocka_unit_test(wave_reuse),
+		cmocka_unit_test(bulk_copy_knob),
 		cmocka_unit_test(helper_kernels),
 		cmocka_unit_test(exported), cmocka_unit_test(broken_source),
 	};

@@ -431,6 +431,43 @@ static void wave_reuse(void **st)
 	prec = "fp32";
 }
 
+/* tma 1 (the ring filled by the bulk copy engine) against tma 0 in both
+ * families that have it: odd sizes whose last x tile is a partial row,
+ * windows that divide nz and that do not, chunks marching down (zd 1), tiles
+ * of more than 32 rows (two rows a lane), pf 0 and 2, fp32 (vec 4) and fp64
+ * (vec 2); every run ok. Where the GPU has no bulk copy engine (before
+ * sm_90) tma 1 is pruned, and only tma 0 runs. */
+static void bulk_copies(void **st)
+{
+	static const char *const x32[] = { "vec=4", "bx=32", "by=4,8", "ypt=1,4", "lds=2",
+		"nw=7,64", "nt=0", "pf=0,2", "zd=0,1", "zu=3", "tma=0,1" };
+	static const char *const x64[] = { "vec=2", "bx=32", "by=2,8", "ypt=1,4", "lds=2",
+		"nw=7,64", "nt=1", "pf=0,2", "zd=0,1", "zu=2", "tma=0,1" };
+	static const char *const w[] = { "vec=4", "bx=32", "by=4,8", "ypt=1,2", "lds=2",
+		"nw=5,64", "pf=0,2", "zu=2", "wr=0,1", "ku=0", "nt=1", "mb=0", "tma=0,1" };
+	(void)st;
+	if (!have_gpu())
+		skip();
+	for (int k = 0; k < 3; k++)
+		for (int r = 3; r <= 8; r += 5) {
+			char db[256], name[64], err[2048];
+			const char *fam = k < 2 ? "xyz" : "iso3dfd";
+			const char *const *a = k == 0 ? x32 : k == 1 ? x64 : w;
+			const int na = k == 0 ? 11 : k == 1 ? 11 : 13;
+			prec = k == 1 ? "fp64" : "fp32";
+			snprintf(name, sizeof name, "bulk_%s_r%d_%s", fam, r, prec);
+			if (sweep_fam(fam, name, r, 45, 41, 19, a, na, TN_EXHAUSTIVE, 0, 10, db, err,
+				      sizeof err))
+				fail_msg("sweep %s failed: %s", name, err);
+			all_ok(db, name, 30);
+			if (t_count(db, "select count(*) from devices where arch like 'sm_%' and "
+				    "cast(substr(arch, 4) as integer) >= 90"))
+				assert_true(t_count(db, "select count(*) from v_runs where "
+						    "json_extract(params, '$.tma') = 1") >= 15);
+		}
+	prec = "fp32";
+}
+
 /* A plan of three problems at odd sizes (two families, both precisions),
  * killed with SIGKILL midway and run again: every configuration of every
  * problem is then recorded once, and ok. */
@@ -886,7 +923,7 @@ int main(void)
 		cmocka_unit_test(cmake_package), cmocka_unit_test(exported_sizes),
 		cmocka_unit_test(plan_kill_resume),
 		cmocka_unit_test(bad_kernels), cmocka_unit_test(placements), cmocka_unit_test(recheck),
-		cmocka_unit_test(wave_reuse) };
+		cmocka_unit_test(wave_reuse), cmocka_unit_test(bulk_copies) };
 	const char *root = getenv("ROOT"), *only = getenv("T_ONLY");
 	int rc;
 	if (only && *only)              /* T_ONLY=PATTERN: the cases it matches (* and ?) */

@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#define TN_MAXP 13      /* parameters per family */
+#define TN_MAXP 14      /* parameters per family */
 #define TN_MAXV 32      /* values per parameter domain */
 #define TN_RMAX 8
 
@@ -54,12 +54,17 @@ struct tn_limits {
 	int max_threads;
 	int lds_block;          /* static LDS bytes per block */
 	int lds_optin;          /* dynamic LDS bytes per block, with the opt-in */
+	int bulk;               /* 1: cp.async.bulk into LDS with mbarrier byte counts (sm_90+) */
 };
 
 struct tn_param {
 	const char *name, *help;
 	int lo, hi;             /* every value given must lie in lo..hi */
 	int n, v[TN_MAXV];      /* default domain */
+	/* 1: a knob added after kernels were recorded; at its value lo it is not
+	 * passed to the template, whose default for it is lo, so those kernels keep
+	 * their source, and their recorded builds their hash (export embeds them) */
+	int late;
 };
 
 struct tn_family {
@@ -203,7 +208,8 @@ int tn_elem_size(const struct tn_problem *pb);
 /* "fp32" or "fp64" into *prec (a static string). */
 int tn_parse_prec(const char *s, const char **prec, char *err, size_t n);
 /* The generator's definitions of configuration v of pb: r, dbl (1 for
- * fp64) and one per parameter, TN_MAXP + 2 at most; returns their count. */
+ * fp64) and one per parameter but a late one at its lo (tn_param), TN_MAXP + 2
+ * at most; returns their count. */
 int tn_defs(const struct tn_problem *pb, const int *v, struct gen_def *d);
 int tn_parse_size(const char *s, int *nx, int *ny, int *nz, char *err, size_t n);
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,

@@ -68,6 +68,7 @@ void tn_limits_of_arch(const char *arch, struct tn_limits *lim)
 		lim->lds_optin = sm >= 90 ? 227 * 1024 : sm == 80 || sm == 87 ? 163 * 1024 :
 				 sm == 86 || sm == 89 ? 99 * 1024 : sm == 70 || sm == 72 ? 96 * 1024 :
 				 sm == 75 ? 64 * 1024 : 48 * 1024;
+	lim->bulk = sm >= 90;
 }
 
 int tn_elem_size(const struct tn_problem *pb)
@@ -90,7 +91,9 @@ int tn_defs(const struct tn_problem *pb, const int *v, struct gen_def *d)
 	const struct tn_family *f = pb->fam;
 	d[0] = (struct gen_def){ "r", pb->r };
 	d[1] = (struct gen_def){ "dbl", tn_elem_size(pb) == 8 };
+	int k = 2;
 	for (int i = 0; i < f->np; i++)
-		d[i + 2] = (struct gen_def){ f->p[i].name, v[i] };
-	return f->np + 2;
+		if (!f->p[i].late || v[i] != f->p[i].lo)
+			d[k++] = (struct gen_def){ f->p[i].name, v[i] };
+	return k;
 }

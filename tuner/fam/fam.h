@@ -22,6 +22,10 @@ int tn_fam_flag(int v, const char *name, char *why, size_t n);
 int tn_fam_dyn_check(long long bytes, const struct tn_limits *lim, char *why, size_t n);
 int tn_fam_ring_check(const struct tn_problem *pb, int lds, int mb, int threads, char *why,
 		      size_t n);
+/* tma (0 or 1): 1 needs lds 2, a target with the bulk copy engine (lim->bulk)
+ * and 16-byte vectors. */
+int tn_fam_tma_check(const struct tn_problem *pb, int tma, int lds, int vec,
+		      const struct tn_limits *lim, char *why, size_t n);
 /* Weights of the second derivatives along the axes in mask, scaled by 1/h^2. */
 void tn_fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c);
 /* The geometry of families that tile the grid: blocks of bx x by threads,

@@ -28,6 +28,8 @@
  *   wr   lds 2: the update reads prev at the output point from a ring of the
  *        last R planes' centres in LDS, each thread its own, instead of from
  *        memory a second time (R BY YPT BX vectors more of dynamic LDS)
+ *   tma  lds 2: the tile rows copied by the bulk copy engine, as in the xyz
+ *        family (16-byte vectors, sm_90)
  * Bytes: 16 a point in fp32 (read prev, next and vel; write next), the
  * sample's effective bandwidth; prev's halo reads are not counted.
  */
@@ -35,7 +37,7 @@
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT, PF, MB, ZU, WR };
+enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT, PF, MB, ZU, WR, TMA };
 
 /* Static LDS bytes in fp32 elements (lds 1): BY YPT + 2R rows of BX + 2 XV
  * + pad vectors. */
@@ -46,12 +48,14 @@ static long long lds_bytes(int r, const int *v)
 }
 
 /* Dynamic LDS bytes (lds 2, xyz.m4's ring): pf + 3 tiles of BY YPT + 2R rows
- * of BX + 2 XV vectors, and with wr R planes of BY YPT rows of BX vectors. */
+ * of BX + 2 XV vectors, and with wr R planes of BY YPT rows of BX vectors. With tma,
+ * the ring's pf + 3 barriers of 8 bytes after them. */
 static long long dyn_lds(const struct tn_problem *pb, const int *v)
 {
 	const long long r = pb->r, xv = (r + v[VEC] - 1) / v[VEC], th = (long long)v[BY] * v[YPT];
 	return v[LDS] != 2 ? 0 : ((v[PF] + 3) * (th + 2 * r) * (v[BX] + 2 * xv) +
-				  (v[WR] ? r * th * v[BX] : 0)) * v[VEC] * tn_elem_size(pb);
+				  (v[WR] ? r * th * v[BX] : 0)) * v[VEC] * tn_elem_size(pb) +
+		(v[TMA] ? (v[PF] + 3) * 8 : 0);
 }
 
 static int check(const struct tn_problem *pb, const int *v,
@@ -60,6 +64,8 @@ static int check(const struct tn_problem *pb, const int *v,
 	if (v[LDS] < 0 || v[LDS] > 2)
 		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
 	if (tn_fam_ring_check(pb, v[LDS], v[MB], v[BX] * v[BY], why, n))
+		return 1;
+	if (tn_fam_tma_check(pb, v[TMA], v[LDS], v[VEC], lim, why, n))
 		return 1;
 	if (tn_fam_flag(v[KU], "ku", why, n) || tn_fam_flag(v[NT], "nt", why, n) ||
 	    tn_fam_flag(v[WR], "wr", why, n))
@@ -106,7 +112,7 @@ static double bytes(const struct tn_problem *pb, const int *v)
 const struct tn_family tn_fam_iso3dfd = {
 	.name = "iso3dfd", .tmpl = "iso3dfd.m4",
 	.help = "one step of the acoustic wave equation (Intel iso3dfd): next = 2 prev - next + vel L(prev)",
-	.np = 13,
+	.np = 14,
 	.p = {
 		{ "vec", "elements per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x (b1)", 1, 1024, 3, { 32, 64, 128 } },
@@ -121,6 +127,7 @@ const struct tn_family tn_fam_iso3dfd = {
 		{ "mb", "__launch_bounds__ minimum blocks per SM (0: none)", 0, 32, 2, { 0, 2 } },
 		{ "zu", "unroll the march zu times", 1, 8, 1, { 1 } },
 		{ "wr", "lds 2: prev at the output from an LDS ring, not read again", 0, 1, 2, { 0, 1 } },
+		{ "tma", "lds 2: rows copied by the bulk copy engine (sm_90)", 0, 1, 1, { 0 }, 1 },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
 	.bytes = bytes,

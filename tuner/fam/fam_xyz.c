@@ -24,6 +24,9 @@
  *   zd   (lds 2) odd z chunks march downwards and chunks vary fastest in the
  *        grid, so that neighbouring chunks read their shared halo planes at
  *        the same time, from L2
+ *   tma  (lds 2, 16-byte vectors, sm_90) the lanes of warp 0 copy the tile rows
+ *        of a plane with the bulk copy engine onto an mbarrier a stage; the
+ *        computing threads issue no copies (tn_fam_tma_check)
  */
 #include "fam.h"
 
@@ -76,16 +79,35 @@ int tn_fam_flag(int v, const char *name, char *why, size_t n)
 	return 1;
 }
 
-enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB, KU, ZD, ZU };
+enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB, KU, ZD, ZU, TMA };
 
 /* lds 2: the ring of pf + 3 tiles of BY YPT + 2R rows of BX + 2 XV vectors, in
- * dynamic LDS (over 48 KiB with the opt-in). Domains are bounded
+ * dynamic LDS (over 48 KiB with the opt-in). With tma, the ring's pf + 3 barriers
+ * of 8 bytes after it. Domains are bounded
  * (tn_space_set), so the product fits. */
 static long long dyn_lds(const struct tn_problem *pb, const int *v)
 {
 	const long long r = pb->r, xv = (r + v[VEC] - 1) / v[VEC];
 	return v[LDS] != 2 ? 0 : (v[PF] + 3) * ((long long)v[BY] * v[YPT] + 2 * r) *
-		(v[BX] + 2 * xv) * v[VEC] * tn_elem_size(pb);
+		(v[BX] + 2 * xv) * v[VEC] * tn_elem_size(pb) + (v[TMA] ? (v[PF] + 3) * 8 : 0);
+}
+
+int tn_fam_tma_check(const struct tn_problem *pb, int tma, int lds, int vec,
+		      const struct tn_limits *lim, char *why, size_t n)
+{
+	if (tn_fam_flag(tma, "tma", why, n))
+		return 1;
+	if (!tma)
+		return 0;
+	if (lds != 2)
+		return snprintf(why, n, "tma=1 copies the ring of lds=2 by the bulk copy engine; it "
+				"needs lds=2"), 1;
+	if (!lim->bulk)
+		return snprintf(why, n, "tma=1 needs the bulk copy engine of NVIDIA sm_90 and later; "
+				"this target has none"), 1;
+	if (vec * tn_elem_size(pb) != 16)
+		return snprintf(why, n, "tma=1 copies 16-byte vectors: vec=4 in fp32, vec=2 in fp64"), 1;
+	return 0;
 }
 
 int tn_fam_dyn_check(long long bytes, const struct tn_limits *lim, char *why, size_t n)
@@ -118,6 +140,8 @@ static int check(const struct tn_problem *pb, const int *v,
 	if (v[ZD] && (pb->nx + v[VEC] * v[BX] - 1) / (v[VEC] * v[BX]) > 65535)
 		return snprintf(why, n, "zd=1: grid y (x tiles) exceeds 65535 blocks"), 1;
 	if (tn_fam_ring_check(pb, v[LDS], v[MB], v[BX] * v[BY], why, n))
+		return 1;
+	if (tn_fam_tma_check(pb, v[TMA], v[LDS], v[VEC], lim, why, n))
 		return 1;
 	if (!v[ZD] && (pb->nz + v[NW] - 1) / v[NW] > 65535)
 		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
@@ -156,7 +180,7 @@ static int terms(int r) { return 6 * r + 1; }
 const struct tn_family tn_fam_xyz = {
 	.name = "xyz", .tmpl = "xyz.m4",
 	.help = "fused Dxx+Dyy+Dzz in one pass: xy tile in registers or LDS, z register queue",
-	.np = 12,
+	.np = 13,
 	.p = {
 		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
 		{ "bx", "threads per block in x", 1, 1024, 2, { 32, 64 } },
@@ -170,6 +194,7 @@ const struct tn_family tn_fam_xyz = {
 		{ "ku", "unroll the plane loop 2R+1 times", 0, 1, 1, { 0 } },
 		{ "zd", "lds 2: chunks meet at their shared z halo", 0, 1, 1, { 0 } },
 		{ "zu", "unroll the plane loop zu times", 1, 8, 3, { 1, 2, 4 } },
+		{ "tma", "lds 2: rows copied by the bulk copy engine (sm_90)", 0, 1, 1, { 0 }, 1 },
 	},
 
 	.check = check, .geom = geom, .geom_src = geom_src, .dyn_lds = dyn_lds, .bytes = tn_fam_bytes,
