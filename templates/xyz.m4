@@ -142,11 +142,24 @@ m4_define(`FDT_STORE_SHIFT', `		if (k - R >= kb) {              /* output plane 
 ')m4_dnl
 m4_dnl FDT_TMA_LIB: with FDT_TMA, the mbarrier and bulk copy helpers (sm_90 PTX).
 m4_define(`FDT_TMA_LIB', `m4_ifelse(FDT_TMA, 1, `
-#ifdef FD_AMD
-#error "tma=1 needs the bulk copy engine of NVIDIA sm_90 and later"
-#endif
 /* The mbarrier helpers of tma=1: a barrier per ring stage, one arrival (the
- * lane that announces the bytes of a plane) and the bytes of its copies. */
+ * lane that announces the bytes of a plane) and the bytes of its copies. AMD
+ * has no bulk copy engine, and fdtune tunes no tma=1 there; the source of one
+ * tuned on NVIDIA (an export) still builds: the lanes copy their rows
+ * themselves, and the barrier of every plane orders the copies. */
+#ifdef FD_AMD
+static __device__ __forceinline__ void fd_bar_init(unsigned long long *b) { *b = 0; }
+static __device__ __forceinline__ void fd_bar_fence(void) { }
+static __device__ __forceinline__ void fd_bar_expect(unsigned long long *, unsigned) { }
+static __device__ __forceinline__ void fd_lanes_sync(void) { }
+static __device__ __forceinline__ void fd_bulk(void *dst, const void *src, unsigned bytes,
+					       unsigned long long *)
+{
+	for (unsigned i = 0; i < bytes / 16; i++)
+		static_cast<float4 *>(dst)[i] = static_cast<const float4 *>(src)[i];
+}
+static __device__ __forceinline__ void fd_bar_wait(unsigned long long *, unsigned) { }
+#else
 static __device__ __forceinline__ unsigned fd_sa(const void *p)
 {
 	return (unsigned)__cvta_generic_to_shared(p);
@@ -155,6 +168,12 @@ static __device__ __forceinline__ void fd_bar_init(unsigned long long *b)
 {
 	asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" :: "r"(fd_sa(b)) : "memory");
 }
+/* the barriers initialized are seen by the bulk copies */
+static __device__ __forceinline__ void fd_bar_fence(void)
+{
+	asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+static __device__ __forceinline__ void fd_lanes_sync(void) { __syncwarp(); }
 /* the one arrival of the phase, which then also waits for bytes more */
 static __device__ __forceinline__ void fd_bar_expect(unsigned long long *b, unsigned bytes)
 {
@@ -179,6 +198,7 @@ static __device__ __forceinline__ void fd_bar_wait(unsigned long long *b, unsign
 			     "\tselp.u32 %0, 1, 0, p;\n}\n" : "=r"(done) : "r"(fd_sa(b)), "r"(par) : "memory");
 	while (!done);
 }
+#endif
 ')')m4_dnl
 m4_dnl FDT_TISSUE(cond, stage): FDT_ISSUE of tma=1: when cond, the lanes of warp 0 start
 m4_dnl the bulk copies of the rows of the plane at src into ring[stage], lane 0 having
@@ -189,7 +209,7 @@ m4_define(`FDT_TISSUE', `{
 				const int st = $2;
 				if (tid == 0)
 					fd_bar_expect(&bar[st], TR * rb);
-				__syncwarp();
+				fd_lanes_sync();
 #pragma unroll
 				for (int i = 0; i < NRL; i++)
 					if (tid + 32 * i < TR)
@@ -249,7 +269,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 	if (tid == 0) {
 		for (int s = 0; s < NS; s++)
 			fd_bar_init(&bar[s]);
-		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+		fd_bar_fence();
 	}
 	__syncthreads();            /* the barriers exist before a copy counts on them */
 	unsigned ph = 0;            /* bit s: the parity of the phase of bar[s] awaited next */
