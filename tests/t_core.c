@@ -231,38 +231,38 @@ static void constraints(void **st)
 	unsigned g[3], b[3];
 	(void)st;
 	tn_limits_of_arch("sm_90", &lim);
-	int ok[] = { 4, 64, 4, 1, 1, 100, 1, 0, 0, 0, 0, 1 };
+	int ok[] = { 4, 64, 4, 1, 1, 100, 1, 0, 0, 0, 0, 1, 0 };
 	assert_int_equal(tn_fam_xyz.check(&pb, ok, &lim, why, sizeof why), 0);
-	int threads[] = { 4, 256, 8, 1, 0, 64, 0, 0, 0, 0, 0, 1 };
+	int threads[] = { 4, 256, 8, 1, 0, 64, 0, 0, 0, 0, 0, 1, 0 };
 	assert_int_equal(tn_fam_xyz.check(&pb, threads, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "2048 threads"));
-	int lds[] = { 4, 256, 4, 4, 1, 64, 0, 1, 0, 0, 0, 1 };   /* (16 + 8) * 256 * 16 B = 96 KiB */
+	int lds[] = { 4, 256, 4, 4, 1, 64, 0, 1, 0, 0, 0, 1, 0 };   /* (16 + 8) * 256 * 16 B = 96 KiB */
 	assert_int_equal(tn_fam_xyz.check(&pb, lds, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "LDS"));
-	int vec[] = { 3, 64, 4, 1, 1, 64, 0, 0, 0, 0, 0, 1 };
+	int vec[] = { 3, 64, 4, 1, 1, 64, 0, 0, 0, 0, 0, 1, 0 };
 	assert_int_equal(tn_fam_xyz.check(&pb, vec, &lim, why, sizeof why), 1);
-	int flag[] = { 4, 64, 4, 1, 3, 64, 0, 0, 0, 0, 0, 1 };
-	int pf[] = { 4, 64, 4, 1, 1, 64, 0, 2, 0, 0, 0, 1 };
+	int flag[] = { 4, 64, 4, 1, 3, 64, 0, 0, 0, 0, 0, 1, 0 };
+	int pf[] = { 4, 64, 4, 1, 1, 64, 0, 2, 0, 0, 0, 1, 0 };
 	/* the lds=2 ring is dynamic LDS: 5 x 24 x 66 x 16 B = 124 KiB fits sm_90's
 	 * opt-in (227 KiB), not gfx90a's 64 KiB; 5 x 40 x 130 x 16 B fits neither */
-	int ring[] = { 4, 64, 4, 4, 2, 64, 0, 2, 0, 0, 0, 1 };
+	int ring[] = { 4, 64, 4, 4, 2, 64, 0, 2, 0, 0, 0, 1, 0 };
 	assert_int_equal(tn_fam_xyz.check(&pb, ring, &lim, why, sizeof why), 0);
 	assert_int_equal(tn_fam_xyz.dyn_lds(&pb, ring), 5 * 24 * 66 * 16);
 	struct tn_limits amd;
 	tn_limits_of_arch("gfx90a", &amd);
 	assert_int_equal(tn_fam_xyz.check(&pb, ring, &amd, why, sizeof why), 1);
 	assert_non_null(strstr(why, "dynamic LDS"));
-	int big[] = { 4, 128, 8, 4, 2, 64, 0, 2, 0, 0, 0, 1 };
+	int big[] = { 4, 128, 8, 4, 2, 64, 0, 2, 0, 0, 0, 1, 0 };
 	assert_int_equal(tn_fam_xyz.check(&pb, big, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "over the limit of 232448"));
-	int zu[] = { 4, 64, 4, 1, 2, 64, 0, 0, 0, 1, 0, 2 };     /* ku=1 with zu=2 */
+	int zu[] = { 4, 64, 4, 1, 2, 64, 0, 0, 0, 1, 0, 2, 0 };     /* ku=1 with zu=2 */
 	assert_int_equal(tn_fam_xyz.check(&pb, zu, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "zu=2 with ku=1"));
-	int mb[] = { 4, 256, 4, 1, 1, 64, 0, 0, 3, 0, 0, 1 };
-	int zd[] = { 4, 64, 4, 1, 1, 64, 0, 0, 0, 0, 1, 1 };
+	int mb[] = { 4, 256, 4, 1, 1, 64, 0, 0, 3, 0, 0, 1, 0 };
+	int zd[] = { 4, 64, 4, 1, 1, 64, 0, 0, 0, 0, 1, 1, 0 };
 	assert_int_equal(tn_fam_xyz.check(&pb, zd, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "zd=1 needs lds=2"));
-	int zd2[] = { 4, 64, 4, 1, 2, 64, 0, 0, 0, 0, 1, 1 };
+	int zd2[] = { 4, 64, 4, 1, 2, 64, 0, 0, 0, 0, 1, 1, 0 };
 	assert_int_equal(tn_fam_xyz.check(&pb, zd2, &lim, why, sizeof why), 0);
 	tn_fam_xyz.geom(&pb, zd2, g, b);
 	assert_true(g[0] == 8 && g[1] == 2 && g[2] == 128);    /* z chunks first */
@@ -308,7 +308,7 @@ static void geometry_source(void **st)
 				for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
 					struct tn_problem pb = problem(r, sizes[s][0], sizes[s][1],
 								       sizes[s][2]);
-					struct tn_limits lim = { 1024, 49152, 49152 };
+					struct tn_limits lim = { 1024, 49152, 49152, 0 };
 					char ex[3][96], why[256];
 					unsigned g[3], b[3], b2[3];
 					int v[TN_MAXP];

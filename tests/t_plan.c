@@ -200,7 +200,7 @@ static void plan_files(void **st)
 	expect("sweep -n 64,12x12", 2, "--size '12x12'");
 	expect("sweep --precision fp32,fp16", 2, "--precision 'fp16'");
 	expect("sweep -f xyz,iso3dfd -p foo=1", 2,
-	       "no such parameter; it has: vec bx by ypt lds nw nt pf mb ku zd zu (nor has any other");
+	       "no such parameter; it has: vec bx by ypt lds nw nt pf mb ku zd zu tma (nor has any other");
 	/* a problem of which nothing can run: refused before anything is recorded */
 	snprintf(args, sizeof args, "sweep -f xyz --precision fp32,fp64 -p vec=4 --compile-only "
 		 "--db %s/bad.db", dir);

@@ -62,8 +62,10 @@ struct tn_param {
 	int lo, hi;             /* every value given must lie in lo..hi */
 	int n, v[TN_MAXV];      /* default domain */
 	/* 1: a knob added after kernels were recorded; at its value lo it is not
-	 * passed to the template, whose default for it is lo, so those kernels keep
-	 * their source, and their recorded builds their hash (export embeds them) */
+	 * passed to the template, whose default for it is lo, nor written in a
+	 * configuration's JSON or text, so those kernels keep their source, their
+	 * recorded builds their hash (export embeds them), and their
+	 * configurations their identity */
 	int late;
 };
 
@@ -184,6 +186,8 @@ void tn_space_default(const struct tn_family *f, struct tn_space *s);
 int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n);
 long long tn_space_size(const struct tn_space *s);
 void tn_space_at(const struct tn_space *s, long long i, int *v);
+/* Configuration v as JSON ({"vec":4,...}) and as text (vec=4 ...), a late
+ * parameter at its lo left out (tn_param). */
 void tn_config_json(const struct tn_family *f, const int *v, char *buf, size_t n);
 /* The values v of configuration json (read by SQLite through db); a
  * parameter json lacks takes the first value of its default domain, and
