@@ -36,6 +36,8 @@ problems="xyz:4:fp32 xyz:8:fp32 iso3dfd:8:fp32 xyz:8:fp64"
 # A copy with table keyed(run_id, problem_id, family, radius, precision, nx,
 # ny, nz, key, ms, gbs): key is the configuration as export prints it.
 cp "$db" "$tmp/k.db"
+# keys are the text fdtune writes (export --which): a late parameter at its
+# lo (tma=0, tuner/tn.h) is left out
 {
 	echo "CREATE TABLE dflt(family, name, value, pos);"
 	"$fdtune" gen --list | awk '
@@ -47,7 +49,8 @@ cp "$db" "$tmp/k.db"
 	  r.nx, r.ny, r.nz, r.median_ms AS ms, r.gbs,
 	  (SELECT group_concat(name || '=' || v, ' ') FROM
 	    (SELECT d.name, coalesce(json_extract(r.params, '$.' || d.name), d.value) AS v
-	     FROM dflt d WHERE d.family = r.family ORDER BY d.pos)) AS key
+	     FROM dflt d WHERE d.family = r.family ORDER BY d.pos)
+	   WHERE NOT (name = 'tma' AND v = 0)) AS key
 	  FROM v_runs r WHERE r.status = 'ok' AND r.median_ms IS NOT NULL AND r.device LIKE '%H100%'
 	  AND ((r.family = 'xyz' AND r.radius IN (4, 8)) OR (r.family = 'iso3dfd' AND r.radius = 8));
 	CREATE INDEX keyed_i ON keyed(family, radius, precision, nx, ny, nz, key);

@@ -257,11 +257,7 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
 				"-p acc=0, or name one with --run)", p->run), 1;
 	if (fit)        /* where nothing fits, as it is: the launch says why */
 		(void)tn_default_fit(&pb, v, &moved, why, sizeof why);
-	cfg[0] = 0;
-	for (int i = 0; i < fam->np; i++) {
-		size_t o = strlen(cfg);
-		snprintf(cfg + o, 512 - o, "%s%s=%d", i ? " " : "", fam->p[i].name, v[i]);
-	}
+	tn_config_text(fam, v, cfg, 512);
 	if (!kname)
 		return 0;
 	if (gen_source(fam->tmpl, kname, d, tn_defs(&pb, v, d), src, err, n))
