@@ -59,7 +59,11 @@ prof xyz8-tma1 $r8 -p tma=1
 prof iso8-tma0 $iso -p tma=0
 # shellcheck disable=SC2086
 prof iso8-tma1 $iso -p tma=1
-for a in "-r 8" "-f iso3dfd -r 8" "-r 8 --precision fp64" "-r 4"; do
+# (as run on 2026-11-25 the loop named no family and precision, so each
+# "== best" line of tma/summary.txt is the last row of every family and
+# precision at that R, another family's; results/NOTES.md v29 reads the runs)
+for a in "-f xyz -r 8 --precision fp32" "-f iso3dfd -r 8 --precision fp32" \
+	"-f xyz -r 8 --precision fp64" "-f xyz -r 4 --precision fp32"; do
 	# shellcheck disable=SC2086
 	log "== best $a: $(./fdtune best --db "$db" -n 512 $a | tail -1 | cut -c24-)"
 done
