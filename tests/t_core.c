@@ -216,6 +216,21 @@ static void space_enumerates(void **st)
 	tn_space_at(&s, 0, v);
 	tn_config_json(&tn_fam_xyz, v, json, sizeof json);
 	assert_string_equal(json, "{\"vec\":4,\"bx\":32,\"by\":2,\"ypt\":2,\"lds\":1,\"nw\":7,\"nt\":0,\"pf\":0,\"mb\":0,\"ku\":0,\"zd\":0,\"zu\":1}");
+	/* tma, a late parameter, is written where it is not at its lo, and then
+	 * reaches the template */
+	v[tn_param_index(&tn_fam_xyz, "tma")] = 1;
+	tn_config_json(&tn_fam_xyz, v, json, sizeof json);
+	assert_non_null(strstr(json, ",\"zu\":1,\"tma\":1}"));
+	tn_config_text(&tn_fam_xyz, v, json, sizeof json);
+	assert_non_null(strstr(json, " zu=1 tma=1"));
+	{
+		struct tn_problem pb = problem(4, 64, 64, 64);
+		struct gen_def d[TN_MAXP + 2];
+		const int nd = tn_defs(&pb, v, d);
+		assert_string_equal(d[nd - 1].name, "tma");
+		v[tn_param_index(&tn_fam_xyz, "tma")] = 0;
+		assert_int_equal(tn_defs(&pb, v, d), nd - 1);
+	}
 	assert_int_not_equal(tn_space_set(&s, "bogus=1", err, sizeof err), 0);
 	assert_non_null(strstr(err, "no such parameter"));
 	assert_int_not_equal(tn_space_set(&s, "vec=4,x", err, sizeof err), 0);
