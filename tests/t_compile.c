@@ -26,10 +26,12 @@
 static void representative_set(void **st)
 {
 	const char *arch = rt_default_arch();
+	struct tn_limits lim;
 	int n = 0;
 	(void)st;
 	if (getenv("T_COMPILE_QUICK"))
 		skip();
+	tn_limits_of_arch(arch, &lim);
 	for (int r = 1; r <= TN_RMAX; r++)
 		for (int vec = 1; vec <= 4; vec *= 2)
 			for (int lds = 0; lds <= 2; lds++) {
@@ -40,14 +42,12 @@ static void representative_set(void **st)
 					{ "mb", 0 }, { "ku", (r + vec) % 3 == 0 }, { "zd", lds == 2 && r % 2 },
 					{ "zu", (r + vec) % 3 == 0 || lds != 2 ? 1 : 1 + r % 3 },
 					/* the bulk copies where the target has them: odd R */
-					{ "tma", lds == 2 && vec == 4 && r % 2 && strncmp(arch, "gfx", 3) } };
+					{ "tma", lds == 2 && vec == 4 && r % 2 && lim.bulk } };
 				char err[4096], why[256], *src;
 				struct rt_prog p;
 				struct tn_problem pb = { tn_family("xyz"), r, 64, 64, 64, "fp32", { 1, 1, 1 } };
-				struct tn_limits lim;
 				int v[13];
 				/* the deepest ring that fits the LDS of the target */
-				tn_limits_of_arch(arch, &lim);
 				for (;;) {
 					for (int i = 0; i < 13; i++)
 						v[i] = d[i + 1].value;

@@ -218,6 +218,12 @@ static void space_enumerates(void **st)
 	assert_string_equal(json, "{\"vec\":4,\"bx\":32,\"by\":2,\"ypt\":2,\"lds\":1,\"nw\":7,\"nt\":0,\"pf\":0,\"mb\":0,\"ku\":0,\"zd\":0,\"zu\":1}");
 	/* tma, a late parameter, is written where it is not at its lo, and then
 	 * reaches the template */
+	/* a configuration without a late parameter reads the first value of its
+	 * domain: that is the lo it is left out at, in every family */
+	for (int i = 0; tn_families[i]; i++)
+		for (int p = 0; p < tn_families[i]->np; p++)
+			if (tn_families[i]->p[p].late)
+				assert_int_equal(tn_families[i]->p[p].v[0], tn_families[i]->p[p].lo);
 	v[tn_param_index(&tn_fam_xyz, "tma")] = 1;
 	tn_config_json(&tn_fam_xyz, v, json, sizeof json);
 	assert_non_null(strstr(json, ",\"zu\":1,\"tma\":1}"));

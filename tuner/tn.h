@@ -65,7 +65,8 @@ struct tn_param {
 	 * passed to the template, whose default for it is lo, nor written in a
 	 * configuration's JSON or text, so those kernels keep their source, their
 	 * recorded builds their hash (export embeds them), and their
-	 * configurations their identity */
+	 * configurations their identity; its default domain starts at lo, the value a
+	 * configuration without it reads (tn_config_parse) */
 	int late;
 };
 
@@ -211,6 +212,9 @@ struct gen_def;
 int tn_elem_size(const struct tn_problem *pb);
 /* "fp32" or "fp64" into *prec (a static string). */
 int tn_parse_prec(const char *s, const char **prec, char *err, size_t n);
+/* 0 when parameter i of f is a late one at its lo (tn_param): left out of the
+ * template's definitions, the configuration's JSON and its text; else 1. */
+int tn_param_shown(const struct tn_family *f, const int *v, int i);
 /* The generator's definitions of configuration v of pb: r, dbl (1 for
  * fp64) and one per parameter but a late one at its lo (tn_param), TN_MAXP + 2
  * at most; returns their count. */

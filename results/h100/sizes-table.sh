@@ -34,10 +34,9 @@ fi
 problems="xyz:4:fp32 xyz:8:fp32 iso3dfd:8:fp32 xyz:8:fp64"
 
 # A copy with table keyed(run_id, problem_id, family, radius, precision, nx,
-# ny, nz, key, ms, gbs): key is the configuration as export prints it.
+# ny, nz, key, ms, gbs): key is every parameter of the configuration, those
+# its JSON leaves out at their defaults, in the order of fdtune gen --list.
 cp "$db" "$tmp/k.db"
-# keys are the text fdtune writes (export --which): a late parameter at its
-# lo (tma=0, tuner/tn.h) is left out
 {
 	echo "CREATE TABLE dflt(family, name, value, pos);"
 	"$fdtune" gen --list | awk '
@@ -49,8 +48,7 @@ cp "$db" "$tmp/k.db"
 	  r.nx, r.ny, r.nz, r.median_ms AS ms, r.gbs,
 	  (SELECT group_concat(name || '=' || v, ' ') FROM
 	    (SELECT d.name, coalesce(json_extract(r.params, '$.' || d.name), d.value) AS v
-	     FROM dflt d WHERE d.family = r.family ORDER BY d.pos)
-	   WHERE NOT (name = 'tma' AND v = 0)) AS key
+	     FROM dflt d WHERE d.family = r.family ORDER BY d.pos)) AS key
 	  FROM v_runs r WHERE r.status = 'ok' AND r.median_ms IS NOT NULL AND r.device LIKE '%H100%'
 	  AND ((r.family = 'xyz' AND r.radius IN (4, 8)) OR (r.family = 'iso3dfd' AND r.radius = 8));
 	CREATE INDEX keyed_i ON keyed(family, radius, precision, nx, ny, nz, key);
@@ -103,7 +101,12 @@ rule_row() {
 	line=$("$fdtune" export --db "$tmp/l.db" -f "$f" -r "$r" --precision "$pr" \
 		--device "$dev" --all-sizes --which "${x}x${y}x${z}")
 	from=$(echo "$line" | sed 's/.*size \([0-9x]*\): .*/\1/')
-	key=$(echo "$line" | sed 's/.*size [0-9x]*: //')
+	# the printed configuration, its parameters left out (a late one at its
+	# first value) filled in from the defaults, as the keys of keyed are
+	json=$(echo "$line" | sed 's/.*size [0-9x]*: //; s/\([a-z0-9_]*\)=\(-\{0,1\}[0-9]*\)/"\1":\2/g; s/ /,/g')
+	key=$(q "SELECT group_concat(name || '=' || v, ' ') FROM (SELECT d.name,
+	       coalesce(json_extract('{$json}', '$.' || d.name), d.value) AS v FROM dflt d
+	       WHERE d.family = '$f' ORDER BY d.pos)")
 	a=$(fig "$f" "$r" "$pr" "$x" "$y" "$z" "$key")
 	c=$(fig "$f" "$r" "$pr" "$x" "$y" "$z" "$w")
 	ratio=$(awk -v a="$a" -v c="$c" 'BEGIN { if (a + 0 > 0 && c + 0 > 0) printf "%.2f", a / c; else print "-" }')

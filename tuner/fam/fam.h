@@ -26,6 +26,9 @@ int tn_fam_ring_check(const struct tn_problem *pb, int lds, int mb, int threads,
  * and 16-byte vectors. */
 int tn_fam_tma_check(const struct tn_problem *pb, int tma, int lds, int vec,
 		      const struct tn_limits *lim, char *why, size_t n);
+/* The dynamic LDS bytes tma adds after the rings: an 8-byte mbarrier for each
+ * of the ring's pf + 3 stages (none with tma 0). */
+long long tn_fam_tma_lds(int tma, int pf);
 /* Weights of the second derivatives along the axes in mask, scaled by 1/h^2. */
 void tn_fam_coef_axes(const struct tn_problem *pb, int mask, struct tn_coef *c);
 /* The geometry of families that tile the grid: blocks of bx x by threads,

@@ -55,7 +55,7 @@ static long long dyn_lds(const struct tn_problem *pb, const int *v)
 	const long long r = pb->r, xv = (r + v[VEC] - 1) / v[VEC], th = (long long)v[BY] * v[YPT];
 	return v[LDS] != 2 ? 0 : ((v[PF] + 3) * (th + 2 * r) * (v[BX] + 2 * xv) +
 				  (v[WR] ? r * th * v[BX] : 0)) * v[VEC] * tn_elem_size(pb) +
-		(v[TMA] ? (v[PF] + 3) * 8 : 0);
+		tn_fam_tma_lds(v[TMA], v[PF]);
 }
 
 static int check(const struct tn_problem *pb, const int *v,

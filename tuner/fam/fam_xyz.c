@@ -89,7 +89,12 @@ static long long dyn_lds(const struct tn_problem *pb, const int *v)
 {
 	const long long r = pb->r, xv = (r + v[VEC] - 1) / v[VEC];
 	return v[LDS] != 2 ? 0 : (v[PF] + 3) * ((long long)v[BY] * v[YPT] + 2 * r) *
-		(v[BX] + 2 * xv) * v[VEC] * tn_elem_size(pb) + (v[TMA] ? (v[PF] + 3) * 8 : 0);
+		(v[BX] + 2 * xv) * v[VEC] * tn_elem_size(pb) + tn_fam_tma_lds(v[TMA], v[PF]);
+}
+
+long long tn_fam_tma_lds(int tma, int pf)
+{
+	return tma ? (pf + 3) * 8LL : 0;
 }
 
 int tn_fam_tma_check(const struct tn_problem *pb, int tma, int lds, int vec,

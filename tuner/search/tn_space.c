@@ -96,18 +96,11 @@ void tn_space_at(const struct tn_space *s, long long i, int *v)
 	}
 }
 
-/* A late parameter (tn_param) at its lo is left out, so that a configuration
- * keeps the identity it had before the parameter existed. */
-static int shown(const struct tn_family *f, const int *v, int i)
-{
-	return !f->p[i].late || v[i] != f->p[i].lo;
-}
-
 void tn_config_json(const struct tn_family *f, const int *v, char *buf, size_t n)
 {
 	size_t o = (size_t)snprintf(buf, n, "{");
 	for (int i = 0, k = 0; i < f->np && o < n; i++)
-		if (shown(f, v, i))
+		if (tn_param_shown(f, v, i))
 			o += (size_t)snprintf(buf + o, n - o, "%s\"%s\":%d", k++ ? "," : "",
 					      f->p[i].name, v[i]);
 	if (o < n)
@@ -136,7 +129,7 @@ void tn_config_text(const struct tn_family *f, const int *v, char *buf, size_t n
 	size_t o = 0;
 	buf[0] = 0;
 	for (int i = 0, k = 0; i < f->np && o < n; i++)
-		if (shown(f, v, i))
+		if (tn_param_shown(f, v, i))
 			o += (size_t)snprintf(buf + o, n - o, "%s%s=%d", k++ ? " " : "",
 					      f->p[i].name, v[i]);
 }
