@@ -22,14 +22,14 @@ WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 $(WARN) -fopenmp -MMD -MP
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Igen -Iruntime -Idb -Ituner -Ituner/cmd -Ituner/fam -Ituner/ref -Ituner/search -Ituner/sweep -Ituner/report -Ituner/export -Ituner/plan -DFDT_TEMPLATE_DIR='"$(CURDIR)/templates"'
-LDLIBS = -lsqlite3 -lpthread -lm
+LDLIBS = -lsqlite3 -lz -lpthread -lm
 NV_CPPFLAGS = -DRT_NVIDIA -I$(CUDA)/include
 NV_LIBS = -L$(CUDA)/lib64 -Wl,-rpath,$(CUDA)/lib64 -lnvrtc -ldl
 AMD_CPPFLAGS = -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include
 AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 
 B = build
-CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_reap.c db/db_path.c db/db_read.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
+CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_reap.c db/db_path.c db/db_read.c db/db_source.c db/db_compact.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
        tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
        tuner/fam/fam_xyz.c tuner/fam/fam_bugs.c tuner/search/tn_search.c tuner/search/tn_transfer.c \
        tuner/fam/fam_x.c tuner/fam/fam_y.c tuner/fam/fam_z.c tuner/fam/fam_xy.c \
@@ -38,7 +38,7 @@ CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault
        tuner/ref/tn_ref_wave.c tuner/fam/fam_iso3dfd.c tuner/plan/tn_plan.c tuner/plan/tn_order.c tuner/tn_file.c
 TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_choose.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_fault.c tuner/sweep/tn_progress.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c \
        tuner/cmd/cmd_gen.c tuner/cmd/cmd_sweep.c tuner/cmd/cmd_info.c tuner/cmd/cmd_report.c tuner/report/tn_report.c \
-       tuner/cmd/cmd_export.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c \
+       tuner/cmd/cmd_export.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c tuner/cmd/cmd_compact.c \
        tuner/export/tn_exp_build.c tuner/export/tn_exp_emit.c tuner/export/tn_exp_one.c tuner/export/tn_exp_sizes.c \
        tuner/export/tn_exp_f90.c tuner/export/tn_exp_name.c \
        tuner/main.c
@@ -181,7 +181,7 @@ $(EX)/wave_f-cpu: $(EX)/wave_f.o $(EX)/wave_k_f.o $(EX)/wave_host.o $(EX)/wave_c
 $(B)/tests/t_example.o: CPPFLAGS += -I$(EX) -Iexamples/wave
 $(B)/tests/t_example.o: $(EX)/wave_k.h $(EX)/wave-cpu
 $(B)/t_example: $(B)/tests/t_example.o $(B)/tests/t_util.o $(EX_HOST) $(EX)/wave_cpu.o
-	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lm $(TESTLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz -lm $(TESTLIBS)
 
 # ---- generated kernels, in the build tree only ----
 gen-all: fdtune
@@ -209,23 +209,23 @@ $(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_record.
 $(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_fortran: $(B)/tests/t_fortran.o $(B)/tests/t_util.o $(B)/libfdtune.a
-	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
 $(B)/t_pkg: $(B)/tests/t_pkg.o $(B)/tests/t_util.o
-	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
 $(B)/t_cli: $(B)/tests/t_cli.o $(B)/tests/t_util.o
-	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
 $(B)/t_plan: $(B)/tests/t_plan.o $(B)/tests/t_util.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_report: $(B)/tests/t_report.o $(B)/tests/t_util.o
-	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
 $(B)/t_share: $(B)/tests/t_share.o $(B)/tests/t_util.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_fault.o $(B)/db/db_path.o $(B)/db/db_read.o
-	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
 $(B)/t_readme: $(B)/tests/t_readme.o $(B)/tests/t_util.o
-	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
 $(B)/t_input: $(B)/tests/t_input.o $(B)/tests/t_util.o
-	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
 $(B)/t_robust: $(B)/tests/t_robust.o $(B)/tests/t_util.o
-	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
 $(B)/t_compile-nvidia: $(B)/tests/t_compile.o $(CORE_O) $(B)/nvidia/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(NV_LIBS) $(TESTLIBS)
 $(B)/t_compile-amd: $(B)/tests/t_compile.o $(CORE_O) $(B)/amd/rt.o
@@ -243,15 +243,33 @@ sweep:
 	@mkdir -p results
 	./fdtune sweep --db results/fdtune.db $(ARGS)
 
+# ---- the shipped databases (results/GPU/): fdtune.db, what users query (each
+# problem's fastest records and the sources of the fastest few: fdtune
+# compact), and history.db.xz, every run recorded, which replay, the README's
+# figures (tests/readme.sh) and results/NOTES.md read. `make history`
+# restores each history.db beside it; `make ship` (after sweeping into a
+# history.db) makes fdtune.db and history.db.xz again from it.
+SHIPPED = $(wildcard results/*/history.db.xz)
+HISTORY = $(SHIPPED:.xz=)
+history: $(HISTORY)
+results/%/history.db: results/%/history.db.xz
+	xz -dc $< > $@.tmp && mv $@.tmp $@
+ship: fdtune
+	@for h in $(HISTORY); do d=$$(dirname $$h); test -e $$h || { echo "make ship: $$h missing (make history)" >&2; exit 1; }; \
+	  rm -f $$d/fdtune.db.new && ./fdtune compact --db $$h --out $$d/fdtune.db.new > $$d/compact.txt && \
+	  mv $$d/fdtune.db.new $$d/fdtune.db && xz -T0 -6 -c $$h > $$d/history.db.xz.tmp && \
+	  mv $$d/history.db.xz.tmp $$d/history.db.xz && tail -1 $$d/compact.txt || { cat $$d/compact.txt; exit 1; }; done
+
 test:
 	@sh .ci/deps.sh test
 	@$(MAKE) --no-print-directory -j$$(nproc) check
 
 # Every test binary runs even when an earlier one fails; the target fails
 # if any did. t_gpu skips itself where there is no GPU.
-check: fdtune $(if $(HAVE_HIP),fdtune-amd) $(T_CPU) $(B)/t_gpu
+check: fdtune $(if $(HAVE_HIP),fdtune-amd) $(T_CPU) $(B)/t_gpu $(HISTORY)
 	@FDTUNE=$(CURDIR)/fdtune TEMPLATES=$(CURDIR)/templates ROOT=$(CURDIR) \
-	  RESULTS_DB=$(CURDIR)/results/h100/fdtune.db sh tests/run.sh $(T_CPU) $(B)/t_gpu
+	  RESULTS_DB=$(CURDIR)/results/h100/fdtune.db HISTORY_DB=$(CURDIR)/results/h100/history.db \
+	  sh tests/run.sh $(T_CPU) $(B)/t_gpu
 
 # GPU tests only: what the device machine runs.
 test-gpu: fdtune $(B)/t_gpu $(B)/t_example
@@ -285,9 +303,10 @@ $(B)/fdtune: $(CORE_O) $(TOOL_O) $(B)/$(GPU)/rt.o
 
 test-sanitize:
 	@sh .ci/deps.sh test
-	@CFLAGS='$(SAN_CFLAGS)' $(MAKE) --no-print-directory -j$$(nproc) B=$(SAN) $(SAN)/fdtune $(T_CPU:$(B)/%=$(SAN)/%)
+	@CFLAGS='$(SAN_CFLAGS)' $(MAKE) --no-print-directory -j$$(nproc) B=$(SAN) $(SAN)/fdtune $(T_CPU:$(B)/%=$(SAN)/%) $(HISTORY)
 	@$(SAN_ENV) FDTUNE=$(CURDIR)/$(SAN)/fdtune TEMPLATES=$(CURDIR)/templates ROOT=$(CURDIR) \
-	  RESULTS_DB=$(CURDIR)/results/h100/fdtune.db FDTUNE_REPORT_DB=$(CURDIR)/results/h100/fdtune.db \
+	  RESULTS_DB=$(CURDIR)/results/h100/fdtune.db HISTORY_DB=$(CURDIR)/results/h100/history.db \
+	  FDTUNE_REPORT_DB=$(CURDIR)/results/h100/fdtune.db \
 	  sh tests/run.sh $(T_CPU:$(B)/%=$(SAN)/%)
 
 # ---- fuzzing with libFuzzer (clang): every tests/fuzz/fz_NAME.c is a target
@@ -344,6 +363,6 @@ FORCE:
 clean:
 	rm -rf $(B) $(SAN) $(FZ) fdtune fdtune-nvidia fdtune-amd
 
-.PHONY: all sweep test check test-gpu test-slurm deps clean gen-all lib install FORCE example test-sanitize fuzz fuzz-build
+.PHONY: all sweep test check test-gpu test-slurm deps clean gen-all lib install FORCE example test-sanitize fuzz fuzz-build history ship
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 -include $(shell find $(FZ) -name '*.d' 2>/dev/null)

@@ -22,6 +22,7 @@ command -v cc >/dev/null 2>&1 || want="$want gcc"
 command -v make >/dev/null 2>&1 || want="$want make"
 command -v m4 >/dev/null 2>&1 || want="$want m4"
 have_hdr sqlite3.h || want="$want libsqlite3-dev"
+have_hdr zlib.h || want="$want zlib1g-dev"
 if [ "${1:-}" = test ]; then
 	have_hdr cmocka.h || want="$want libcmocka-dev"
 	have_hdr hip/hiprtc.h || want="$want libamdhip64-dev libhiprtc-builtins5"

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define DB_SCHEMA_LATEST 6            /* newest schema this build can write */
+#define DB_SCHEMA_LATEST 7            /* newest schema this build can write */
 #define DB_APPLICATION_ID 0x46445455  /* PRAGMA application_id, 'FDTU' */
 #define DB_NOMATCH 1                  /* db_best: valid query, no rows */
 
@@ -183,6 +183,36 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
  * compile-only sweep skips. */
 int db_build_recorded(struct db *d, long long cfg, long long prob, const char *arch,
                       const char *compiler, int *yes, char *err, size_t n);
+
+/* The generated sources kept (db_source.c), by the hash of the text
+ * (gen_hash, as builds.source_hash holds it).  db_source_put keeps src
+ * deflated, unless a source of that hash is kept already; src must hash to
+ * hash.  db_source_get: 0 with *src the text (malloc'ed, the caller frees),
+ * checked against its hash; DB_NOMATCH with *src NULL where none is kept;
+ * -1 where the one kept cannot be read back (damaged, an unknown codec).
+ * db_source_count: how many are kept. */
+int db_source_put(struct db *d, const char *hash, const char *src, char *err, size_t n);
+int db_source_get(struct db *d, const char *hash, char **src, char *err, size_t n);
+int db_source_count(struct db *d, long long *count, char *err, size_t n);
+
+/* db_compact.c.  db_compact writes a new file `to` (which must not exist)
+ * from the database `from` (only read): for each device model and problem,
+ * its k (>= 1) fastest records (v_current) with their builds, compiler logs
+ * dropped, and every configuration, source, sweep, device and problem these
+ * name or that were recorded; *runs = the runs kept.  On failure `to` is
+ * removed.  db_each_unkept calls fn for each of the k fastest records of each
+ * device model and problem whose build's source is not kept, by device and
+ * problem, fastest first (rank 1: the problem's best); the strings are valid
+ * during the call, and a nonzero return of fn stops the walk and is
+ * returned. */
+int db_compact(const char *from, const char *to, int k, long long *runs, char *err, size_t n);
+struct db_unkept {
+    long long run;
+    const char *device, *family, *precision, *params, *source_hash;
+    int radius, nx, ny, nz, rank;
+};
+int db_each_unkept(struct db *d, int k, int (*fn)(void *ctx, const struct db_unkept *u),
+                   void *ctx, char *err, size_t n);
 
 /* Merges the fdtune database at src into d in one transaction (see
  * db_merge.c for how rows are matched): merging the same file twice adds

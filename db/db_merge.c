@@ -113,7 +113,10 @@ static const char merge_sql[] =
     " JOIN mprob p ON p.old = r.problem_id JOIN mcfg c ON c.old = r.config_id"
     " WHERE ((SELECT a FROM temp.mall) OR r.device_id IN (SELECT id FROM temp.mkeep)) AND NOT EXISTS (SELECT 1 FROM main.runs t WHERE t.device_id = d.new"
     " AND t.problem_id = p.new AND t.config_id = c.new AND t.created = r.created"
-    " AND t.status = r.status AND t.median_ms IS r.median_ms);";
+    " AND t.status = r.status AND t.median_ms IS r.median_ms);"
+    /* the sources kept of the builds main now has (schema 7) */
+    "INSERT OR IGNORE INTO main.sources(hash, codec, size, body) SELECT hash, codec, size, body"
+    " FROM src.sources WHERE hash IN (SELECT source_hash FROM main.builds);";
 
 /* Attaches the fdtune database at path to h as src, only to be read: what
  * db_read opens, so that a read-only source in a read-only directory is

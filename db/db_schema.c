@@ -127,6 +127,12 @@ const char *const db_migrations[] = {
     " coalesce(json_extract(params, '$.acc'), 0) AS acc, min(median_ms) AS ms\n"
     "FROM v_current\n"
     "GROUP BY device, arch, family, radius, nx, ny, nz, precision, acc;\n",
+
+    /* 7: the generated sources kept for the builds that matter (db_source.c),
+     * once per source hash (builds.source_hash), deflated (codec 'zlib'),
+     * size the length of the text */
+    "CREATE TABLE sources(hash TEXT PRIMARY KEY, codec TEXT NOT NULL CHECK(codec IN ('zlib')),\n"
+    " size INTEGER NOT NULL CHECK(size > 0), body BLOB NOT NULL);\n",
 };
 _Static_assert(sizeof db_migrations / sizeof db_migrations[0] == DB_SCHEMA_LATEST,
                "one migration per schema version");

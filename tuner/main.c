@@ -26,6 +26,8 @@ static const char usage[] =
 "  export    a tuned kernel as source and header for another code\n"
 "  replay    search strategies replayed against recorded runs, no GPU\n"
 "  merge     combine the databases of several sweeps into one\n"
+"  compact   the database users query, from a full one: the fastest records\n"
+"  upgrade   migrate a database to this fdtune's schema, in place\n"
 "  help      this text; help COMMAND: that command's --help\n\n"
 "  --version the version of fdtune and the templates it reads\n";
 
@@ -36,6 +38,7 @@ int main(int argc, char **argv)
 		{ "sweep", tn_cmd_sweep }, { "best", tn_cmd_best },
 		{ "report", tn_cmd_report }, { "export", tn_cmd_export },
 		{ "replay", tn_cmd_replay }, { "merge", tn_cmd_merge },
+		{ "compact", tn_cmd_compact }, { "upgrade", tn_cmd_upgrade },
 	};
 	if (argc > 1 && !strcmp(argv[1], "__worker"))   /* a sweep's GPU worker */
 		return tn_worker_main(argc - 1, argv + 1);

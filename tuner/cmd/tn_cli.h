@@ -79,5 +79,7 @@ int tn_cmd_report(int argc, char **argv);
 int tn_cmd_export(int argc, char **argv);
 int tn_cmd_replay(int argc, char **argv);
 int tn_cmd_merge(int argc, char **argv);
+int tn_cmd_compact(int argc, char **argv);
+int tn_cmd_upgrade(int argc, char **argv);
 
 #endif

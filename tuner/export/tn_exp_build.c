@@ -1,9 +1,12 @@
 /*
  * tn_exp_build.c: the measured build in an export (tn_exp_build.h). The
  * build is made again rather than kept: fdtune records a build's compiler,
- * version, target, options, source hash and resources, not its code; the
- * same compiler given the same source and options makes the same code, and
- * the checks below make sure that it did.
+ * version, target, options, source hash and resources, and keeps the source
+ * itself for the builds that matter (db_source.c), not their code; the same
+ * compiler given the same source and options makes the same code, and the
+ * checks below make sure that it did. The source is the one the database
+ * keeps, else (a record from before sources were kept) the one today's
+ * templates generate, where it hashes as the build's did.
  */
 #include "tn_exp_build.h"
 #include "tn_export.h"
@@ -47,17 +50,19 @@ static int same_opts(const char *a, const char *b)
 	return !strcmp(x[0], x[1]);
 }
 
-/* Tries the build of run `run` (of pb's problem and configuration v,
- * source src hashing to sh) into m: m->ok says whether it is the measured
- * build, m->why what it is or why not. */
+/* Tries the build of run `run` (of pb's problem and configuration v) into
+ * m: m->ok says whether it is the measured build, m->why what it is or why
+ * not. It compiles the source the database keeps for the build, else today's
+ * source tsrc, which hashes to tsh. */
 static void try_run(struct db *db, const struct tn_family *fam, const struct tn_problem *pb,
-		    const int *v, long long run, const char *src, const char *sh,
+		    const int *v, long long run, const char *tsrc, const char *tsh,
 		    struct tn_measured *m)
 {
 	struct db_build_row b;
 	struct rt_prog pr = { 0 };
-	char comp[64], opts[512], e[1024];
-	int lds;
+	char comp[64], opts[512], e[1024], *kept = NULL;
+	const char *src = tsrc, *sh = tsh;
+	int lds, g;
 
 	tn_measured_none(m, "");
 	m->run = run;
@@ -66,6 +71,14 @@ static void try_run(struct db *db, const struct tn_family *fam, const struct tn_
 		return;
 	}
 	m->build = b.id;
+	if ((g = db_source_get(db, b.source_hash, &kept, e, sizeof e)) < 0) {
+		snprintf(m->why, sizeof m->why, "not embedded: %.600s", e);
+		return;
+	}
+	if (!g) {
+		src = kept;
+		sh = b.source_hash;
+	}
 	rt_compiler(comp, sizeof comp);
 	rt_compile_options(b.arch, opts, sizeof opts);
 	if (strcmp(b.status, "ok"))
@@ -79,10 +92,10 @@ static void try_run(struct db *db, const struct tn_family *fam, const struct tn_
 		snprintf(m->why, sizeof m->why, "not embedded: run %lld was built with the options "
 			 "'%.200s', and this fdtune gives '%.200s'", run, b.options, opts);
 	else if (strcmp(sh, b.source_hash))
-		snprintf(m->why, sizeof m->why, "not embedded: the source this fdtune generates for "
-			 "run %lld hashes to %s, and its build compiled %s (the templates changed "
-			 "since: sweep the configuration again to record a build of today's source)",
-			 run, sh, b.source_hash);
+		snprintf(m->why, sizeof m->why, "not embedded: the database keeps no source of run "
+			 "%lld's build, and the source this fdtune generates for it hashes to %s, "
+			 "not %s (the templates changed since: fdtune sweep --recheck times it again "
+			 "and keeps its source)", run, sh, b.source_hash);
 	else if (rt_compile(src, fam->tmpl, b.arch, NULL, 0, &pr, e, sizeof e))
 		snprintf(m->why, sizeof m->why, "not embedded: %s failed to rebuild run %lld's kernel "
 			 "for %s: %.400s", comp, run, b.arch, e);
@@ -105,11 +118,13 @@ static void try_run(struct db *db, const struct tn_family *fam, const struct tn_
 	snprintf(m->fn, sizeof m->fn, "fdt_kernel");
 	gen_hash_bytes(m->code, m->size, m->hash);
 	snprintf(m->why, sizeof m->why, "the measured build: run %lld's build %lld, %s for %s "
-		 "(%.200s), %zu bytes, code hash %s; checked: source hash %s, %d registers, %d bytes "
-		 "of LDS (static and dynamic), %d of spills, as recorded", run, b.id, comp, b.arch,
-		 b.options, m->size, m->hash, sh, pr.regs, lds, pr.spill);
+		 "(%.200s), %zu bytes, code hash %s; checked: source hash %s (%s), %d registers, "
+		 "%d bytes of LDS (static and dynamic), %d of spills, as recorded", run, b.id, comp,
+		 b.arch, b.options, m->size, m->hash, sh, kept ? "the source the database keeps" :
+		 "today's templates", pr.regs, lds, pr.spill);
 done:
 	rt_prog_free(&pr);
+	free(kept);
 }
 
 int tn_measured_get(struct db *db, const struct tn_family *fam, const struct db_pick *p,

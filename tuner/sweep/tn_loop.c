@@ -99,8 +99,9 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 				goto bad;
 			fprintf(stderr, "fdtune: %s; starting a new worker\n", err);
 		}
-		/* the code is in the worker: keep only what is recorded */
-		tn_item_clear(it);
+		/* the code is in the worker: keep only what is recorded (the
+		 * source too: a contender's is kept with its run, tn_record.c) */
+		rt_prog_free(&it->prog);
 		k->job = it;
 		k->deadline = tn_now_s() + tn_limit_s(c);
 		c->turn = w;

@@ -94,6 +94,7 @@ static int record_run(struct tn_run *c, struct tn_item *it, int w, const struct 
 	struct tn_job *j = c->cur;
 	struct db_run r;
 	long long id;
+	int keep;
 	memset(&r, 0, sizeof r);
 	r.sweep_id = j->sweep_id;
 	r.build_id = it->build_id;
@@ -112,6 +113,11 @@ static int record_run(struct tn_run *c, struct tn_item *it, int w, const struct 
 	r.max_err = res->max_err;
 	r.err_bound = res->bound;
 	it->ms = strcmp(res->status, "ok") ? -1 : res->median;
+	/* a contender (as tn_bench.c times one on placements), or any run of
+	 * --recheck: what can become a record worth exporting, so its source is
+	 * kept (db_source_put), for an export after the templates change */
+	keep = it->ms > 0 && it->src && (c->o->recheck ||
+					   j->best_ms <= 0 || it->ms < TN_PLACES_GATE * j->best_ms);
 	if (it->ms > 0 && (j->best_ms <= 0 || it->ms < j->best_ms))
 		j->best_ms = it->ms;
 	if (!isnan(res->gbs) && it->ms > 0 && (isnan(j->best_gbs) || res->gbs > j->best_gbs)) {
@@ -123,6 +129,8 @@ static int record_run(struct tn_run *c, struct tn_item *it, int w, const struct 
 	id = 1;
 	if (c->o->force || c->o->recheck ? db_run_add(c->db, &r, NULL, err, n) :
 	    db_run_add_once(c->db, &r, &id, err, n))
+		return 1;
+	if (keep && db_source_put(c->db, it->hash, it->src, err, n))
 		return 1;
 	if (id)
 		tally(j, res->status);
