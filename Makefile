@@ -189,7 +189,7 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(B)/t_robust $(B)/t_share $(B)/t_input $(B)/t_readme $(PLATFORMS:%=$(B)/t_compile-%)
+T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(B)/t_robust $(B)/t_share $(B)/t_input $(B)/t_readme $(B)/t_shipped $(PLATFORMS:%=$(B)/t_compile-%)
 T_CPU += $(B)/t_example $(B)/t_export
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
@@ -221,6 +221,8 @@ $(B)/t_report: $(B)/tests/t_report.o $(B)/tests/t_util.o
 $(B)/t_share: $(B)/tests/t_share.o $(B)/tests/t_util.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_fault.o $(B)/db/db_path.o $(B)/db/db_read.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
 $(B)/t_readme: $(B)/tests/t_readme.o $(B)/tests/t_util.o
+	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
+$(B)/t_shipped: $(B)/tests/t_shipped.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
 $(B)/t_input: $(B)/tests/t_input.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
@@ -259,6 +261,14 @@ ship: fdtune
 	  rm -f $$d/fdtune.db.new && ./fdtune compact --db $$h --out $$d/fdtune.db.new > $$d/compact.txt && \
 	  mv $$d/fdtune.db.new $$d/fdtune.db && xz -T0 -6 -c $$h > $$d/history.db.xz.tmp && \
 	  mv $$d/history.db.xz.tmp $$d/history.db.xz && tail -1 $$d/compact.txt || { cat $$d/compact.txt; exit 1; }; done
+
+# What is made from a shipped history, never committed (it would go stale):
+# best.csv, ranked.csv (every record, ranked) and report/ of each GPU, into
+# $(B)/results/GPU/ (the report needs gnuplot).
+results-files: fdtune $(HISTORY)
+	@for h in $(HISTORY); do g=$$(basename $$(dirname $$h)); o=$(B)/results/$$g; mkdir -p $$o; \
+	  ./fdtune best --db $$h --csv > $$o/best.csv && ./fdtune best --db $$h --all --csv > $$o/ranked.csv && \
+	  ./fdtune report --db $$h --out $$o/report >/dev/null && echo "$$o: best.csv, ranked.csv, report/" || exit 1; done
 
 test:
 	@sh .ci/deps.sh test
@@ -363,6 +373,6 @@ FORCE:
 clean:
 	rm -rf $(B) $(SAN) $(FZ) fdtune fdtune-nvidia fdtune-amd
 
-.PHONY: all sweep test check test-gpu test-slurm deps clean gen-all lib install FORCE example test-sanitize fuzz fuzz-build history ship
+.PHONY: all sweep test check test-gpu test-slurm deps clean gen-all lib install FORCE example test-sanitize fuzz fuzz-build history ship results-files
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 -include $(shell find $(FZ) -name '*.d' 2>/dev/null)

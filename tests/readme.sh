@@ -1,5 +1,6 @@
 #!/bin/sh
 # readme.sh: every figure of README.md that comes from the H100 database
+# (the history of every run, results/h100/history.db: `make history`)
 # (and the H200's, in the table of both: H200_DB, results/h200/fdtune.db),
 # computed again from it with the command README writes beside the figure,
 # and looked for in README.md as README states it (line breaks read as
@@ -11,7 +12,7 @@
 # it in `make test`.
 set -eu
 readme=${1:-README.md}
-db=${2:-${RESULTS_DB:-results/h100/fdtune.db}}
+db=${2:-${HISTORY_DB:-results/h100/history.db}}
 fdtune=${FDTUNE:-./fdtune}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -80,12 +81,12 @@ says "sh results/h100/highorder-table.sh" "highorder's command"
 "$fdtune" best --db "$db" --strategies -n 512 --precision fp32 > "$tmp/st"
 r4=$(awk '$(NF - 8) == 4 { print $(NF - 1) }' "$tmp/st")
 r8=$(awk '$(NF - 8) == 8 { print $(NF - 1) }' "$tmp/st")
-says "the fused kernel is $r4 faster than three passes at R = 4 and $r8 at R = 8, 512³, fp32 (\`./fdtune best --db results/h100/fdtune.db --strategies -n 512 --precision fp32\`" strategies
+says "the fused kernel is $r4 faster than three passes at R = 4 and $r8 at R = 8, 512³, fp32 (\`./fdtune best --db results/h100/history.db --strategies -n 512 --precision fp32\`" strategies
 
 # replays: guided, and transfer with each size held out
 "$fdtune" replay --db "$db" -f xyz -r 4 -n 512 -s guided > "$tmp/g"
 set -- $(awk '/^guided/ { print $(NF - 2), $NF, $(NF - 3) }' "$tmp/g")
-says "within 2% of the exhaustive best in $1 of $2 seeds with 10% of the evaluations, $3% of it in the worst seed (\`./fdtune replay --db results/h100/fdtune.db -f xyz -r 4 -n 512 -s guided\`" guided
+says "within 2% of the exhaustive best in $1 of $2 seeds with 10% of the evaluations, $3% of it in the worst seed (\`./fdtune replay --db results/h100/history.db -f xyz -r 4 -n 512 -s guided\`" guided
 "$fdtune" replay --db "$db" -f xyz -r 4 --each-size -s transfer > "$tmp/tx"
 "$fdtune" replay --db "$db" -f iso3dfd -r 8 --each-size -s transfer > "$tmp/ti"
 says "xyz R = 4 at 128x128x64 is $(gaps "$tmp/tx" | awk '$1 == "128x128x64" { print $2 }')% off" "transfer at 128x128x64"

@@ -1,10 +1,11 @@
 /*
- * t_readme.c: README.md's figures against results/h100/fdtune.db (issue 23).
+ * t_readme.c: README.md's figures against results/h100/history.db (issue 23;
+ * the history of every run, which `make history` restores).
  * tests/readme.sh computes each figure of README that comes from the
  * database with the command README writes beside it and fails where README
  * says otherwise; this runs it on README.md, which must pass, and on a copy
  * with one figure changed, which must fail naming it. Needs $ROOT (the
- * repository), $FDTUNE and sqlite3; $RESULTS_DB is the database.
+ * repository), $FDTUNE and sqlite3; $HISTORY_DB is the database.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -25,10 +26,10 @@ static char out[65536];
 /* sh tests/readme.sh README in $ROOT; its exit status, its output in out. */
 static int check(const char *readme)
 {
-	const char *root = getenv("ROOT"), *db = getenv("RESULTS_DB");
+	const char *root = getenv("ROOT"), *db = getenv("HISTORY_DB");
 	char cmd[2048];
 	snprintf(cmd, sizeof cmd, "cd '%s' && sh tests/readme.sh '%s' '%s'", root, readme,
-		 db ? db : "results/h100/fdtune.db");
+		 db ? db : "results/h100/history.db");
 	return t_sh(cmd, out, sizeof out);
 }
 

@@ -131,7 +131,10 @@ $o"
 	else
 		awk -v x="$ratio" 'BEGIN { exit !(x > 1.02 || x == 0) }' && verdict=SLOWER && bad=1
 	fi
-	[ "$checks" = 2 ] || { verdict="CHECK FAILED: $(echo "$small $out" | tr '\n' ' ' | cut -c1-200)"; bad=1; }
+	# the check at 61x37x29 and the one at the size: one line where they are one size
+	want=2
+	[ "${nx}x${ny}x${nz}" = 61x37x29 ] && want=1
+	[ "$checks" = "$want" ] || { verdict="CHECK FAILED: $(echo "$small $out" | tr '\n' ' ' | cut -c1-200)"; bad=1; }
 	echo "| $label | ${nx}x${ny}x${nz} | $1 | $2 | ${4:-?} | ${ms:-?} ($spread) | $ratio | $rnow | ${long:-?} | $rlong | $3 | ${5:-?} | $pct | $which | $verdict |"
 }
 # this board's copy bandwidth, as fdtune measures it (GB/s, reads + writes)

@@ -3,6 +3,7 @@
 # its record comes from (parity-recheck.md), on the GPU machine from the
 # repository root after `make` (nvcc and ncu needed):
 #   sh results/h100/parity/small.sh [DB]
+# (F, R, PREC and N take another problem: xyz, 8, fp32 and 128x128x64)
 # The record's configuration (fdtune best) is exported alone and within
 # --all-sizes, both built into tests/export_main.cu and timed as fdtune
 # times (per launch, between two events) in 3 processes each, beside fdtune
@@ -16,7 +17,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 set -- $(echo "$n" | tr x ' ')
 nx=$1 ny=$2 nz=$3
-prob="-f xyz -r 8 --precision fp32 -n $n"
+fam=${F:-xyz} rad=${R:-8} prec=${PREC:-fp32}
+prob="-f $fam -r $rad --precision $prec -n $n"
 # shellcheck disable=SC2086
 p=$(./fdtune best --db "$db" --csv $prob | tr -d '\r' | sed -n '2s/.*"{\(.*\)}".*/\1/p' |
 	tr -d '"' | tr ',' '\n' | sed 's/:/=/; s/^/-p /' | tr '\n' ' ')
@@ -26,7 +28,7 @@ for kind in one all; do
 	a="-n $n"
 	[ $kind = all ] && a=--all-sizes
 	# shellcheck disable=SC2086
-	./fdtune export --db "$db" --device H100 -f xyz -r 8 --precision fp32 $a \
+	./fdtune export --db "$db" --device H100 -f "$fam" -r "$rad" --precision "$prec" $a \
 		--out "$tmp/$kind" --name k >/dev/null 2>&1 &&
 	nvcc -O2 -arch=sm_90 -Xcompiler -fopenmp -I"$tmp/$kind" tests/export_main.cu \
 		"$tmp/$kind/k.cu" -o "$tmp/$kind/ex" -lgomp || echo "export $kind FAILED"
