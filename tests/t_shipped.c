@@ -5,7 +5,8 @@
  * of every shipped database exporting its measured build, also after the
  * templates change (a line added to each, so that every source they
  * generate differs); and the check's own teeth: a database whose kept
- * source of a best is gone fails it, naming the row. Needs $ROOT (the
+ * source of a best is gone fails it, naming the row. And an export from a
+ * database of several devices says which device's best it took. Needs $ROOT (the
  * repository, with `make history` done), $FDTUNE, sqlite3 and git.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -107,12 +108,36 @@ static void a_lost_source_is_named(void **st)
 	assert_non_null(strstr(out, "1 checked, 1 failed"));
 }
 
+/* An export from the two GPUs' databases merged, no device named: it says
+ * which device's best it took, and which others record the problem. */
+static void a_merged_export_names_its_device(void **st)
+{
+	const char *root = getenv("ROOT"), *fdtune = getenv("FDTUNE");
+	char cmd[4096];
+	(void)st;
+	if (!root || !fdtune)
+		skip();
+	snprintf(cmd, sizeof cmd, "'%s' merge --db '%s/both.db' '%s/results/h100/fdtune.db' "
+		 "'%s/results/h200/fdtune.db' >/dev/null && '%s' export --db '%s/both.db' -f xyz "
+		 "-r 4 -n 512 --out '%s/both' --name k 2>&1 >/dev/null", fdtune, dir, root, root,
+		 fdtune, dir, dir);
+	t_ok(cmd, out, sizeof out);
+	assert_non_null(strstr(out, "2 devices record xyz R=4 512x512x512 fp32; exporting NVIDIA"));
+	assert_non_null(strstr(out, "NVIDIA H100 80GB HBM3, NVIDIA H200"));
+	/* named: nothing to say */
+	snprintf(cmd, sizeof cmd, "'%s' export --db '%s/both.db' --device H100 -f xyz -r 4 -n 512 "
+		 "--out '%s/both' --name k2 2>&1 >/dev/null", fdtune, dir, dir);
+	t_ok(cmd, out, sizeof out);
+	assert_null(strstr(out, "devices record"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(size_and_schema),
 		cmocka_unit_test(bests_embed_after_templates_change),
 		cmocka_unit_test(a_lost_source_is_named),
+		cmocka_unit_test(a_merged_export_names_its_device),
 	};
 	int rc;
 	if (!mkdtemp(dir))

@@ -103,6 +103,29 @@ static int in_db(int rc, const struct tn_export *x, char *err, size_t n)
 	return rc;
 }
 
+/* Where no device was named and the database records the problem on
+ * several, the one picked (the fastest, p's) is said on stderr, with the
+ * others and how to choose. */
+static void said_device(struct db *db, const struct tn_export *x, const struct db_pick *p)
+{
+	struct db_filter f = x->flt;
+	char dev[MAXDEV][256], e[256];
+	int nd = 0;
+	f.family = p->family;
+	f.radius = p->radius;
+	f.precision = p->precision;
+	f.nx = p->nx, f.ny = p->ny, f.nz = p->nz;
+	if (db_devices(db, &f, dev, MAXDEV, &nd, e, sizeof e) || nd < 2)
+		return;
+	fprintf(stderr, "fdtune export: %d devices record %s R=%d %dx%dx%d %s; exporting %s's "
+		"best, the fastest of them (--device names the one to export, --all-devices "
+		"exports each device's best):", nd, p->family, p->radius, p->nx, p->ny, p->nz,
+		p->precision, p->device);
+	for (int i = 0; i < nd; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", dev[i]);
+	fputc('\n', stderr);
+}
+
 /* The runs of x into r: the best (or x->run), or with all the best of each
  * device. A TN_EX_ status. */
 static int pick(struct db *db, const struct tn_export *x, struct runs *r, char *err, size_t n)
@@ -121,6 +144,8 @@ static int pick(struct db *db, const struct tn_export *x, struct runs *r, char *
 			one.device = r->dev[i];
 		if ((rc = db_pick(db, &one, x->run, &r->p[i], err, n)))
 			return in_db(rc == DB_NOMATCH ? TN_EX_NOMATCH : TN_EX_FAIL, x, err, n);
+		if (!x->all && !x->run && !x->flt.device)
+			said_device(db, x, &r->p[0]);
 		if (strcmp(r->p[i].family, r->p[0].family) || r->p[i].radius != r->p[0].radius)
 			return snprintf(err, n, "the devices disagree on the problem (%s R=%d and %s "
 					"R=%d); give --family", r->p[0].family, r->p[0].radius,
