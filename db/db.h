@@ -141,7 +141,8 @@ struct db_build_row {
     int regs, lds_bytes, spill_bytes;
 };
 /* The build that run `run` timed: 0 with *b filled; -1 when the run has no
- * build (or on error), with err saying which. */
+ * build, or one of another configuration than the run's (its source is
+ * another kernel's), or on error, with err saying which. */
 int db_run_build(struct db *d, long long run, struct db_build_row *b, char *err, size_t n);
 /* The ok runs of run `run`'s problem on boards of its device's name and
  * arch whose configuration has the values of `values`, a JSON object
@@ -197,19 +198,20 @@ int db_source_count(struct db *d, long long *count, char *err, size_t n);
 
 /* db_compact.c.  db_compact writes a new file `to` (which must not exist)
  * from the database `from` (only read): for each device model and problem,
- * its k (>= 1) fastest records (v_current) with their builds, compiler logs
- * dropped, and every configuration, source, sweep, device and problem these
- * name or that were recorded; *runs = the runs kept.  On failure `to` is
- * removed.  db_each_unkept calls fn for each of the k fastest records of each
- * device model and problem whose build's source is not kept, by device and
- * problem, fastest first (rank 1: the problem's best); the strings are valid
+ * its k (>= 1) fastest records (v_current) of each kind (storing, acc 0, and
+ * accumulating, acc 1) with their builds, compiler logs dropped, the
+ * configurations and kept sources these name, and every sweep, device and
+ * problem; *runs = the runs kept.  On failure `to` is removed.
+ * db_each_unkept calls fn for each of the k fastest records of each device
+ * model, problem and kind whose build's source is not kept, by device and
+ * problem, fastest first (rank 1: the fastest of its kind); the strings are valid
  * during the call, and a nonzero return of fn stops the walk and is
  * returned. */
 int db_compact(const char *from, const char *to, int k, long long *runs, char *err, size_t n);
 struct db_unkept {
     long long run;
     const char *device, *family, *precision, *params, *source_hash;
-    int radius, nx, ny, nz, rank;
+    int radius, nx, ny, nz, rank, acc;     /* acc: 1 for an accumulating kernel */
 };
 int db_each_unkept(struct db *d, int k, int (*fn)(void *ctx, const struct db_unkept *u),
                    void *ctx, char *err, size_t n);

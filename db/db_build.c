@@ -35,7 +35,7 @@ int db_run_build(struct db *d, long long run, struct db_build_row *b, char *err,
 {
     static const char sql[] =
         "SELECT b.id, b.compiler, b.compiler_version, b.arch, b.options, b.source_hash,"
-        " b.regs, b.lds_bytes, b.spill_bytes, b.status"
+        " b.regs, b.lds_bytes, b.spill_bytes, b.status, b.config_id = r.config_id"
         " FROM runs r JOIN builds b ON b.id = r.build_id WHERE r.id = ?1";
     sqlite3_stmt *st = NULL;
     sqlite3 *h = NULL;
@@ -70,6 +70,11 @@ int db_run_build(struct db *d, long long run, struct db_build_row *b, char *err,
     b->lds_bytes = num(st, 7);
     b->spill_bytes = num(st, 8);
     text(st, 9, b->status, sizeof b->status);
+    if (!sqlite3_column_int(st, 10)) {   /* its source is another kernel's */
+        rc = db_fail(err, n, "run %lld was recorded with build %lld, which is of another "
+                     "configuration (a database edited by hand?)", run, b->id);
+        goto done;
+    }
     rc = 0;
 done:
     if (sqlite3_finalize(st) != SQLITE_OK && rc == 0)

@@ -4,8 +4,10 @@
  * them slow, failed or superseded; best, export, libfdtune and the transfer
  * search read only each problem's fastest records. db_compact writes a copy
  * that keeps, for each device model and problem, its K fastest records
- * (v_current) with their builds (without compiler logs), configurations and
- * sweeps, every device and problem, and the kept sources of those builds;
+ * (v_current) of each kind (storing, acc 0, and accumulating, acc 1, which
+ * the strategies of `best --strategies` add up) with their builds (without
+ * compiler logs) and configurations, every sweep, device and problem, and
+ * the kept sources of those builds;
  * db_each_unkept walks the fastest records whose build has no source kept,
  * for the caller to keep one where today's templates still make it.
  */
@@ -18,7 +20,8 @@
 /* What the copy drops, in one transaction: ?1 is K. */
 static const char prune_sql[] =
     "CREATE TEMP TABLE ckeep AS SELECT run_id AS id FROM (SELECT run_id, ROW_NUMBER() OVER"
-    " (PARTITION BY device, arch, problem_id ORDER BY median_ms, run_id) AS rk FROM v_current)"
+    " (PARTITION BY device, arch, problem_id, coalesce(json_extract(params, '$.acc'), 0)"
+    "  ORDER BY median_ms, run_id) AS rk FROM v_current)"
     " WHERE rk <= ?1;";
 static const char drop_sql[] =
     "DELETE FROM runs WHERE id NOT IN (SELECT id FROM temp.ckeep);"
@@ -110,9 +113,11 @@ int db_each_unkept(struct db *d, int k, int (*fn)(void *ctx, const struct db_unk
                    void *ctx, char *err, size_t n)
 {
     static const char sql[] =
-        "SELECT run_id, device, family, radius, nx, ny, nz, precision, params, source_hash, rk"
+        "SELECT run_id, device, family, radius, nx, ny, nz, precision, params, source_hash, rk,"
+        " coalesce(json_extract(params, '$.acc'), 0)"
         " FROM (SELECT c.*, b.source_hash, ROW_NUMBER() OVER (PARTITION BY c.device, c.arch,"
-        "  c.problem_id ORDER BY c.median_ms, c.run_id) AS rk"
+        "  c.problem_id, coalesce(json_extract(c.params, '$.acc'), 0)"
+        "  ORDER BY c.median_ms, c.run_id) AS rk"
         "  FROM v_current c JOIN builds b ON b.id = c.build_id)"
         " WHERE rk <= ?1 AND source_hash <> ''"
         "  AND source_hash NOT IN (SELECT hash FROM sources)"
@@ -139,6 +144,7 @@ int db_each_unkept(struct db *d, int k, int (*fn)(void *ctx, const struct db_unk
         u.params = (const char *)sqlite3_column_text(st, 8);
         u.source_hash = (const char *)sqlite3_column_text(st, 9);
         u.rank = sqlite3_column_int(st, 10);
+        u.acc = sqlite3_column_int(st, 11);
         if ((rc = fn(ctx, &u)))
             break;
         s = SQLITE_OK;

@@ -250,11 +250,12 @@ static void db_paths(void **st)
 	assert_int_equal(chmod(ro, 0644), 0);
 }
 
-/* Queries on a recorded database (a copy of the H100 results): filters,
- * formats, and the nearest size when the size asked for is not recorded. */
+/* Queries on a recorded database (a copy of the H100 history, every run:
+ * the replays need them): filters, formats, and the nearest size when the
+ * size asked for is not recorded. */
 static void queries(void **st)
 {
-	const char *src = getenv("RESULTS_DB");
+	const char *src = getenv("HISTORY_DB");
 	char db[256], args[1024];
 	(void)st;
 	if (!src)
@@ -406,7 +407,8 @@ static void export(void **st)
 		 "median_ms, gbs, pct_copy) select r.sweep_id, r.build_id, r.device_id, r.problem_id, "
 		 "(select id from configs where params like '%%\\\"pf\\\":2}'), 'ok', 1, 1, 1 from runs r"
 		 " join problems p on p.id = r.problem_id where p.family = 'xyz' and p.radius = 8 "
-		 "and r.status = 'ok' limit 1; select max(id) from runs\" > %s/big.id", db, dir);
+		 "and p.precision = 'fp32' and r.status = 'ok' limit 1; select max(id) from runs\" "
+		 "> %s/big.id", db, dir);
 	assert_int_equal(system(args), 0);
 	snprintf(args, sizeof args, "export --db %s --run $(cat %s/big.id) --out %s --name big", db,
 		 dir, exp);

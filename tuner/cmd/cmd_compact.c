@@ -23,14 +23,15 @@ static const char usage[] =
 "usage: fdtune compact --db FULL --out SMALL [--keep K] [--sources S]\n"
 "Write SMALL, a new database of what users query (best, export, libfdtune,\n"
 "the transfer search) from FULL, which is only read: for each device model\n"
-"and problem its K fastest records (a configuration's newest ok run) with\n"
-"their builds (compiler logs dropped), and every device, problem and sweep.\n"
+"and problem its K fastest records (a configuration's newest ok run) of\n"
+"each kind (storing, and accumulating: acc=1) with their builds (compiler\n"
+"logs dropped), and every device, problem and sweep.\n"
 "The sources of the S fastest records' builds are kept in SMALL: from FULL\n"
 "where it keeps them, else generated from today's templates where that\n"
 "source hashes as the build's did. A record of the S fastest whose source\n"
-"is lost is named, the problem's best marked: its export cannot embed the\n"
-"measured build until `fdtune sweep --recheck` times it again. Exit 1 when\n"
-"a problem's best is among them.\n"
+"is lost is named, the problem's fastest storing one (what export picks)\n"
+"marked: its export cannot embed the measured build until `fdtune sweep\n"
+"--recheck` times it again. Exit 1 when such a best is among them.\n"
 "  --db PATH     the full database (default " TN_CLI_DB_DEFAULT ")\n"
 "  --out PATH    the database to write; it must not exist\n"
 "  --keep K      records kept a device model and problem (default 100)\n"
@@ -177,11 +178,13 @@ int tn_cmd_compact(int argc, char **argv)
 		if (kept)
 			continue;
 		lost++;
-		lostbest += x->u.rank == 1;
-		printf("%s %s R=%d %dx%dx%d %s, rank %d, run %lld: source lost (%s)%s\n", x->dev,
-		       x->fam, x->u.radius, x->u.nx, x->u.ny, x->u.nz, x->prec, x->u.rank, x->u.run,
-		       why, x->u.rank == 1 ? "; THE BEST: its export cannot embed the measured build"
-		       : "");
+		/* the fastest storing record: what export picks */
+		lostbest += x->u.rank == 1 && !x->u.acc;
+		printf("%s %s R=%d %dx%dx%d %s, %s rank %d, run %lld: source lost (%s)%s\n",
+		       x->dev, x->fam, x->u.radius, x->u.nx, x->u.ny, x->u.nz, x->prec,
+		       x->u.acc ? "accumulating" : "storing", x->u.rank, x->u.run, why,
+		       x->u.rank == 1 && !x->u.acc ? "; THE BEST: its export cannot embed the "
+		       "measured build" : "");
 	}
 	if (db_source_count(db, &nsrc, err, sizeof err))
 		goto fail;
