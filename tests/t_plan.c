@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/fdt_planXXXXXX";
@@ -323,6 +324,69 @@ static void one_sweep_per_problem(void **st)
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 1);
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* issue 33: the closing line gives the wall clock of the sweep, not only
+ * the time inside its steps: at most what the test measured around the
+ * command, and most of it. */
+static void wall_clock(void **st)
+{
+	char args[1024], *p;
+	double t0, el, wall = -1, loop = -1, rate = -1;
+	long long done = -1;
+	(void)st;
+	snprintf(args, sizeof args, "sweep -f xyz -r 2,3 -n 16,12x10x9 --compile-only -q -j 2 %s "
+		 "--db %s/w.db", SPACE, dir);
+	t0 = now_s();
+	expect(args, 0, " s of wall clock, ");
+	el = now_s() - t0;
+	assert_non_null(p = strstr(out, "fdtune: 16 configurations in "));
+	assert_int_equal(sscanf(p, "fdtune: %lld configurations in %lf s of wall clock, %lf per "
+				"second (%lf s in the sweep's steps)", &done, &wall, &rate, &loop), 4);
+	assert_int_equal(done, 16);
+	assert_true(wall >= loop - 0.05);
+	assert_true(wall <= el + 0.05);
+	assert_true(wall >= 0.5 * el - 0.2);
+	assert_true(fabs(rate - done / wall) <= 0.05 * rate + 0.1);
+}
+
+/* issue 33: a plan stopped by SIGTERM to its process group (as timeout(1)
+ * sends it) is interrupted every time, wherever the signal finds it: no
+ * problem of it ends failed, the one cut short interrupted, and the same
+ * command then finishes the plan. */
+static void sigterm_plan(void **st)
+{
+	static const char plan[] = "-f xyz -r 2,3 -n 16,12x10x9 -p vec=1,2,4 -p bx=32 -p by=2 "
+		"-p ypt=1 -p lds=0,1 -p nw=8 -p nt=0 -p pf=0 -p zu=1";
+	const char *bin = getenv("FDTUNE");
+	char db[256], args[2048], cmd[4096];
+	(void)st;
+	for (int at = 1; at <= 13; at += 6) {  /* in the first problem, then the third */
+		snprintf(db, sizeof db, "%s/t%d.db", dir, at);
+		snprintf(cmd, sizeof cmd, "FDTUNE_CACHE= setsid '%s' sweep %s --compile-only -q -j 1 "
+			 "--db %s >%s/t%d.log 2>&1 & i=0; while [ \"$(sqlite3 %s 'select count(*) "
+			 "from builds' 2>/dev/null || echo 0)\" -lt %d ] && [ $i -lt 600 ]; do "
+			 "sleep 0.05; i=$((i+1)); done; kill -TERM -$! 2>/dev/null; wait $!; "
+			 "test $? = 1", bin ? bin : "./fdtune", plan, db, dir, at, db, at);
+		assert_int_equal(system(cmd), 0);
+		snprintf(cmd, sizeof cmd, "grep -q 'interrupted by signal 15' %s/t%d.log", dir, at);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(t_count(db, "select count(*) from sweeps where status not in "
+					 "('interrupted', 'done')"), 0);
+		assert_true(t_count(db, "select count(*) from sweeps where status = "
+				    "'interrupted'") >= 1);
+		snprintf(args, sizeof args, "sweep %s --compile-only -q -j 2 --db %s", plan, db);
+		expect(args, 0, "already recorded");
+		assert_int_equal(t_count(db, "select count(*) from builds where status <> 'ok'"), 0);
+		once(db);
+	}
+}
+
 static void write_text(const char *path, const char *s)
 {
 	FILE *f = fopen(path, "w");
@@ -451,6 +515,7 @@ int main(void)
 		cmocka_unit_test(order), cmocka_unit_test(problem_cache), cmocka_unit_test(lists),
 		cmocka_unit_test(one_sweep_per_problem), cmocka_unit_test(plan_files),
 		cmocka_unit_test(shards), cmocka_unit_test(kill_resume),
+		cmocka_unit_test(wall_clock), cmocka_unit_test(sigterm_plan),
 	};
 	int rc;
 	if (!mkdtemp(dir))

@@ -60,6 +60,7 @@ struct tn_run {
 	const char *arch;
 	long long restarts, issued;     /* issued: configurations proposed, whole plan */
 	double t0;              /* start of the first step: the budget's origin */
+	double t_begin;         /* start of tn_sweep: the wall clock of its summary */
 	struct tn_job *jobs, *cur;      /* cur: the job of the step running */
 	int njobs, opened;      /* opened: the job whose bench the workers hold, -1 */
 	struct tn_progress pr;
