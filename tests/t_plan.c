@@ -76,6 +76,15 @@ static void order(void **st)
 	assert_int_equal(tn_order_pass(5184, 50), 50);         /* within its target */
 	assert_int_equal(tn_order_chunk(5184), 519);
 	assert_int_equal(tn_order_chunk(100), 32);
+	/* by time: 20 s of a budget of 400 s at 90/s, within half the target */
+	assert_true(fabs(tn_order_slice(400) - 20) < 1e-9);
+	assert_true(fabs(tn_order_slice(0) - 30) < 1e-9);
+	assert_true(fabs(tn_order_slice(20) - 5) < 1e-9);
+	assert_true(fabs(tn_order_slice(1e5) - 60) < 1e-9);
+	assert_int_equal(tn_order_chunk_time(5184, 90, 20), 1800);
+	assert_int_equal(tn_order_chunk_time(900, 90, 20), 450);       /* half the target */
+	assert_int_equal(tn_order_chunk_time(5184, 2, 20), 519);       /* slow: by count */
+	assert_int_equal(tn_order_chunk_time(5184, 0, 20), 519);       /* no rate yet */
 	/* nothing validated yet: all to gain */
 	assert_int_equal(tn_order_next(o, 3), 0);
 	o[0].best_pct = 90;
@@ -260,6 +269,53 @@ static void problem_cache(void **st)
 		assert_int_equal(tn_pcache_held(&c), 0);
 		assert_int_equal(fk.released, 3);
 	}
+}
+
+/* A GPU plan of np problems of n configurations at rate a second under a
+ * budget of budget_s, in the order of tn_sweep.c, steps sized by time
+ * (by_time) or by count: its switches of problem, and in *first the time
+ * when every problem had its first pass. */
+static int simulate(int np, long long n, double rate, double budget_s, int by_time,
+		    double *first)
+{
+	struct tn_order o[8];
+	double t = 0;
+	int k, last = -1, sw = 0;
+	for (int i = 0; i < np; i++) {
+		long long p = tn_order_pass(n, n);
+		o[i] = (struct tn_order){ 50 + 5 * i, n - p, n };
+		t += p / rate;
+		sw += i != last;
+		last = i;
+	}
+	*first = t;
+	while (t < budget_s && (k = tn_order_next(o, np)) >= 0) {
+		long long ch = by_time ? tn_order_chunk_time(n, rate, tn_order_slice(budget_s)) :
+			       tn_order_chunk(n);
+		ch = ch < o[k].left ? ch : o[k].left;
+		o[k].left -= ch;
+		o[k].best_pct += (100 - o[k].best_pct) * 0.05;
+		t += ch / rate;
+		sw += k != last;
+		last = k;
+	}
+	return sw;
+}
+
+/* issue 33: steps sized by time switch less often, and the order stays
+ * anytime: every problem's first pass within a tenth of the budget. */
+static void time_steps(void **st)
+{
+	double f1, f2;
+	int by_count, by_time;
+	(void)st;
+	/* scaling.sh's plan: 4 problems of about 900 at 90 a second, 280 s */
+	by_count = simulate(4, 900, 90, 280, 0, &f1);
+	by_time = simulate(4, 900, 90, 280, 1, &f2);
+	assert_true(f1 <= 28 && f2 <= 28);
+	assert_true(by_time * 2 <= by_count);
+	/* slow problems keep the count's steps */
+	assert_int_equal(simulate(4, 900, 1, 3000, 1, &f2), simulate(4, 900, 1, 3000, 0, &f1));
 }
 
 static void lists(void **st)
@@ -512,7 +568,8 @@ static void kill_resume(void **st)
 int main(void)
 {
 	const struct CMUnitTest t[] = {
-		cmocka_unit_test(order), cmocka_unit_test(problem_cache), cmocka_unit_test(lists),
+		cmocka_unit_test(order), cmocka_unit_test(problem_cache), cmocka_unit_test(time_steps),
+		cmocka_unit_test(lists),
 		cmocka_unit_test(one_sweep_per_problem), cmocka_unit_test(plan_files),
 		cmocka_unit_test(shards), cmocka_unit_test(kill_resume),
 		cmocka_unit_test(wall_clock), cmocka_unit_test(sigterm_plan),

@@ -265,7 +265,20 @@ static int work_left(const struct tn_run *c)
 	return 0;
 }
 
-/* Every job in turn, each to its end; or, for a GPU plan, the anytime order. */
+/* Configurations per second of the plan so far, from the start of its first
+ * step; 0 before any. */
+static double rate(const struct tn_run *c)
+{
+	long long done = 0;
+	double t = tn_now_s() - c->t0;
+	for (int i = 0; i < c->njobs; i++)
+		done += c->jobs[i].done;
+	return t > 0 ? done / t : 0;
+}
+
+/* Every job in turn, each to its end; or, for a GPU plan, the anytime order:
+ * refinement steps sized by time (tn_order_chunk_time), as a switch of
+ * problem empties the pipeline. */
 static int schedule(struct tn_run *c, int plan, char *err, size_t n)
 {
 	struct tn_order ord[64], *o = c->njobs <= 64 ? ord : malloc((size_t)c->njobs * sizeof *o);
@@ -285,7 +298,8 @@ static int schedule(struct tn_run *c, int plan, char *err, size_t n)
 						  c->jobs[i].target };
 		if ((k = tn_order_next(o, c->njobs)) < 0)
 			break;
-		rc = step(c, k, tn_order_chunk(c->jobs[k].target), err, n);
+		rc = step(c, k, tn_order_chunk_time(c->jobs[k].target, rate(c),
+						    tn_order_slice(c->o->budget_s)), err, n);
 	}
 	if (o != ord)
 		free(o);
