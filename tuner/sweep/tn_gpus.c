@@ -118,7 +118,7 @@ static struct tn_wk_cache cache_of(const struct tn_run *c, int w)
 int tn_run_open(struct tn_run *c, int j, char *err, size_t n)
 {
 	const struct tn_problem *pb = c->jobs[j].pb;
-	int asked[TN_MAXDEV] = { 0 }, rc = 0;
+	int rc = 0;
 	if (c->opened == j)
 		return 0;
 	c->opened = -1;
@@ -126,17 +126,31 @@ int tn_run_open(struct tn_run *c, int j, char *err, size_t n)
 		if (c->wk[w].pid > 0) {
 			const struct tn_wk_cache wc = cache_of(c, w);
 			rc = tn_wk_open_ask(&c->wk[w], pb, j, &wc, err, n);
-			asked[w] = !rc;
+			c->asked[w] = !rc;
 		}
+	if (rc) {
+		char e2[1024];
+		(void)tn_run_opened(c, e2, sizeof e2);  /* the others' answers, read */
+		return 1;
+	}
+	c->opened = j;
+	return 0;
+}
+
+int tn_run_opened(struct tn_run *c, char *err, size_t n)
+{
+	int rc = 0;
 	/* the workers switch at once: a problem each holds costs nothing, one
-	 * not held is built (fields, CPU reference) by each at the same time */
+	 * not held is built (fields, CPU reference) by each at the same time,
+	 * while the pool compiles the step's first configurations */
 	for (int w = 0; w < c->nwk; w++) {
 		char e2[1024];
-		if (asked[w] && tn_wk_open_get(&c->wk[w], e2, sizeof e2) && !rc++)
+		if (c->asked[w] && tn_wk_open_get(&c->wk[w], e2, sizeof e2) && !rc++)
 			snprintf(err, n, "%s", e2);
+		c->asked[w] = 0;
 	}
-	if (!rc)
-		c->opened = j;
+	if (rc)
+		c->opened = -1;
 	return rc != 0;
 }
 

@@ -62,7 +62,8 @@ struct tn_run {
 	double t0;              /* start of the first step: the budget's origin */
 	double t_begin;         /* start of tn_sweep: the wall clock of its summary */
 	struct tn_job *jobs, *cur;      /* cur: the job of the step running */
-	int njobs, opened;      /* opened: the job whose bench the workers hold, -1 */
+	int njobs, opened;      /* opened: the job the workers are on, -1 */
+	int asked[TN_MAXDEV];   /* an answer to tn_run_open is due from the worker */
 	struct tn_progress pr;
 };
 
@@ -86,8 +87,11 @@ int tn_recheck(struct tn_run *c, struct tn_job *j, char *err, size_t n);
 /* tn_gpus.c */
 int tn_run_setup(struct tn_run *c, char *err, size_t n);
 int tn_run_devices(struct tn_run *c, char *err, size_t n);
-/* Opens job j's bench in every worker not holding it (at once, in parallel). */
+/* Switches every running worker to job j (tn_wk_open): asks them and
+ * returns at once; tn_run_opened waits for their answers, which must come
+ * before the workers are given runs. Nothing is asked when they are on j. */
 int tn_run_open(struct tn_run *c, int j, char *err, size_t n);
+int tn_run_opened(struct tn_run *c, char *err, size_t n);
 /* Starts worker w and opens the current job's bench in it, if not running. */
 int tn_run_worker_up(struct tn_run *c, int w, char *err, size_t n);
 
