@@ -9,6 +9,7 @@
  *   tn_gpus.c    GPU or compile-only, workers, copy calibration
  *   tn_loop.c    one step: compile pool and workers fed until it is done
  *   tn_record.c  every build and run written to the database as it happens
+ *   tn_summary.c what the sweep did, at its end
  */
 #ifndef TN_RUN_H
 #define TN_RUN_H
@@ -100,6 +101,9 @@ double tn_limit_s(const struct tn_run *c);
 int tn_start_item(struct tn_run *c, struct tn_item *it, int *gpu, char *err, size_t n);
 int tn_finish(struct tn_run *c, int w, char *err, size_t n);
 int tn_overrun(struct tn_run *c, int w, char *err, size_t n);
+
+/* tn_summary.c: what the sweep did, on stderr, at its end. */
+void tn_summary(const struct tn_run *c);
 
 /* tn_loop.c: runs the current job's search for at most chunk configurations
  * (0: until it is over), within the plan's --max-configs, until a stop. */
