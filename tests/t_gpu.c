@@ -514,6 +514,49 @@ static void plan_kill_resume(void **st)
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 3);
 }
 
+/* issue 33: a worker builds each problem's fields and reference once per
+ * plan, however often the plan switches; a plan stopped by SIGTERM to its
+ * process group (workers included) is interrupted wherever it is, never
+ * failed. */
+static void plan_cache_term(void **st)
+{
+	static const char space[] = "-s exhaustive -p vec=1,2 -p bx=32,64 -p by=2 -p ypt=1 "
+		"-p lds=0,1 -p nw=32 -p nt=0 -p pf=0,1 -p zu=1 -p mb=0 -p ku=0";
+	char db[256], path[256], log[320], cmd[4096];
+	FILE *f;
+	(void)st;
+	if (!have_gpu())
+		skip();
+	snprintf(path, sizeof path, "%s/cplan.txt", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("xyz 3 61x37x29\niso3dfd 8 33x17x19 fp32\nxyz 6 45x23x17 fp64\n", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(db, sizeof db, "%s/cplan.db", dir);
+	snprintf(log, sizeof log, "%s/cplan.log", dir);
+	snprintf(cmd, sizeof cmd, "'%s' sweep --plan %s %s -q --db %s >%s 2>&1", exe, path, space,
+		 db, log);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "grep -q 'fields and CPU references built 3 times for 3 "
+		 "problem(s) on 1 GPU(s); [0-9]* switches found them held, 0 released' %s || "
+		 "{ cat %s; false; }", log, log);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "grep -q 'configurations in [0-9.]* s of wall clock' %s", log);
+	assert_int_equal(system(cmd), 0);
+	for (int at = 1; at <= 41; at += 20) {
+		snprintf(db, sizeof db, "%s/cterm%d.db", dir, at);
+		snprintf(log, sizeof log, "%s/cterm%d.log", dir, at);
+		snprintf(cmd, sizeof cmd, "'%s' sweep --plan %s %s -q --db %s", exe, path, space, db);
+		assert_int_equal(signal_when(cmd, log, db, "select count(*) from runs", at, 0, SIGTERM),
+				 0);
+		assert_int_equal(t_count(db, "select count(*) from sweeps where status not in "
+				       "('interrupted', 'done')"), 0);
+		assert_true(t_count(db, "select count(*) from sweeps where status = 'interrupted'") >= 1);
+		snprintf(cmd, sizeof cmd, "grep -q 'interrupted by signal 15' %s || { cat %s; false; }",
+			 log, log);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 /* Skips the test unless an NVIDIA GPU, nvcc, ROOT and RESULTS_DB are here
  * (root and db, from the environment); then device 0 into *dev. */
 static void export_gpu(const char *root, const char *db, struct rt_dev *dev)
@@ -929,7 +972,7 @@ int main(void)
 		cmocka_unit_test(exported_devices),
 		cmocka_unit_test(pipe_faults),
 		cmocka_unit_test(cmake_package), cmocka_unit_test(exported_sizes),
-		cmocka_unit_test(plan_kill_resume),
+		cmocka_unit_test(plan_kill_resume), cmocka_unit_test(plan_cache_term),
 		cmocka_unit_test(bad_kernels), cmocka_unit_test(placements), cmocka_unit_test(recheck),
 		cmocka_unit_test(wave_reuse), cmocka_unit_test(bulk_copies) };
 	const char *root = getenv("ROOT"), *only = getenv("T_ONLY");

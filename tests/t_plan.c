@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "t_util.h"
+#include "tn_pcache.h"
 #include "tn_plan.h"
 
 #include <math.h>
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/fdt_planXXXXXX";
@@ -74,6 +76,15 @@ static void order(void **st)
 	assert_int_equal(tn_order_pass(5184, 50), 50);         /* within its target */
 	assert_int_equal(tn_order_chunk(5184), 519);
 	assert_int_equal(tn_order_chunk(100), 32);
+	/* by time: 20 s of a budget of 400 s at 90/s, within half the target */
+	assert_true(fabs(tn_order_slice(400) - 20) < 1e-9);
+	assert_true(fabs(tn_order_slice(0) - 30) < 1e-9);
+	assert_true(fabs(tn_order_slice(20) - 5) < 1e-9);
+	assert_true(fabs(tn_order_slice(1e5) - 60) < 1e-9);
+	assert_int_equal(tn_order_chunk_time(5184, 90, 20), 1800);
+	assert_int_equal(tn_order_chunk_time(900, 90, 20), 450);       /* half the target */
+	assert_int_equal(tn_order_chunk_time(5184, 2, 20), 519);       /* slow: by count */
+	assert_int_equal(tn_order_chunk_time(5184, 0, 20), 519);       /* no rate yet */
 	/* nothing validated yet: all to gain */
 	assert_int_equal(tn_order_next(o, 3), 0);
 	o[0].best_pct = 90;
@@ -87,6 +98,224 @@ static void order(void **st)
 	assert_int_equal(tn_order_next(o, 3), -1);
 	o[2] = (struct tn_order){ 100, 5, 100 };       /* at the roof: still refined */
 	assert_int_equal(tn_order_next(o, 3), 2);
+}
+
+/* The benches of a fake worker: what each slot holds (-1: nothing), the
+ * builds of each problem, and builds to fail (fail_when_held: while more
+ * than that many others are held, -1: never; fail_all: every one). */
+static struct fake {
+	long long holds[TN_PCACHE_MAX];
+	int built[64], released;
+	int fail_when_held, fail_all;
+	const struct tn_pcache *c;
+} fk;
+
+static int fake_build(void *ctx, int s, long long key, char *err, size_t n)
+{
+	struct fake *f = ctx;
+	assert_int_equal(f->holds[s], -1);      /* a slot free when it is built */
+	if (f->fail_all ||
+	    (f->fail_when_held >= 0 && tn_pcache_held(f->c) > f->fail_when_held + 1)) {
+		snprintf(err, n, "out of device memory");
+		return 1;
+	}
+	f->holds[s] = key;
+	f->built[key]++;
+	return 0;
+}
+
+static void fake_release(void *ctx, int s)
+{
+	struct fake *f = ctx;
+	assert_true(f->holds[s] >= 0);          /* only what it holds */
+	f->holds[s] = -1;
+	f->released++;
+}
+
+static void fake_init(struct tn_pcache *c, struct tn_pcost budget)
+{
+	tn_pcache_init(c, budget);
+	memset(&fk, 0, sizeof fk);
+	for (int i = 0; i < TN_PCACHE_MAX; i++)
+		fk.holds[i] = -1;
+	fk.fail_when_held = -1;
+	fk.c = c;
+}
+
+/* A worker's switch to problem key (tn_worker.c: tn_pcache_open). */
+static int worker_switch(struct tn_pcache *c, long long key, struct tn_pcost cost)
+{
+	const struct tn_pcache_ops op = { fake_build, fake_release, &fk };
+	char err[256];
+	int built, s = tn_pcache_open(c, key, cost, &op, &built, err, sizeof err);
+	assert_true(s >= 0);
+	assert_int_equal(fk.holds[s], key);
+	return s;
+}
+
+/* The switches of a GPU plan of np problems of n configurations each, in
+ * the anytime order of tn_sweep.c (a first pass over each, then chunks to
+ * the one with the most to gain, bests improving as they run), told to a
+ * worker's cache c; returns how many there were. */
+static int plan_switches(struct tn_pcache *c, int np, long long n, const struct tn_pcost *cost)
+{
+	struct tn_order o[32];
+	int k, last = -1, sw = 0;
+	assert_true(np <= 32);
+	for (int i = 0; i < np; i++) {
+		o[i] = (struct tn_order){ NAN, n, n };
+		o[i].left -= tn_order_pass(n, n);
+		o[i].best_pct = 40 + 3 * i;
+		worker_switch(c, i, cost[i]);
+		last = i;
+		sw++;
+	}
+	while ((k = tn_order_next(o, np)) >= 0) {
+		long long ch = tn_order_chunk(o[k].target);
+		o[k].left -= ch < o[k].left ? ch : o[k].left;
+		o[k].best_pct += (100 - o[k].best_pct) * 0.1;
+		if (k != last) {
+			worker_switch(c, k, cost[k]);
+			sw++;
+		}
+		last = k;
+	}
+	return sw;
+}
+
+/* issue 33: a worker builds each problem's fields and reference once per
+ * plan where they fit, switching back costing nothing; where they do not,
+ * the least recently used is released, and each release costs one build. */
+static void problem_cache(void **st)
+{
+	struct tn_pcost cost[32], unit = { 3e9, 2e9 };
+	struct tn_pcache c;
+	int sw;
+	(void)st;
+	for (int i = 0; i < 32; i++)
+		cost[i] = unit;
+	/* the plan of scaling.sh, 4 problems of 900: all held */
+	fake_init(&c, (struct tn_pcost){ 64e9, 64e9 });
+	sw = plan_switches(&c, 4, 900, cost);
+	assert_true(sw > 8);                    /* it switches often ... */
+	assert_int_equal(c.builds, 4);          /* ... and builds each problem once */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(fk.built[i], 1);
+	assert_int_equal(fk.released, 0);
+	assert_int_equal(c.evictions, 0);
+	assert_int_equal(c.hits, sw - 4);
+	assert_int_equal(tn_pcache_held(&c), 4);
+	/* device memory for two: one more build per eviction, never more */
+	fake_init(&c, (struct tn_pcost){ 6.5e9, 64e9 });
+	sw = plan_switches(&c, 4, 900, cost);
+	assert_int_equal(fk.released, c.evictions);
+	assert_true(c.evictions > 0);
+	assert_int_equal(c.builds, tn_pcache_held(&c) + c.evictions);  /* none lost */
+	assert_true(c.builds <= 4 + c.evictions);
+	assert_int_equal(c.builds + c.hits, sw);
+	assert_true(tn_pcache_held(&c) <= 2);
+	/* host memory for three */
+	fake_init(&c, (struct tn_pcost){ 64e9, 6.5e9 });
+	sw = plan_switches(&c, 4, 900, cost);
+	assert_true(c.evictions > 0 && c.builds <= 4 + c.evictions);
+	assert_int_equal(c.builds, 3 + c.evictions);
+	assert_int_equal(tn_pcache_held(&c), 3);
+	/* more problems than slots: the slots bound it */
+	fake_init(&c, (struct tn_pcost){ 1e15, 1e15 });
+	sw = plan_switches(&c, TN_PCACHE_MAX + 4, 900, cost);
+	assert_true(c.evictions > 0 && c.builds <= TN_PCACHE_MAX + 4 + c.evictions);
+	assert_int_equal(c.builds, TN_PCACHE_MAX + c.evictions);
+	assert_int_equal(tn_pcache_held(&c), TN_PCACHE_MAX);
+	/* least recently used first: 0 1 2 with room for two releases 0; after
+	 * a switch back to 1, problem 0 releases 2, not 1 */
+	fake_init(&c, (struct tn_pcost){ 6.5e9, 64e9 });
+	int s0 = worker_switch(&c, 0, unit), s1 = worker_switch(&c, 1, unit);
+	worker_switch(&c, 2, unit);
+	assert_int_equal(tn_pcache_find(&c, 0), -1);
+	assert_int_equal(worker_switch(&c, 1, unit), s1);
+	worker_switch(&c, 0, unit);
+	assert_int_equal(tn_pcache_find(&c, 2), -1);
+	assert_true(tn_pcache_find(&c, 1) >= 0 && tn_pcache_find(&c, 0) >= 0);
+	assert_int_equal(c.builds, 4);
+	assert_int_equal(c.evictions, 2);
+	(void)s0;
+	/* one problem over the whole budget still gets its try, alone */
+	assert_int_equal(tn_pcache_victim(&c, (struct tn_pcost){ 1e12, 1 }) >= 0, 1);
+	tn_pcache_init(&c, (struct tn_pcost){ 1e9, 1e9 });
+	assert_int_equal(tn_pcache_victim(&c, (struct tn_pcost){ 1e12, 1 }), -1);
+	assert_true(tn_pcache_add(&c, 7, (struct tn_pcost){ 1e12, 1 }) >= 0);
+	/* a build that failed is no eviction */
+	tn_pcache_drop(&c, tn_pcache_find(&c, 7));
+	assert_int_equal(c.evictions, 0);
+	assert_int_equal(tn_pcache_held(&c), 0);
+	/* a build that fails beside others (the budget guessed wrong) releases
+	 * them all and succeeds alone; one that fails alone is an error */
+	fake_init(&c, (struct tn_pcost){ 64e9, 64e9 });
+	worker_switch(&c, 0, unit);
+	worker_switch(&c, 1, unit);
+	fk.fail_when_held = 1;                  /* a second bench does not fit */
+	worker_switch(&c, 2, unit);
+	assert_int_equal(tn_pcache_held(&c), 1);
+	assert_int_equal(c.evictions, 2);
+	assert_int_equal(fk.built[2], 1);
+	{
+		const struct tn_pcache_ops op = { fake_build, fake_release, &fk };
+		char err[256];
+		int built = 1;
+		fk.fail_all = 1;                /* and now none does */
+		assert_int_equal(tn_pcache_open(&c, 3, unit, &op, &built, err, sizeof err), -1);
+		assert_int_equal(built, 0);
+		assert_string_equal(err, "out of device memory");
+		assert_int_equal(tn_pcache_held(&c), 0);
+		assert_int_equal(fk.released, 3);
+	}
+}
+
+/* A GPU plan of np problems of n configurations at rate a second under a
+ * budget of budget_s, in the order of tn_sweep.c, steps sized by time
+ * (by_time) or by count: its switches of problem, and in *first the time
+ * when every problem had its first pass. */
+static int simulate(int np, long long n, double rate, double budget_s, int by_time,
+		    double *first)
+{
+	struct tn_order o[8];
+	double t = 0;
+	int k, last = -1, sw = 0;
+	for (int i = 0; i < np; i++) {
+		long long p = tn_order_pass(n, n);
+		o[i] = (struct tn_order){ 50 + 5 * i, n - p, n };
+		t += p / rate;
+		sw += i != last;
+		last = i;
+	}
+	*first = t;
+	while (t < budget_s && (k = tn_order_next(o, np)) >= 0) {
+		long long ch = by_time ? tn_order_chunk_time(n, rate, tn_order_slice(budget_s)) :
+			       tn_order_chunk(n);
+		ch = ch < o[k].left ? ch : o[k].left;
+		o[k].left -= ch;
+		o[k].best_pct += (100 - o[k].best_pct) * 0.05;
+		t += ch / rate;
+		sw += k != last;
+		last = k;
+	}
+	return sw;
+}
+
+/* issue 33: steps sized by time switch less often, and the order stays
+ * anytime: every problem's first pass within a tenth of the budget. */
+static void time_steps(void **st)
+{
+	double f1, f2;
+	int by_count, by_time;
+	(void)st;
+	/* scaling.sh's plan: 4 problems of about 900 at 90 a second, 280 s */
+	by_count = simulate(4, 900, 90, 280, 0, &f1);
+	by_time = simulate(4, 900, 90, 280, 1, &f2);
+	assert_true(f1 <= 28 && f2 <= 28);
+	assert_true(by_time * 2 <= by_count);
+	/* slow problems keep the count's steps */
+	assert_int_equal(simulate(4, 900, 1, 3000, 1, &f2), simulate(4, 900, 1, 3000, 0, &f1));
 }
 
 static void lists(void **st)
@@ -149,6 +378,69 @@ static void one_sweep_per_problem(void **st)
 	snprintf(db, sizeof db, "%s/m.db", dir);
 	assert_int_equal(t_count(db, "select count(*) from builds"), 5);
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 1);
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* issue 33: the closing line gives the wall clock of the sweep, not only
+ * the time inside its steps: at most what the test measured around the
+ * command, and most of it. */
+static void wall_clock(void **st)
+{
+	char args[1024], *p;
+	double t0, el, wall = -1, loop = -1, rate = -1;
+	long long done = -1;
+	(void)st;
+	snprintf(args, sizeof args, "sweep -f xyz -r 2,3 -n 16,12x10x9 --compile-only -q -j 2 %s "
+		 "--db %s/w.db", SPACE, dir);
+	t0 = now_s();
+	expect(args, 0, " s of wall clock, ");
+	el = now_s() - t0;
+	assert_non_null(p = strstr(out, "fdtune: 16 configurations in "));
+	assert_int_equal(sscanf(p, "fdtune: %lld configurations in %lf s of wall clock, %lf per "
+				"second (%lf s in the sweep's steps)", &done, &wall, &rate, &loop), 4);
+	assert_int_equal(done, 16);
+	assert_true(wall >= loop - 0.05);
+	assert_true(wall <= el + 0.05);
+	assert_true(wall >= 0.5 * el - 0.2);
+	assert_true(rate > 0 && fabs(done / rate - wall) <= 0.051);     /* wall: to 0.1 s */
+}
+
+/* issue 33: a plan stopped by SIGTERM to its process group (as timeout(1)
+ * sends it) is interrupted every time, wherever the signal finds it: no
+ * problem of it ends failed, the one cut short interrupted, and the same
+ * command then finishes the plan. */
+static void sigterm_plan(void **st)
+{
+	static const char plan[] = "-f xyz -r 2,3 -n 16,12x10x9 -p vec=1,2,4 -p bx=32 -p by=2 "
+		"-p ypt=1 -p lds=0,1 -p nw=8 -p nt=0 -p pf=0 -p zu=1";
+	const char *bin = getenv("FDTUNE");
+	char db[256], args[2048], cmd[4096];
+	(void)st;
+	for (int at = 1; at <= 13; at += 6) {  /* in the first problem, then the third */
+		snprintf(db, sizeof db, "%s/t%d.db", dir, at);
+		snprintf(cmd, sizeof cmd, "FDTUNE_CACHE= setsid '%s' sweep %s --compile-only -q -j 1 "
+			 "--db %s >%s/t%d.log 2>&1 & i=0; while [ \"$(sqlite3 %s 'select count(*) "
+			 "from builds' 2>/dev/null || echo 0)\" -lt %d ] && [ $i -lt 600 ]; do "
+			 "sleep 0.05; i=$((i+1)); done; kill -TERM -$! 2>/dev/null; wait $!; "
+			 "test $? = 1", bin ? bin : "./fdtune", plan, db, dir, at, db, at);
+		assert_int_equal(system(cmd), 0);
+		snprintf(cmd, sizeof cmd, "grep -q 'interrupted by signal 15' %s/t%d.log", dir, at);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(t_count(db, "select count(*) from sweeps where status not in "
+					 "('interrupted', 'done')"), 0);
+		assert_true(t_count(db, "select count(*) from sweeps where status = "
+				    "'interrupted'") >= 1);
+		snprintf(args, sizeof args, "sweep %s --compile-only -q -j 2 --db %s", plan, db);
+		expect(args, 0, "already recorded");
+		assert_int_equal(t_count(db, "select count(*) from builds where status <> 'ok'"), 0);
+		once(db);
+	}
 }
 
 static void write_text(const char *path, const char *s)
@@ -276,9 +568,11 @@ static void kill_resume(void **st)
 int main(void)
 {
 	const struct CMUnitTest t[] = {
-		cmocka_unit_test(order), cmocka_unit_test(lists),
+		cmocka_unit_test(order), cmocka_unit_test(problem_cache), cmocka_unit_test(time_steps),
+		cmocka_unit_test(lists),
 		cmocka_unit_test(one_sweep_per_problem), cmocka_unit_test(plan_files),
 		cmocka_unit_test(shards), cmocka_unit_test(kill_resume),
+		cmocka_unit_test(wall_clock), cmocka_unit_test(sigterm_plan),
 	};
 	int rc;
 	if (!mkdtemp(dir))

@@ -41,7 +41,7 @@ run() {         # run NAME ARGS...: one sweep of the plan, timed
 		> "$d/$name.log" 2>&1
 	rc=$?
 	echo "$name $(echo "$t0 $(now)" | awk '{ printf "%.1f", $2 - $1 }') s, exit $rc, args: $*" >> "$d/times.txt"
-	grep -E 'configurations in|copy bandwidth' "$d/$name.log" | sed "s/^/  $name: /" >> "$d/times.txt"
+	grep -E 'configurations in|copy bandwidth|references built|sweep [0-9]+ (failed|interrupted)' "$d/$name.log" | sed "s/^/  $name: /" >> "$d/times.txt"
 }
 kill_rerun() {
 	rm -f "$d/kill.db"

@@ -22,6 +22,21 @@ long long tn_order_chunk(long long target)
 	return c < 32 ? 32 : c;
 }
 
+double tn_order_slice(double budget_s)
+{
+	double s = budget_s > 0 ? budget_s / 20 : 30;
+	return s < 5 ? 5 : s > 60 ? 60 : s;
+}
+
+long long tn_order_chunk_time(long long target, double rate, double slice_s)
+{
+	long long c = tn_order_chunk(target), cap = (target + 1) / 2;
+	double t = rate > 0 && slice_s > 0 ? rate * slice_s : 0;
+	if (t > (double)cap)
+		t = (double)cap;
+	return (long long)t > c ? (long long)t : c;
+}
+
 double tn_order_gain(const struct tn_order *o)
 {
 	double roof = isnan(o->best_pct) ? 1.0 : 1.0 - o->best_pct / 100.0;

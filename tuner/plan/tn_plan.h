@@ -61,6 +61,16 @@ long long tn_order_pass(long long n, long long target);
 /* Evaluations a refinement step gives a problem: a tenth of its target, at
  * least 32. */
 long long tn_order_chunk(long long target);
+/* The seconds a refinement step should last: a twentieth of the budget
+ * (budget_s; 0: none, then 30 s), within 5..60 s. Every switch of problem
+ * empties the pipeline of compiles and runs, so steps last a while; a
+ * twentieth keeps the order anytime: each problem has its first pass and
+ * at most a step of the others comes before its next. */
+double tn_order_slice(double budget_s);
+/* Evaluations of a refinement step of a problem of target evaluations when
+ * the plan runs rate configurations per second: those of slice_s seconds,
+ * at most half the target, at least tn_order_chunk(target). */
+long long tn_order_chunk_time(long long target, double rate, double slice_s);
 double tn_order_gain(const struct tn_order *o);
 /* The problem of o[0..n) to refine next, or -1 when none has work left. */
 int tn_order_next(const struct tn_order *o, int n);

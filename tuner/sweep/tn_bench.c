@@ -165,6 +165,48 @@ static void fill_vel(const struct tn_layout *l, float *v, unsigned long long see
 	tn_poison_halo(l, v);
 }
 
+/* Enough rotations of nf fields of bytes each that one round of launches
+ * streams 3x the L2, within 1..TN_NROT. */
+static int rotations(const struct rt_dev *dev, int nf, size_t bytes)
+{
+	int r = (int)((3.0 * dev->l2 + nf * (double)bytes - 1) / (nf * (double)bytes));
+	return r < 1 ? 1 : r > TN_NROT ? TN_NROT : r;
+}
+
+/* The device bytes of a bench of pb with nrot rotations of fields of bytes
+ * each: the fields, the wave's initial fields, and the reference (8 + 4
+ * bytes a point) for the GPU check. */
+static double dev_bytes(const struct tn_problem *pb, int nrot, size_t bytes)
+{
+	const int wave = pb->fam->steps > 0, nf = wave ? 3 : 2, nref = wave ? 2 : 1;
+	const double pts = (double)pb->nx * pb->ny * pb->nz;
+	return (double)nf * nrot * bytes + (wave ? 2.0 * bytes : 0) + 12.0 * nref * pts;
+}
+
+struct tn_pcost tn_bench_cost(const struct tn_problem *pb, const struct rt_dev *dev, int places)
+{
+	struct tn_layout l;
+	const int wave = pb->fam->steps > 0, nf = wave ? 3 : 2, nref = wave ? 2 : 1;
+	const int es = tn_elem_size(pb);
+	const double pts = (double)pb->nx * pb->ny * pb->nz;
+	size_t bytes;
+	int nrot;
+	struct tn_pcost c;
+	tn_layout_of(pb, &l);
+	bytes = (size_t)l.total * es;
+	nrot = rotations(dev, nf, bytes);
+	c.dev = dev_bytes(pb, nrot, bytes) +
+		(places > 1 ? (double)(places - 1) * nf * nrot * bytes : 0);
+	/* in (fp32), out (pinned, es wide), the wave's in2 and vel, an acc
+	 * family's base, the reference and its magnitudes, and the CPU check's
+	 * widened fields when it is on */
+	c.host = (double)l.total * (4 + es + (wave ? 8 : 0) +
+				    (tn_param_index(pb->fam, "acc") >= 0 ? 4 : 0) +
+				    ((check_mode() & TN_CHECK_CPU) && wave ? 2.0 * es : 0)) +
+		 12.0 * nref * pts;
+	return c;
+}
+
 static int oom(const struct tn_problem *pb, char *err, size_t n)
 {
 	snprintf(err, n, "out of host memory for a %dx%dx%d problem", pb->nx, pb->ny, pb->nz);
@@ -192,12 +234,8 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
 	bytes = (size_t)b->l.total * b->es;
 	nf = wave ? 3 : 2;              /* fields per rotation */
 	nref = wave ? 2 : 1;            /* reference fields */
-	/* enough rotations that one round of launches streams 3x the L2 */
-	b->nrot = (int)((3.0 * dev->l2 + nf * (double)bytes - 1) / (nf * (double)bytes));
-	b->nrot = b->nrot < 1 ? 1 : b->nrot > TN_NROT ? TN_NROT : b->nrot;
-	/* fields, the wave's initial fields, and the reference (8 + 4 bytes a
-	 * point) for the GPU check */
-	need = (double)nf * b->nrot * bytes + (wave ? 2.0 * bytes : 0) + 12.0 * nref * pts;
+	b->nrot = rotations(dev, nf, bytes);
+	need = dev_bytes(pb, b->nrot, bytes);
 	if (need > 0.9 * dev->mem) {
 		snprintf(err, n, "the problem needs %.1f GiB of device memory; %s has %.1f GiB; "
 			 "choose a smaller --size", need / (1 << 30), dev->name,

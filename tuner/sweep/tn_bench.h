@@ -9,6 +9,7 @@
 
 #include "rt.h"
 #include "tn.h"
+#include "tn_pcache.h"
 
 #define TN_NROT 16
 /* Placements of the fields a contender (a run under TN_PLACES_GATE times the
@@ -69,6 +70,10 @@ struct tn_result {
 int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
 		  const struct rt_dev *dev, double copy_gbs, char *err, size_t n);
 void tn_bench_close(struct tn_bench *b);
+/* What a bench of pb holds while open on dev, for the cache of a worker
+ * (tn_pcache.h): its device bytes, with room for places - 1 more placements
+ * of its timing fields (a contender's, tn_bench_run), and its host bytes. */
+struct tn_pcost tn_bench_cost(const struct tn_problem *pb, const struct rt_dev *dev, int places);
 
 /* Returns 0 when res holds the outcome, whatever it is; nonzero when the
  * GPU can no longer be used (a fault poisons the context): res then holds

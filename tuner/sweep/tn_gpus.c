@@ -3,7 +3,8 @@
  * compile-only one, starts one worker process per GPU asked for (they must
  * be of one model, as they share the work), records the GPUs and their copy
  * bandwidth (calibrated where missing, every GPU at the same time), and
- * opens each problem of a plan in the workers when its turn comes.
+ * switches the workers to each problem of a plan when its turn comes (each
+ * worker keeps the problems it opened, tn_pcache.h).
  */
 #define _GNU_SOURCE
 #include "tn_run.h"
@@ -53,7 +54,14 @@ int tn_run_setup(struct tn_run *c, char *err, size_t n)
 				snprintf(err, n, "--devices names GPU %d twice", k->device);
 				return 1;
 			}
-		if (tn_wk_spawn(k, err, n))
+	}
+	/* every worker starts at once (each initialises its GPU); then their answers */
+	for (int w = 0; w < c->nwk; w++)
+		if (tn_wk_start(&c->wk[w], err, n))
+			return 1;
+	for (int w = 0; w < c->nwk; w++) {
+		struct tn_wk *k = &c->wk[w];
+		if (tn_wk_hello(k, err, n))
 			return 1;
 		if (w && strcmp(k->dev.name, c->wk[0].dev.name)) {
 			snprintf(err, n, "GPUs %d and %d differ (%s, %s): the GPUs of one sweep share "
@@ -100,26 +108,49 @@ int tn_run_devices(struct tn_run *c, char *err, size_t n)
 	return 0;
 }
 
+/* What worker w's cache needs to know. */
+static struct tn_wk_cache cache_of(const struct tn_run *c, int w)
+{
+	return (struct tn_wk_cache){ c->copy[w], c->o->places > 0 ? c->o->places : TN_PLACES,
+				     c->nwk };
+}
+
 int tn_run_open(struct tn_run *c, int j, char *err, size_t n)
 {
 	const struct tn_problem *pb = c->jobs[j].pb;
-	int asked[TN_MAXDEV] = { 0 }, rc = 0;
+	int rc = 0;
 	if (c->opened == j)
 		return 0;
 	c->opened = -1;
 	for (int w = 0; w < c->nwk && !rc; w++)
 		if (c->wk[w].pid > 0) {
-			rc = tn_wk_open_ask(&c->wk[w], pb, c->copy[w], err, n);
-			asked[w] = !rc;
+			const struct tn_wk_cache wc = cache_of(c, w);
+			rc = tn_wk_open_ask(&c->wk[w], pb, j, &wc, err, n);
+			c->asked[w] = !rc;
 		}
-	/* the workers build their fields and CPU references at once */
+	if (rc) {
+		char e2[1024];
+		(void)tn_run_opened(c, e2, sizeof e2);  /* the others' answers, read */
+		return 1;
+	}
+	c->opened = j;
+	return 0;
+}
+
+int tn_run_opened(struct tn_run *c, char *err, size_t n)
+{
+	int rc = 0;
+	/* the workers switch at once: a problem each holds costs nothing, one
+	 * not held is built (fields, CPU reference) by each at the same time,
+	 * while the pool compiles the step's first configurations */
 	for (int w = 0; w < c->nwk; w++) {
 		char e2[1024];
-		if (asked[w] && tn_wk_open_get(&c->wk[w], e2, sizeof e2) && !rc++)
+		if (c->asked[w] && tn_wk_open_get(&c->wk[w], e2, sizeof e2) && !rc++)
 			snprintf(err, n, "%s", e2);
+		c->asked[w] = 0;
 	}
-	if (!rc)
-		c->opened = j;
+	if (rc)
+		c->opened = -1;
 	return rc != 0;
 }
 
@@ -128,8 +159,10 @@ int tn_run_worker_up(struct tn_run *c, int w, char *err, size_t n)
 	struct tn_wk *k = &c->wk[w];
 	if (k->pid > 0)
 		return 0;
+	const struct tn_wk_cache wc = cache_of(c, w);
 	if (k->starts)
 		c->restarts++;
+	/* a new process holds no problem: the current one is built in it */
 	return tn_wk_spawn(k, err, n) ||
-	       tn_wk_open(k, c->cur->pb, c->copy[w], err, n);
+	       tn_wk_open(k, c->cur->pb, c->cur - c->jobs, &wc, err, n);
 }

@@ -120,14 +120,17 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	static char id[700];            /* what decides the code, besides the source */
 	char opts[512];
 	long long inflight = 0, left = chunk > 0 ? chunk : -1;
-	int over = 0, rc = 1, want_max = 2 * o->jobs + c->nwk + 4;
+	int over = 0, rc = 1, want_max = 2 * o->jobs + c->nwk + 4, opened = 0;
 	double t0 = tn_now_s();
 	const char *cache = tn_cache_dir();
 
 	rt_compile_options(c->arch, opts, sizeof opts);
 	snprintf(id, sizeof id, "%s %s", c->compiler, opts);
-	if (tn_pool_new(&pool, c->cur->pb, c->arch, id, cache, o->jobs, err, n))
+	if (tn_pool_new(&pool, c->cur->pb, c->arch, id, cache, o->jobs, err, n)) {
+		char e2[1024];
+		(void)tn_run_opened(c, e2, sizeof e2);
 		return 1;
+	}
 	for (;;) {
 		int stopping = tn_stopping(c);
 		int busy = 0, nfd = 0, wait_ms = 1000;
@@ -143,6 +146,13 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			inflight += m;
 			if (m == 0 && inflight == 0)
 				over = 1;
+		}
+		/* the workers' switch to this problem (tn_run_open) ran while the
+		 * pool took its first configurations; it ends before any run */
+		if (!opened) {
+			opened = 1;
+			if (tn_run_opened(c, err, n))
+				goto out;
 		}
 		if (!stopping && feed(c, pool, &inflight, err, n))
 			goto out;

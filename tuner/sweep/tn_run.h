@@ -9,6 +9,7 @@
  *   tn_gpus.c    GPU or compile-only, workers, copy calibration
  *   tn_loop.c    one step: compile pool and workers fed until it is done
  *   tn_record.c  every build and run written to the database as it happens
+ *   tn_summary.c what the sweep did, at its end
  */
 #ifndef TN_RUN_H
 #define TN_RUN_H
@@ -60,8 +61,10 @@ struct tn_run {
 	const char *arch;
 	long long restarts, issued;     /* issued: configurations proposed, whole plan */
 	double t0;              /* start of the first step: the budget's origin */
+	double t_begin;         /* start of tn_sweep: the wall clock of its summary */
 	struct tn_job *jobs, *cur;      /* cur: the job of the step running */
-	int njobs, opened;      /* opened: the job whose bench the workers hold, -1 */
+	int njobs, opened;      /* opened: the job the workers are on, -1 */
+	int asked[TN_MAXDEV];   /* an answer to tn_run_open is due from the worker */
 	struct tn_progress pr;
 };
 
@@ -85,8 +88,11 @@ int tn_recheck(struct tn_run *c, struct tn_job *j, char *err, size_t n);
 /* tn_gpus.c */
 int tn_run_setup(struct tn_run *c, char *err, size_t n);
 int tn_run_devices(struct tn_run *c, char *err, size_t n);
-/* Opens job j's bench in every worker not holding it (at once, in parallel). */
+/* Switches every running worker to job j (tn_wk_open): asks them and
+ * returns at once; tn_run_opened waits for their answers, which must come
+ * before the workers are given runs. Nothing is asked when they are on j. */
 int tn_run_open(struct tn_run *c, int j, char *err, size_t n);
+int tn_run_opened(struct tn_run *c, char *err, size_t n);
 /* Starts worker w and opens the current job's bench in it, if not running. */
 int tn_run_worker_up(struct tn_run *c, int w, char *err, size_t n);
 
@@ -95,6 +101,9 @@ double tn_limit_s(const struct tn_run *c);
 int tn_start_item(struct tn_run *c, struct tn_item *it, int *gpu, char *err, size_t n);
 int tn_finish(struct tn_run *c, int w, char *err, size_t n);
 int tn_overrun(struct tn_run *c, int w, char *err, size_t n);
+
+/* tn_summary.c: what the sweep did, on stderr, at its end. */
+void tn_summary(const struct tn_run *c);
 
 /* tn_loop.c: runs the current job's search for at most chunk configurations
  * (0: until it is over), within the plan's --max-configs, until a stop. */

@@ -13,7 +13,6 @@
 #define _GNU_SOURCE
 #include "tn_run.h"
 #include "rt.h"
-#include "tn_cache.h"
 
 #include <math.h>
 #include <signal.h>
@@ -23,11 +22,41 @@
 #include <unistd.h>
 
 volatile int tn_stop_signal;
+#define FINISHED "what finished is recorded"
 static void on_signal(int s) { tn_stop_signal = s; }
 
 static int over_budget(const struct tn_run *c)
 {
 	return c->o->budget_s > 0 && c->t0 > 0 && tn_now_s() - c->t0 > c->o->budget_s;
+}
+
+/* 1 when the user's signal stopped the sweep: the sweep's own (SIGINT,
+ * SIGTERM, SIGHUP), or one that killed a worker (sent to the process group,
+ * it may reach a worker first). What failed meanwhile is a consequence, not
+ * a failure (issue 33: a worker killed by SIGTERM as the sweep was opening
+ * a problem made it "failed"): err becomes "interrupted by signal S", the
+ * cause kept after it; the sweep then stops as if it had the signal. */
+static int user_signal(const struct tn_run *c)
+{
+	int sig = tn_stop_signal;
+	for (int w = 0; w < c->nwk && !sig; w++)
+		if (c->wk[w].sig == SIGINT || c->wk[w].sig == SIGTERM || c->wk[w].sig == SIGHUP)
+			sig = c->wk[w].sig;
+	if (sig)
+		tn_stop_signal = sig;
+	return sig;
+}
+
+static int stopped_by_user(const struct tn_run *c, const char *when, char *err, size_t n)
+{
+	char why[768];
+	int sig = user_signal(c);
+	if (!sig)
+		return 0;
+	snprintf(why, sizeof why, "%s", err);
+	snprintf(err, n, "interrupted by signal %d; %s%s%s%s", sig, when,
+		 *why ? " (as it stopped: " : "", why, *why ? ")" : "");
+	return 1;
 }
 
 static int maxed(const struct tn_run *c)
@@ -235,7 +264,20 @@ static int work_left(const struct tn_run *c)
 	return 0;
 }
 
-/* Every job in turn, each to its end; or, for a GPU plan, the anytime order. */
+/* Configurations per second of the plan so far, from the start of its first
+ * step; 0 before any. */
+static double rate(const struct tn_run *c)
+{
+	long long done = 0;
+	double t = tn_now_s() - c->t0;
+	for (int i = 0; i < c->njobs; i++)
+		done += c->jobs[i].done;
+	return t > 0 ? done / t : 0;
+}
+
+/* Every job in turn, each to its end; or, for a GPU plan, the anytime order:
+ * refinement steps sized by time (tn_order_chunk_time), as a switch of
+ * problem empties the pipeline. */
 static int schedule(struct tn_run *c, int plan, char *err, size_t n)
 {
 	struct tn_order ord[64], *o = c->njobs <= 64 ? ord : malloc((size_t)c->njobs * sizeof *o);
@@ -255,67 +297,12 @@ static int schedule(struct tn_run *c, int plan, char *err, size_t n)
 						  c->jobs[i].target };
 		if ((k = tn_order_next(o, c->njobs)) < 0)
 			break;
-		rc = step(c, k, tn_order_chunk(c->jobs[k].target), err, n);
+		rc = step(c, k, tn_order_chunk_time(c->jobs[k].target, rate(c),
+						    tn_order_slice(c->o->budget_s)), err, n);
 	}
 	if (o != ord)
 		free(o);
 	return rc;
-}
-
-/* What the sweep did: configurations per second over the plan and per
- * problem, the time shares, and compile-only the resources of the builds. */
-static void summary(const struct tn_run *c)
-{
-	const struct tn_sweep_opts *o = c->o;
-	const char *cache = tn_cache_dir();
-	long long done = 0, cached = 0, built = 0;
-	double tt = 0, tb = 0, tc = 0, ti = 0;
-	int rmin = 0, rmax = 0, lmax = 0, nspill = 0;
-	for (int i = 0; i < c->njobs; i++) {
-		const struct tn_job *j = &c->jobs[i];
-		done += j->done;
-		cached += j->cached;
-		built += j->count[7];
-		tt += j->t_wall;
-		tb += j->t_build;
-		tc += j->t_check;
-		ti += j->t_time;
-		if (j->count[7]) {
-			rmin = rmin && rmin < j->rmin ? rmin : j->rmin;
-			rmax = rmax > j->rmax ? rmax : j->rmax;
-		}
-		lmax = lmax > j->lmax ? lmax : j->lmax;
-		nspill += j->nspill;
-	}
-	if (!done)
-		return;
-	fprintf(stderr, "fdtune: %lld configurations in %.1f s, %.1f per second; summed over "
-		"configurations: compile %.1f s on %d threads (%lld from the cache%s%s)", done, tt,
-		done / (tt > 0 ? tt : 1e-9), tb, o->jobs, cached, cache ? " in " : "",
-		cache ? cache : ", which is off");
-	if (c->gpu)
-		fprintf(stderr, ", validate %.1f s, time %.1f s on %d GPU(s); workers restarted "
-			"%lld times", tc, ti, c->nwk, c->restarts);
-	fputc('\n', stderr);
-	for (int i = 0; i < c->njobs; i++)
-		if (c->jobs[i].others)
-			fprintf(stderr, "fdtune: %s: %lld configurations were recorded meanwhile by "
-				"another sweep of this problem; they are not recorded twice\n",
-				c->jobs[i].name, c->jobs[i].others);
-	for (int i = 0; c->njobs > 1 && i < c->njobs; i++) {
-		const struct tn_job *j = &c->jobs[i];
-		fprintf(stderr, "fdtune: problem %d/%d %s: %lld configurations in %.1f s, %.1f "
-			"per second", i + 1, c->njobs, j->name, j->done, j->t_wall,
-			j->done / (j->t_wall > 0 ? j->t_wall : 1e-9));
-		if (!isnan(j->best_gbs))
-			fprintf(stderr, ", best %.0f GB/s (%.1f%% of copy)", j->best_gbs, j->best_pct);
-		fputc('\n', stderr);
-	}
-	if (!c->gpu && built)
-		fprintf(stderr, "fdtune: compile-only for %s: registers %d..%d per thread, LDS up "
-			"to %d bytes, %d of %lld builds spill; each build is in the builds table of "
-			"%s (nothing was timed, so fdtune best has no rows)\n", c->arch, rmin, rmax,
-			lmax, nspill, built, o->db_path);
 }
 
 /* Ends job j's sweep row: failed, interrupted (work left or cut short at a stop,
@@ -323,8 +310,10 @@ static void summary(const struct tn_run *c)
  * could not be recorded, even a second time (a failure may be passing). */
 static int end(struct tn_run *c, struct tn_job *j, int failed, const char *err)
 {
-	/* a run cut short by the stop signal is proposed but not done */
-	int stopped = (tn_stopping(c) || maxed(c)) && (left_of(j) > 0 || j->done < j->proposed);
+	/* a run cut short by the stop signal is proposed but not done; a job
+	 * with configurations and no search was stopped as it began */
+	int stopped = (tn_stopping(c) || maxed(c)) && (left_of(j) > 0 || j->done < j->proposed ||
+						       (j->nv > 0 && !j->search));
 	const char *st = failed && !db_full(c->db) ? "failed" : failed || stopped ?
 			 "interrupted" : "done";
 	char msg[512], e2[1024];
@@ -354,12 +343,13 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	struct tn_limits *lim = &c.lim;
 	char host[256] = "?";
 	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
-	int handlers = 0, status = 1, plan = 0, failed = 0;
+	int handlers = 0, status = 1, plan = 0, failed = 0, began = 0, user = 0;
 	long long off = 0, planned = 0;
 
 	memset(&c, 0, sizeof c);
 	c.o = o;
 	c.opened = -1;
+	c.t_begin = tn_now_s();
 	if (!pl) {                      /* one problem */
 		memset(&item, 0, sizeof item);
 		item.pb = *o->pb;
@@ -372,6 +362,14 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_IGN;        /* a dead worker shows as EPIPE, not a signal */
 	sigaction(SIGPIPE, &sa, &old_pipe);
+	/* from here a signal stops the sweep rather than the process: whatever
+	 * it cuts short (a worker it killed, at any stage) ends as interrupted */
+	sa.sa_handler = on_signal;
+	tn_stop_signal = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	handlers = 1;
 	if (!(c.jobs = calloc((size_t)pl->n, sizeof *c.jobs))) {
 		snprintf(err, n, "out of memory");
 		goto out;
@@ -405,10 +403,15 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	gethostname(host, sizeof host - 1);
 	if (c.gpu && tn_run_devices(&c, err, n))
 		goto out;
+	if (user_signal(&c)) {         /* before anything is recorded */
+		*err = 0;
+		goto out;
+	}
+	began = 1;
 	for (int i = 0; i < c.njobs; i++) {
 		struct tn_job *j = &c.jobs[i];
 		if (begin(&c, j, plan, host, err, n)) {
-			failed = 1;
+			failed = !(user = stopped_by_user(&c, FINISHED, err, n));
 			goto fail;
 		}
 		planned += j->target - j->nprior > 0 ? j->target - j->nprior : 0;
@@ -419,21 +422,17 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 			"to gain" : "");
 	if (o->max_configs > 0 && planned > o->max_configs)
 		planned = o->max_configs;
-	sa.sa_handler = on_signal;
-	tn_stop_signal = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
-	handlers = 1;
 	tn_progress_init(&c.pr, planned, o->quiet);
 	c.t0 = tn_now_s();
 	if (o->budget_s > 0)
 		c.pr.end = c.t0 + o->budget_s;
-	failed = schedule(&c, plan, err, n);
+	failed = schedule(&c, plan, err, n) && !(user = stopped_by_user(&c, FINISHED, err, n));
 	tn_progress_end(&c.pr);
 	if (!failed)
-		summary(&c);
+		tn_summary(&c);
 	if (failed)
+		;
+	else if (user)                  /* stopped_by_user said why */
 		;
 	else if (tn_stop_signal)
 		snprintf(err, n, "interrupted by signal %d; what finished is recorded",
@@ -453,6 +452,8 @@ fail:
 			status = 1;
 		}
 out:
+	if (status && !began)
+		stopped_by_user(&c, "the sweep had not begun: nothing is recorded", err, n);
 	for (int w = 0; w < c.nwk; w++)
 		tn_wk_kill(&c.wk[w]);
 	for (int i = 0; i < c.njobs; i++) {

@@ -31,6 +31,8 @@ struct req {
 	char fam[32], prec[8];
 	int r, nx, ny, nz;
 	double h[3], copy;
+	long long key;          /* REQ_OPEN: the problem's key in the worker's cache */
+	int places, nwk;        /* REQ_OPEN: placements of a contender, workers of the sweep */
 	struct tn_wk_time tm;   /* REQ_RUN */
 	int v[TN_MAXP];
 	unsigned grid[3], block[3];
@@ -45,6 +47,7 @@ struct rep {
 	long long bytes;
 	struct tn_result res;
 	char rstatus[32];
+	int built, evicted;     /* REQ_OPEN: the bench was built; benches released for it */
 };
 _Static_assert(sizeof(struct rep) < 4096, "a reply fits in PIPE_BUF");
 
@@ -137,12 +140,11 @@ static int answer(struct tn_wk *w, double limit, struct rep *r, char *err, size_
 	return 0;
 }
 
-int tn_wk_spawn(struct tn_wk *w, char *err, size_t n)
+int tn_wk_start(struct tn_wk *w, char *err, size_t n)
 {
 	int to[2], from[2];
 	char dev[16], *argv[] = { "fdtune", "__worker", dev, NULL };
 	posix_spawn_file_actions_t fa;
-	struct rep r;
 	int rc;
 
 	w->to = w->from = -1;
@@ -171,10 +173,21 @@ int tn_wk_spawn(struct tn_wk *w, char *err, size_t n)
 		return snprintf(err, n, "cannot start a worker process: %s", strerror(rc)), 1;
 	}
 	w->starts++;
+	return 0;
+}
+
+int tn_wk_hello(struct tn_wk *w, char *err, size_t n)
+{
+	struct rep r;
 	if (answer(w, 300, &r, err, n))
 		return 1;
 	w->dev = r.dev;
 	return 0;
+}
+
+int tn_wk_spawn(struct tn_wk *w, char *err, size_t n)
+{
+	return tn_wk_start(w, err, n) || tn_wk_hello(w, err, n);
 }
 
 int tn_wk_calibrate_ask(struct tn_wk *w, char *err, size_t n)
@@ -205,8 +218,8 @@ int tn_wk_calibrate(struct tn_wk *w, double *copy, double *memcpy_gbs, long long
 	return tn_wk_calibrate_ask(w, err, n) || tn_wk_calibrate_get(w, copy, memcpy_gbs, bytes, err, n);
 }
 
-int tn_wk_open_ask(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
-		   char *err, size_t n)
+int tn_wk_open_ask(struct tn_wk *w, const struct tn_problem *pb, long long key,
+		   const struct tn_wk_cache *wc, char *err, size_t n)
 {
 	struct req q;
 	memset(&q, 0, sizeof q);
@@ -218,7 +231,10 @@ int tn_wk_open_ask(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs
 	q.ny = pb->ny;
 	q.nz = pb->nz;
 	memcpy(q.h, pb->h, sizeof q.h);
-	q.copy = copy_gbs;
+	q.copy = wc->copy_gbs;
+	q.key = key;
+	q.places = wc->places;
+	q.nwk = wc->nwk;
 	if (request(w->to, &q, sizeof q))
 		return snprintf(err, n, "GPU %d: the worker is gone", w->device), 1;
 	return 0;
@@ -227,13 +243,18 @@ int tn_wk_open_ask(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs
 int tn_wk_open_get(struct tn_wk *w, char *err, size_t n)
 {
 	struct rep r;
-	return answer(w, 1800, &r, err, n);     /* the CPU reference of a large grid */
+	if (answer(w, 1800, &r, err, n))        /* the CPU reference of a large grid */
+		return 1;
+	w->built += r.built;
+	w->hits += !r.built;
+	w->evicted += r.evicted;
+	return 0;
 }
 
-int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
-	       char *err, size_t n)
+int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, long long key,
+	       const struct tn_wk_cache *wc, char *err, size_t n)
 {
-	return tn_wk_open_ask(w, pb, copy_gbs, err, n) || tn_wk_open_get(w, err, n);
+	return tn_wk_open_ask(w, pb, key, wc, err, n) || tn_wk_open_get(w, err, n);
 }
 
 int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
@@ -316,13 +337,78 @@ static int run_one(struct tn_bench *b, const struct req *q, void *code, struct r
 	return fatal;
 }
 
+/* The benches the worker holds, one a slot of its cache (tn_pcache.h). */
+static struct slot {
+	struct tn_problem pb;
+	char prec[8];
+	struct tn_bench b;
+} slots[TN_PCACHE_MAX];
+
+/* The budget of the cache: 80% of the device memory (tn_bench_open refuses
+ * one problem over 90%, and the runtime and the check kernel take some),
+ * half the host memory shared among the sweep's nwk workers. */
+static struct tn_pcost budget(const struct rt_dev *me, int nwk)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGE_SIZE);
+	double host = pages > 0 && psz > 0 ? (double)pages * psz : 16e9;
+	return (struct tn_pcost){ 0.8 * (double)me->mem, 0.5 * host / (nwk > 0 ? nwk : 1) };
+}
+
+/* What the cache's build of a slot needs: the problem asked for. */
+struct opening {
+	const struct tn_problem *pb;
+	const struct rt_dev *me;
+	double copy;
+};
+
+static int build_slot(void *ctx, int s, long long key, char *err, size_t n)
+{
+	const struct opening *o = ctx;
+	(void)key;
+	slots[s].pb = *o->pb;
+	snprintf(slots[s].prec, sizeof slots[s].prec, "%s", o->pb->prec);
+	slots[s].pb.prec = slots[s].prec;
+	return tn_bench_open(&slots[s].b, &slots[s].pb, o->me, o->copy, err, n);
+}
+
+static void release_slot(void *ctx, int s)
+{
+	(void)ctx;
+	tn_bench_close(&slots[s].b);
+}
+
+/* Makes q's problem the open one, *cur its slot (tn_pcache_open): held, or
+ * built. 0, or 1 with r->err set; r->built and r->evicted say what it did. */
+static int open_problem(struct tn_pcache *pc, const struct rt_dev *me, const struct req *q,
+			int *cur, struct rep *r)
+{
+	struct tn_problem pb;
+	struct opening o = { &pb, me, q->copy };
+	const struct tn_pcache_ops op = { build_slot, release_slot, &o };
+	long long ev = pc->evictions;
+	memset(&pb, 0, sizeof pb);
+	if (!(pb.fam = tn_family(q->fam))) {
+		snprintf(r->err, sizeof r->err, "unknown family %s", q->fam);
+		return 1;
+	}
+	pb.prec = q->prec;
+	pb.r = q->r;
+	pb.nx = q->nx;
+	pb.ny = q->ny;
+	pb.nz = q->nz;
+	memcpy(pb.h, q->h, sizeof pb.h);
+	*cur = tn_pcache_open(pc, q->key, tn_bench_cost(&pb, me, q->places > 0 ? q->places :
+							 TN_PLACES), &op, &r->built, r->err,
+			      sizeof r->err);
+	r->evicted = (int)(pc->evictions - ev);
+	return *cur < 0;
+}
+
 int tn_worker_main(int argc, char **argv)
 {
-	int out, ndev = 0, dev = argc > 1 ? atoi(argv[1]) : 0, open = 0;
-	struct tn_problem pb;
-	struct tn_bench b;
+	int out, ndev = 0, dev = argc > 1 ? atoi(argv[1]) : 0, cur = -1;
+	struct tn_pcache pc;
 	struct rt_dev me;
-	char prec[8];
 	struct rep r;
 	struct req q;
 	void *code = NULL;
@@ -332,7 +418,7 @@ int tn_worker_main(int argc, char **argv)
 		return 3;
 	signal(SIGINT, SIG_IGN);        /* the sweep decides when to stop */
 	memset(&r, 0, sizeof r);
-	memset(&b, 0, sizeof b);
+	tn_pcache_init(&pc, (struct tn_pcost){ 0, 0 });
 	if (rt_init(&ndev, r.err, sizeof r.err) ||
 	    (dev >= ndev && snprintf(r.err, sizeof r.err, "no GPU %d (%d present)", dev, ndev)) ||
 	    rt_device(dev, &r.dev, r.err, sizeof r.err))
@@ -345,26 +431,15 @@ int tn_worker_main(int argc, char **argv)
 		if (q.type == REQ_CAL) {
 			r.status = tn_calibrate(&me, &r.copy, &r.mcpy, &r.bytes, r.err, sizeof r.err);
 		} else if (q.type == REQ_OPEN) {
-			if (open)       /* the next problem of a plan */
-				tn_bench_close(&b);
-			open = 0;
-			memset(&pb, 0, sizeof pb);
+			/* the problem of a plan the next runs are for: held, or built */
 			q.fam[sizeof q.fam - 1] = q.prec[sizeof q.prec - 1] = 0;
-			pb.fam = tn_family(q.fam);
-			snprintf(prec, sizeof prec, "%s", q.prec);
-			pb.prec = prec;
-			pb.r = q.r;
-			pb.nx = q.nx;
-			pb.ny = q.ny;
-			pb.nz = q.nz;
-			memcpy(pb.h, q.h, sizeof pb.h);
-			r.status = !pb.fam ? snprintf(r.err, sizeof r.err, "unknown family %s", q.fam), 1 :
-				   tn_bench_open(&b, &pb, &me, q.copy, r.err, sizeof r.err);
-			open = !r.status;
-		} else if (q.type == REQ_RUN && open && q.size > 0 && q.size < (1LL << 30)) {
+			pc.budget = budget(&me, q.nwk);
+			cur = -1;
+			r.status = open_problem(&pc, &me, &q, &cur, &r);
+		} else if (q.type == REQ_RUN && cur >= 0 && q.size > 0 && q.size < (1LL << 30)) {
 			if (!(code = malloc((size_t)q.size)) || get(0, code, (size_t)q.size))
 				return 3;
-			run_one(&b, &q, code, &r);
+			run_one(&slots[cur].b, &q, code, &r);
 			free(code);
 			code = NULL;
 		} else {
@@ -374,7 +449,8 @@ int tn_worker_main(int argc, char **argv)
 		if (put(out, &r, sizeof r) || r.fatal)
 			break;          /* a lost context is never reused */
 	}
-	if (open && !r.fatal)
-		tn_bench_close(&b);
+	for (int s = 0; s < TN_PCACHE_MAX && !r.fatal; s++)
+		if (pc.s[s].key >= 0)
+			tn_bench_close(&slots[s].b);
 	return r.fatal ? 4 : 0;
 }

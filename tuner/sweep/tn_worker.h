@@ -27,6 +27,15 @@ struct tn_wk {
 	int starts;             /* processes started for this GPU */
 	char why[256];          /* how the last process ended, when it died */
 	int sig;                /* the signal that ended the last process, 0: none */
+	long long built, hits, evicted; /* its opens of problems, over all its processes:
+					 * benches built, found held, released for room */
+};
+
+/* What a worker's cache of open problems (tn_pcache.h) needs to know. */
+struct tn_wk_cache {
+	double copy_gbs;        /* the GPU's copy bandwidth, the roof of %copy */
+	int places;             /* placements a contender is timed on (room kept) */
+	int nwk;                /* workers of the sweep: they share the host's memory */
 };
 
 /* A worker's answer to a run. */
@@ -36,8 +45,12 @@ struct tn_wk_done {
 	double check_s, time_s; /* validation and timing wall time in the worker */
 };
 
-/* Starts a worker on GPU w->device and reads its properties into w->dev. */
+/* Starts a worker on GPU w->device and reads its properties into w->dev.
+ * _start starts the process and returns at once, _hello waits for its
+ * first answer: several GPUs start at the same time that way. */
 int tn_wk_spawn(struct tn_wk *w, char *err, size_t n);
+int tn_wk_start(struct tn_wk *w, char *err, size_t n);
+int tn_wk_hello(struct tn_wk *w, char *err, size_t n);
 /* Calibrates the copy bandwidth (tn_calibrate) in the worker. _ask sends
  * the request and returns at once, _get waits for the answer: several GPUs
  * calibrate at the same time that way. */
@@ -46,13 +59,17 @@ int tn_wk_calibrate(struct tn_wk *w, double *copy, double *memcpy_gbs, long long
 int tn_wk_calibrate_ask(struct tn_wk *w, char *err, size_t n);
 int tn_wk_calibrate_get(struct tn_wk *w, double *copy, double *memcpy_gbs, long long *bytes,
 			char *err, size_t n);
-/* Opens the bench of pb in the worker: fields, the CPU reference; a bench
- * already open (the previous problem of a plan) is closed first. _ask and
+/* Makes pb, key in the worker's cache (distinct for each problem of a
+ * sweep), the problem the next runs are for. The worker holds every
+ * problem it opened (its fields on the GPU and its CPU reference) within
+ * a budget of memory, and releases the least recently used where a new one
+ * would not fit (tn_pcache.h): a problem held costs nothing, one not held
+ * builds its bench. w->built, hits and evicted count what it did. _ask and
  * _get split it as for the calibration. */
-int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
-	       char *err, size_t n);
-int tn_wk_open_ask(struct tn_wk *w, const struct tn_problem *pb, double copy_gbs,
-		   char *err, size_t n);
+int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, long long key,
+	       const struct tn_wk_cache *wc, char *err, size_t n);
+int tn_wk_open_ask(struct tn_wk *w, const struct tn_problem *pb, long long key,
+		   const struct tn_wk_cache *wc, char *err, size_t n);
 int tn_wk_open_get(struct tn_wk *w, char *err, size_t n);
 /* How a run is timed (tn_bench.h): raced out when clearly slower than
  * race_ms (0: off); timed on places placements of the fields when under

@@ -1,0 +1,82 @@
+/*
+ * tn_summary.c: what a sweep says at its end (tn_run.h): configurations per
+ * second over the wall clock of the command and over its steps, the time
+ * shares summed over configurations, how often the workers built the
+ * problems' fields and references, each problem's own rate and best, and
+ * compile-only the resources of the builds.
+ */
+#define _GNU_SOURCE
+#include "tn_run.h"
+#include "tn_cache.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* What the sweep did: configurations per second over the plan and per
+ * problem, the time shares, and compile-only the resources of the builds. */
+void tn_summary(const struct tn_run *c)
+{
+	const struct tn_sweep_opts *o = c->o;
+	const char *cache = tn_cache_dir();
+	long long done = 0, cached = 0, built = 0;
+	double tt = 0, tb = 0, tc = 0, ti = 0, wall = tn_now_s() - c->t_begin;
+	int rmin = 0, rmax = 0, lmax = 0, nspill = 0;
+	for (int i = 0; i < c->njobs; i++) {
+		const struct tn_job *j = &c->jobs[i];
+		done += j->done;
+		cached += j->cached;
+		built += j->count[7];
+		tt += j->t_wall;
+		tb += j->t_build;
+		tc += j->t_check;
+		ti += j->t_time;
+		if (j->count[7]) {
+			rmin = rmin && rmin < j->rmin ? rmin : j->rmin;
+			rmax = rmax > j->rmax ? rmax : j->rmax;
+		}
+		lmax = lmax > j->lmax ? lmax : j->lmax;
+		nspill += j->nspill;
+	}
+	if (!done)
+		return;
+	/* the wall clock from the start of the command's sweep: set-up, opening
+	 * problems and the end included, as a user times it */
+	fprintf(stderr, "fdtune: %lld configurations in %.1f s of wall clock, %.1f per second "
+		"(%.1f s in the sweep's steps); summed over configurations: compile %.1f s on %d "
+		"threads (%lld from the cache%s%s)", done, wall, done / (wall > 0 ? wall : 1e-9), tt,
+		tb, o->jobs, cached, cache ? " in " : "", cache ? cache : ", which is off");
+	if (c->gpu)
+		fprintf(stderr, ", validate %.1f s, time %.1f s on %d GPU(s); workers restarted "
+			"%lld times", tc, ti, c->nwk, c->restarts);
+	fputc('\n', stderr);
+	if (c->gpu) {
+		long long b = 0, h = 0, e = 0;
+		for (int w = 0; w < c->nwk; w++) {
+			b += c->wk[w].built;
+			h += c->wk[w].hits;
+			e += c->wk[w].evicted;
+		}
+		fprintf(stderr, "fdtune: fields and CPU references built %lld times for %d "
+			"problem(s) on %d GPU(s); %lld switches found them held, %lld released "
+			"for room\n", b, c->njobs, c->nwk, h, e);
+	}
+	for (int i = 0; i < c->njobs; i++)
+		if (c->jobs[i].others)
+			fprintf(stderr, "fdtune: %s: %lld configurations were recorded meanwhile by "
+				"another sweep of this problem; they are not recorded twice\n",
+				c->jobs[i].name, c->jobs[i].others);
+	for (int i = 0; c->njobs > 1 && i < c->njobs; i++) {
+		const struct tn_job *j = &c->jobs[i];
+		fprintf(stderr, "fdtune: problem %d/%d %s: %lld configurations in %.1f s, %.1f "
+			"per second", i + 1, c->njobs, j->name, j->done, j->t_wall,
+			j->done / (j->t_wall > 0 ? j->t_wall : 1e-9));
+		if (!isnan(j->best_gbs))
+			fprintf(stderr, ", best %.0f GB/s (%.1f%% of copy)", j->best_gbs, j->best_pct);
+		fputc('\n', stderr);
+	}
+	if (!c->gpu && built)
+		fprintf(stderr, "fdtune: compile-only for %s: registers %d..%d per thread, LDS up "
+			"to %d bytes, %d of %lld builds spill; each build is in the builds table of "
+			"%s (nothing was timed, so fdtune best has no rows)\n", c->arch, rmin, rmax,
+			lmax, nspill, built, o->db_path);
+}
