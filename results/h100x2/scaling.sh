@@ -1,25 +1,25 @@
 #!/bin/sh
-# scaling.sh: issue 25 on a machine of several GPUs: the same plan of 4
-# problems swept exhaustively over SPACE on 1 GPU and on N GPUs
-# (`--devices 0,..,N-1`) of one host, the wall clock of each timed by the
-# shell, then a kill -9 of the N-GPU plan and its rerun. On the GPU machine
-# from the repository root after `make`:
-#   sh results/h100x2/scaling.sh DIR [N] [PHASES]
-# PHASES (default "cold one many kill") picks the runs, so that one device
-# call of 10 minutes need not hold them all; each writes into DIR as it ends
-# (times.txt, its log, its database), so a time limit loses only the run it
-# cut. Each run goes into a fresh database:
-#   cold: N GPUs, empty compile cache (configurations/s and compile share)
-#   one:  1 GPU (no --devices), warm cache
-#   many: N GPUs, warm cache
-#   kill: N GPUs, warm cache, SIGKILL after KILL_AFTER s (20), then rerun
-# The first attempt (2026-11-25) held the whole default space of vec 4
-# (1800 configurations a problem) and all four runs in one call: it passed
-# the call's 600 s and, writing only at its end, returned nothing.
+# scaling.sh: issue 33's table on a machine of several GPUs: the plan of 4
+# problems (PLAN below) swept exhaustively over SPACE, and the same problems
+# swept one at a time, on 1 GPU and on N GPUs (`--devices 0,..,N-1`) of one
+# host, with a warm and a cold compile cache, each timed by the shell from
+# the command's start to its end (start-up, calibration and workers
+# included); then a kill -9 of the N-GPU plan and its rerun. On the GPU
+# machine from the repository root after `make`:
+#   sh results/h100x2/scaling.sh DIR [N] PHASE...
+# A PHASE is WHAT:GPUS:CACHE (WHAT plan or single, GPUS 1 or N, CACHE warm
+# or cold), or kill. Each run goes into a fresh database and ends with a row
+# of DIR/scaling.tsv (what, gpus, cache, configs, wall_s, cfg_per_s), so a
+# call's time limit loses only the run it cut; times.txt keeps each run's
+# closing lines. The compile cache is CACHE_DIR (/tmp/fdtune-cache: outside
+# the tree, so a machine kept warm between two calls keeps it): a cold run
+# empties it first; a warm run on a machine without one fills it first with
+# a compile-only sweep of the plan (said in times.txt). configs is the runs
+# the database holds at the end.
 set -u
-d=${1:?usage: scaling.sh DIR [N] [PHASES]}
+d=${1:?usage: scaling.sh DIR [N] PHASE...}
 n=${2:-2}
-phases=${3:-cold one many kill}
+shift 2
 mkdir -p "$d"
 devs=$(seq -s, 0 $((n - 1)))
 cat > "$d/plan" <<EOF
@@ -28,47 +28,121 @@ xyz 8 512
 iso3dfd 8 512
 xyz 4 640x480x400
 EOF
-# a sixth of the default space: 900 configurations a problem of xyz, 384 of iso3dfd
-space=${SPACE:--s exhaustive -p vec=4 -p bx=32}
-export FDTUNE_CACHE="$d/cache"
+# vec 4 of the default space: 1800 + 1770 + 1072 + 1800 = 6442 configurations
+space=${SPACE:--s exhaustive -p vec=4}
+export FDTUNE_CACHE="${CACHE_DIR:-/tmp/fdtune-cache}"
+[ -s "$d/scaling.tsv" ] || printf 'what\tgpus\tcache\tconfigs\twall_s\tcfg_per_s\n' > "$d/scaling.tsv"
 now() { date +%s.%N; }
-run() {         # run NAME ARGS...: one sweep of the plan, timed
-	name=$1; shift
-	rm -f "$d/$name.db"
-	t0=$(now)
-	# shellcheck disable=SC2086
-	timeout "${LIMIT:-280}" ./fdtune sweep --plan "$d/plan" -q --db "$d/$name.db" $space "$@" \
-		> "$d/$name.log" 2>&1
-	rc=$?
-	echo "$name $(echo "$t0 $(now)" | awk '{ printf "%.1f", $2 - $1 }') s, exit $rc, args: $*" >> "$d/times.txt"
-	grep -E 'configurations in|copy bandwidth|references built|sweep [0-9]+ (failed|interrupted)' "$d/$name.log" | sed "s/^/  $name: /" >> "$d/times.txt"
+# q DB SQL: the rows of SQL on DB ('|' between columns), through sqlite3, or
+# where the machine's sqlite3 does not run, a reader built here
+if sqlite3 :memory: 'select 1' >/dev/null 2>&1; then
+	q() { sqlite3 "$1" "$2"; }
+else
+	cat > /tmp/fdt_q.c <<-'EOF'
+	#include <sqlite3.h>
+	#include <stdio.h>
+	int main(int argc, char **argv)
+	{
+		sqlite3 *h;
+		sqlite3_stmt *st;
+		if (argc != 3 || sqlite3_open_v2(argv[1], &h, SQLITE_OPEN_READONLY, NULL) ||
+		    sqlite3_prepare_v2(h, argv[2], -1, &st, NULL))
+			return 1;
+		while (sqlite3_step(st) == SQLITE_ROW)
+			for (int i = 0; i < sqlite3_column_count(st); i++)
+				printf("%s%s", (const char *)sqlite3_column_text(st, i),
+				       i + 1 < sqlite3_column_count(st) ? "|" : "\n");
+		return sqlite3_finalize(st) != SQLITE_OK;
+	}
+	EOF
+	cc -o /tmp/fdt_q /tmp/fdt_q.c -lsqlite3 || exit 1
+	q() { /tmp/fdt_q "$1" "$2"; }
+fi
+say() { echo "$*" | tee -a "$d/times.txt"; }
+# cache warm|cold: the compile cache as the phase needs it
+cache() {
+	if [ "$1" = cold ]; then
+		rm -rf "$FDTUNE_CACHE"
+	elif [ ! -d "$FDTUNE_CACHE" ]; then
+		t0=$(now)
+		# shellcheck disable=SC2086
+		./fdtune sweep --compile-only --plan "$d/plan" -q --db "$d/warmup.db" $space \
+			> "$d/warmup.log" 2>&1
+		say "warm-up: no cache on this machine; a compile-only sweep of the plan filled it in $(echo "$t0 $(now)" | awk '{ printf "%.1f", $2 - $1 }') s"
+	fi
 }
+# row WHAT GPUS CACHE DB T0 T1: the table's row of a run into DB
+row() {
+	c=$(q "$4" 'select count(*) from runs')
+	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$c" "$(echo "$5 $6 $c" |
+		awk '{ printf "%.1f\t%.1f", $2 - $1, $3 / ($2 - $1) }')" >> "$d/scaling.tsv"
+	tail -n 1 "$d/scaling.tsv" | tee -a "$d/times.txt"
+}
+# run WHAT GPUS CACHE: one phase
+run() {
+	what=$1 g=$2 c=$3 name=$1-$2-$3
+	dv=
+	[ "$g" = 1 ] || dv="--devices $devs"
+	cache "$c"
+	db=$d/$name.db
+	rm -f "$db"*
+	t0=$(now)
+	if [ "$what" = plan ]; then
+		# shellcheck disable=SC2086
+		timeout "${LIMIT:-400}" ./fdtune sweep --plan "$d/plan" -q --db "$db" $space $dv \
+			> "$d/$name.log" 2>&1
+		say "$name: exit $?"
+	else
+		while read -r f r sz; do
+			# shellcheck disable=SC2086
+			timeout "${LIMIT:-400}" ./fdtune sweep -f "$f" -r "$r" -n "$sz" -q --db "$db" \
+				$space $dv >> "$d/$name.log" 2>&1
+			say "$name $f $r $sz: exit $?"
+		done < "$d/plan"
+	fi
+	t1=$(now)
+	grep -E 'configurations in|copy bandwidth|references built|interrupted|failed' "$d/$name.log" |
+		sed "s/^/  $name: /" >> "$d/times.txt"
+	row "$what" "$g" "$c" "$db" "$t0" "$t1"
+}
+# kill -9 of the N-GPU plan after KILL_AFTER s (40), then its rerun: the
+# runs recorded before and after, and any configuration recorded twice
 kill_rerun() {
-	rm -f "$d/kill.db"
+	db=$d/kill.db
+	rm -f "$db"*
+	cache warm
 	# shellcheck disable=SC2086
-	./fdtune sweep --plan "$d/plan" -q --db "$d/kill.db" $space --devices "$devs" > "$d/kill1.log" 2>&1 &
+	./fdtune sweep --plan "$d/plan" -q --db "$db" $space --devices "$devs" > "$d/kill1.log" 2>&1 &
 	pid=$!
-	sleep "${KILL_AFTER:-20}"
+	sleep "${KILL_AFTER:-40}"
 	kill -9 $pid
 	wait $pid 2>/dev/null
-	pkill -9 -f "$d/kill.db" 2>/dev/null    # its workers
+	pkill -9 -f "$db" 2>/dev/null    # its workers
 	sleep 1
+	before=$(q "$db" 'select count(*) from runs')
 	t0=$(now)
 	# shellcheck disable=SC2086
-	timeout "${LIMIT:-280}" ./fdtune sweep --plan "$d/plan" -q --db "$d/kill.db" $space \
+	timeout "${LIMIT:-400}" ./fdtune sweep --plan "$d/plan" -q --db "$db" $space \
 		--devices "$devs" > "$d/kill2.log" 2>&1
 	rc=$?
-	echo "kill: SIGKILL after ${KILL_AFTER:-20} s, the rerun $(echo "$t0 $(now)" | awk '{ printf "%.1f", $2 - $1 }') s, exit $rc" >> "$d/times.txt"
+	say "kill: SIGKILL after ${KILL_AFTER:-40} s with $before runs recorded; the rerun exit $rc in $(echo "$t0 $(now)" | awk '{ printf "%.1f", $2 - $1 }') s"
+	say "kill: $(q "$db" "select count(*) || ' runs, ' || count(distinct problem_id || ':' ||
+		config_id) || ' distinct (problem, configuration), ' || (count(*) - count(distinct
+		problem_id || ':' || config_id)) || ' recorded twice' from runs")"
+	say "kill: sweeps $(q "$db" "select group_concat(status || ':' || n, ' ') from
+		(select status, count(*) n from sweeps group by status)")"
 	grep -E 'configurations in|interrupted|already recorded' "$d/kill2.log" | head -8 >> "$d/times.txt"
 }
-nvidia-smi -L > "$d/gpus.txt" 2>&1
-for p in $phases; do
+nvidia-smi -L >> "$d/gpus.txt" 2>&1
+for p in "$@"; do
 	case $p in
-	cold) rm -rf "$FDTUNE_CACHE"; run cold --devices "$devs" ;;
-	one) run one ;;
-	many) run many --devices "$devs" ;;
 	kill) kill_rerun ;;
-	*) echo "scaling.sh: unknown phase $p (cold, one, many, kill)" >&2; exit 2 ;;
+	plan:*|single:*)
+		IFS=: read -r w g c <<-EOF
+		$p
+		EOF
+		run "$w" "$g" "$c" ;;
+	*) echo "scaling.sh: unknown phase $p (WHAT:GPUS:CACHE or kill)" >&2; exit 2 ;;
 	esac
 done
-cat "$d/times.txt"
+cat "$d/scaling.tsv"
