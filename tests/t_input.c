@@ -6,7 +6,7 @@
  * cannot both hold, --device matched literally, plan files with a NUL byte
  * or a byte order mark, and a sweep killed whose process is still a zombie.
  * Runs the built binary ($FDTUNE), on a copy of $RESULTS_DB where it reads
- * one.
+ * one; and a database whose schema version no fdtune wrote (issue 35).
  */
 #define _DEFAULT_SOURCE
 #include <setjmp.h>
@@ -18,6 +18,7 @@
 #include "t_util.h"
 
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,13 +192,59 @@ static void zombie(void **st)
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
 }
 
+/* A copy of $RESULTS_DB at dir/name (path[0..n)) with user_version v. */
+static void copy_version(const char *name, int v, char *path, size_t n)
+{
+	const char *db = getenv("RESULTS_DB");
+	char cmd[1024];
+	sqlite3 *h = NULL;
+	if (!db)
+		skip();
+	snprintf(path, n, "%s/%s", dir, name);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", db, path);
+	t_ok(cmd, out, sizeof out);
+	snprintf(cmd, sizeof cmd, "PRAGMA user_version=%d", v);
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, cmd, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_close(h), SQLITE_OK);
+}
+
+/* issue 35.1: a negative schema version is refused by every command that
+ * opens the file (no crash, no SQL run from outside the migrations), and
+ * the file keeps its bytes. */
+static void bad_version(void **st)
+{
+	const char *src = getenv("RESULTS_DB");
+	char db[256], args[1024], sum[2][128];
+	(void)st;
+	copy_version("neg.db", -2147483647 - 1, db, sizeof db);
+	snprintf(args, sizeof args, "best --db %s", db);
+	expect(args, 1, "unknown schema version -2147483648");
+	copy_version("neg5.db", -5, db, sizeof db);
+	snprintf(args, sizeof args, "best --db %s", db);
+	expect(args, 1, "unknown schema version -5");
+	snprintf(args, sizeof args, "sweep --compile-only -q %s --db %s", ONE, db);
+	expect(args, 1, "unknown schema version -5");
+	snprintf(args, sizeof args, "merge --db %s %s", db, src);
+	expect(args, 1, "unknown schema version -5");
+	assert_int_equal(t_count(db, "PRAGMA user_version"), -5);
+	copy_version("neg2.db", -2, db, sizeof db);
+	snprintf(args, sizeof args, "cksum < %s", db);
+	t_ok(args, sum[1], sizeof sum[1]);
+	snprintf(args, sizeof args, "best --db %s", db);
+	expect(args, 1, "not an fdtune database");
+	snprintf(args, sizeof args, "cksum < %s", db);
+	t_ok(args, sum[0], sizeof sum[0]);
+	assert_string_equal(sum[0], sum[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(unknown_arch), cmocka_unit_test(stop_rule),
 		cmocka_unit_test(unknown_family), cmocka_unit_test(conflicts),
 		cmocka_unit_test(device_literal), cmocka_unit_test(plan_bytes),
-		cmocka_unit_test(zombie),
+		cmocka_unit_test(zombie), cmocka_unit_test(bad_version),
 	};
 	int rc;
 	if (!mkdtemp(dir))
