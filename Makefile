@@ -241,7 +241,7 @@ sweep:
 	@sh .ci/deps.sh
 	@$(MAKE) --no-print-directory -j$$(nproc) fdtune
 	@mkdir -p results
-	./fdtune sweep --db results/fdtune.db $(ARGS)
+	./fdtune sweep $(ARGS)
 
 test:
 	@sh .ci/deps.sh test

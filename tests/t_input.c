@@ -192,6 +192,48 @@ static void zombie(void **st)
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
 }
 
+/* issue 35.6: every option with a value, --param aside, is refused when
+ * given twice (exit 2, named), in one place for every command. */
+static void twice(void **st)
+{
+	static const struct { const char *args, *needle; } t[] = {
+		{ "best --db A.db --db B.db", "--db given twice" },
+		{ "sweep --places 1 --places 2", "--places given twice" },
+		{ "sweep --recheck 2 --recheck 3", "--recheck given twice" },
+		{ "sweep --max-configs 1 --max-configs 2", "--max-configs given twice" },
+		{ "sweep --budget 1h --budget 2h", "--budget given twice" },
+		{ "merge --device X --device Y A.db", "--device given twice" },
+		{ "export --out a --out b", "--out given twice" },
+		{ "report -o a --out b", "--out given twice" },
+		{ "sweep -r 4 -r 8", "--radius given twice; give it once (it takes a list" },
+	};
+	(void)st;
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		expect(t[i].args, 2, t[i].needle);
+	assert_int_not_equal(access("B.db", F_OK), 0);
+}
+
+/* issue 35.3 and 35.10: an empty --out, --name or --db is refused (it was
+ * the current directory, or / once a file name was appended). */
+static void empty_paths(void **st)
+{
+	const char *db = getenv("RESULTS_DB");
+	char args[512];
+	(void)st;
+	if (!db)
+		skip();
+	snprintf(args, sizeof args, "export --db %s -r 4 -n 512 --out '' --name k_i35", db);
+	expect(args, 2, "--out needs a directory");
+	assert_int_not_equal(access("/k_i35.cu", F_OK), 0);
+	assert_int_not_equal(access("/k_i35.h", F_OK), 0);
+	snprintf(args, sizeof args, "export --db %s -r 4 -n 512 --out %s --name ''", db, dir);
+	expect(args, 2, "--name needs a name");
+	expect("gen --all -n 8 -r 1 " P1 " --out ''", 2, "--out needs a directory");
+	expect("best --db ''", 2, "--db needs a path");
+	assert_null(strstr(out, "db_read"));
+	expect("merge --db '' A.db", 2, "--db needs a path");
+}
+
 /* A copy of $RESULTS_DB at dir/name (path[0..n)) with user_version v. */
 static void copy_version(const char *name, int v, char *path, size_t n)
 {
@@ -245,6 +287,7 @@ int main(void)
 		cmocka_unit_test(unknown_family), cmocka_unit_test(conflicts),
 		cmocka_unit_test(device_literal), cmocka_unit_test(plan_bytes),
 		cmocka_unit_test(zombie), cmocka_unit_test(bad_version),
+		cmocka_unit_test(twice), cmocka_unit_test(empty_paths),
 	};
 	int rc;
 	if (!mkdtemp(dir))

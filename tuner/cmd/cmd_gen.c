@@ -103,7 +103,8 @@ int tn_cmd_gen(int argc, char **argv)
 	char *src;
 
 	tn_cli_problem_init(&c);
-	while ((opt = getopt_long(argc, argv, TN_CLI_PROBLEM_SHORT "o:h", lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, TN_CLI_PROBLEM_SHORT "o:h", lo, &seen)) != -1) {
 		switch (tn_cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
 		case 1:
 			continue;

@@ -34,7 +34,8 @@ int tn_cmd_devices(int argc, char **argv)
 	int opt, cal = 0, ndev, rc = TN_EX_OK;
 	struct db *db = NULL;
 
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, "h", lo, &seen)) != -1) {
 		switch (opt) {
 		case 'c': cal = 1; break;
 		case 0x200: path = optarg; break;
@@ -134,7 +135,8 @@ int tn_cmd_best(int argc, char **argv)
 	int opt, all = 0, strat = 0, rc;
 	struct db *db = NULL;
 
-	while ((opt = getopt_long(argc, argv, "h" TN_CLI_FILTER_SHORT, lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, "h" TN_CLI_FILTER_SHORT, lo, &seen)) != -1) {
 		switch (tn_cli_filter_opt(&f, opt, optarg, err, sizeof err)) {
 		case 1:
 			continue;

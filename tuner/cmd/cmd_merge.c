@@ -41,7 +41,8 @@ int tn_cmd_merge(int argc, char **argv)
 	char err[2048];
 	int opt, rc = TN_EX_OK, created;
 
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, "h", lo, &seen)) != -1) {
 		switch (opt) {
 		case 0x200: path = optarg; break;
 		case 0x201:
