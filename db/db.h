@@ -192,6 +192,12 @@ int db_build_recorded(struct db *d, long long cfg, long long prob, const char *a
  * their runs and sweeps, the builds of those sweeps, and the problems and
  * configurations these name; a device that matches none is an error. *runs
  * and *builds count the rows added. */
+/* What db_merge would refuse of src before it writes anything, checked
+ * before the target is opened (or created, or migrated): src that is target
+ * itself (target need not exist), src that db_read refuses, and device
+ * (NULL: all) that matches no device of src. 0, or -1 with err. */
+int db_merge_check(const char *target, const char *src, const char *device, char *err,
+                   size_t n);
 int db_merge(struct db *d, const char *src, const char *device, long long *runs,
              long long *builds, char *err, size_t n);
 

@@ -234,8 +234,9 @@ static void empty_paths(void **st)
 	expect("merge --db '' A.db", 2, "--db needs a path");
 }
 
-/* A copy of $RESULTS_DB at dir/name (path[0..n)) with user_version v. */
-static void copy_version(const char *name, int v, char *path, size_t n)
+/* A copy of $RESULTS_DB at dir/name (path[0..n)) with user_version v,
+ * after sql (NULL: none) has run on it. */
+static void copy_version(const char *name, const char *sql, int v, char *path, size_t n)
 {
 	const char *db = getenv("RESULTS_DB");
 	char cmd[1024];
@@ -247,6 +248,8 @@ static void copy_version(const char *name, int v, char *path, size_t n)
 	t_ok(cmd, out, sizeof out);
 	snprintf(cmd, sizeof cmd, "PRAGMA user_version=%d", v);
 	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	if (sql)
+		assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(h, cmd, NULL, NULL, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_close(h), SQLITE_OK);
 }
@@ -259,10 +262,10 @@ static void bad_version(void **st)
 	const char *src = getenv("RESULTS_DB");
 	char db[256], args[1024], sum[2][128];
 	(void)st;
-	copy_version("neg.db", -2147483647 - 1, db, sizeof db);
+	copy_version("neg.db", NULL, -2147483647 - 1, db, sizeof db);
 	snprintf(args, sizeof args, "best --db %s", db);
 	expect(args, 1, "unknown schema version -2147483648");
-	copy_version("neg5.db", -5, db, sizeof db);
+	copy_version("neg5.db", NULL, -5, db, sizeof db);
 	snprintf(args, sizeof args, "best --db %s", db);
 	expect(args, 1, "unknown schema version -5");
 	snprintf(args, sizeof args, "sweep --compile-only -q %s --db %s", ONE, db);
@@ -270,7 +273,7 @@ static void bad_version(void **st)
 	snprintf(args, sizeof args, "merge --db %s %s", db, src);
 	expect(args, 1, "unknown schema version -5");
 	assert_int_equal(t_count(db, "PRAGMA user_version"), -5);
-	copy_version("neg2.db", -2, db, sizeof db);
+	copy_version("neg2.db", NULL, -2, db, sizeof db);
 	snprintf(args, sizeof args, "cksum < %s", db);
 	t_ok(args, sum[1], sizeof sum[1]);
 	snprintf(args, sizeof args, "best --db %s", db);
@@ -278,6 +281,32 @@ static void bad_version(void **st)
 	snprintf(args, sizeof args, "cksum < %s", db);
 	t_ok(args, sum[0], sizeof sum[0]);
 	assert_string_equal(sum[0], sum[1]);
+}
+
+/* issue 35.4: a merge refused (the target itself, a --device no source
+ * has) leaves the target as it was: not migrated from schema 5, the same
+ * bytes; a target it would have created is not created. */
+static void merge_refused(void **st)
+{
+	const char *src = getenv("RESULTS_DB");
+	char db[256], args[1024], sum[2][128];
+	(void)st;
+	/* schema 5: what migration 6 adds taken away */
+	copy_version("v5.db", "DROP VIEW v_current", 5, db, sizeof db);
+	snprintf(args, sizeof args, "cksum < %s", db);
+	t_ok(args, sum[0], sizeof sum[0]);
+	snprintf(args, sizeof args, "merge --db %s %s", db, db);
+	expect(args, 1, "is the target itself; nothing to merge");
+	snprintf(args, sizeof args, "merge --db %s --device nosuch %s", db, src);
+	expect(args, 1, "has no device whose name contains 'nosuch'");
+	assert_int_equal(t_count(db, "PRAGMA user_version"), 5);
+	snprintf(args, sizeof args, "cksum < %s", db);
+	t_ok(args, sum[1], sizeof sum[1]);
+	assert_string_equal(sum[0], sum[1]);
+	snprintf(args, sizeof args, "merge --db %s/new.db --device nosuch %s", dir, src);
+	expect(args, 1, "has no device whose name contains 'nosuch'");
+	snprintf(args, sizeof args, "%s/new.db", dir);
+	assert_int_not_equal(access(args, F_OK), 0);
 }
 
 int main(void)
@@ -288,6 +317,7 @@ int main(void)
 		cmocka_unit_test(device_literal), cmocka_unit_test(plan_bytes),
 		cmocka_unit_test(zombie), cmocka_unit_test(bad_version),
 		cmocka_unit_test(twice), cmocka_unit_test(empty_paths),
+		cmocka_unit_test(merge_refused),
 	};
 	int rc;
 	if (!mkdtemp(dir))

@@ -2,8 +2,10 @@
  * cmd_merge.c: fdtune merge, the databases of several sweeps (shards of a
  * job array, nodes of a cluster) combined into one, with nothing lost and
  * nothing twice (db_merge in db/db_merge.c). Every source is opened to be
- * read (db_read) before the target is opened or created, so that a source
- * that cannot be merged stops the merge before anything is written.
+ * checked (db_merge_check: read as db_read reads it, not the target itself,
+ * the --device filter matching) before the target is opened, created or
+ * migrated, so that a source that cannot be merged stops the merge before
+ * anything is written.
  */
 #include "db.h"
 #include "tn_cli.h"
@@ -65,14 +67,13 @@ int tn_cmd_merge(int argc, char **argv)
 		fprintf(stderr, "fdtune merge: %s; nothing was merged\n", err);
 		return TN_EX_FAIL;
 	}
-	for (int i = optind; i < argc; i++) {  /* each bad source is named */
-		struct db *src = NULL;
-		if (db_read(argv[i], &src, err, sizeof err)) {
+	/* each bad source is named, before the target is opened: a refused
+	 * merge leaves it as it was, its schema too */
+	for (int i = optind; i < argc; i++)
+		if (db_merge_check(path, argv[i], device, err, sizeof err)) {
 			fprintf(stderr, "fdtune merge: %s\n", err);
 			rc = TN_EX_FAIL;
 		}
-		db_close(src);
-	}
 	if (rc) {
 		fprintf(stderr, "fdtune merge: nothing was merged into %s\n", path);
 		return rc;
