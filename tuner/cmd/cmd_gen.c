@@ -52,13 +52,14 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 		     const char *dir, char *err, size_t n)
 {
 	const struct tn_family *f = c->pb.fam;
-	long long total = tn_space_size(&c->sp), wrote = 0, pruned = 0;
+	long long total = tn_space_size(&c->sp), wrote = 0, pruned = 0, replaced = 0;
 	if (tn_mkdirs(dir, err, n))
 		return TN_EX_FAIL;
 	for (long long i = 0; i < total; i++) {
 		int v[TN_MAXP];
 		char path[4096], why[256], *src;
 		size_t o;
+		int again = 0;
 		FILE *fp;
 		tn_space_at(&c->sp, i, v);
 		if (f->check(&c->pb, v, lim, why, sizeof why)) {
@@ -75,12 +76,16 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 		if (!tn_file_open(path, &fp, err, n))
 			fputs(src, fp);
 		free(src);
-		if (!fp || tn_file_close(fp, path, err, n))
+		if (!fp || tn_file_close(fp, path, &again, err, n))
 			return TN_EX_FAIL;
 		wrote++;
+		replaced += again;
 	}
 	fprintf(stderr, "fdtune gen: wrote %lld files to %s (%lld configurations pruned "
-		"by the constraints)\n", wrote, dir, pruned);
+		"by the constraints", wrote, dir, pruned);
+	if (replaced)
+		fprintf(stderr, "; %lld of them replaced files already there", replaced);
+	fputs(")\n", stderr);
 	return TN_EX_OK;
 }
 
