@@ -111,7 +111,9 @@ int db_sweep_end(struct db *d, long long id, const char *status, long long n_spa
 int db_reap_sweeps(struct db *d, FILE *log, int *reaped, char *err, size_t n);
 /* Prints, after prefix, one line per sweep still marked 'running' (of any
  * host): "sweep ID (FAMILY R=.. NXxNYxNZ PREC, MODE) running on host H since
- * T (AGE ago)". *count (when not NULL) = how many. */
+ * T (AGE ago)"; one of this host whose process is gone (db_reap_sweeps'
+ * test) is said to be interrupted instead, and the database is not written.
+ * *count (when not NULL) = how many still run. */
 int db_live_sweeps(struct db *d, FILE *out, const char *prefix, int *count, char *err, size_t n);
 
 /* sweep_id 0 = none; compile_ms NaN and negative regs/lds/spill = unknown

@@ -21,15 +21,18 @@ TN_CLI_PROBLEM_HELP
 "      --all             every configuration that passes the constraints\n"
 "  -o, --out DIR         directory for --all (created if missing)\n"
 "      --arch ARCH       target whose limits apply (default " "the platform's)\n"
-"      --list            list the families and their parameter domains\n"
+"      --list            list the families (with -f, that one) and their parameter domains\n"
 "  -h, --help            this text\n"
 "Without --all every parameter takes one value: the one given with --param,\n"
 "else the first of its default domain.\n";
 
-static void list(void)
+/* The families and their parameters; only that family when only is not NULL. */
+static void list(const struct tn_family *only)
 {
 	for (int i = 0; tn_families[i]; i++) {
 		const struct tn_family *f = tn_families[i];
+		if (only && f != only)
+			continue;
 		printf("%s: %s (templates/%s)\n", f->name, f->help, f->tmpl);
 		for (int k = 0; k < f->np; k++) {
 			printf("  %-5s %-52s", f->p[k].name, f->p[k].help);
@@ -104,7 +107,7 @@ int tn_cmd_gen(int argc, char **argv)
 	struct tn_limits lim;
 	const char *out = NULL, *arch = rt_default_arch();
 	char err[1024], why[256];
-	int opt, all = 0, rc, v[TN_MAXP];
+	int opt, all = 0, listing = 0, family = 0, rc, v[TN_MAXP];
 	char *src;
 
 	tn_cli_problem_init(&c);
@@ -121,7 +124,7 @@ int tn_cmd_gen(int argc, char **argv)
 		case 0x200: all = 1; break;
 		case 'o': out = optarg; break;
 		case 0x201: arch = optarg; break;
-		case 0x202: list(); return TN_EX_OK;
+		case 0x202: listing = 1; break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}
@@ -130,9 +133,17 @@ int tn_cmd_gen(int argc, char **argv)
 		fprintf(stderr, "fdtune gen: unexpected argument '%s'\n%s", argv[optind], usage);
 		return TN_EX_USAGE;
 	}
+	/* --list takes -f (one family), checked as everywhere: an unknown one
+	 * is a usage error */
 	if ((rc = tn_cli_problem_done(&c, err, sizeof err))) {
 		fprintf(stderr, "fdtune gen: %s\n", err);
 		return rc;
+	}
+	for (int i = 0; i < seen.n; i++)
+		family |= seen.opt[i] == 'f';
+	if (listing) {
+		list(family ? c.pb.fam : NULL);
+		return TN_EX_OK;
 	}
 	tn_limits_of_arch(arch, &lim);
 	if (all != !!out) {

@@ -132,7 +132,7 @@ int tn_cmd_best(int argc, char **argv)
 	struct db_filter f = { 0 };
 	enum db_fmt fmt = DB_TABLE;
 	char err[1024];
-	int opt, all = 0, strat = 0, rc;
+	int opt, all = 0, strat = 0, rc, live = 0;
 	struct db *db = NULL;
 
 	struct tn_cli_seen seen = { 0 };
@@ -175,8 +175,11 @@ int tn_cmd_best(int argc, char **argv)
 	rc = strat ? db_strategies(db, &f, fmt, stdout, err, sizeof err) :
 		     db_best(db, &f, fmt, all, stdout, err, sizeof err);
 	/* sweeps still running: their results may change the answer */
-	if (rc >= 0 && db_live_sweeps(db, stderr, "fdtune best: not final: ", NULL, err, sizeof err))
+	if (rc >= 0 && db_live_sweeps(db, stderr, "fdtune best: ", &live, err, sizeof err))
 		fprintf(stderr, "fdtune best: %s\n", err);
+	else if (rc >= 0 && live)
+		fprintf(stderr, "fdtune best: not final: %d sweep%s above still run%s and may change "
+			"it\n", live, live > 1 ? "s" : "", live > 1 ? "" : "s");
 	db_close(db);
 	if (rc == 1) {
 		fprintf(stderr, "fdtune best: %s in %s\n", err, path);
