@@ -190,7 +190,8 @@ int db_build_recorded(struct db *d, long long cfg, long long prob, const char *a
  * db_merge.c for how rows are matched): merging the same file twice adds
  * nothing, and on failure d is unchanged. src is only read, as db_read
  * reads it (what db_read refuses is refused alike). device (NULL: all)
- * keeps to the source's devices whose name contains it or whose uuid it is:
+ * keeps to the source's devices whose name contains it (ASCII case aside)
+ * or whose uuid it is:
  * their runs and sweeps, the builds of those sweeps, and the problems and
  * configurations these name; a device that matches none is an error. *runs
  * and *builds count the rows added. */

@@ -175,8 +175,9 @@ done:
 }
 
 /* The source devices db_merge's filter device keeps (the header's), with
- * device bound to ?1. */
-#define MERGE_KEEP " WHERE ?1 IS NULL OR instr(name, ?1) OR uuid = ?1"
+ * device bound to ?1: its name contains device, ASCII case aside, as best,
+ * export and libfdtune match names; or its uuid is device. */
+#define MERGE_KEEP " WHERE ?1 IS NULL OR instr(lower(name), lower(?1)) OR uuid = ?1"
 
 /* -1 with err when src is the same file as target (which need not exist). */
 static int same_file(const char *target, const char *src, char *err, size_t n)

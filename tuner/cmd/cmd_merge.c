@@ -26,8 +26,8 @@ static const char usage[] =
 "are merged and nothing is left beside them. A sweep of TARGET left running\n"
 "on this host by a process that is gone is marked interrupted.\n"
 "  --db PATH     the target (default " TN_CLI_DB_DEFAULT ")\n"
-"  --device TEXT only the devices whose name contains TEXT (or whose uuid it\n"
-"                is): their sweeps, builds and runs, and the problems and\n"
+"  --device TEXT only the devices whose name contains TEXT, case aside (or\n"
+"                whose uuid it is): their sweeps, builds and runs, and the problems and\n"
 "                configurations these name; to share one GPU's results, or to\n"
 "                take them out of a database that holds several\n"
 "  -h, --help    this text\n";
