@@ -260,6 +260,10 @@ static void messages(void **st)
 {
 	char args[1024], db[256];
 	(void)st;
+	/* getopt's own messages began with the bare command ("replay: ...") */
+	expect("replay --bogus", 2, "fdtune replay: unknown option '--bogus'");
+	assert_true(strncmp(out, "replay:", 7) && !strstr(out, "\nreplay:"));
+	expect("best --db", 2, "fdtune best: --db needs a value");
 	/* gen --list checks -f, and lists that family alone */
 	expect("gen --list -f nosuch", 2, "--family 'nosuch': unknown");
 	expect("gen --list -f y", 0, "y: ");

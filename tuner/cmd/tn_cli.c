@@ -37,11 +37,28 @@ int tn_cli_getopt(int argc, char **argv, const char *so, const struct option *lo
 		{ "db", "a path (the database file)" }, { "out", "a directory" },
 		{ "name", "a name" }, { "plan", "a plan file" },
 	};
-	int idx = -1, opt = getopt_long(argc, argv, so, lo, &idx);
-	const char *name;
-	int has_arg = 0;
+	char so2[128];
+	int idx = -1, opt, has_arg = 0;
+	const char *name, *a;
 
-	if (opt == -1 || opt == '?' || opt == ':')
+	/* getopt's own messages would begin with argv[0], the bare command
+	 * ("replay: unrecognized option"): ":" and opterr 0 leave them to us */
+	snprintf(so2, sizeof so2, ":%s", so);
+	opterr = 0;
+	opt = getopt_long(argc, argv, so2, lo, &idx);
+	if (opt == '?' || opt == ':') {
+		a = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+		if (opt == ':' && !strncmp(a, "--", 2))
+			fprintf(stderr, "fdtune %s: %s needs a value\n", argv[0], a);
+		else if (opt == ':')
+			fprintf(stderr, "fdtune %s: -%c needs a value\n", argv[0], optopt);
+		else if (optopt)
+			fprintf(stderr, "fdtune %s: unknown option '-%c'\n", argv[0], optopt);
+		else
+			fprintf(stderr, "fdtune %s: unknown option '%s'\n", argv[0], a);
+		return '?';
+	}
+	if (opt == -1)
 		return opt;
 	name = idx >= 0 ? lo[idx].name : long_name(lo, opt);
 	for (const struct option *o = lo; o->name; o++)

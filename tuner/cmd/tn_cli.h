@@ -53,8 +53,9 @@ struct tn_cli_seen {
 /* getopt_long(argc, argv, so, lo) for a command (argv[0] its name, as main
  * passes it), refusing in one place what no option takes: an option with a
  * value given twice (--param aside, which repeats) and an empty --db, --out,
- * --name or --plan. Those print "fdtune CMD: --OPT ..." on stderr and
- * return '?', which the caller answers as getopt's own '?' (usage, exit 2). */
+ * --name or --plan. Those, an unknown option and a missing value print
+ * "fdtune CMD: ..." on stderr (getopt's own messages are off) and return
+ * '?', which the caller answers with its usage (exit 2). */
 int tn_cli_getopt(int argc, char **argv, const char *so, const struct option *lo,
 		  struct tn_cli_seen *s);
 
