@@ -76,7 +76,8 @@ int tn_file_open(const char *path, FILE **f, char *err, size_t n)
 		return TN_EX_FAIL;
 	}
 	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
-		snprintf(err, n, "cannot write %.900s: it exists and is not a regular file", path);
+		snprintf(err, n, "cannot write %.900s: %s", path, S_ISDIR(st.st_mode) ?
+			 strerror(EISDIR) : "it exists and is not a regular file");
 		return TN_EX_FAIL;
 	}
 	if (tmp_of(path, tmp, sizeof tmp)) {
