@@ -64,7 +64,7 @@ int tn_cli_getopt(int argc, char **argv, const char *so, const struct option *lo
 	for (const struct option *o = lo; o->name; o++)
 		if (o->val == opt)
 			has_arg = o->has_arg == required_argument;
-	if (!name && strchr(so, opt) && strchr(so, opt)[1] == ':')
+	if (!name && opt > 0 && opt < 128 && strchr(so, opt) && strchr(so, opt)[1] == ':')
 		has_arg = 1;
 	for (size_t i = 0; name && has_arg && i < sizeof paths / sizeof paths[0]; i++)
 		if (!strcmp(name, paths[i].name) && optarg && !*optarg) {
