@@ -80,8 +80,8 @@ int tn_cli_getopt(int argc, char **argv, const char *so, const struct option *lo
 		if (s->opt[i] == opt) {
 			if (name)
 				fprintf(stderr, "fdtune %s: --%s given twice; give it once%s\n",
-					argv[0], name, !strcmp(argv[0], "sweep") && (strchr("frn", opt) ||
-					opt == 0x100) ? " (it takes a list, one list: -r 4,8)" : "");
+					argv[0], name, !strcmp(argv[0], "sweep") && (opt == 'f' || opt == 'r' ||
+					opt == 'n' || opt == 0x100) ? " (it takes a list, one list: -r 4,8)" : "");
 			else
 				fprintf(stderr, "fdtune %s: -%c given twice; give it once\n", argv[0],
 					opt);
