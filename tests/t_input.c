@@ -211,6 +211,8 @@ static void twice(void **st)
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
 		expect(t[i].args, 2, t[i].needle);
 	assert_int_not_equal(access("B.db", F_OK), 0);
+	expect("sweep --db A.db --db B.db", 2, "--db given twice");
+	assert_null(strstr(out, "takes a list"));       /* the hint is -f, -r, -n's */
 }
 
 /* issue 35.3 and 35.10: an empty --out, --name or --db is refused (it was
