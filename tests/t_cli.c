@@ -560,8 +560,11 @@ static void export_write_errors(void **st)
 	 * which export now refuses to write through); nothing is left behind */
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
 		int dirs = strstr(c[i].why, "directory") != NULL;
-		snprintf(cmd, sizeof cmd, "rm -rf %s/w && mkdir %s/w%s%s/w/%s", dir, dir,
-			 dirs ? " && mkdir " : "", dirs ? dir : "", dirs ? c[i].file : "");
+		if (dirs)
+			snprintf(cmd, sizeof cmd, "rm -rf %s/w && mkdir %s/w %s/w/%s", dir, dir, dir,
+				 c[i].file);
+		else
+			snprintf(cmd, sizeof cmd, "rm -rf %s/w && mkdir %s/w", dir, dir);
 		assert_int_equal(system(cmd), 0);
 		snprintf(env, sizeof env, dirs ? "" : "FDTUNE_FAULT=file:/%s", c[i].file);
 		snprintf(args, sizeof args, "export --db %s -r 4 %s --out %s/w --name e", db, c[i].opts,
