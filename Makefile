@@ -245,7 +245,7 @@ sweep:
 	@sh .ci/deps.sh
 	@$(MAKE) --no-print-directory -j$$(nproc) fdtune
 	@mkdir -p results
-	./fdtune sweep --db results/fdtune.db $(ARGS)
+	./fdtune sweep $(ARGS)
 
 # ---- the shipped databases (results/GPU/): fdtune.db, what users query (each
 # problem's fastest records and the sources of the fastest few: fdtune

@@ -144,6 +144,11 @@ int db_migrate(sqlite3 *h, int cur, int upto, char *err, size_t n)
     struct res r;
     int rc = -1, v;
 
+    /* db_migrations[v - 1] exists for v in 1..DB_SCHEMA_LATEST only */
+    if (cur < 0 || cur > DB_SCHEMA_LATEST || upto > DB_SCHEMA_LATEST)
+        return db_fail(err, n, "unknown schema version %d (this fdtune knows 0..%d); "
+                       "nothing was changed", cur < 0 || cur > DB_SCHEMA_LATEST ? cur : upto,
+                       DB_SCHEMA_LATEST);
     for (v = cur + 1; v <= upto; v++) {
         snprintf(what, sizeof what, "schema migration %d", v);
         if (db_exec(h, "BEGIN IMMEDIATE", what, err, n) ||
@@ -191,6 +196,12 @@ int db_recognise(sqlite3 *h, const char *path, int exists, int *ver, char *err, 
                     path, (unsigned)app, r.i[2]);
     if (*ver > DB_SCHEMA_LATEST)
         return db_fail(err, n, DB_NEWER_MSG, path, *ver, DB_SCHEMA_LATEST);
+    /* no fdtune writes a negative version, nor marks a file as its own
+     * without migrating it past 0: refused, nothing written */
+    if (*ver < 0 || (*ver == 0 && app == DB_APPLICATION_ID && r.i[3] > 0))
+        return db_fail(err, n, "%s is not an fdtune database: unknown schema version %d "
+                       "(this fdtune knows 1..%d); move it aside or choose another --db",
+                       path, *ver, DB_SCHEMA_LATEST);
     if (exists) {
         rc = db_run1(h, "PRAGMA quick_check(1)", NULL, 0, &r);
         if (rc != SQLITE_OK)

@@ -111,7 +111,9 @@ int db_sweep_end(struct db *d, long long id, const char *status, long long n_spa
 int db_reap_sweeps(struct db *d, FILE *log, int *reaped, char *err, size_t n);
 /* Prints, after prefix, one line per sweep still marked 'running' (of any
  * host): "sweep ID (FAMILY R=.. NXxNYxNZ PREC, MODE) running on host H since
- * T (AGE ago)". *count (when not NULL) = how many. */
+ * T (AGE ago)"; one of this host whose process is gone (db_reap_sweeps'
+ * test) is said to be interrupted instead, and the database is not written.
+ * *count (when not NULL) = how many still run. */
 int db_live_sweeps(struct db *d, FILE *out, const char *prefix, int *count, char *err, size_t n);
 
 /* sweep_id 0 = none; compile_ms NaN and negative regs/lds/spill = unknown
@@ -220,10 +222,17 @@ int db_each_unkept(struct db *d, int k, int (*fn)(void *ctx, const struct db_unk
  * db_merge.c for how rows are matched): merging the same file twice adds
  * nothing, and on failure d is unchanged. src is only read, as db_read
  * reads it (what db_read refuses is refused alike). device (NULL: all)
- * keeps to the source's devices whose name contains it or whose uuid it is:
+ * keeps to the source's devices whose name contains it (ASCII case aside)
+ * or whose uuid it is:
  * their runs and sweeps, the builds of those sweeps, and the problems and
  * configurations these name; a device that matches none is an error. *runs
  * and *builds count the rows added. */
+/* What db_merge would refuse of src before it writes anything, checked
+ * before the target is opened (or created, or migrated): src that is target
+ * itself (target need not exist), src that db_read refuses, and device
+ * (NULL: all) that matches no device of src. 0, or -1 with err. */
+int db_merge_check(const char *target, const char *src, const char *device, char *err,
+                   size_t n);
 int db_merge(struct db *d, const char *src, const char *device, long long *runs,
              long long *builds, char *err, size_t n);
 

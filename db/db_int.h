@@ -93,12 +93,14 @@ int db_wrap(sqlite3 **h, struct db **out, char *err, size_t n);
 
 /* Recognises the database behind h (path names it in messages) without
  * writing to it: an fdtune database, or an empty file (version 0); refuses
- * any other file, a newer schema (DB_NEWER_MSG) and, when check is 1, a file
+ * any other file, a newer schema (DB_NEWER_MSG), a version no fdtune writes
+ * (negative, or 0 on a file marked as fdtune's that has tables) and, when check is 1, a file
  * that fails SQLite's quick_check. *ver = its schema version. Sets a busy
  * timeout on h. */
 int db_recognise(sqlite3 *h, const char *path, int check, int *ver, char *err, size_t n);
 /* Applies migrations cur+1..upto to h, each in its own transaction that also
- * sets user_version; a version applied meanwhile by another process is skipped. */
+ * sets user_version; a version applied meanwhile by another process is skipped.
+ * cur outside 0..DB_SCHEMA_LATEST (or upto above it) fails with nothing run. */
 int db_migrate(sqlite3 *h, int cur, int upto, char *err, size_t n);
 /* 1 when this process may write path and create files in its directory
  * (db_path.c): what SQLite needs to open it for writing in WAL mode. */

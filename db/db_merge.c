@@ -177,6 +177,64 @@ done:
     return rc;
 }
 
+/* The source devices db_merge's filter device keeps (the header's), with
+ * device bound to ?1: its name contains device, ASCII case aside, as best,
+ * export and libfdtune match names; or its uuid is device. */
+#define MERGE_KEEP " WHERE ?1 IS NULL OR instr(lower(name), lower(?1)) OR uuid = ?1"
+
+/* -1 with err when src is the same file as target (which need not exist). */
+static int same_file(const char *target, const char *src, char *err, size_t n)
+{
+    struct stat a, b;
+
+    if (target && !stat(target, &a) && !stat(src, &b) && a.st_dev == b.st_dev &&
+        a.st_ino == b.st_ino)
+        return db_fail(err, n, "%s is the target itself; nothing to merge", src);
+    return 0;
+}
+
+/* -1 with err where device is given and no device of src (open in h as
+ * main) matches it. */
+static int has_device(sqlite3 *h, const char *src, const char *device, char *err, size_t n)
+{
+    sqlite3_stmt *st = NULL;
+    int rc, k = 0;
+
+    if (!device)
+        return 0;
+    rc = sqlite3_prepare_v2(h, "SELECT count(*) FROM main.devices" MERGE_KEEP, -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, device, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        k = sqlite3_column_int(st, 0);
+        rc = SQLITE_OK;
+    }
+    if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK)
+        rc = SQLITE_ERROR;
+    if (rc != SQLITE_OK)
+        return db_fail(err, n, "reading the devices of %s: %s", src, sqlite3_errmsg(h));
+    if (!k)
+        return db_fail(err, n, "%s has no device whose name contains '%s' (or whose uuid it "
+                       "is); `fdtune best --db %s` names its devices", src, device, src);
+    return 0;
+}
+
+int db_merge_check(const char *target, const char *src, const char *device, char *err,
+                   size_t n)
+{
+    struct db *s = NULL;
+    sqlite3 *h;
+    int rc = -1;
+
+    if (same_file(target, src, err, n) || db_read(src, &s, err, n) ||
+        db_handle(s, &h, err, n) || has_device(h, src, device, err, n))
+        goto done;
+    rc = 0;
+done:
+    db_close(s);
+    return rc;
+}
+
 /* temp.mkeep and temp.mall (the header's filter) for device (NULL: all);
  * 1 with err set where device matches no device of src. */
 static int keep(sqlite3 *h, const char *src, const char *device, char *err, size_t n)
@@ -187,8 +245,7 @@ static int keep(sqlite3 *h, const char *src, const char *device, char *err, size
                          "CREATE TEMP TABLE mall(a INTEGER)", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(h, "INSERT INTO temp.mkeep SELECT id FROM src.devices"
-                                   " WHERE ?1 IS NULL OR instr(name, ?1) OR uuid = ?1", -1, &st,
-                                NULL);
+                                   MERGE_KEEP, -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_text(st, 1, device, -1, SQLITE_STATIC);
     if (rc == SQLITE_OK)
@@ -226,15 +283,8 @@ int db_merge(struct db *d, const char *src, const char *device, long long *runs,
     long long before[2] = {0, 0}, after[2] = {0, 0};
     long long *cnt[2] = {before, after};
 
-    if (db_handle(d, &h, err, n))
+    if (db_handle(d, &h, err, n) || same_file(sqlite3_db_filename(h, "main"), src, err, n))
         return -1;
-    {
-        const char *main_path = sqlite3_db_filename(h, "main");
-        struct stat a, b;
-        if (main_path && !stat(main_path, &a) && !stat(src, &b) && a.st_dev == b.st_dev &&
-            a.st_ino == b.st_ino)
-            return db_fail(err, n, "%s is the target itself; nothing to merge", src);
-    }
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             if (attach(h, src, err, n))

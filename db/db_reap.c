@@ -6,7 +6,8 @@
  * stopped without a word (kill -9, a crash, a full disk) and is marked
  * 'interrupted' by db_reap_sweeps. Sweeps of other hosts cannot be checked
  * from here and are left as they are; db_live_sweeps lists them with their
- * age.
+ * age, and this host's whose process is gone as interrupted (without
+ * writing: it only reads).
  */
 #include "db.h"
 #include "db_int.h"
@@ -158,35 +159,56 @@ int db_live_sweeps(struct db *d, FILE *out, const char *prefix, int *count, char
 {
     sqlite3 *h;
     sqlite3_stmt *st = NULL;
+    char host[256] = "";
     int rc, k = 0;
 
     if (count)
         *count = 0;
     if (db_handle(d, &h, err, n))
         return -1;
-    rc = sqlite3_prepare_v2(h, "SELECT s.id, s.host, s.started, p.family, p.radius, p.nx, p.ny,"
-                               " p.nz, p.precision, s.mode,"
-                               " (julianday('now') - julianday(s.started)) * 24"
-                               " FROM sweeps s JOIN problems p ON p.id = s.problem_id"
-                               " WHERE s.status = 'running' ORDER BY s.id", -1, &st, NULL);
+    if (gethostname(host, sizeof host - 1))
+        host[0] = 0;    /* no sweep can be told to be this host's: all listed as running */
+    /* only read: a sweep whose process is gone is told, not marked (that is
+     * db_reap_sweeps', run by the commands that write) */
+    rc = sqlite3_prepare_v2(h, db_version(d) >= 5 ?
+                            "SELECT s.id, s.host, s.started, p.family, p.radius, p.nx, p.ny,"
+                            " p.nz, p.precision, s.mode,"
+                            " (julianday('now') - julianday(s.started)) * 24, s.pid, s.proc_id"
+                            " FROM sweeps s JOIN problems p ON p.id = s.problem_id"
+                            " WHERE s.status = 'running' ORDER BY s.id" :
+                            "SELECT s.id, s.host, s.started, p.family, p.radius, p.nx, p.ny,"
+                            " p.nz, p.precision, s.mode,"
+                            " (julianday('now') - julianday(s.started)) * 24, NULL, NULL"
+                            " FROM sweeps s JOIN problems p ON p.id = s.problem_id"
+                            " WHERE s.status = 'running' ORDER BY s.id", -1, &st, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         double hours = sqlite3_column_double(st, 10);
-        char age[32];
+        const char *sh = (const char *)sqlite3_column_text(st, 1);
+        long pid = (long)sqlite3_column_int64(st, 11);
+        int gone = *host && sh && !strcmp(sh, host) &&
+                   sqlite3_column_type(st, 11) != SQLITE_NULL &&
+                   !alive(pid, (const char *)sqlite3_column_text(st, 12));
+        char age[32], what[200];
 
         rc = SQLITE_OK;
         if (hours < 1)
             snprintf(age, sizeof age, "%.0f min", hours * 60);
         else
             snprintf(age, sizeof age, "%.1f h", hours);
-        k++;
-        if (out)
-            fprintf(out, "%ssweep %lld (%s R=%d %dx%dx%d %s, %s) running on host %s since %s "
-                    "(%s ago)\n", prefix ? prefix : "", sqlite3_column_int64(st, 0),
-                    sqlite3_column_text(st, 3), sqlite3_column_int(st, 4),
-                    sqlite3_column_int(st, 5), sqlite3_column_int(st, 6),
-                    sqlite3_column_int(st, 7), sqlite3_column_text(st, 8),
-                    sqlite3_column_text(st, 9), sqlite3_column_text(st, 1),
-                    sqlite3_column_text(st, 2), age);
+        snprintf(what, sizeof what, "sweep %lld (%s R=%d %dx%dx%d %s, %s)",
+                 sqlite3_column_int64(st, 0), sqlite3_column_text(st, 3),
+                 sqlite3_column_int(st, 4), sqlite3_column_int(st, 5),
+                 sqlite3_column_int(st, 6), sqlite3_column_int(st, 7),
+                 sqlite3_column_text(st, 8), sqlite3_column_text(st, 9));
+        k += !gone;
+        if (out && gone)
+            fprintf(out, "%s%s, started on host %s at %s, is interrupted: its process (pid "
+                    "%ld) is gone (killed or crashed); what it recorded is kept, and the "
+                    "same sweep command resumes it\n", prefix ? prefix : "", what, sh,
+                    sqlite3_column_text(st, 2), pid);
+        else if (out)
+            fprintf(out, "%s%s running on host %s since %s (%s ago)\n", prefix ? prefix : "",
+                    what, sh ? sh : "", sqlite3_column_text(st, 2), age);
     }
     if (rc == SQLITE_DONE)
         rc = SQLITE_OK;

@@ -17,12 +17,27 @@
 #include "fdt_defaults.h"
 
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct fdtune_db { sqlite3 *h; };
+
+/* Writes the message into err[0..n) where err is given (NULL: only the
+ * status); returns 1, the status of every failure of libfdtune. */
+static int lib_fail(char *err, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	if (err && n) {
+		va_start(ap, fmt);
+		vsnprintf(err, n, fmt, ap);
+		va_end(ap);
+	}
+	return 1;
+}
 
 /* Whether the directory of path takes new files (WAL readers need to). */
 static int dir_writable(const char *path)
@@ -37,20 +52,26 @@ static int dir_writable(const char *path)
 
 int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
 {
-	fdtune_db *d = calloc(1, sizeof *d);
+	fdtune_db *d;
 	sqlite3_stmt *st = NULL;
+	struct stat sb;
 	int rc;
 
+	if (!db)
+		return lib_fail(err, n, "fdtune_open: db (where the handle goes) is required");
 	*db = NULL;
-	if (!d) {
-		snprintf(err, n, "out of memory");
-		return 1;
-	}
+	if (!path || !*path)
+		return lib_fail(err, n, "fdtune_open: path is required");
+	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
+		return lib_fail(err, n, "cannot open %s: it is a directory; give the database "
+				"file (an fdtune sweep's --db)", path);
+	if (!(d = calloc(1, sizeof *d)))
+		return lib_fail(err, n, "out of memory");
 	/* read-only; immutable where the directory is not writable, so that
 	 * nothing (no -wal or -shm file either) is ever created */
 	rc = sqlite3_open_v2(path, &d->h, SQLITE_OPEN_READONLY, NULL);
 	if (rc == SQLITE_OK && access(path, F_OK)) {
-		snprintf(err, n, "cannot open %s: no such file", path);
+		lib_fail(err, n, "cannot open %s: no such file", path);
 		rc = -1;
 	}
 	if (rc == SQLITE_OK && !dir_writable(path)) {
@@ -65,22 +86,28 @@ int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
 					" (SELECT user_version FROM pragma_user_version)", -1, &st, NULL);
 	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW &&
 	    sqlite3_column_int(st, 0) != 0x46445455) {
-		snprintf(err, n, "%s is not an fdtune database", path);
+		lib_fail(err, n, "%s is not an fdtune database", path);
+		rc = -1;
+	} else if (rc == SQLITE_ROW && sqlite3_column_int(st, 1) < 0) {
+		lib_fail(err, n, "%s is not an fdtune database: unknown schema version %d", path,
+			 sqlite3_column_int(st, 1));
 		rc = -1;
 	} else if (rc == SQLITE_ROW && sqlite3_column_int(st, 1) < 2) {
-		snprintf(err, n, "%s has schema version %d, before the views libfdtune reads; "
-			 "open it once with fdtune (fdtune best --db %s) to migrate it", path,
-			 sqlite3_column_int(st, 1), path);
+		/* best and the other readers migrate a copy in memory only; merge
+		 * writes its target at the current schema */
+		lib_fail(err, n, "%s has schema version %d, before the views libfdtune reads; "
+			 "copy it into a database of the current schema with `fdtune merge --db "
+			 "NEW.db %s` and open NEW.db", path, sqlite3_column_int(st, 1), path);
 		rc = -1;
 	} else if (rc == SQLITE_ROW) {
 		rc = SQLITE_OK;
 	}
 	if (rc != SQLITE_OK && rc != -1)
-		snprintf(err, n, "cannot open %s: %s", path, d->h ? sqlite3_errmsg(d->h) : "no memory");
+		lib_fail(err, n, "cannot open %s: %s", path, d->h ? sqlite3_errmsg(d->h) : "no memory");
 	if (rc == SQLITE_OK && !st)
 		rc = -1;
 	if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK) {
-		snprintf(err, n, "%s: %s", path, sqlite3_errmsg(d->h));
+		lib_fail(err, n, "%s: %s", path, sqlite3_errmsg(d->h));
 		rc = -1;
 	}
 	if (rc != SQLITE_OK) {
@@ -130,7 +157,7 @@ static int fallback(const char *family, int radius, const char *precision, int n
 		snprintf(cfg->params + o, sizeof cfg->params - o, "}");
 		return 0;
 	}
-	snprintf(err, n, "fdtune_lookup: unknown family '%s'", family);
+	lib_fail(err, n, "fdtune_lookup: unknown family '%s'", family);
 	return 1;
 }
 
@@ -153,9 +180,9 @@ static int split(sqlite3 *h, struct fdtune_config *cfg, char *err, size_t n)
 	if (rc == SQLITE_DONE)
 		rc = SQLITE_OK;
 	if (rc != SQLITE_OK)
-		snprintf(err, n, "fdtune_lookup: parameters: %s", sqlite3_errmsg(h));
+		lib_fail(err, n, "fdtune_lookup: parameters: %s", sqlite3_errmsg(h));
 	if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK) {
-		snprintf(err, n, "fdtune_lookup: %s", sqlite3_errmsg(h));
+		lib_fail(err, n, "fdtune_lookup: %s", sqlite3_errmsg(h));
 		rc = SQLITE_ERROR;
 	}
 	return rc != SQLITE_OK;
@@ -208,24 +235,26 @@ int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int rad
 	sqlite3_stmt *st = NULL;
 	int rc, nr = 0, cap = 0, pick = -1, failed = 0;
 
+	if (!cfg)
+		return lib_fail(err, n, "fdtune_lookup: cfg (where the answer goes) is required");
 	memset(cfg, 0, sizeof *cfg);
 	if (!family || !precision || !device) {
-		snprintf(err, n, "fdtune_lookup: device, family and precision are required");
+		lib_fail(err, n, "fdtune_lookup: device, family and precision are required");
 		return 1;
 	}
 	/* a default labelled with a problem fdtune cannot tune would pass for an answer */
 	if (radius < 1 || radius > FDTUNE_RMAX) {
-		snprintf(err, n, "fdtune_lookup: radius %d: fdtune tunes radii 1..%d", radius,
+		lib_fail(err, n, "fdtune_lookup: radius %d: fdtune tunes radii 1..%d", radius,
 			 FDTUNE_RMAX);
 		return 1;
 	}
 	if (nx < 1 || ny < 1 || nz < 1) {
-		snprintf(err, n, "fdtune_lookup: size %dx%dx%d: every extent must be at least 1",
+		lib_fail(err, n, "fdtune_lookup: size %dx%dx%d: every extent must be at least 1",
 			 nx, ny, nz);
 		return 1;
 	}
 	if (strcmp(precision, "fp32") && strcmp(precision, "fp64")) {
-		snprintf(err, n, "fdtune_lookup: precision '%.40s': fp32 or fp64", precision);
+		lib_fail(err, n, "fdtune_lookup: precision '%.40s': fp32 or fp64", precision);
 		return 1;
 	}
 	if (!db)
@@ -248,7 +277,7 @@ int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int rad
 			mf = realloc(fit, (size_t)cap * sizeof *fit);
 			fit = mf ? mf : fit;
 			if (!m || !mt || !mf) {
-				snprintf(err, n, "fdtune_lookup: out of memory");
+				lib_fail(err, n, "fdtune_lookup: out of memory");
 				failed = 1;
 				break;
 			}
@@ -263,11 +292,11 @@ int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int rad
 	if (rc == SQLITE_DONE)
 		rc = SQLITE_OK;
 	if (rc != SQLITE_OK && !failed) {
-		snprintf(err, n, "fdtune_lookup: %s", sqlite3_errmsg(db->h));
+		lib_fail(err, n, "fdtune_lookup: %s", sqlite3_errmsg(db->h));
 		failed = 1;
 	}
 	if (sqlite3_finalize(st) != SQLITE_OK && !failed) {
-		snprintf(err, n, "fdtune_lookup: %s", sqlite3_errmsg(db->h));
+		lib_fail(err, n, "fdtune_lookup: %s", sqlite3_errmsg(db->h));
 		failed = 1;
 	}
 	if (!failed && nr)
@@ -287,6 +316,8 @@ int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int rad
 
 int fdtune_param(const struct fdtune_config *cfg, const char *name, int def)
 {
+	if (!cfg || !name)
+		return def;
 	for (int i = 0; i < cfg->np; i++)
 		if (!strcmp(cfg->name[i], name))
 			return cfg->value[i];

@@ -11,7 +11,8 @@
  *
  * Link with `pkg-config --cflags --libs fdtune` after `make install`. The
  * database is opened read-only and is never changed. Functions return 0 on
- * success and a nonzero status with a message in err[0..n) otherwise.
+ * success and a nonzero status with a message in err[0..n) otherwise (err
+ * may be NULL, or n 0: only the status then).
  */
 #ifndef FDTUNE_H
 #define FDTUNE_H
@@ -43,7 +44,8 @@ struct fdtune_config {
 	int value[16];
 };
 
-/* Opens an fdtune database read-only; refuses other files. */
+/* Opens an fdtune database read-only; refuses other files, a directory, and
+ * a NULL or empty path or a NULL db (*db is NULL on failure). */
 int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n);
 void fdtune_close(fdtune_db *db);
 
@@ -63,12 +65,14 @@ void fdtune_close(fdtune_db *db);
  * (fdtune sweep there starts from the other devices' bests). db
  * may be NULL, which gives the default. Fails for an unknown family, a
  * radius outside 1..FDTUNE_RMAX, an extent below 1, a precision other than
- * "fp32" and "fp64", and a database error. */
+ * "fp32" and "fp64", a NULL device, family, precision or cfg, and a
+ * database error. err may be NULL: then only the status tells. */
 int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int radius,
 		  int nx, int ny, int nz, const char *precision, struct fdtune_config *cfg,
 		  char *err, size_t n);
 
-/* The value of parameter name in cfg, or def when it has none. */
+/* The value of parameter name in cfg, or def when it has none (or cfg or
+ * name is NULL). */
 int fdtune_param(const struct fdtune_config *cfg, const char *name, int def);
 
 #ifdef __cplusplus

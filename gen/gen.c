@@ -31,6 +31,21 @@ const char *gen_template_dir(void)
 	return d && *d ? d : FDT_TEMPLATE_DIR;
 }
 
+int gen_template_check(const char *tmpl, char *err, size_t n)
+{
+	const char *dir = gen_template_dir(), *env = getenv("FDTUNE_TEMPLATES");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, tmpl);
+	if (!access(path, R_OK))
+		return 0;
+	snprintf(err, n, "cannot read the template %.1000s (%s): %s; %s", path, strerror(errno),
+		 env && *env ? "FDTUNE_TEMPLATES names no templates directory" :
+		 "the templates built in are missing",
+		 env && *env ? "set it to fdtune's templates directory, or unset it" :
+		 "set FDTUNE_TEMPLATES to fdtune's templates directory");
+	return 1;
+}
+
 void gen_hash_bytes(const void *p, size_t n, char hex[17])
 {
 	unsigned long long h = 0xcbf29ce484222325ULL;   /* FNV-1a 64 offset basis */

@@ -15,6 +15,9 @@ struct gen_def { const char *name; int value; };
 
 /* Directory of the templates: $FDTUNE_TEMPLATES, else the one built in. */
 const char *gen_template_dir(void);
+/* 0 when template tmpl (a file name) can be read in gen_template_dir();
+ * else 1 with err naming the path, the reason and what to set. */
+int gen_template_check(const char *tmpl, char *err, size_t n);
 
 /* *src is malloc'ed on success. */
 int gen_source(const char *tmpl, const char *kernel, const struct gen_def *defs,

@@ -554,17 +554,26 @@ static void export_write_errors(void **st)
 		{ "--all-sizes --device H100", "e.cu", "e.cu: No space left on device" },
 		{ "--all-sizes --device H100 --fortran", "e.f90", "e.f90: No space left on device" },
 	};
-	char db[256], args[1024], cmd[1024];
+	char db[256], args[1024], cmd[1024], env[64];
 	(void)st;
 	if (!export_db(db, sizeof db))
 		skip();
+	/* a full disk: FDTUNE_FAULT=file:NAME (no longer a link to /dev/full,
+	 * which export now refuses to write through); nothing is left behind */
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-		snprintf(cmd, sizeof cmd, "rm -rf %s/w && mkdir %s/w && %s %s/w/%s", dir, dir,
-			 strstr(c[i].why, "directory") ? "mkdir" : "ln -s /dev/full", dir, c[i].file);
+		int dirs = strstr(c[i].why, "directory") != NULL;
+		if (dirs)
+			snprintf(cmd, sizeof cmd, "rm -rf %s/w && mkdir %s/w %s/w/%s", dir, dir, dir,
+				 c[i].file);
+		else
+			snprintf(cmd, sizeof cmd, "rm -rf %s/w && mkdir %s/w", dir, dir);
 		assert_int_equal(system(cmd), 0);
+		snprintf(env, sizeof env, dirs ? "" : "FDTUNE_FAULT=file:/%s", c[i].file);
 		snprintf(args, sizeof args, "export --db %s -r 4 %s --out %s/w --name e", db, c[i].opts,
 			 dir);
-		expect(args, 1, c[i].why);
+		t_expect(env, args, 1, c[i].why, out, sizeof out);
+		snprintf(cmd, sizeof cmd, "ls -A %s/w | grep -q tmp", dir);
+		assert_int_not_equal(system(cmd), 0);
 	}
 	if (geteuid()) {        /* root writes anywhere */
 		snprintf(cmd, sizeof cmd, "rm -rf %s/w && mkdir %s/w && chmod 555 %s/w", dir, dir, dir);
@@ -572,6 +581,33 @@ static void export_write_errors(void **st)
 		snprintf(args, sizeof args, "export --db %s -r 4 --out %s/w --name e", db, dir);
 		expect(args, 1, "e.h: Permission denied");
 	}
+}
+
+/* issue 35.5: export refuses a symbolic link where it would write (the
+ * file it names is left alone), writes each file whole through a temporary
+ * one renamed over it, and says when it replaces an export already there. */
+static void export_links(void **st)
+{
+	char db[256], args[1024], cmd[1024];
+	(void)st;
+	if (!export_db(db, sizeof db))
+		skip();
+	snprintf(cmd, sizeof cmd, "rm -rf %s/l && mkdir %s/l && echo keep > %s/l/other && "
+		 "ln -s other %s/l/e.h", dir, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(args, sizeof args, "export --db %s -r 4 -n 512 --out %s/l --name e", db, dir);
+	expect(args, 1, "e.h: it is a symbolic link");
+	snprintf(cmd, sizeof cmd, "test \"$(cat %s/l/other)\" = keep && test -L %s/l/e.h && "
+		 "test ! -e %s/l/e.cu", dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "rm %s/l/e.h", dir);
+	assert_int_equal(system(cmd), 0);
+	expect(args, 0, "e.cu and e.h");
+	assert_null(strstr(out, "replaced"));
+	expect(args, 0, "l/e.h existed and was replaced");
+	assert_non_null(strstr(out, "l/e.cu existed and was replaced"));
+	snprintf(cmd, sizeof cmd, "test \"$(ls -A %s/l | tr '\\n' ' ')\" = 'e.cu e.h other '", dir);
+	assert_int_equal(system(cmd), 0);
 }
 
 /* Text from outside written into the files' comments and strings (the
@@ -807,6 +843,7 @@ int main(void)
 		cmocka_unit_test(help_everywhere), cmocka_unit_test(databases),
 		cmocka_unit_test(failed_compiles), cmocka_unit_test(queries),
 		cmocka_unit_test(export), cmocka_unit_test(export_write_errors),
+		cmocka_unit_test(export_links),
 		cmocka_unit_test(export_out_parents), cmocka_unit_test(export_hostile_text),
 		cmocka_unit_test(kill_resume_shards),
 		cmocka_unit_test(default_strategy),

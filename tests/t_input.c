@@ -6,7 +6,7 @@
  * cannot both hold, --device matched literally, plan files with a NUL byte
  * or a byte order mark, and a sweep killed whose process is still a zombie.
  * Runs the built binary ($FDTUNE), on a copy of $RESULTS_DB where it reads
- * one.
+ * one; and a database whose schema version no fdtune wrote (issue 35).
  */
 #define _DEFAULT_SOURCE
 #include <setjmp.h>
@@ -18,6 +18,7 @@
 #include "t_util.h"
 
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,13 +192,236 @@ static void zombie(void **st)
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
 }
 
+/* issue 35.6: every option with a value, --param aside, is refused when
+ * given twice (exit 2, named), in one place for every command. */
+static void twice(void **st)
+{
+	static const struct { const char *args, *needle; } t[] = {
+		{ "best --db A.db --db B.db", "--db given twice" },
+		{ "sweep --places 1 --places 2", "--places given twice" },
+		{ "sweep --recheck 2 --recheck 3", "--recheck given twice" },
+		{ "sweep --max-configs 1 --max-configs 2", "--max-configs given twice" },
+		{ "sweep --budget 1h --budget 2h", "--budget given twice" },
+		{ "merge --device X --device Y A.db", "--device given twice" },
+		{ "export --out a --out b", "--out given twice" },
+		{ "report -o a --out b", "--out given twice" },
+		{ "sweep -r 4 -r 8", "--radius given twice; give it once (it takes a list" },
+	};
+	(void)st;
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		expect(t[i].args, 2, t[i].needle);
+	assert_int_not_equal(access("B.db", F_OK), 0);
+	expect("sweep --db A.db --db B.db", 2, "--db given twice");
+	assert_null(strstr(out, "takes a list"));       /* the hint is -f, -r, -n's */
+}
+
+/* issue 35.3 and 35.10: an empty --out, --name or --db is refused (it was
+ * the current directory, or / once a file name was appended). */
+static void empty_paths(void **st)
+{
+	const char *db = getenv("RESULTS_DB");
+	char args[512];
+	(void)st;
+	if (!db)
+		skip();
+	snprintf(args, sizeof args, "export --db %s -r 4 -n 512 --out '' --name k_i35", db);
+	expect(args, 2, "--out needs a directory");
+	assert_int_not_equal(access("/k_i35.cu", F_OK), 0);
+	assert_int_not_equal(access("/k_i35.h", F_OK), 0);
+	snprintf(args, sizeof args, "export --db %s -r 4 -n 512 --out %s --name ''", db, dir);
+	expect(args, 2, "--name needs a name");
+	expect("gen --all -n 8 -r 1 " P1 " --out ''", 2, "--out needs a directory");
+	expect("best --db ''", 2, "--db needs a path");
+	assert_null(strstr(out, "db_read"));
+	expect("merge --db '' A.db", 2, "--db needs a path");
+}
+
+/* issue 35.7: a value given twice in -p is one configuration. */
+static void param_dedup(void **st)
+{
+	char args[512], db[256];
+	(void)st;
+	snprintf(db, sizeof db, "%s/dedup.db", dir);
+	snprintf(args, sizeof args, "sweep --compile-only -j 1 %s -p vec=1,1,1 --db %s", ONE, db);
+	expect(args, 0, " 1 configurations to run");
+	assert_int_equal(t_count(db, "select count(*) from builds"), 1);
+	expect("gen -p vec=4,4", 0, "vec=4 bx=");
+}
+
+/* The number of times needle occurs in s. */
+static int occurs(const char *s, const char *needle)
+{
+	int k = 0;
+	for (const char *p = s; (p = strstr(p, needle)); p++)
+		k++;
+	return k;
+}
+
+/* issue 35.10: messages that misled. */
+static void messages(void **st)
+{
+	char args[1024], db[256];
+	(void)st;
+	/* getopt's own messages began with the bare command ("replay: ...") */
+	expect("replay --bogus", 2, "fdtune replay: unknown option '--bogus'");
+	assert_true(strncmp(out, "replay:", 7) && !strstr(out, "\nreplay:"));
+	expect("best --db", 2, "fdtune best: --db needs a value");
+	/* gen --list checks -f, and lists that family alone */
+	expect("gen --list -f nosuch", 2, "--family 'nosuch': unknown");
+	expect("gen --list -f y", 0, "y: ");
+	assert_null(strstr(out, "xyz: "));
+	/* a wrong FDTUNE_TEMPLATES is refused before anything is recorded */
+	snprintf(db, sizeof db, "%s/tmpl.db", dir);
+	snprintf(args, sizeof args, "sweep --compile-only -q %s --db %s", ONE, db);
+	t_expect("FDTUNE_TEMPLATES=/nonexistent", args, 1, "FDTUNE_TEMPLATES names no templates",
+		 out, sizeof out);
+	assert_int_not_equal(access(db, F_OK), 0);
+	/* why a sweep stopped is said once; "done:" is never left bare */
+	snprintf(db, sizeof db, "%s/msg.db", dir);
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 1 --max-configs 1 %s --db %s", TWO,
+		 db);
+	expect(args, 1, "--max-configs reached");
+	assert_int_equal(occurs(out, "--max-configs reached"), 1);
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 1 %s --db %s", TWO, db);
+	expect(args, 0, "done: built=1");
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 1 --force %s --db %s", ONE, db);
+	t_fdtune("", args, out, sizeof out);
+	snprintf(args, sizeof args, "sweep --compile-only -j 1 %s --db %s", TWO, db);
+	t_fdtune("", args, out, sizeof out);
+	assert_null(strstr(out, "done: \n"));
+	/* a sweep of this host whose process is gone: best says so, and writes nothing */
+	snprintf(args, sizeof args, "sqlite3 %s \"update sweeps set status = 'running', "
+		 "pid = 4194999, proc_id = 'gone/1' where id = 1\"", db);
+	t_ok(args, out, sizeof out);
+	snprintf(args, sizeof args, "best --db %s", db);
+	t_fdtune("", args, out, sizeof out);
+	assert_non_null(strstr(out, "is interrupted: its process (pid 4194999) is gone"));
+	assert_null(strstr(out, "running on host"));
+	assert_null(strstr(out, "not final"));
+	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'running'"), 1);
+	/* --recheck without a GPU: refused before a compile-only sweep is announced */
+	if (t_fdtune("", "devices", out, sizeof out) || !strstr(out, "no GPU found"))
+		return;
+	snprintf(args, sizeof args, "sweep --recheck 3 %s --db %s", "-n 8 -r 1", db);
+	expect(args, 1, "--recheck times recorded configurations again on a GPU");
+	assert_null(strstr(out, "running a compile-only sweep"));
+}
+
+/* issue 35.9: a cache that cannot be used turns caching off, said once,
+ * and nothing is created for it: no missing HOME, no relative folder. */
+static void cache_off(void **st)
+{
+	char args[1024], env[512], db[256];
+	(void)st;
+	snprintf(db, sizeof db, "%s/cache.db", dir);
+	snprintf(args, sizeof args, "sweep --compile-only -j 1 --force %s --db %s", ONE, db);
+	t_expect("env -u FDTUNE_CACHE HOME=/nonexistent_i35", args, 0,
+		 "compile cache off: HOME /nonexistent_i35 is no existing directory", out, sizeof out);
+	assert_int_equal(occurs(out, "compile cache off"), 1);
+	assert_non_null(strstr(out, ", which is off)"));
+	assert_int_not_equal(access("/nonexistent_i35", F_OK), 0);
+	snprintf(env, sizeof env, "cd %s && FDTUNE_CACHE=rel_cache", dir);
+	t_expect(env, args, 0, "FDTUNE_CACHE 'rel_cache' is a relative path", out, sizeof out);
+	snprintf(env, sizeof env, "%s/rel_cache", dir);
+	assert_int_not_equal(access(env, F_OK), 0);
+	snprintf(env, sizeof env, "touch %s/afile", dir);
+	t_ok(env, out, sizeof out);
+	snprintf(env, sizeof env, "FDTUNE_CACHE=%s/afile", dir);
+	t_expect(env, args, 0, "afile is not a directory", out, sizeof out);
+	assert_int_equal(occurs(out, "compile cache off"), 1);
+}
+
+/* A copy of $RESULTS_DB at dir/name (path[0..n)) with user_version v,
+ * after sql (NULL: none) has run on it. */
+static void copy_version(const char *name, const char *sql, int v, char *path, size_t n)
+{
+	const char *db = getenv("RESULTS_DB");
+	char cmd[1024];
+	sqlite3 *h = NULL;
+	if (!db)
+		skip();
+	snprintf(path, n, "%s/%s", dir, name);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", db, path);
+	t_ok(cmd, out, sizeof out);
+	snprintf(cmd, sizeof cmd, "PRAGMA user_version=%d", v);
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	if (sql)
+		assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, cmd, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_close(h), SQLITE_OK);
+}
+
+/* issue 35.1: a negative schema version is refused by every command that
+ * opens the file (no crash, no SQL run from outside the migrations), and
+ * the file keeps its bytes. */
+static void bad_version(void **st)
+{
+	const char *src = getenv("RESULTS_DB");
+	char db[256], args[1024], sum[2][128];
+	(void)st;
+	copy_version("neg.db", NULL, -2147483647 - 1, db, sizeof db);
+	snprintf(args, sizeof args, "best --db %s", db);
+	expect(args, 1, "unknown schema version -2147483648");
+	copy_version("neg5.db", NULL, -5, db, sizeof db);
+	snprintf(args, sizeof args, "best --db %s", db);
+	expect(args, 1, "unknown schema version -5");
+	snprintf(args, sizeof args, "sweep --compile-only -q %s --db %s", ONE, db);
+	expect(args, 1, "unknown schema version -5");
+	snprintf(args, sizeof args, "merge --db %s %s", db, src);
+	expect(args, 1, "unknown schema version -5");
+	assert_int_equal(t_count(db, "PRAGMA user_version"), -5);
+	copy_version("neg2.db", NULL, -2, db, sizeof db);
+	snprintf(args, sizeof args, "cksum < %s", db);
+	t_ok(args, sum[1], sizeof sum[1]);
+	snprintf(args, sizeof args, "best --db %s", db);
+	expect(args, 1, "not an fdtune database");
+	snprintf(args, sizeof args, "cksum < %s", db);
+	t_ok(args, sum[0], sizeof sum[0]);
+	assert_string_equal(sum[0], sum[1]);
+}
+
+/* issue 35.4: a merge refused (the target itself, a --device no source
+ * has) leaves the target as it was: not migrated from schema 5, the same
+ * bytes; a target it would have created is not created. 35.8: --device in
+ * any case. */
+static void merge_refused(void **st)
+{
+	const char *src = getenv("RESULTS_DB");
+	char db[256], args[1024], sum[2][128];
+	(void)st;
+	/* schema 5: what migration 6 adds taken away */
+	copy_version("v5.db", "DROP VIEW v_current", 5, db, sizeof db);
+	snprintf(args, sizeof args, "cksum < %s", db);
+	t_ok(args, sum[0], sizeof sum[0]);
+	snprintf(args, sizeof args, "merge --db %s %s", db, db);
+	expect(args, 1, "is the target itself; nothing to merge");
+	snprintf(args, sizeof args, "merge --db %s --device nosuch %s", db, src);
+	expect(args, 1, "has no device whose name contains 'nosuch'");
+	assert_int_equal(t_count(db, "PRAGMA user_version"), 5);
+	snprintf(args, sizeof args, "cksum < %s", db);
+	t_ok(args, sum[1], sizeof sum[1]);
+	assert_string_equal(sum[0], sum[1]);
+	/* issue 35.8: --device matches names as best and export do, case aside */
+	snprintf(args, sizeof args, "merge --db %s/h.db --device h100 %s", dir, src);
+	expect(args, 0, "runs and");
+	snprintf(args, sizeof args, "%s/h.db", dir);
+	assert_true(t_count(args, "select count(*) from runs") > 0);
+	snprintf(args, sizeof args, "merge --db %s/new.db --device nosuch %s", dir, src);
+	expect(args, 1, "has no device whose name contains 'nosuch'");
+	snprintf(args, sizeof args, "%s/new.db", dir);
+	assert_int_not_equal(access(args, F_OK), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(unknown_arch), cmocka_unit_test(stop_rule),
 		cmocka_unit_test(unknown_family), cmocka_unit_test(conflicts),
 		cmocka_unit_test(device_literal), cmocka_unit_test(plan_bytes),
-		cmocka_unit_test(zombie),
+		cmocka_unit_test(zombie), cmocka_unit_test(bad_version),
+		cmocka_unit_test(twice), cmocka_unit_test(empty_paths),
+		cmocka_unit_test(merge_refused), cmocka_unit_test(param_dedup),
+		cmocka_unit_test(messages), cmocka_unit_test(cache_off),
 	};
 	int rc;
 	if (!mkdtemp(dir))

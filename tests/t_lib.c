@@ -303,6 +303,48 @@ static void bad_files(void **st)
 	assert_non_null(strstr(err, "cannot open"));
 }
 
+/* issue 35.2 and 35.10: NULL arguments fail (or give def) instead of
+ * crashing, err NULL included; a directory and a negative schema version
+ * are named; an old schema's advice names a command that migrates. */
+static void null_arguments(void **st)
+{
+	struct fdtune_config c;
+	fdtune_db *d = NULL;
+	char err[512], path[300], cmd[1024];
+	(void)st;
+	assert_int_not_equal(fdtune_open(db, NULL, err, sizeof err), 0);
+	assert_non_null(strstr(err, "db"));
+	assert_int_not_equal(fdtune_open(NULL, &d, NULL, 256), 0);
+	assert_null(d);
+	assert_int_equal(fdtune_open(db, &d, err, sizeof err), 0);
+	err[0] = 0;
+	assert_int_not_equal(fdtune_lookup(d, "H100", "xyz", 4, 512, 512, 512, "fp32", NULL, err,
+					   sizeof err), 0);
+	assert_non_null(strstr(err, "cfg"));
+	assert_int_not_equal(fdtune_lookup(d, "H100", "nosuch", 4, 512, 512, 512, "fp32", &c,
+					   NULL, 256), 0);
+	assert_int_not_equal(fdtune_lookup(d, NULL, "xyz", 4, 512, 512, 512, "fp32", &c, NULL,
+					   256), 0);
+	assert_int_not_equal(fdtune_lookup(NULL, "H100", "xyz", 0, 512, 512, 512, "fp32", &c,
+					   NULL, 256), 0);
+	assert_int_equal(fdtune_lookup(d, "H100", "xyz", 4, 512, 512, 512, "fp32", &c, NULL, 0), 0);
+	assert_int_equal(fdtune_param(NULL, "vec", -3), -3);
+	assert_int_equal(fdtune_param(&c, NULL, -4), -4);
+	fdtune_close(d);
+	assert_int_not_equal(fdtune_open(dir, &d, err, sizeof err), 0);
+	assert_non_null(strstr(err, "is a directory"));
+	snprintf(path, sizeof path, "%s/neg.db", dir);
+	snprintf(cmd, sizeof cmd, "cp %s %s && sqlite3 %s 'pragma user_version=-5'", db, path, path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_not_equal(fdtune_open(path, &d, err, sizeof err), 0);
+	assert_non_null(strstr(err, "unknown schema version -5"));
+	snprintf(cmd, sizeof cmd, "sqlite3 %s 'pragma user_version=1'", path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_not_equal(fdtune_open(path, &d, err, sizeof err), 0);
+	assert_non_null(strstr(err, "fdtune merge --db NEW.db"));
+	assert_null(strstr(err, "fdtune best"));
+}
+
 /* make install, then README's example built against the installed copy. */
 static void installed(void **st)
 {
@@ -326,7 +368,7 @@ int main(void)
 		cmocka_unit_test(family_defaults),
 		cmocka_unit_test(agrees_with_export),
 		cmocka_unit_test(bad_files), cmocka_unit_test(bad_arguments),
-		cmocka_unit_test(installed),
+		cmocka_unit_test(null_arguments), cmocka_unit_test(installed),
 	};
 	const char *src = getenv("RESULTS_DB");
 	char cmd[600];

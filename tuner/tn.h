@@ -183,7 +183,8 @@ struct tn_space {
 	int n[TN_MAXP], v[TN_MAXP][TN_MAXV];
 };
 void tn_space_default(const struct tn_family *f, struct tn_space *s);
-/* "name=v1,v2,..." replaces that parameter's domain. */
+/* "name=v1,v2,..." replaces that parameter's domain; a value given twice is
+ * kept once (vec=4,4 is one value). */
 int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n);
 long long tn_space_size(const struct tn_space *s);
 void tn_space_at(const struct tn_space *s, long long i, int *v);

@@ -3,15 +3,29 @@
  * and the templates they read whole (tn_file.h). Every failure names the
  * path and the system's reason (strerror), so that a read-only or full
  * directory says so; a directory given for output is created with its
- * parents, as mkdir -p does.
+ * parents, as mkdir -p does. A file is written whole or not at all: into a
+ * temporary file beside it, renamed over it once closed; a symbolic link in
+ * its place is refused, never written through.
  */
 #include "tn.h"
 #include "tn_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+/* The temporary file of path, in its directory: DIR/.BASE.PID.tmp; -1 when
+ * it does not fit tn. */
+static int tmp_of(const char *path, char *tmp, size_t tn)
+{
+	const char *b = strrchr(path, '/');
+	int d = b ? (int)(b - path) + 1 : 0;
+	int k = snprintf(tmp, tn, "%.*s.%s.%ld.tmp", d, path, path + d, (long)getpid());
+	return k < 0 || (size_t)k >= tn ? -1 : 0;
+}
 
 int tn_mkdirs(const char *dir, char *err, size_t n)
 {
@@ -35,25 +49,88 @@ int tn_mkdirs(const char *dir, char *err, size_t n)
 	return 0;
 }
 
+/* For the tests only, as FDTUNE_FAULT=full:N is under the database: with
+ * FDTUNE_FAULT=file:SUFFIX a file whose path ends in SUFFIX fails to close
+ * as on a full disk (ENOSPC), announced on stderr. */
+static int fault_full(const char *path)
+{
+	const char *e = getenv("FDTUNE_FAULT");
+	size_t k = strlen(path), m;
+	if (!e || strncmp(e, "file:", 5) || !(m = strlen(e + 5)) || m > k ||
+	    strcmp(path + k - m, e + 5))
+		return 0;
+	fprintf(stderr, "fdtune: FDTUNE_FAULT: %s fails as on a full disk\n", path);
+	return 1;
+}
+
 int tn_file_open(const char *path, FILE **f, char *err, size_t n)
 {
-	if (!(*f = fopen(path, "w"))) {
+	char tmp[4200];
+	struct stat st;
+	int fd;
+
+	*f = NULL;
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		snprintf(err, n, "cannot write %.900s: it is a symbolic link, which fdtune does not "
+			 "write through; remove it or choose another --out", path);
+		return TN_EX_FAIL;
+	}
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+		snprintf(err, n, "cannot write %.900s: %s", path, S_ISDIR(st.st_mode) ?
+			 strerror(EISDIR) : "it exists and is not a regular file");
+		return TN_EX_FAIL;
+	}
+	if (tmp_of(path, tmp, sizeof tmp)) {
+		snprintf(err, n, "cannot write %.900s: path too long", path);
+		return TN_EX_FAIL;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
+	if (fd < 0 || !(*f = fdopen(fd, "w"))) {
 		snprintf(err, n, "cannot write %.900s: %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		return TN_EX_FAIL;
 	}
 	return 0;
 }
 
-int tn_file_close(FILE *f, const char *path, char *err, size_t n)
+int tn_file_close(FILE *f, const char *path, int *replaced, char *err, size_t n)
 {
 	/* a failed write leaves its reason in errno, unless the close fails too */
 	int e = ferror(f) ? (errno ? errno : EIO) : 0;
+	char tmp[4200];
+	struct stat st;
+	int existed;
+
 	if (fclose(f))
 		e = errno;
+	if (!e && fault_full(path))
+		e = ENOSPC;
+	if (tmp_of(path, tmp, sizeof tmp))
+		e = ENAMETOOLONG;
+	existed = !lstat(path, &st);
+	if (!e && existed && S_ISLNK(st.st_mode))
+		e = ELOOP;      /* a link put there meanwhile: rename would replace it */
+	if (!e && rename(tmp, path))
+		e = errno;
+	if (replaced)
+		*replaced = !e && existed;
 	if (!e)
 		return 0;
+	unlink(tmp);
 	snprintf(err, n, "cannot write %.900s: %s", path, strerror(e));
 	return TN_EX_FAIL;
+}
+
+void tn_file_abort(FILE *f, const char *path)
+{
+	char tmp[4200];
+
+	fclose(f);
+	if (!tmp_of(path, tmp, sizeof tmp))
+		unlink(tmp);
 }
 
 int tn_file_read(const char *path, char **text, char *err, size_t n)

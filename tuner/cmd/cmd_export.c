@@ -57,7 +57,8 @@ int tn_cmd_export(int argc, char **argv)
 	char err[2048];
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, "o:h" TN_CLI_FILTER_SHORT, lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, "o:h" TN_CLI_FILTER_SHORT, lo, &seen)) != -1) {
 		switch (tn_cli_filter_opt(&x.flt, opt, optarg, err, sizeof err)) {
 		case 1:
 			continue;

@@ -21,15 +21,18 @@ TN_CLI_PROBLEM_HELP
 "      --all             every configuration that passes the constraints\n"
 "  -o, --out DIR         directory for --all (created if missing)\n"
 "      --arch ARCH       target whose limits apply (default " "the platform's)\n"
-"      --list            list the families and their parameter domains\n"
+"      --list            list the families (with -f, that one) and their parameter domains\n"
 "  -h, --help            this text\n"
 "Without --all every parameter takes one value: the one given with --param,\n"
 "else the first of its default domain.\n";
 
-static void list(void)
+/* The families and their parameters; only that family when only is not NULL. */
+static void list(const struct tn_family *only)
 {
 	for (int i = 0; tn_families[i]; i++) {
 		const struct tn_family *f = tn_families[i];
+		if (only && f != only)
+			continue;
 		printf("%s: %s (templates/%s)\n", f->name, f->help, f->tmpl);
 		for (int k = 0; k < f->np; k++) {
 			printf("  %-5s %-52s", f->p[k].name, f->p[k].help);
@@ -52,13 +55,14 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 		     const char *dir, char *err, size_t n)
 {
 	const struct tn_family *f = c->pb.fam;
-	long long total = tn_space_size(&c->sp), wrote = 0, pruned = 0;
+	long long total = tn_space_size(&c->sp), wrote = 0, pruned = 0, replaced = 0;
 	if (tn_mkdirs(dir, err, n))
 		return TN_EX_FAIL;
 	for (long long i = 0; i < total; i++) {
 		int v[TN_MAXP];
 		char path[4096], why[256], *src;
 		size_t o;
+		int again = 0;
 		FILE *fp;
 		tn_space_at(&c->sp, i, v);
 		if (f->check(&c->pb, v, lim, why, sizeof why)) {
@@ -75,12 +79,16 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 		if (!tn_file_open(path, &fp, err, n))
 			fputs(src, fp);
 		free(src);
-		if (!fp || tn_file_close(fp, path, err, n))
+		if (!fp || tn_file_close(fp, path, &again, err, n))
 			return TN_EX_FAIL;
 		wrote++;
+		replaced += again;
 	}
 	fprintf(stderr, "fdtune gen: wrote %lld files to %s (%lld configurations pruned "
-		"by the constraints)\n", wrote, dir, pruned);
+		"by the constraints", wrote, dir, pruned);
+	if (replaced)
+		fprintf(stderr, "; %lld of them replaced files already there", replaced);
+	fputs(")\n", stderr);
 	return TN_EX_OK;
 }
 
@@ -99,11 +107,12 @@ int tn_cmd_gen(int argc, char **argv)
 	struct tn_limits lim;
 	const char *out = NULL, *arch = rt_default_arch();
 	char err[1024], why[256];
-	int opt, all = 0, rc, v[TN_MAXP];
+	int opt, all = 0, listing = 0, family = 0, rc, v[TN_MAXP];
 	char *src;
 
 	tn_cli_problem_init(&c);
-	while ((opt = getopt_long(argc, argv, TN_CLI_PROBLEM_SHORT "o:h", lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, TN_CLI_PROBLEM_SHORT "o:h", lo, &seen)) != -1) {
 		switch (tn_cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
 		case 1:
 			continue;
@@ -115,7 +124,7 @@ int tn_cmd_gen(int argc, char **argv)
 		case 0x200: all = 1; break;
 		case 'o': out = optarg; break;
 		case 0x201: arch = optarg; break;
-		case 0x202: list(); return TN_EX_OK;
+		case 0x202: listing = 1; break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}
@@ -124,9 +133,17 @@ int tn_cmd_gen(int argc, char **argv)
 		fprintf(stderr, "fdtune gen: unexpected argument '%s'\n%s", argv[optind], usage);
 		return TN_EX_USAGE;
 	}
+	/* --list takes -f (one family), checked as everywhere: an unknown one
+	 * is a usage error */
 	if ((rc = tn_cli_problem_done(&c, err, sizeof err))) {
 		fprintf(stderr, "fdtune gen: %s\n", err);
 		return rc;
+	}
+	for (int i = 0; i < seen.n; i++)
+		family |= seen.opt[i] == 'f';
+	if (listing) {
+		list(family ? c.pb.fam : NULL);
+		return TN_EX_OK;
 	}
 	tn_limits_of_arch(arch, &lim);
 	if (all != !!out) {

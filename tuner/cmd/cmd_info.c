@@ -34,7 +34,8 @@ int tn_cmd_devices(int argc, char **argv)
 	int opt, cal = 0, ndev, rc = TN_EX_OK;
 	struct db *db = NULL;
 
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, "h", lo, &seen)) != -1) {
 		switch (opt) {
 		case 'c': cal = 1; break;
 		case 0x200: path = optarg; break;
@@ -131,10 +132,11 @@ int tn_cmd_best(int argc, char **argv)
 	struct db_filter f = { 0 };
 	enum db_fmt fmt = DB_TABLE;
 	char err[1024];
-	int opt, all = 0, strat = 0, rc;
+	int opt, all = 0, strat = 0, rc, live = 0;
 	struct db *db = NULL;
 
-	while ((opt = getopt_long(argc, argv, "h" TN_CLI_FILTER_SHORT, lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, "h" TN_CLI_FILTER_SHORT, lo, &seen)) != -1) {
 		switch (tn_cli_filter_opt(&f, opt, optarg, err, sizeof err)) {
 		case 1:
 			continue;
@@ -173,8 +175,11 @@ int tn_cmd_best(int argc, char **argv)
 	rc = strat ? db_strategies(db, &f, fmt, stdout, err, sizeof err) :
 		     db_best(db, &f, fmt, all, stdout, err, sizeof err);
 	/* sweeps still running: their results may change the answer */
-	if (rc >= 0 && db_live_sweeps(db, stderr, "fdtune best: not final: ", NULL, err, sizeof err))
+	if (rc >= 0 && db_live_sweeps(db, stderr, "fdtune best: ", &live, err, sizeof err))
 		fprintf(stderr, "fdtune best: %s\n", err);
+	else if (rc >= 0 && live)
+		fprintf(stderr, "fdtune best: not final: %d sweep%s above still run%s and may change "
+			"it\n", live, live > 1 ? "s" : "", live > 1 ? "" : "s");
 	db_close(db);
 	if (rc == 1) {
 		fprintf(stderr, "fdtune best: %s in %s\n", err, path);

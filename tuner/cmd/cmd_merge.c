@@ -2,8 +2,10 @@
  * cmd_merge.c: fdtune merge, the databases of several sweeps (shards of a
  * job array, nodes of a cluster) combined into one, with nothing lost and
  * nothing twice (db_merge in db/db_merge.c). Every source is opened to be
- * read (db_read) before the target is opened or created, so that a source
- * that cannot be merged stops the merge before anything is written.
+ * checked (db_merge_check: read as db_read reads it, not the target itself,
+ * the --device filter matching) before the target is opened, created or
+ * migrated, so that a source that cannot be merged stops the merge before
+ * anything is written.
  */
 #include "db.h"
 #include "tn_cli.h"
@@ -24,8 +26,8 @@ static const char usage[] =
 "are merged and nothing is left beside them. A sweep of TARGET left running\n"
 "on this host by a process that is gone is marked interrupted.\n"
 "  --db PATH     the target (default " TN_CLI_DB_DEFAULT ")\n"
-"  --device TEXT only the devices whose name contains TEXT (or whose uuid it\n"
-"                is): their sweeps, builds and runs, and the problems and\n"
+"  --device TEXT only the devices whose name contains TEXT, case aside (or\n"
+"                whose uuid it is): their sweeps, builds and runs, and the problems and\n"
 "                configurations these name; to share one GPU's results, or to\n"
 "                take them out of a database that holds several\n"
 "  -h, --help    this text\n";
@@ -41,7 +43,8 @@ int tn_cmd_merge(int argc, char **argv)
 	char err[2048];
 	int opt, rc = TN_EX_OK, created;
 
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, "h", lo, &seen)) != -1) {
 		switch (opt) {
 		case 0x200: path = optarg; break;
 		case 0x201:
@@ -64,14 +67,13 @@ int tn_cmd_merge(int argc, char **argv)
 		fprintf(stderr, "fdtune merge: %s; nothing was merged\n", err);
 		return TN_EX_FAIL;
 	}
-	for (int i = optind; i < argc; i++) {  /* each bad source is named */
-		struct db *src = NULL;
-		if (db_read(argv[i], &src, err, sizeof err)) {
+	/* each bad source is named, before the target is opened: a refused
+	 * merge leaves it as it was, its schema too */
+	for (int i = optind; i < argc; i++)
+		if (db_merge_check(path, argv[i], device, err, sizeof err)) {
 			fprintf(stderr, "fdtune merge: %s\n", err);
 			rc = TN_EX_FAIL;
 		}
-		db_close(src);
-	}
 	if (rc) {
 		fprintf(stderr, "fdtune merge: nothing was merged into %s\n", path);
 		return rc;

@@ -224,7 +224,8 @@ int tn_cmd_replay(int argc, char **argv)
 	char err[1024];
 	int opt, rc = TN_EX_FAIL;
 
-	while ((opt = getopt_long(argc, argv, "s:b:h" TN_CLI_FILTER_SHORT, lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, "s:b:h" TN_CLI_FILTER_SHORT, lo, &seen)) != -1) {
 		switch (tn_cli_filter_opt(&flt, opt, optarg, err, sizeof err)) {
 		case 1:
 			continue;

@@ -110,7 +110,8 @@ int tn_cmd_report(int argc, char **argv)
 	struct db *db = NULL;
 	struct sqlite3 *h;
 
-	while ((opt = getopt_long(argc, argv, "o:f:r:h", lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, "o:f:r:h", lo, &seen)) != -1) {
 		switch (opt) {
 		case 0x200: path = optarg; break;
 		case 'o': dir = optarg; break;

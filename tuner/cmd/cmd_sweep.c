@@ -168,12 +168,11 @@ int tn_cmd_sweep(int argc, char **argv)
 	o.evals = 10;
 	o.seed = 0x5eed;
 	o.timeout_s = 10;
-	while ((opt = getopt_long(argc, argv, TN_CLI_PROBLEM_SHORT "d:j:s:qh", lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, TN_CLI_PROBLEM_SHORT "d:j:s:qh", lo, &seen)) != -1) {
 		/* the problem options take lists here: they make the plan */
 		switch (opt) {
 		case 'f': case 'r': case 'n': case 0x100:
-			if (tn_cli_once(&c.seen, opt, err, sizeof err))
-				goto bad;
 			*(opt == 'f' ? &fams : opt == 'r' ? &radii : opt == 'n' ? &sizes : &precs) =
 				optarg;
 			lists = 1;

@@ -18,6 +18,80 @@
 
 static const char *family_name = "xyz";
 
+/* The long name of opt in lo (an option table ending in a zero entry), or
+ * NULL when it has none. */
+static const char *long_name(const struct option *lo, int opt)
+{
+	for (; lo->name; lo++)
+		if (lo->val == opt)
+			return lo->name;
+	return NULL;
+}
+
+int tn_cli_getopt(int argc, char **argv, const char *so, const struct option *lo,
+		  struct tn_cli_seen *s)
+{
+	/* options whose value names a file or folder: "" would be the current
+	 * directory, or / once a file name is appended */
+	static const struct { const char *name, *what; } paths[] = {
+		{ "db", "a path (the database file)" }, { "out", "a directory" },
+		{ "name", "a name" }, { "plan", "a plan file" },
+	};
+	char so2[128];
+	int idx = -1, opt, has_arg = 0;
+	const char *name, *a;
+
+	/* getopt's own messages would begin with argv[0], the bare command
+	 * ("replay: unrecognized option"): ":" and opterr 0 leave them to us */
+	snprintf(so2, sizeof so2, ":%s", so);
+	opterr = 0;
+	opt = getopt_long(argc, argv, so2, lo, &idx);
+	if (opt == '?' || opt == ':') {
+		a = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+		if (opt == ':' && !strncmp(a, "--", 2))
+			fprintf(stderr, "fdtune %s: %s needs a value\n", argv[0], a);
+		else if (opt == ':')
+			fprintf(stderr, "fdtune %s: -%c needs a value\n", argv[0], optopt);
+		else if (optopt)
+			fprintf(stderr, "fdtune %s: unknown option '-%c'\n", argv[0], optopt);
+		else
+			fprintf(stderr, "fdtune %s: unknown option '%s'\n", argv[0], a);
+		return '?';
+	}
+	if (opt == -1)
+		return opt;
+	name = idx >= 0 ? lo[idx].name : long_name(lo, opt);
+	for (const struct option *o = lo; o->name; o++)
+		if (o->val == opt)
+			has_arg = o->has_arg == required_argument;
+	if (!name && opt > 0 && opt < 128 && strchr(so, opt) && strchr(so, opt)[1] == ':')
+		has_arg = 1;
+	for (size_t i = 0; name && has_arg && i < sizeof paths / sizeof paths[0]; i++)
+		if (!strcmp(name, paths[i].name) && optarg && !*optarg) {
+			fprintf(stderr, "fdtune %s: --%s needs %s, not an empty string\n", argv[0],
+				name, paths[i].what);
+			return '?';
+		}
+	/* --param is the one option that repeats (one parameter each); flags
+	 * given twice say the same thing twice */
+	if (!has_arg || opt == 'p')
+		return opt;
+	for (int i = 0; i < s->n; i++)
+		if (s->opt[i] == opt) {
+			if (name)
+				fprintf(stderr, "fdtune %s: --%s given twice; give it once%s\n",
+					argv[0], name, !strcmp(argv[0], "sweep") && (opt == 'f' || opt == 'r' ||
+					opt == 'n' || opt == 0x100) ? " (it takes a list, one list: -r 4,8)" : "");
+			else
+				fprintf(stderr, "fdtune %s: -%c given twice; give it once\n", argv[0],
+					opt);
+			return '?';
+		}
+	if (s->n < (int)(sizeof s->opt / sizeof s->opt[0]))
+		s->opt[s->n++] = opt;
+	return opt;
+}
+
 void tn_cli_problem_init(struct tn_cli_problem *c)
 {
 	memset(c, 0, sizeof *c);
@@ -54,25 +128,6 @@ static int spacing(struct tn_cli_problem *c, const char *s, char *err, size_t n)
 	return 1;
 }
 
-int tn_cli_once(unsigned *seen, int opt, char *err, size_t n)
-{
-	static const struct { int opt; const char *name; } once[] = {
-		{ 'f', "--family" }, { 'r', "--radius" }, { 'n', "--size" },
-		{ 0x100, "--precision" }, { 0x101, "--spacing" },
-	};
-	for (size_t i = 0; i < sizeof once / sizeof once[0]; i++) {
-		if (once[i].opt != opt)
-			continue;
-		if (*seen & 1u << i) {
-			snprintf(err, n, "%s given twice; give it once (where it takes a list, one "
-				 "list: -r 4,8)", once[i].name);
-			return -1;
-		}
-		*seen |= 1u << i;
-	}
-	return 0;
-}
-
 /* Says on stderr when arg (NAME=V1,...) names a parameter of params[0..np)
  * again: the last is taken, as scripts that give a base space and then
  * override one parameter mean it, but not silently. */
@@ -87,8 +142,6 @@ static void param_twice(const char *const *params, int np, const char *arg)
 
 int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char *err, size_t n)
 {
-	if (tn_cli_once(&c->seen, opt, err, n))
-		return -1;
 	switch (opt) {
 	case 'f':
 		family_name = arg;
@@ -138,14 +191,6 @@ int tn_cli_db_exists(const char *path, char *err, size_t n)
 int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, char *err, size_t n)
 {
 	const struct tn_family *fam;
-	/* given twice: the set field tells, as 0 and NULL mean "any" */
-	if ((opt == 'f' && f->family) || (opt == 'r' && f->radius) || (opt == 'n' && f->nx) ||
-	    (opt == 0x300 && f->device) || (opt == 0x301 && f->precision)) {
-		snprintf(err, n, "%s given twice; give it once", opt == 'f' ? "--family" :
-			 opt == 'r' ? "--radius" : opt == 'n' ? "--size" : opt == 0x300 ?
-			 "--device" : "--precision");
-		return -1;
-	}
 	switch (opt) {
 	case 'f':       /* as gen and sweep: an unknown family is a usage error */
 		f->family = arg;

@@ -41,25 +41,36 @@
 	{ "precision", required_argument, 0, 0x301 }
 #define TN_CLI_FILTER_SHORT "f:r:n:"
 /* 1 when opt was a filter option (stored in f), 0 when not, -1 on a bad
- * value, an unknown family or an option given twice (message in err). */
+ * value or an unknown family (message in err); tn_cli_getopt refuses an
+ * option given twice. */
 int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, char *err, size_t n);
+
+/* The options a command's tn_cli_getopt has returned; zero it first. */
+struct tn_cli_seen {
+	int opt[64];
+	int n;
+};
+/* getopt_long(argc, argv, so, lo) for a command (argv[0] its name, as main
+ * passes it), refusing in one place what no option takes: an option with a
+ * value given twice (--param aside, which repeats) and an empty --db, --out,
+ * --name or --plan. Those, an unknown option and a missing value print
+ * "fdtune CMD: ..." on stderr (getopt's own messages are off) and return
+ * '?', which the caller answers with its usage (exit 2). */
+int tn_cli_getopt(int argc, char **argv, const char *so, const struct option *lo,
+		  struct tn_cli_seen *s);
 
 struct tn_cli_problem {
 	struct tn_problem pb;
 	struct tn_space sp;
 	const char *params[64];
 	int nparams;
-	unsigned seen;          /* tn_cli_once's record of the options given */
 };
 
 void tn_cli_problem_init(struct tn_cli_problem *c);
-/* -1 with err when opt, one of the problem options but --param, is in *seen
- * already (given twice); else records it there and returns 0. */
-int tn_cli_once(unsigned *seen, int opt, char *err, size_t n);
 /* Handles one getopt result of the problem options: 1 if it was one of
- * them, 0 if not, -1 on a bad value or an option given twice (message in
- * err). -p twice for one parameter is warned about on stderr; the last
- * is taken. */
+ * them, 0 if not, -1 on a bad value (message in err; tn_cli_getopt refuses
+ * an option given twice). -p twice for one parameter is warned about on
+ * stderr; the last is taken. */
 int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char *err, size_t n);
 /* Resolves the family and applies --param; 0 or an EX_ code. */
 int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n);

@@ -227,10 +227,16 @@ int tn_exp_template(const char *file, char **text, char *err, size_t n)
 
 int tn_exp_close(FILE *f, int rc, const char *path, char *err, size_t n)
 {
-	if (!rc)
-		return tn_file_close(f, path, err, n);
-	fclose(f);
-	return rc;
+	int replaced = 0;
+	if (rc) {
+		tn_file_abort(f, path);
+		return rc;
+	}
+	if (tn_file_close(f, path, &replaced, err, n))
+		return TN_EX_FAIL;
+	if (replaced)
+		fprintf(stderr, "fdtune export: %s existed and was replaced\n", path);
+	return 0;
 }
 
 /* The kernel of configuration params (JSON; parameters it lacks take their

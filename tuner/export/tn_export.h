@@ -87,15 +87,18 @@ void tn_exp_say(const struct db_pick *p, const char *db_path, struct tn_exp_said
 /* The opening of every NAME.cu: banner, the runtime's
  * header for nvcc or hipcc (FD_RT, FD_PROP name its API), NAME.h, prelude. */
 void tn_exp_preamble(FILE *o, const char *name, const char *prelude);
-/* Opens DIR/NAME.EXT for writing; the path in path[0..pn). */
+/* Opens DIR/NAME.EXT for writing (tn_file_open: a temporary file beside it;
+ * a symbolic link there is refused); the path in path[0..pn). */
 int tn_exp_file(const char *dir, const char *name, const char *ext, char *path, size_t pn,
 		FILE **f, char *err, size_t n);
 /* The text of file in the templates directory (gen_template_dir), into
  * *text (malloc'ed): what an export pastes (fdt_abi.h, fdt_rule.h). */
 int tn_exp_template(const char *file, char **text, char *err, size_t n);
 /* Closes f, the file path that a writer wrote, and returns the writer's
- * status rc when it failed (its message in err), else 0 or TN_EX_FAIL when
- * writing or closing the file failed (the path and the reason in err). */
+ * status rc when it failed (its message in err; path left as it was), else
+ * 0 once the file is renamed over path (a replaced file is said on stderr)
+ * or TN_EX_FAIL when writing, closing or renaming failed (the path and the
+ * reason in err). */
 int tn_exp_close(FILE *f, int rc, const char *path, char *err, size_t n);
 /* Configuration params (JSON) of p's problem as values v and text cfg and,
  * when kname is not NULL, its source named kname and its launch geometry;

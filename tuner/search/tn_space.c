@@ -36,7 +36,7 @@ int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n)
 	const struct tn_family *f = s->fam;
 	const char *eq = strchr(spec, '='), *p;
 	char name[32];
-	int idx, cnt = 0, v[TN_MAXV];
+	int idx, cnt = 0, dup, v[TN_MAXV];
 
 	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof name) {
 		snprintf(err, n, "--param '%s': expected NAME=V1,V2,...", spec);
@@ -61,16 +61,21 @@ int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n)
 				 name, eq + 1);
 			return 1;
 		}
-		if (cnt == TN_MAXV) {
-			snprintf(err, n, "--param %s: more than %d values", name, TN_MAXV);
-			return 1;
-		}
 		if (x < f->p[idx].lo || x > f->p[idx].hi) {
 			snprintf(err, n, "--param %s=%ld: outside %d..%d", name, x, f->p[idx].lo,
 				 f->p[idx].hi);
 			return 1;
 		}
-		v[cnt++] = (int)x;
+		/* a value given again is one configuration, not two: kept once, in
+		 * the order first given */
+		for (dup = 0; dup < cnt && v[dup] != x; dup++)
+			;
+		if (dup == cnt && cnt == TN_MAXV) {
+			snprintf(err, n, "--param %s: more than %d values", name, TN_MAXV);
+			return 1;
+		}
+		if (dup == cnt)
+			v[cnt++] = (int)x;
 		if (!*end)
 			break;
 		p = end + 1;

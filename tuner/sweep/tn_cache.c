@@ -6,27 +6,78 @@
  * re-run, or a sweep of another problem size, then loads instead of
  * compiling. Files are written under a temporary name and renamed, so that
  * concurrent sweeps and a kill at any moment leave only whole entries.
+ * The directory is checked once: one that cannot be used (a relative
+ * FDTUNE_CACHE, a missing HOME, a file, no write permission) turns caching
+ * off, said once on stderr.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tn_cache.h"
 #include "gen.h"
 #include "tn_file.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* The cache directory the environment asks for into dir[0..n), or "" when
+ * caching is off; why[0..wn) says why where that is worth saying. Creates
+ * nothing but the cache directory itself and its parents below an existing
+ * HOME. */
+static void resolve(char *dir, size_t n, char *why, size_t wn)
+{
+	const char *e = getenv("FDTUNE_CACHE"), *home = getenv("HOME");
+	struct stat st;
+	char err[1024];
+
+	*dir = *why = 0;
+	if (e && !*e)
+		return;                 /* FDTUNE_CACHE= turns the cache off */
+	if (e && *e != '/') {
+		snprintf(why, wn, "FDTUNE_CACHE '%.200s' is a relative path, which would put a "
+			 "cache wherever fdtune runs; give an absolute one", e);
+		return;
+	}
+	if (!e && (!home || !*home)) {
+		snprintf(why, wn, "HOME is not set; set FDTUNE_CACHE to a directory");
+		return;
+	}
+	if (!e && (stat(home, &st) || !S_ISDIR(st.st_mode))) {
+		snprintf(why, wn, "HOME %.200s is no existing directory, and fdtune does not "
+			 "create it; set FDTUNE_CACHE to a directory", home);
+		return;
+	}
+	if (e)
+		snprintf(dir, n, "%s", e);
+	else
+		snprintf(dir, n, "%s/.cache/fdtune", home);
+	if (tn_mkdirs(dir, err, sizeof err)) {
+		snprintf(why, wn, "%.900s", err);
+		*dir = 0;
+	} else if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(why, wn, "%.900s is not a directory", dir);
+		*dir = 0;
+	} else if (access(dir, W_OK | X_OK)) {
+		snprintf(why, wn, "cannot write in %.900s: %s", dir, strerror(errno));
+		*dir = 0;
+	}
+}
 
 const char *tn_cache_dir(void)
 {
 	static char dir[4096];
-	const char *e = getenv("FDTUNE_CACHE"), *home = getenv("HOME");
-	if (e)
-		return *e ? e : NULL;   /* FDTUNE_CACHE= turns the cache off */
-	if (!home || !*home)
-		return NULL;
-	snprintf(dir, sizeof dir, "%s/.cache/fdtune", home);
-	return dir;
+	static int done;
+	char why[1100];
+
+	if (!done) {
+		done = 1;
+		resolve(dir, sizeof dir, why, sizeof why);
+		if (*why)
+			fprintf(stderr, "fdtune: compile cache off: %s\n", why);
+	}
+	return *dir ? dir : NULL;
 }
 
 void tn_cache_key(const char *src, const char *compiler, const char *arch, char key[40])

@@ -7,8 +7,11 @@
 
 #include "rt.h"
 
-/* $FDTUNE_CACHE, else ~/.cache/fdtune; NULL when caching is off
- * (FDTUNE_CACHE set empty, or no home). */
+/* $FDTUNE_CACHE (an absolute path), else ~/.cache/fdtune, created where
+ * missing (HOME itself never is), checked on the first call; NULL when
+ * caching is off: FDTUNE_CACHE set empty, or a directory that cannot be used
+ * (a relative FDTUNE_CACHE, no HOME, a file, not writable), which the first
+ * call says on stderr. Not thread-safe before its first call returns. */
 const char *tn_cache_dir(void);
 /* The key of a source for a compiler (name, version and options) and arch. */
 void tn_cache_key(const char *src, const char *compiler, const char *arch, char key[40]);

@@ -30,6 +30,12 @@ int tn_run_setup(struct tn_run *c, char *err, size_t n)
 				 *why ? ": " : "", why);
 			return 1;
 		}
+		if (!o->compile_only && o->recheck) {   /* refused before it is announced */
+			snprintf(err, n, "--recheck times recorded configurations again on a GPU, "
+				 "and there is no %s GPU here%s%s: run it where the GPU is",
+				 rt_platform(), *why ? ": " : "", why);
+			return 1;
+		}
 		if (!o->compile_only)
 			fprintf(stderr, "fdtune: no %s GPU here%s%s; running a compile-only sweep "
 				"for %s: every build and its resources are recorded, nothing "

@@ -13,6 +13,8 @@
 #define _GNU_SOURCE
 #include "tn_run.h"
 #include "rt.h"
+#include "tn_cache.h"
+#include "gen.h"
 
 #include <math.h>
 #include <signal.h>
@@ -77,6 +79,9 @@ static int prepare(struct tn_job *j, const struct tn_limits *lim, long long off,
 	const struct tn_family *f = j->pb->fam;
 	char why[256];
 	int v[TN_MAXP];
+	/* a wrong FDTUNE_TEMPLATES would record gen_error for every configuration */
+	if (gen_template_check(f->tmpl, err, n))
+		return 1;
 	j->total = tn_space_size(j->sp);
 	j->best_gbs = j->best_pct = NAN;
 	if (!(j->cfgs = calloc((size_t)j->total * TN_MAXP, sizeof *j->cfgs))) {   /* unused 0 */
@@ -316,16 +321,20 @@ static int end(struct tn_run *c, struct tn_job *j, int failed, const char *err)
 						       (j->nv > 0 && !j->search));
 	const char *st = failed && !db_full(c->db) ? "failed" : failed || stopped ?
 			 "interrupted" : "done";
-	char msg[512], e2[1024];
-	int o2 = snprintf(msg, sizeof msg, "%s", failed || stopped ? err : "");
-	for (int i = 0; i < TN_NOUT && o2 >= 0 && (size_t)o2 < sizeof msg; i++)
+	char msg[512], cnt[400] = "", e2[1024];
+	int o2 = 0;
+	for (int i = 0; i < TN_NOUT && o2 >= 0 && (size_t)o2 < sizeof cnt; i++)
 		if (j->count[i])
-			o2 += snprintf(msg + o2, sizeof msg - (size_t)o2, "%s%s=%lld", o2 ? " " : "",
+			o2 += snprintf(cnt + o2, sizeof cnt - (size_t)o2, "%s%s=%lld", o2 ? " " : "",
 				       tn_outcome[i], j->count[i]);
-	if (j->others && o2 >= 0 && (size_t)o2 < sizeof msg)
-		snprintf(msg + o2, sizeof msg - (size_t)o2, "%s%lld recorded meanwhile by another "
+	if (j->others && o2 >= 0 && (size_t)o2 < sizeof cnt)
+		snprintf(cnt + o2, sizeof cnt - (size_t)o2, "%s%lld recorded meanwhile by another "
 			 "sweep", o2 ? "; " : "", j->others);
-	fprintf(stderr, "fdtune: sweep %lld %s: %s\n", j->sweep_id, st, msg);
+	/* the database keeps why it stopped; stderr has it once, from the caller */
+	snprintf(msg, sizeof msg, "%s%s%s", failed || stopped ? err : "",
+		 (failed || stopped) && *err && *cnt ? " " : "", cnt);
+	fprintf(stderr, "fdtune: sweep %lld %s: %s\n", j->sweep_id, st,
+		*cnt ? cnt : "no configuration run");
 	if (db_sweep_end(c->db, j->sweep_id, st, j->total, j->pruned, msg, e2, sizeof e2) &&
 	    db_sweep_end(c->db, j->sweep_id, st, j->total, j->pruned, msg, e2, sizeof e2)) {
 		fprintf(stderr, "fdtune: %s\n", e2);
