@@ -127,7 +127,8 @@ int tn_cmd_compact(int argc, char **argv)
 	int opt, keep = 100, srcs = 8, rc = TN_EX_FAIL, again = 0, lost = 0, lostbest = 0, w;
 	long long runs = 0, nsrc = 0;
 
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, "h", lo, &seen)) != -1) {
 		switch (opt) {
 		case 0x200: from = optarg; break;
 		case 0x201: to = optarg; break;
@@ -232,7 +233,8 @@ int tn_cmd_upgrade(int argc, char **argv)
 	char err[2048];
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	struct tn_cli_seen seen = { 0 };
+	while ((opt = tn_cli_getopt(argc, argv, "h", lo, &seen)) != -1) {
 		switch (opt) {
 		case 0x200: path = optarg; break;
 		case 'h': fputs(upusage, stdout); return TN_EX_OK;
