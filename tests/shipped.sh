@@ -13,7 +13,8 @@
 #                                         every results/*/fdtune.db), exported
 #                                         by $FDTUNE, embeds its measured build
 #                                         (FDTUNE_TEMPLATES, when set, are the
-#                                         templates export generates from)
+#                                         templates export generates from;
+#                                         EVERY=K: every K-th best only)
 # Each failure is named on a line of its own; the last line counts them.
 # Exit 1 when anything failed. FDTUNE is the fdtune to run (./fdtune);
 # needs sqlite3 and git (size: the files git tracks).
@@ -59,10 +60,12 @@ embed)
 	done
 	[ -s "$tmp/rows" ] || fail "no bests to export"
 	# two at a time: each export compiles its kernel once
+	# EVERY=K (1): every K-th best only (the sanitizers' run, where each
+	# export is slow)
 	i=0
 	while IFS='|' read -r db dev f r sz pr; do
 		i=$((i + 1))
-		echo "$i|$db|$dev|$f|$r|$sz|$pr"
+		[ $(( (i - 1) % ${EVERY:-1} )) = 0 ] && echo "$i|$db|$dev|$f|$r|$sz|$pr"
 	done < "$tmp/rows" > "$tmp/jobs"
 	n=$(wc -l < "$tmp/jobs")
 	# shellcheck disable=SC2016
