@@ -316,8 +316,8 @@ static void queries(void **st)
 	 * full search's best with 2% of its runs, in every replay */
 	if (getenv("ROOT")) {
 		static const char *const pr[] = { "-f xyz -r 4", "-f iso3dfd -r 8" };
-		snprintf(args, sizeof args, "merge --db %s.2 %s '%s/results/h200/fdtune.db'", db, db,
-			 getenv("ROOT"));
+		snprintf(args, sizeof args, "merge --db %s.2 %s '%s/results/h200/history.db'", db, db,
+			 getenv("ROOT"));       /* its every run: make history */
 		expect(args, 0, "runs and");
 		for (int i = 0; i < 2; i++) {
 			snprintf(args, sizeof args, "replay --db %s.2 --device H200 -n 512 --precision "
