@@ -7,7 +7,7 @@
  *                  (CMAKE_CUDA_ARCHITECTURES=90) and gfortran: kernels
  *                  exported at build time by fdtune_add_kernels, again when
  *                  the database changes and not otherwise;
- *   readme_cmake   README's CMake example, extracted, built the same way
+ *   readme_cmake   docs/export.md's CMake example, extracted, built the same way
  *                  with tests/cmake/main.cu;
  *   installed      the installed fdtune finds the installed templates
  *                  (PREFIX/share/fdtune/templates), not the build tree's,
@@ -120,7 +120,7 @@ static void package(void **st)
 	assert_non_null(strstr(out, "fdtuneConfig.cmake, version: 0."));
 }
 
-/* README's CMake example: its CMakeLists.txt with tests/cmake/main.cu and
+/* docs/export.md's CMake example: its CMakeLists.txt with tests/cmake/main.cu and
  * the database as tuned.db. */
 static void readme_cmake(void **st)
 {
@@ -128,7 +128,7 @@ static void readme_cmake(void **st)
 	(void)st;
 	need_tools();
 	snprintf(src, sizeof src, "%s/readme", dir);
-	snprintf(cmd, sizeof cmd, "mkdir -p %s && sed -n '/^```cmake fdtune/,/^```$/p' '%s/README.md' | "
+	snprintf(cmd, sizeof cmd, "mkdir -p %s && sed -n '/^```cmake fdtune/,/^```$/p' '%s/docs/export.md' | "
 		 "sed '1d;$d' > %s/CMakeLists.txt && grep -q fdtune_add_kernels %s/CMakeLists.txt && "
 		 "cp '%s/tests/cmake/main.cu' %s/ && cp %s %s/tuned.db", src, root, src, src, root, src,
 		 db, src);
