@@ -105,10 +105,18 @@ $(B)/inst/fdtune: $(filter-out $(B)/gen/gen.o,$(CORE_O)) $(B)/inst/gen.o $(TOOL_
 
 # libfdtune (C header, Fortran module source, library, pkg-config file), the
 # fdtune command and its templates (the m4 ones and fdt_rule.h, which
-# export --all-sizes pastes into its NAME.cu), and the CMake package (cmake/).
+# export --all-sizes pastes into its NAME.cu), the CMake package (cmake/),
+# the man page (docs/fdtune.1) and the bash completion
+# (completion/fdtune.bash). INSTALLED lists every file install writes, for
+# uninstall.
+INSTALLED = include/fdtune.h include/fdtune.f90 lib/libfdtune.a lib/pkgconfig/fdtune.pc \
+  bin/fdtune $(addprefix share/fdtune/templates/,$(notdir $(wildcard templates/*.m4 templates/*.h))) \
+  lib/cmake/fdtune/fdtuneConfig.cmake lib/cmake/fdtune/fdtuneConfigVersion.cmake \
+  share/man/man1/fdtune.1 share/bash-completion/completions/fdtune
 install: $(B)/libfdtune.a $(B)/inst/fdtune
 	install -d $(PREFIX)/include $(PREFIX)/lib/pkgconfig $(PREFIX)/bin \
-	  $(PREFIX)/share/fdtune/templates $(PREFIX)/lib/cmake/fdtune
+	  $(PREFIX)/share/fdtune/templates $(PREFIX)/lib/cmake/fdtune \
+	  $(PREFIX)/share/man/man1 $(PREFIX)/share/bash-completion/completions
 	install -m 644 db/fdtune.h $(PREFIX)/include/fdtune.h
 	install -m 644 db/fdtune.f90 $(PREFIX)/include/fdtune.f90
 	install -m 644 $(B)/libfdtune.a $(PREFIX)/lib/libfdtune.a
@@ -119,6 +127,17 @@ install: $(B)/libfdtune.a $(B)/inst/fdtune
 	install -m 644 cmake/fdtuneConfig.cmake $(PREFIX)/lib/cmake/fdtune/fdtuneConfig.cmake
 	sed 's/@VERSION@/$(VERSION)/' cmake/fdtuneConfigVersion.cmake.in \
 	  > $(PREFIX)/lib/cmake/fdtune/fdtuneConfigVersion.cmake
+	install -m 644 docs/fdtune.1 $(PREFIX)/share/man/man1/fdtune.1
+	install -m 644 completion/fdtune.bash $(PREFIX)/share/bash-completion/completions/fdtune
+
+# What install wrote, file by file (INSTALLED), then the directories of
+# fdtune's own it made (share/fdtune/templates, share/fdtune,
+# lib/cmake/fdtune) where they are left empty; shared directories (bin,
+# include, share/man/man1, ...) stay. Builds nothing.
+uninstall:
+	rm -f $(addprefix $(PREFIX)/,$(INSTALLED))
+	for d in share/fdtune/templates share/fdtune lib/cmake/fdtune; do \
+	  [ ! -d '$(PREFIX)'/$$d ] || rmdir '$(PREFIX)'/$$d 2>/dev/null || true; done
 
 # ---- examples/wave: a wave propagator on the exported iso3dfd kernel ----
 # `make example` exports the best H100 iso3dfd R=8 fp32 kernels of
@@ -375,6 +394,6 @@ FORCE:
 clean:
 	rm -rf $(B) $(SAN) $(FZ) fdtune fdtune-nvidia fdtune-amd
 
-.PHONY: all sweep test check test-gpu test-slurm deps clean gen-all lib install FORCE example test-sanitize fuzz fuzz-build history ship results-files
+.PHONY: all sweep test check test-gpu test-slurm deps clean gen-all lib install FORCE example test-sanitize fuzz fuzz-build history ship results-files uninstall
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 -include $(shell find $(FZ) -name '*.d' 2>/dev/null)

@@ -6,7 +6,9 @@
 #                           GPU compiler (CUDA's NVRTC or ROCm's hiprtc)
 #   sh .ci/deps.sh test     also cmocka, sqlite3, gnuplot (fdtune report's
 #                           tests), gfortran and cmake (the Fortran
-#                           modules' and CMake package's tests), and ROCm's
+#                           modules' and CMake package's tests), bash and
+#                           groff-base (the completion's and man page's
+#                           tests), and ROCm's
 #                           hiprtc and hipcc so that generated and exported
 #                           kernels are compile-tested for AMD as well as
 #                           NVIDIA
@@ -32,6 +34,8 @@ if [ "${1:-}" = test ]; then
 	command -v pkg-config >/dev/null 2>&1 || want="$want pkg-config"
 	command -v gfortran >/dev/null 2>&1 || want="$want gfortran"
 	command -v cmake >/dev/null 2>&1 || want="$want cmake"
+	command -v bash >/dev/null 2>&1 || want="$want bash"
+	command -v groff >/dev/null 2>&1 || command -v nroff >/dev/null 2>&1 || want="$want groff-base"
 elif [ "${1:-}" = slurm ]; then
 	PATH=$PATH:/usr/sbin:/sbin
 	command -v slurmctld >/dev/null 2>&1 || want="$want slurm-wlm"

@@ -1,13 +1,17 @@
 #!/bin/sh
-# readme.sh: every figure of README.md that comes from the H100 database
-# (the history of every run, results/h100/history.db: `make history`)
+# readme.sh: every figure of README.md and docs/*.md that comes from the H100
+# database (the history of every run, results/h100/history.db: `make history`)
 # (and the H200's, in the table of both: H200_DB, results/h200/fdtune.db),
-# computed again from it with the command README writes beside the figure,
-# and looked for in README.md as README states it (line breaks read as
-# spaces). A figure README states otherwise, or whose command README no
-# longer shows, fails the check, named with what the database says (issue 23).
+# computed again from it with the command the text writes beside the figure,
+# and looked for in README.md and the docs/*.md beside it, read as one text
+# (README first, then the pages in name order; line breaks read as spaces).
+# A figure the text states otherwise, or whose command it no longer shows,
+# fails the check, named with what the database says (issue 23).
 # From the repository root, after `make`:
 #   sh tests/readme.sh [README [DB]]
+# README is README.md's path; the pages read are those of docs/ in its
+# directory, so that a copy of the tree with one page changed is checked as
+# the tree would be.
 # FDTUNE is the fdtune to run (./fdtune); needs sqlite3. tests/t_readme.c runs
 # it in `make test`.
 set -eu
@@ -16,14 +20,15 @@ db=${2:-${HISTORY_DB:-results/h100/history.db}}
 fdtune=${FDTUNE:-./fdtune}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tr '\n' ' ' < "$readme" | tr -s ' ' > "$tmp/text"
+docs=$(dirname "$readme")/docs
+cat "$readme" "$docs"/*.md | tr '\n' ' ' | tr -s ' ' > "$tmp/text"
 bad=0 n=0
 
-# says TEXT WHAT: README holds TEXT (WHAT names the figure in a failure).
+# says TEXT WHAT: README or a page of docs/ holds TEXT (WHAT names the figure in a failure).
 says() {
 	n=$((n + 1))
 	if ! grep -qF -- "$1" "$tmp/text"; then
-		echo "README.md does not say \"$1\" ($2)"
+		echo "README.md and docs/ do not say \"$1\" ($2)"
 		bad=$((bad + 1))
 	fi
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # slurm.sh: `make test-slurm`. Brings up a real single-node Slurm cluster
 # (Debian's slurm-wlm and munge) whose configuration, state, logs and munge
-# key live in a temporary directory, submits the README's job-array script
+# key live in a temporary directory, submits the job-array script of docs/sweeps.md
 # (examples/slurm/fdtune-array.sh) as a 4-job array over a compile-only plan
 # of two problems, waits for it (sbatch --wait), merges the shard databases
 # with fdtune merge and checks that they equal an unsharded compile-only
@@ -140,7 +140,7 @@ space="-p vec=1,2,4 -p bx=32 -p by=2 -p ypt=1 -p lds=0,1 -p nw=8 -p nt=0 -p pf=0
 export FDTUNE PLAN="$t/plan.txt" SHARDS=4 OUT="$t/out" BUDGET=10m
 export SWEEP_ARGS="--compile-only -j 1 $space" FDTUNE_CACHE="$t/cache"
 cd "$t" || exit 1
-check "sbatch --wait: the array of 4 jobs ran the README's script" \
+check "sbatch --wait: the array of 4 jobs ran the script of docs/sweeps.md" \
 	timeout 150 sbatch --wait --array=0-3 --output="$t/out/job-%a.txt" -Q "$root/examples/slurm/fdtune-array.sh"
 ls "$t"/out/shard-*.db > /dev/null 2>&1 || logs
 check "four shard databases" test "$(ls "$t"/out/shard-*.db 2>/dev/null | wc -l)" -eq 4

@@ -9,7 +9,7 @@
  * prefix, then tests/f90_lookup.f90 built with the installed module fdtune
  * (db/fdtune.f90) and library looks up what the C library does, field for
  * field and bit for bit, the layout of fdtune_config included.
- * readme_fortran: README's Fortran example and build commands. Skipped,
+ * readme_fortran: docs/export.md's Fortran example and build commands. Skipped,
  * saying why, where gfortran is missing
  * (`make test` installs it through .ci/deps.sh).
  */
@@ -188,7 +188,7 @@ static void libfdtune_module(void **st)
 	}
 }
 
-/* README's Fortran: the libfdtune example, built with the installed module
+/* docs/export.md's Fortran: the libfdtune example, built with the installed module
  * and run, prints what the C library says; the commands that build a
  * Fortran program around an export (tests/cmake/fmain.f90 as main.f90)
  * compile and link it, with nvcc where it is installed. */
@@ -203,7 +203,7 @@ static void readme_fortran(void **st)
 		skip();
 	}
 	assert_true(installed_ok);
-	snprintf(cmd, sizeof cmd, "cd %s && sed -n '/^```fortran libfdtune/,/^```$/p' '%s/README.md' | "
+	snprintf(cmd, sizeof cmd, "cd %s && sed -n '/^```fortran libfdtune/,/^```$/p' '%s/docs/export.md' | "
 		 "sed '1d;$d' > example.f90 && grep -q fdtune_lookup example.f90 && gfortran -std=f2008 "
 		 "-Wall -Werror prefix/include/fdtune.f90 example.f90 -Lprefix/lib -lfdtune -lsqlite3 "
 		 "-o example 2>&1 && ./example %s", dir, root, db);
@@ -219,7 +219,7 @@ static void readme_fortran(void **st)
 		return;
 	}
 	snprintf(cmd, sizeof cmd, "cd %s && cp '%s/tests/cmake/fmain.f90' main.f90 && "
-		 "sed -n '/^```sh fortran/,/^```$/p' '%s/README.md' | sed '1d;$d' | "
+		 "sed -n '/^```sh fortran/,/^```$/p' '%s/docs/export.md' | sed '1d;$d' | "
 		 "sed -e 's|^\\./fdtune|%s|' -e 's|results/h100/fdtune.db|%s|' "
 		 "-e 's|\\$HOME/\\.local|%s/prefix|g' -e 's|^nvcc|%s|' > build.sh && "
 		 "grep -q gfortran build.sh && sh -e build.sh 2>&1 && ./main %s", dir, root, root, bin,

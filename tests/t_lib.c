@@ -3,7 +3,8 @@
  * nearest size, the default when the device or database is missing (every
  * family's, checked against the family descriptors this program links
  * with), bad files, families, radii, sizes and precisions; and `make
- * install` with a program built through pkg-config, as README's example does.
+ * install` with a program built through pkg-config, as docs/export.md's
+ * example does.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -345,7 +346,7 @@ static void null_arguments(void **st)
 	assert_null(strstr(err, "fdtune best"));
 }
 
-/* make install, then README's example built against the installed copy. */
+/* make install, then docs/export.md's example built against the installed copy. */
 static void installed(void **st)
 {
 	const char *root = getenv("ROOT");
@@ -354,7 +355,7 @@ static void installed(void **st)
 	if (!root)
 		skip();
 	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS make -s -C '%s' install PREFIX=%s/prefix >/dev/null && "
-		 "sed -n '/^```c libfdtune/,/^```$/p' '%s/README.md' | sed '1d;$d' > %s/ex.c && "
+		 "sed -n '/^```c libfdtune/,/^```$/p' '%s/docs/export.md' | sed '1d;$d' > %s/ex.c && "
 		 "PKG_CONFIG_PATH=%s/prefix/lib/pkgconfig cc -std=c11 -Wall -Wextra -Werror %s/ex.c "
 		 "-o %s/ex $(PKG_CONFIG_PATH=%s/prefix/lib/pkgconfig pkg-config --cflags --libs fdtune) && "
 		 "%s/ex %s | grep -q 'vec='", root, dir, root, dir, dir, dir, dir, dir, dir, db);

@@ -7,7 +7,7 @@
  *                  (CMAKE_CUDA_ARCHITECTURES=90) and gfortran: kernels
  *                  exported at build time by fdtune_add_kernels, again when
  *                  the database changes and not otherwise;
- *   readme_cmake   README's CMake example, extracted, built the same way
+ *   readme_cmake   docs/export.md's CMake example, extracted, built the same way
  *                  with tests/cmake/main.cu;
  *   installed      the installed fdtune finds the installed templates
  *                  (PREFIX/share/fdtune/templates), not the build tree's,
@@ -17,7 +17,14 @@
  *   hidden_tree    the installed fdtune with the source tree out of reach
  *                  (a mount namespace puts an empty directory over it):
  *                  every export mode, gen, a compile-only sweep, report and
- *                  fdtune_add_kernels with ALL_SIZES (issue 23).
+ *                  fdtune_add_kernels with ALL_SIZES (issue 23);
+ *   man_page       the installed fdtune(1) renders (man -M PREFIX/share/man,
+ *                  else groff or nroff) and names the commands;
+ *   completion     bash with the installed completion sourced and the
+ *                  installed fdtune on PATH completes commands, options and
+ *                  families (issue 35);
+ *   uninstall      last: make uninstall leaves no file in the prefix, and
+ *                  none of fdtune's own directories.
  * Nothing is run on a GPU. Skipped, saying why, where cmake or nvcc is
  * missing (`make test` installs cmake through .ci/deps.sh).
  */
@@ -120,7 +127,7 @@ static void package(void **st)
 	assert_non_null(strstr(out, "fdtuneConfig.cmake, version: 0."));
 }
 
-/* README's CMake example: its CMakeLists.txt with tests/cmake/main.cu and
+/* docs/export.md's CMake example: its CMakeLists.txt with tests/cmake/main.cu and
  * the database as tuned.db. */
 static void readme_cmake(void **st)
 {
@@ -128,7 +135,7 @@ static void readme_cmake(void **st)
 	(void)st;
 	need_tools();
 	snprintf(src, sizeof src, "%s/readme", dir);
-	snprintf(cmd, sizeof cmd, "mkdir -p %s && sed -n '/^```cmake fdtune/,/^```$/p' '%s/README.md' | "
+	snprintf(cmd, sizeof cmd, "mkdir -p %s && sed -n '/^```cmake fdtune/,/^```$/p' '%s/docs/export.md' | "
 		 "sed '1d;$d' > %s/CMakeLists.txt && grep -q fdtune_add_kernels %s/CMakeLists.txt && "
 		 "cp '%s/tests/cmake/main.cu' %s/ && cp %s %s/tuned.db", src, root, src, src, root, src,
 		 db, src);
@@ -231,11 +238,107 @@ static void hidden_tree(void **st)
 		print_message("no nvcc: fdtune_add_kernels not built with the tree hidden\n");
 }
 
+/* fdtune(1) as installed: man reads it from PREFIX/share/man (man-db, no
+ * pager); where man is missing or a stub (Ubuntu's minimized images), groff
+ * or nroff renders the installed file (.ci/deps.sh installs groff-base). */
+static void man_page(void **st)
+{
+	char cmd[2048];
+	(void)st;
+	assert_true(installed_ok);
+	snprintf(cmd, sizeof cmd, "test -f %s/prefix/share/man/man1/fdtune.1", dir);
+	ok(cmd);
+	snprintf(cmd, sizeof cmd,
+		 "p=%s/prefix/share/man; f=$p/man1/fdtune.1; "
+		 "m=$(MANPAGER=cat MANWIDTH=80 man -M \"$p\" fdtune 2>&1); "
+		 "case $m in *SYNOPSIS*) printf '%%s\\n' \"$m\" ;; "
+		 "*) echo 'man did not render it; groff or nroff:'; "
+		 "if command -v groff >/dev/null 2>&1; then groff -man -Tutf8 \"$f\"; "
+		 "else nroff -man \"$f\"; fi ;; esac 2>&1",
+		 dir);
+	ok(cmd);
+	assert_non_null(strstr(out, "fdtune"));
+	assert_non_null(strstr(out, "SYNOPSIS"));
+	assert_non_null(strstr(out, "sweep"));
+	assert_non_null(strstr(out, "FDTUNE_CACHE"));
+	assert_non_null(strstr(out, "EXIT STATUS"));
+}
+
+/* Completes WORDS (the line up to the cursor, a trailing space an empty word)
+ * in bash with the installed completion sourced and the installed fdtune
+ * first on PATH; COMPREPLY one a line in out. */
+static void complete(const char *words)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd,
+		 "PATH=%s/prefix/bin:$PATH bash --norc --noprofile -c '"
+		 ". %s/prefix/share/bash-completion/completions/fdtune && "
+		 "read -ra COMP_WORDS <<< \"$1\" && { [[ $1 != *\" \" ]] || COMP_WORDS+=(\"\"); } && "
+		 "COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) && _fdtune && printf \"%%s\\n\" \"${COMPREPLY[@]}\"' "
+		 "_ '%s'",
+		 dir, dir, words);
+	ok(cmd);
+}
+
+/* fdtune sw<TAB>, sweep --pl<TAB>, sweep -f i<TAB> and a few more. */
+static void completion(void **st)
+{
+	(void)st;
+	assert_true(installed_ok);
+	if (system("command -v bash >/dev/null 2>&1")) {
+		print_message("bash is not installed\n");
+		skip();
+	}
+	complete("fdtune sw");
+	assert_string_equal(out, "sweep\n");
+	complete("fdtune sweep --pl");
+	assert_non_null(strstr(out, "--plan\n"));
+	assert_non_null(strstr(out, "--places\n"));
+	complete("fdtune sweep -f i");
+	assert_string_equal(out, "iso3dfd\n");
+	complete("fdtune best --family xyz,is");
+	assert_string_equal(out, "xyz,iso3dfd\n");
+	complete("fdtune export --prec");
+	assert_string_equal(out, "--precision\n");
+	complete("fdtune sweep -s gu");
+	assert_string_equal(out, "guided\n");
+	complete("fdtune help ex");
+	assert_string_equal(out, "export\n");
+	/* every family of gen --list, nothing else */
+	complete("fdtune gen -f ");
+	{
+		static char fams[sizeof out];
+		char cmd[1024];
+		memcpy(fams, out, sizeof fams);
+		snprintf(cmd, sizeof cmd, "%s/prefix/bin/fdtune gen --list | sed -n 's/^\\([a-z0-9_]*\\): .*/\\1/p'",
+			 dir);
+		ok(cmd);
+		assert_string_equal(fams, out);
+	}
+}
+
+/* make uninstall into the test's prefix removes every file make install put
+ * there (nothing else writes into it) and fdtune's own directories. */
+static void uninstall(void **st)
+{
+	char cmd[2048];
+	(void)st;
+	assert_true(installed_ok);
+	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS make -s -C '%s' uninstall PREFIX=%s/prefix 2>&1",
+		 root, dir);
+	ok(cmd);
+	snprintf(cmd, sizeof cmd, "find %s/prefix ! -type d; find %s/prefix -name fdtune -type d", dir, dir);
+	ok(cmd);
+	assert_string_equal(out, "");
+	installed_ok = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(package), cmocka_unit_test(readme_cmake), cmocka_unit_test(installed),
-		cmocka_unit_test(version), cmocka_unit_test(hidden_tree),
+		cmocka_unit_test(version), cmocka_unit_test(hidden_tree), cmocka_unit_test(man_page),
+		cmocka_unit_test(completion), cmocka_unit_test(uninstall),
 	};
 	int rc;
 	/* absolute: hidden_tree mounts over it */

@@ -31,7 +31,7 @@ static const char usage[] =
 "      --all-sizes     the best kernel of every recorded size of the problem (-r\n"
 "                      needed; precision fp32 unless --precision), chosen at run\n"
 "                      time by the grid: the size itself, else the nearest that\n"
-"                      fits (README); with --all-devices, per device\n"
+"                      fits (docs/export.md); with --all-devices, per device\n"
 "      --which XxYxZ   with --all-sizes: print the configuration that grid gets\n"
 "                      and write nothing\n"
 "  -f, --family F, -r, --radius R, -n, --size N|XxYxZ, --device TEXT,\n"

@@ -30,7 +30,7 @@ static const char usage[] =
 "                        lists make a plan: every family x radius x size x\n"
 "                        precision, one database, one --budget, and on a GPU a\n"
 "                        short guided pass over each problem first, then the\n"
-"                        problems with the most to gain (see README)\n"
+"                        problems with the most to gain (docs/sweeps.md)\n"
 "      --plan FILE       the problems of a plan, one a line: FAMILY RADIUS SIZE\n"
 "                        [PRECISION]; # starts a comment\n"
 "      --spacing H|HX,HY,HZ  grid spacings (default 1)\n"
