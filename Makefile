@@ -92,21 +92,24 @@ $(B)/db/fdt_lib.o: $(B)/db/fdt_defaults.h
 $(B)/db/fdt_lib.o: private CPPFLAGS += -I$(B)/db
 
 # The installed fdtune: the objects of ./fdtune, but gen.o compiled to find
-# the templates under PREFIX/share/fdtune ($(B)/inst/prefix remembers which
-# PREFIX, so that another one rebuilds it).
-$(B)/inst/prefix: FORCE
+# the templates under PREFIX/share/fdtune, into INST ($(B)/inst;
+# $(INST)/prefix remembers which PREFIX, so that another one rebuilds it).
+# The tests install into prefixes of their own, each with an INST of its own,
+# so that installs running at once do not rebuild each other's fdtune.
+INST = $(B)/inst
+$(INST)/prefix: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
-$(B)/inst/gen.o: gen/gen.c $(B)/inst/prefix
+$(INST)/gen.o: gen/gen.c $(INST)/prefix
 	$(CC) $(filter-out -DFDT_TEMPLATE_DIR=%,$(CPPFLAGS)) \
 	  -DFDT_TEMPLATE_DIR='"$(PREFIX)/share/fdtune/templates"' $(CFLAGS) -c -o $@ $<
-$(B)/inst/fdtune: $(filter-out $(B)/gen/gen.o,$(CORE_O)) $(B)/inst/gen.o $(TOOL_O) $(B)/$(GPU)/rt.o
+$(INST)/fdtune: $(filter-out $(B)/gen/gen.o,$(CORE_O)) $(INST)/gen.o $(TOOL_O) $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS))
 
 # libfdtune (C header, Fortran module source, library, pkg-config file), the
 # fdtune command and its templates (the m4 ones and fdt_rule.h, which
 # export --all-sizes pastes into its NAME.cu), and the CMake package (cmake/).
-install: $(B)/libfdtune.a $(B)/inst/fdtune
+install: $(B)/libfdtune.a $(INST)/fdtune
 	install -d $(PREFIX)/include $(PREFIX)/lib/pkgconfig $(PREFIX)/bin \
 	  $(PREFIX)/share/fdtune/templates $(PREFIX)/lib/cmake/fdtune
 	install -m 644 db/fdtune.h $(PREFIX)/include/fdtune.h
@@ -114,7 +117,7 @@ install: $(B)/libfdtune.a $(B)/inst/fdtune
 	install -m 644 $(B)/libfdtune.a $(PREFIX)/lib/libfdtune.a
 	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: $(VERSION)\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
 	  '$(PREFIX)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
-	install -m 755 $(B)/inst/fdtune $(PREFIX)/bin/fdtune
+	install -m 755 $(INST)/fdtune $(PREFIX)/bin/fdtune
 	install -m 644 templates/*.m4 templates/*.h $(PREFIX)/share/fdtune/templates
 	install -m 644 cmake/fdtuneConfig.cmake $(PREFIX)/lib/cmake/fdtune/fdtuneConfig.cmake
 	sed 's/@VERSION@/$(VERSION)/' cmake/fdtuneConfigVersion.cmake.in \
