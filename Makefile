@@ -192,8 +192,13 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_source $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(B)/t_robust $(B)/t_share $(B)/t_input $(B)/t_readme $(B)/t_shipped $(PLATFORMS:%=$(B)/t_compile-%)
-T_CPU += $(B)/t_example $(B)/t_export
+# the slowest first: tests/run.sh starts them in this order, JOBS at a time
+T_CPU = $(B)/t_readme $(B)/t_cli $(PLATFORMS:%=$(B)/t_compile-%) $(B)/t_shipped $(B)/t_pkg
+T_CPU += $(B)/t_export $(B)/t_example $(B)/t_lib $(B)/t_robust $(B)/t_plan $(B)/t_share
+T_CPU += $(B)/t_fortran $(B)/t_input $(B)/t_report $(B)/t_core $(B)/t_rule $(B)/t_strategy
+T_CPU += $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_source
+# what the tests make themselves (t_example), made before they run at once
+T_MADE = $(B)/libfdtune.a $(EX)/wave-cpu $(if $(FORTRAN),$(EX)/wave_f-cpu)
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
@@ -280,8 +285,11 @@ test:
 	@$(MAKE) --no-print-directory -j$$(nproc) check
 
 # Every test binary runs even when an earlier one fails; the target fails
-# if any did. t_gpu skips itself where there is no GPU.
-check: fdtune $(if $(HAVE_HIP),fdtune-amd) $(T_CPU) $(B)/t_gpu $(HISTORY)
+# if any did. t_gpu skips itself where there is no GPU. tests/run.sh runs
+# them JOBS (the processors) at a time, slowest first (T_CPU's order); what
+# they run make for is made here first, so that their makes have nothing
+# to do (t_example's drivers; each install builds its own fdtune, INST).
+check: fdtune $(if $(HAVE_HIP),fdtune-amd) $(T_CPU) $(B)/t_gpu $(HISTORY) $(T_MADE)
 	@FDTUNE=$(CURDIR)/fdtune TEMPLATES=$(CURDIR)/templates ROOT=$(CURDIR) \
 	  RESULTS_DB=$(CURDIR)/results/h100/fdtune.db HISTORY_DB=$(CURDIR)/results/h100/history.db \
 	  sh tests/run.sh $(T_CPU) $(B)/t_gpu
@@ -319,6 +327,7 @@ $(B)/fdtune: $(CORE_O) $(TOOL_O) $(B)/$(GPU)/rt.o
 test-sanitize:
 	@sh .ci/deps.sh test
 	@CFLAGS='$(SAN_CFLAGS)' $(MAKE) --no-print-directory -j$$(nproc) B=$(SAN) $(SAN)/fdtune $(T_CPU:$(B)/%=$(SAN)/%) $(HISTORY)
+	@$(MAKE) --no-print-directory -j$$(nproc) $(T_MADE)
 	@$(SAN_ENV) FDTUNE=$(CURDIR)/$(SAN)/fdtune TEMPLATES=$(CURDIR)/templates ROOT=$(CURDIR) \
 	  RESULTS_DB=$(CURDIR)/results/h100/fdtune.db HISTORY_DB=$(CURDIR)/results/h100/history.db \
 	  FDTUNE_REPORT_DB=$(CURDIR)/results/h100/fdtune.db \
