@@ -192,10 +192,13 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-# the slowest first: tests/run.sh starts them in this order, JOBS at a time
-T_CPU = $(B)/t_readme $(B)/t_cli $(PLATFORMS:%=$(B)/t_compile-%) $(B)/t_shipped $(B)/t_pkg
-T_CPU += $(B)/t_export $(B)/t_example $(B)/t_lib $(B)/t_robust $(B)/t_plan $(B)/t_share
-T_CPU += $(B)/t_fortran $(B)/t_input $(B)/t_report $(B)/t_core $(B)/t_rule $(B)/t_strategy
+# the slowest first (processor time: t_compile-amd some 370 s, t_cli 230,
+# t_readme 210, t_compile-nvidia 160, t_pkg 70, the rest under 55 each):
+# tests/run.sh starts them in this order, JOBS at a time
+T_CPU = $(if $(HAVE_HIP),$(B)/t_compile-amd) $(B)/t_cli $(B)/t_readme
+T_CPU += $(if $(HAVE_CUDA),$(B)/t_compile-nvidia) $(B)/t_pkg $(B)/t_shipped $(B)/t_lib
+T_CPU += $(B)/t_export $(B)/t_robust $(B)/t_example $(B)/t_fortran $(B)/t_plan $(B)/t_share
+T_CPU += $(B)/t_input $(B)/t_report $(B)/t_core $(B)/t_rule $(B)/t_strategy
 T_CPU += $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_source
 # what the tests make themselves (t_example), made before they run at once
 T_MADE = $(B)/libfdtune.a $(EX)/wave-cpu $(if $(FORTRAN),$(EX)/wave_f-cpu)
