@@ -92,15 +92,18 @@ $(B)/db/fdt_lib.o: $(B)/db/fdt_defaults.h
 $(B)/db/fdt_lib.o: private CPPFLAGS += -I$(B)/db
 
 # The installed fdtune: the objects of ./fdtune, but gen.o compiled to find
-# the templates under PREFIX/share/fdtune ($(B)/inst/prefix remembers which
-# PREFIX, so that another one rebuilds it).
-$(B)/inst/prefix: FORCE
+# the templates under PREFIX/share/fdtune, into INST ($(B)/inst;
+# $(INST)/prefix remembers which PREFIX, so that another one rebuilds it).
+# The tests install into prefixes of their own, each with an INST of its own,
+# so that installs running at once do not rebuild each other's fdtune.
+INST = $(B)/inst
+$(INST)/prefix: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
-$(B)/inst/gen.o: gen/gen.c $(B)/inst/prefix
+$(INST)/gen.o: gen/gen.c $(INST)/prefix
 	$(CC) $(filter-out -DFDT_TEMPLATE_DIR=%,$(CPPFLAGS)) \
 	  -DFDT_TEMPLATE_DIR='"$(PREFIX)/share/fdtune/templates"' $(CFLAGS) -c -o $@ $<
-$(B)/inst/fdtune: $(filter-out $(B)/gen/gen.o,$(CORE_O)) $(B)/inst/gen.o $(TOOL_O) $(B)/$(GPU)/rt.o
+$(INST)/fdtune: $(filter-out $(B)/gen/gen.o,$(CORE_O)) $(INST)/gen.o $(TOOL_O) $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS))
 
 # libfdtune (C header, Fortran module source, library, pkg-config file), the
@@ -113,7 +116,7 @@ INSTALLED = include/fdtune.h include/fdtune.f90 lib/libfdtune.a lib/pkgconfig/fd
   bin/fdtune $(addprefix share/fdtune/templates/,$(notdir $(wildcard templates/*.m4 templates/*.h))) \
   lib/cmake/fdtune/fdtuneConfig.cmake lib/cmake/fdtune/fdtuneConfigVersion.cmake \
   share/man/man1/fdtune.1 share/bash-completion/completions/fdtune
-install: $(B)/libfdtune.a $(B)/inst/fdtune
+install: $(B)/libfdtune.a $(INST)/fdtune
 	install -d $(PREFIX)/include $(PREFIX)/lib/pkgconfig $(PREFIX)/bin \
 	  $(PREFIX)/share/fdtune/templates $(PREFIX)/lib/cmake/fdtune \
 	  $(PREFIX)/share/man/man1 $(PREFIX)/share/bash-completion/completions
@@ -122,7 +125,7 @@ install: $(B)/libfdtune.a $(B)/inst/fdtune
 	install -m 644 $(B)/libfdtune.a $(PREFIX)/lib/libfdtune.a
 	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: $(VERSION)\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
 	  '$(PREFIX)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
-	install -m 755 $(B)/inst/fdtune $(PREFIX)/bin/fdtune
+	install -m 755 $(INST)/fdtune $(PREFIX)/bin/fdtune
 	install -m 644 templates/*.m4 templates/*.h $(PREFIX)/share/fdtune/templates
 	install -m 644 cmake/fdtuneConfig.cmake $(PREFIX)/lib/cmake/fdtune/fdtuneConfig.cmake
 	sed 's/@VERSION@/$(VERSION)/' cmake/fdtuneConfigVersion.cmake.in \
@@ -208,8 +211,16 @@ gen-all: fdtune
 
 # ---- tests (cmocka) ----
 TESTLIBS = -lcmocka
-T_CPU = $(B)/t_core $(B)/t_rule $(B)/t_strategy $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_source $(B)/t_cli $(B)/t_plan $(B)/t_lib $(B)/t_fortran $(B)/t_pkg $(B)/t_report $(B)/t_robust $(B)/t_share $(B)/t_input $(B)/t_readme $(B)/t_shipped $(PLATFORMS:%=$(B)/t_compile-%)
-T_CPU += $(B)/t_example $(B)/t_export
+# the slowest first (processor time: t_compile-amd some 370 s, t_cli 230,
+# t_readme 210, t_compile-nvidia 160, t_pkg 70, the rest under 55 each):
+# tests/run.sh starts them in this order, JOBS at a time
+T_CPU = $(if $(HAVE_HIP),$(B)/t_compile-amd) $(B)/t_cli $(B)/t_readme
+T_CPU += $(if $(HAVE_CUDA),$(B)/t_compile-nvidia) $(B)/t_pkg $(B)/t_shipped $(B)/t_lib
+T_CPU += $(B)/t_export $(B)/t_robust $(B)/t_example $(B)/t_fortran $(B)/t_plan $(B)/t_share
+T_CPU += $(B)/t_input $(B)/t_report $(B)/t_core $(B)/t_rule $(B)/t_strategy
+T_CPU += $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_source
+# what the tests make themselves (t_example), made before they run at once
+T_MADE = $(B)/libfdtune.a $(EX)/wave-cpu $(if $(FORTRAN),$(EX)/wave_f-cpu)
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
@@ -296,8 +307,11 @@ test:
 	@$(MAKE) --no-print-directory -j$$(nproc) check
 
 # Every test binary runs even when an earlier one fails; the target fails
-# if any did. t_gpu skips itself where there is no GPU.
-check: fdtune $(if $(HAVE_HIP),fdtune-amd) $(T_CPU) $(B)/t_gpu $(HISTORY)
+# if any did. t_gpu skips itself where there is no GPU. tests/run.sh runs
+# them JOBS (the processors) at a time, slowest first (T_CPU's order); what
+# they run make for is made here first, so that their makes have nothing
+# to do (t_example's drivers; each install builds its own fdtune, INST).
+check: fdtune $(if $(HAVE_HIP),fdtune-amd) $(T_CPU) $(B)/t_gpu $(HISTORY) $(T_MADE)
 	@FDTUNE=$(CURDIR)/fdtune TEMPLATES=$(CURDIR)/templates ROOT=$(CURDIR) \
 	  RESULTS_DB=$(CURDIR)/results/h100/fdtune.db HISTORY_DB=$(CURDIR)/results/h100/history.db \
 	  sh tests/run.sh $(T_CPU) $(B)/t_gpu
@@ -335,6 +349,7 @@ $(B)/fdtune: $(CORE_O) $(TOOL_O) $(B)/$(GPU)/rt.o
 test-sanitize:
 	@sh .ci/deps.sh test
 	@CFLAGS='$(SAN_CFLAGS)' $(MAKE) --no-print-directory -j$$(nproc) B=$(SAN) $(SAN)/fdtune $(T_CPU:$(B)/%=$(SAN)/%) $(HISTORY)
+	@$(MAKE) --no-print-directory -j$$(nproc) $(T_MADE)
 	@$(SAN_ENV) FDTUNE=$(CURDIR)/$(SAN)/fdtune TEMPLATES=$(CURDIR)/templates ROOT=$(CURDIR) \
 	  RESULTS_DB=$(CURDIR)/results/h100/fdtune.db HISTORY_DB=$(CURDIR)/results/h100/history.db \
 	  FDTUNE_REPORT_DB=$(CURDIR)/results/h100/fdtune.db \

@@ -14,24 +14,69 @@
 # the tree would be.
 # FDTUNE is the fdtune to run (./fdtune); needs sqlite3. tests/t_readme.c runs
 # it in `make test`.
+# FIGURES_OUT=DIR also keeps each figure, as the text looked for and its
+# name, in DIR (made), with DIR/done once every figure was computed;
+# FIGURES_IN=DIR computes none and checks README against those kept in DIR
+# (an error when DIR/done is missing): README changed, the database not.
 set -eu
 readme=${1:-README.md}
 db=${2:-${HISTORY_DB:-results/h100/history.db}}
 fdtune=${FDTUNE:-./fdtune}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# on the way out, the slow commands still running (see start) are stopped
+trap 'for p in "$tmp"/*.pid; do [ ! -e "$p" ] || kill "$(cat "$p")" 2>/dev/null; done; rm -rf "$tmp"' EXIT
 docs=$(dirname "$readme")/docs
 cat "$readme" "$docs"/*.md | tr '\n' ' ' | tr -s ' ' > "$tmp/text"
 bad=0 n=0
 
-# says TEXT WHAT: README or a page of docs/ holds TEXT (WHAT names the figure in a failure).
-says() {
+# holds TEXT WHAT: README or a page of docs/ holds TEXT (WHAT names the figure in a failure).
+holds() {
 	n=$((n + 1))
 	if ! grep -qF -- "$1" "$tmp/text"; then
 		echo "README.md and docs/ do not say \"$1\" ($2)"
 		bad=$((bad + 1))
 	fi
 }
+# says TEXT WHAT: holds, TEXT and WHAT kept in FIGURES_OUT as N.text and N.what
+save=${FIGURES_OUT:-}
+[ -z "$save" ] || { rm -rf "$save" && mkdir -p "$save"; }
+says() {
+	[ -z "$save" ] || { printf '%s' "$1" > "$save/$((n + 1)).text" &&
+		printf '%s' "$2" > "$save/$((n + 1)).what"; }
+	holds "$1" "$2"
+}
+if [ -n "${FIGURES_IN:-}" ]; then
+	if [ ! -e "$FIGURES_IN/done" ]; then
+		echo "readme.sh: $FIGURES_IN/done is missing: no figures kept there (FIGURES_OUT)" >&2
+		exit 2
+	fi
+	while [ -e "$FIGURES_IN/$((n + 1)).text" ]; do
+		holds "$(cat "$FIGURES_IN/$((n + 1)).text")" "$(cat "$FIGURES_IN/$((n + 1)).what")"
+	done
+	echo "readme.sh: $n figures checked, $bad wrong"
+	[ "$bad" -eq 0 ]
+	exit
+fi
+
+# The slow commands (replays over the history, the tables of issues 13 and
+# 14) all start here, at once, each into its file in $tmp; `ready FILE`
+# waits for FILE's and fails the check (set -e) where its command failed.
+start() { f=$1; shift; "$@" > "$tmp/$f" & echo $! > "$tmp/$f.pid"; }
+ready() { wait "$(cat "$tmp/$1.pid")" && rm "$tmp/$1.pid"; }
+start ho sh "$(dirname "$0")/../results/h100/highorder-table.sh" "$db"
+start st "$fdtune" best --db "$db" --strategies -n 512 --precision fp32
+start g "$fdtune" replay --db "$db" -f xyz -r 4 -n 512 -s guided
+start tx "$fdtune" replay --db "$db" -f xyz -r 4 --each-size -s transfer
+start ti "$fdtune" replay --db "$db" -f iso3dfd -r 8 --each-size -s transfer
+start t128 "$fdtune" replay --db "$db" -f xyz -r 4 -n 128x128x64 -s transfer
+start sz env BEFORE=2026-11-23T14:50:00Z FDTUNE="$fdtune" sh "$(dirname "$0")/../results/h100/sizes-table.sh" "$db"
+# issue 14's database: the history before 14:50, and its four replays
+cp "$db" "$tmp/i14.db"
+sqlite3 "$tmp/i14.db" "DELETE FROM runs WHERE created >= '2026-11-23T14:50:00Z'"
+start ox "$fdtune" replay --db "$tmp/i14.db" -f xyz -r 4 --each-size -s transfer
+start oi "$fdtune" replay --db "$tmp/i14.db" -f iso3dfd -r 8 --each-size -s transfer
+start og "$fdtune" replay --db "$tmp/i14.db" -f xyz -r 4 --each-size -s guided -b 2
+start o128 "$fdtune" replay --db "$tmp/i14.db" -f xyz -r 4 -n 128x128x64 -s transfer
 q() { sqlite3 "$db" "$1"; }
 # best F R N PREC: "ms GB/s %copy" of fdtune best's one row
 best() {
@@ -76,42 +121,40 @@ says "$1%, $2 Gpts/s since \`highorder.md\`'s \`wr\`" "iso3dfd after"
 says "where the database records $(q "select printf('%.4f', min(median_ms)) from v_current where $iso") ms a step, $2 Gpts/s (\`./fdtune best --db results/h100/fdtune.db -f iso3dfd -r 8 -n 512 --precision fp32\`" "iso3dfd in the worked example"
 
 # before and after issue 13 (highorder-table.sh)
-sh "$(dirname "$0")/../results/h100/highorder-table.sh" "$db" > "$tmp/ho"
+ready ho
 says "(xyz fp32 R = 4: $(ho 'xyz fp32 R = 4')%, R = 5: $(ho 'xyz fp32 R = 5')%, R = 8: $(ho 'xyz fp32 R = 8')%; fp64 R = 8: $(ho 'xyz fp64 R = 8')%)" "highorder, xyz"
 says "iso3dfd's \`wr\` ($(ho 'iso3dfd fp32 R = 8')%)" "highorder, iso3dfd"
 says "(R = 4: dxy $(ho 'dxy fp32 R = 4')%, dxz $(ho 'dxz fp32 R = 4')%, dyz $(ho 'dyz fp32 R = 4')%;" "highorder, mixed"
 says "sh results/h100/highorder-table.sh" "highorder's command"
 
 # fused against three passes
-"$fdtune" best --db "$db" --strategies -n 512 --precision fp32 > "$tmp/st"
+ready st
 r4=$(awk '$(NF - 8) == 4 { print $(NF - 1) }' "$tmp/st")
 r8=$(awk '$(NF - 8) == 8 { print $(NF - 1) }' "$tmp/st")
 says "the fused kernel is $r4 faster than three passes at R = 4 and $r8 at R = 8, 512³, fp32 (\`./fdtune best --db results/h100/history.db --strategies -n 512 --precision fp32\`" strategies
 
 # replays: guided, and transfer with each size held out
-"$fdtune" replay --db "$db" -f xyz -r 4 -n 512 -s guided > "$tmp/g"
+ready g
 set -- $(awk '/^guided/ { print $(NF - 2), $NF, $(NF - 3) }' "$tmp/g")
 says "within 2% of the exhaustive best in $1 of $2 seeds with 10% of the evaluations, $3% of it in the worst seed (\`./fdtune replay --db results/h100/history.db -f xyz -r 4 -n 512 -s guided\`" guided
-"$fdtune" replay --db "$db" -f xyz -r 4 --each-size -s transfer > "$tmp/tx"
-"$fdtune" replay --db "$db" -f iso3dfd -r 8 --each-size -s transfer > "$tmp/ti"
+ready tx
+ready ti
 says "xyz R = 4 at 128x128x64 is $(gaps "$tmp/tx" | awk '$1 == "128x128x64" { print $2 }')% off" "transfer at 128x128x64"
 says "the other sizes of xyz within $(gaps "$tmp/tx" | awk '$1 != "128x128x64" && $2 > m { m = $2 } END { print m }')%, iso3dfd within $(gaps "$tmp/ti" | awk '$2 > m { m = $2 } END { print m }')%" "transfer today"
-"$fdtune" replay --db "$db" -f xyz -r 4 -n 128x128x64 -s transfer > "$tmp/t128"
+ready t128
 says "$(awk '/ seeds from/ { print $1 " seeds, " $9 }' "$tmp/t128") of them in this space;" "seeds at 128x128x64"
-cp "$db" "$tmp/i14.db"
-sqlite3 "$tmp/i14.db" "DELETE FROM runs WHERE created >= '2026-11-23T14:50:00Z'"
 says "sqlite3 /tmp/i14.db \"DELETE FROM runs WHERE created >= '2026-11-23T14:50:00Z'\"" "issue 14's database"
-"$fdtune" replay --db "$tmp/i14.db" -f xyz -r 4 --each-size -s transfer > "$tmp/ox"
-"$fdtune" replay --db "$tmp/i14.db" -f iso3dfd -r 8 --each-size -s transfer > "$tmp/oi"
-"$fdtune" replay --db "$tmp/i14.db" -f xyz -r 4 --each-size -s guided -b 2 > "$tmp/og"
-"$fdtune" replay --db "$tmp/i14.db" -f xyz -r 4 -n 128x128x64 -s transfer > "$tmp/o128"
+ready ox
+ready oi
+ready og
+ready o128
 says "within $(cat "$tmp/ox" "$tmp/oi" | gaps /dev/stdin | awk '$2 > m { m = $2 } END { print m }')% of the exhaustive best with 2% of the space at all five sizes" "transfer then"
 says "guided with the same budget was $(gaps "$tmp/og" | sort -n -k2 | awk 'NR == 1 { a = $2 } { b = $2 } END { printf "%.1f-%.1f", a, b }')% off on average for xyz" "guided then"
 says "(within $(cat "$tmp/ox" "$tmp/oi" | gaps /dev/stdin | awk '$2 > m { m = $2 } END { print m }')% of the exhaustive best with 2% of the space;" "transfer then, results"
 says "$(awk '/ seeds from/ { print $1 " and " $9 }' "$tmp/o128") on the database of issue 14" "seeds then"
 
 # the --all-sizes rule and the 512³ winner elsewhere, as issue 14 left them
-BEFORE=2026-11-23T14:50:00Z FDTUNE=$fdtune sh "$(dirname "$0")/../results/h100/sizes-table.sh" "$db" > "$tmp/sz"
+ready sz
 loss=$(awk -F'|' 'NF == 7 && $6 ~ /%/ { gsub(/[ %]/, "", $6); if ($6 + 0 > m) { m = $6 + 0; s = $3 } }
 	END { gsub(/ /, "", s); print m "% at " s }' "$tmp/sz")
 says "(up to $loss, as issue 14 left the database" "the 512³ winner elsewhere"
@@ -142,5 +185,6 @@ if "$fdtune" devices 2>/dev/null | grep -q "platform nvidia"; then
 	says "./fdtune sweep --compile-only --arch sm_90 --max-configs 1 --db /tmp/n.db" "default space's command"
 fi
 
+[ -z "$save" ] || : > "$save/done"
 echo "readme.sh: $n figures checked, $bad wrong"
 [ "$bad" -eq 0 ]

@@ -397,11 +397,11 @@ static void cmake_build(void **st)
 	if (!root || system("command -v cmake >/dev/null 2>&1") ||
 	    system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc"))
 		skip();
-	snprintf(cmd, sizeof cmd, "make --no-print-directory -C '%s' install PREFIX=%s/prefix >&2 && "
-		 "cmake -S '%s/examples/wave' -B %s/cmake -DCMAKE_PREFIX_PATH=%s/prefix "
+	snprintf(cmd, sizeof cmd, "make --no-print-directory -C '%s' install PREFIX=%s/prefix "
+		 "INST=%s/inst >&2 && cmake -S '%s/examples/wave' -B %s/cmake -DCMAKE_PREFIX_PATH=%s/prefix "
 		 "-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER=$(command -v nvcc || echo "
 		 "/usr/local/cuda/bin/nvcc) >&2 && cmake --build %s/cmake -j2 >&2 && test -x %s/cmake/wave",
-		 root, dir, root, dir, dir, dir, dir);
+		 root, dir, dir, root, dir, dir, dir, dir);
 	assert_int_equal(system(cmd), 0);
 	if (have_fortran()) {
 		snprintf(path, sizeof path, "%s/cmake/wave_f", dir);

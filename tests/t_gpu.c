@@ -710,12 +710,12 @@ static void cmake_package(void **st)
 		skip();
 	assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
 	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS make -s -C '%s' install PREFIX=%s/prefix "
-		 ">/dev/null && cp '%s' %s/p.db && PATH=$PATH:/usr/local/cuda/bin cmake -S '%s/tests/cmake' "
+		 "INST=%s/inst >/dev/null && cp '%s' %s/p.db && PATH=$PATH:/usr/local/cuda/bin cmake -S '%s/tests/cmake' "
 		 "-B %s/pkg -DCMAKE_PREFIX_PATH=%s/prefix -DFDTUNE_TEST_DB=%s/p.db "
 		 "-DCMAKE_CUDA_ARCHITECTURES=%s >/dev/null && cmake --build %s/pkg -j 4 >/dev/null && "
 		 "%s/pkg/app %s/p.db | grep 'lap8 at the centre' && "
 		 "{ ! test -x %s/pkg/fapp || %s/pkg/fapp %s/p.db | grep 'wave: status 0'; }",
-		 root, dir, db, dir, root, dir, dir, dir, dev.arch + strcspn(dev.arch, "0123456789"),
+		 root, dir, dir, db, dir, root, dir, dir, dir, dev.arch + strcspn(dev.arch, "0123456789"),
 		 dir, dir, dir, dir, dir, dir);
 	assert_int_equal(system(cmd), 0);
 }

@@ -354,11 +354,11 @@ static void installed(void **st)
 	(void)st;
 	if (!root)
 		skip();
-	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS make -s -C '%s' install PREFIX=%s/prefix >/dev/null && "
-		 "sed -n '/^```c libfdtune/,/^```$/p' '%s/docs/export.md' | sed '1d;$d' > %s/ex.c && "
+	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS make -s -C '%s' install PREFIX=%s/prefix "
+		 "INST=%s/inst >/dev/null && sed -n '/^```c libfdtune/,/^```$/p' '%s/docs/export.md' | sed '1d;$d' > %s/ex.c && "
 		 "PKG_CONFIG_PATH=%s/prefix/lib/pkgconfig cc -std=c11 -Wall -Wextra -Werror %s/ex.c "
 		 "-o %s/ex $(PKG_CONFIG_PATH=%s/prefix/lib/pkgconfig pkg-config --cflags --libs fdtune) && "
-		 "%s/ex %s | grep -q 'vec='", root, dir, root, dir, dir, dir, dir, dir, dir, db);
+		 "%s/ex %s | grep -q 'vec='", root, dir, dir, root, dir, dir, dir, dir, dir, dir, db);
 	assert_int_equal(system(cmd), 0);
 }
 

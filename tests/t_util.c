@@ -87,7 +87,7 @@ int t_install(const char *root, const char *prefix)
 {
 	char cmd[2048];
 	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS make -s -C '%s' install PREFIX=%s "
-		 ">/dev/null", root, prefix);
+		 "INST=%s.build >/dev/null", root, prefix, prefix);
 	return system(cmd) ? -1 : 0;
 }
 

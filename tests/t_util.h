@@ -21,7 +21,9 @@ void t_expect(const char *env, const char *args, int status, const char *needle,
 	      size_t n);
 /* nvcc's path (from PATH, else /usr/local/cuda/bin) in path[0..n), or "". */
 void t_nvcc(char *path, size_t n);
-/* `make install PREFIX=prefix` of the tree at root, quietly; 0 when it worked. */
+/* `make install PREFIX=prefix` of the tree at root, quietly, the installed
+ * fdtune built in prefix.build (INST: installs running at once do not share
+ * it); 0 when it worked. */
 int t_install(const char *root, const char *prefix);
 /* The set-up of the tests of an installed fdtune (t_fortran, t_pkg): makes
  * the temporary directory dir (a mkdtemp template), copies $RESULTS_DB (else
