@@ -85,7 +85,7 @@ void t_nvcc(char *path, size_t n)
 
 int t_install(const char *root, const char *prefix)
 {
-	char cmd[2048];
+	char cmd[4096];
 	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS make -s -C '%s' install PREFIX=%s "
 		 "INST=%s.build >/dev/null", root, prefix, prefix);
 	return system(cmd) ? -1 : 0;
