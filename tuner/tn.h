@@ -220,6 +220,11 @@ int tn_param_shown(const struct tn_family *f, const int *v, int i);
  * fp64) and one per parameter but a late one at its lo (tn_param), TN_MAXP + 2
  * at most; returns their count. */
 int tn_defs(const struct tn_problem *pb, const int *v, struct gen_def *d);
+/* The kernel source of configuration v of pb, its symbol fdt_kernel, as a
+ * sweep compiles it and its build's source_hash hashes it (*src malloc'ed):
+ * the one definition the pool, gen, export and compact share. gen_source's
+ * status. */
+int tn_source(const struct tn_problem *pb, const int *v, char **src, char *err, size_t n);
 int tn_parse_size(const char *s, int *nx, int *ny, int *nz, char *err, size_t n);
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
 		 char *err, size_t n);

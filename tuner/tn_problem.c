@@ -102,3 +102,9 @@ int tn_defs(const struct tn_problem *pb, const int *v, struct gen_def *d)
 			d[k++] = (struct gen_def){ f->p[i].name, v[i] };
 	return k;
 }
+
+int tn_source(const struct tn_problem *pb, const int *v, char **src, char *err, size_t n)
+{
+	struct gen_def d[TN_MAXP + 2];
+	return gen_source(pb->fam->tmpl, "fdt_kernel", d, tn_defs(pb, v, d), src, err, n);
+}

@@ -86,7 +86,6 @@ static int regenerate(struct db *db, const struct lack *x, int *kept, char *why,
 		      char *err, size_t n)
 {
 	const struct tn_family *f;
-	struct gen_def d[TN_MAXP + 2];
 	int v[TN_MAXP];
 	char sh[17], *src = NULL;
 	int rc = 0;
@@ -96,7 +95,7 @@ static int regenerate(struct db *db, const struct lack *x, int *kept, char *why,
 		return 0;
 	struct tn_problem pb = { f, x->u.radius, x->u.nx, x->u.ny, x->u.nz, x->prec, { 1, 1, 1 } };
 	if (tn_config_parse(db, f, x->params, v, NULL, why, wn) ||
-	    gen_source(f->tmpl, "fdt_kernel", d, tn_defs(&pb, v, d), &src, why, wn))
+	    tn_source(&pb, v, &src, why, wn))
 		goto done;
 	gen_hash(src, sh);
 	if (strcmp(sh, x->hash)) {

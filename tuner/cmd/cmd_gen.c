@@ -43,14 +43,6 @@ static void list(const struct tn_family *only)
 	}
 }
 
-/* Source of configuration v of problem pb into *src. */
-static int source(const struct tn_problem *pb, const int *v, char **src, char *err, size_t n)
-{
-	const struct tn_family *f = pb->fam;
-	struct gen_def d[TN_MAXP + 2];
-	return gen_source(f->tmpl, "fdt_kernel", d, tn_defs(pb, v, d), src, err, n);
-}
-
 static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim,
 		     const char *dir, char *err, size_t n)
 {
@@ -74,7 +66,7 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 			o += (size_t)snprintf(path + o, sizeof path - o, "_%s%d", f->p[k].name, v[k]);
 		if (o < sizeof path)
 			snprintf(path + o, sizeof path - o, ".cu");
-		if (source(&c->pb, v, &src, err, n))
+		if (tn_source(&c->pb, v, &src, err, n))
 			return TN_EX_FAIL;
 		if (!tn_file_open(path, &fp, err, n))
 			fputs(src, fp);
@@ -173,7 +165,7 @@ int tn_cmd_gen(int argc, char **argv)
 		fprintf(stderr, "fdtune gen: impossible configuration for %s: %s\n", arch, why);
 		return TN_EX_USAGE;
 	}
-	if (source(&c.pb, v, &src, err, sizeof err)) {
+	if (tn_source(&c.pb, v, &src, err, sizeof err)) {
 		fprintf(stderr, "fdtune gen: %s\n", err);
 		return TN_EX_FAIL;
 	}

@@ -132,7 +132,6 @@ int tn_measured_get(struct db *db, const struct tn_family *fam, const struct db_
 {
 	enum { MAXR = 8 };
 	struct tn_problem pb = { fam, p->radius, p->nx, p->ny, p->nz, p->precision, { 1, 1, 1 } };
-	struct gen_def d[TN_MAXP + 2];
 	long long ids[MAXR];
 	char sh[17], first[sizeof m->why], *src = NULL;
 	int nr = 0, rc = 1;
@@ -143,7 +142,7 @@ int tn_measured_get(struct db *db, const struct tn_family *fam, const struct db_
 		snprintf(m->why, sizeof m->why, "not embedded: exported with --source-only");
 		return 0;
 	}
-	if (gen_source(fam->tmpl, "fdt_kernel", d, tn_defs(&pb, v, d), &src, err, n))
+	if (tn_source(&pb, v, &src, err, n))
 		return 1;
 	gen_hash(src, sh);
 	{

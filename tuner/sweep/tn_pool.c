@@ -46,9 +46,7 @@ static void build(const struct tn_pool *po, struct tn_item *it)
 	const struct tn_problem *pb = po->pb;
 	const struct tn_family *f = pb->fam;
 	char key[40];
-	struct gen_def d[TN_MAXP + 2];
-	if (gen_source(f->tmpl, "fdt_kernel", d, tn_defs(pb, it->v, d), &it->src, it->err,
-		       sizeof it->err)) {
+	if (tn_source(pb, it->v, &it->src, it->err, sizeof it->err)) {
 		it->bad_gen = 1;
 		it->prog.log = NULL;
 		it->prog.regs = it->prog.lds = it->prog.spill = -1;    /* unknown */
