@@ -189,7 +189,7 @@ int tn_cmd_compact(int argc, char **argv)
 	if (db_source_count(db, &nsrc, err, sizeof err))
 		goto fail;
 	printf("fdtune compact: %s: %lld runs (the %d fastest records of each device model and "
-	       "problem), %lld sources kept (%d made again from today's templates); of the %d "
+	       "problem), %lld sources kept (those of %d records made again from today's templates); of the %d "
 	       "fastest records of each, %d without a source (%d bests)\n", to, runs, keep, nsrc,
 	       again, srcs, lost, lostbest);
 	if (lostbest)
