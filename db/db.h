@@ -167,14 +167,15 @@ struct db_run {
 /* NaN doubles (and reps < 0) are stored as NULL. */
 int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NULL */, char *err,
                size_t n);
-/* As db_run_add, unless db_run_recorded finds a run of r's device, problem
- * and config already (checked in the same statement): then nothing is
+/* As db_run_add, unless db_run_recorded finds a run of r's device model
+ * (any board of its vendor, name and arch), problem and config already (checked in the same statement): then nothing is
  * recorded and *id = 0. */
 int db_run_add_once(struct db *d, const struct db_run *r, long long *id, char *err, size_t n);
 
-/* *yes = 1 when a run of config cfg for (dev, prob) is recorded with an
- * outcome worth keeping; *ms (when ms is not NULL) gets its record, the median
- * of its newest ok run on that board, or -1 when it has none. A run is kept when it has an outcome that running
+/* *yes = 1 when a run of config cfg for (dev, prob) is recorded, on any
+ * board of dev's model, with an outcome worth keeping; *ms (when ms is not
+ * NULL) gets its record, the median of its newest ok run on that model, or
+ * -1 when it has none. A run is kept when it has an outcome that running
  * again would repeat (ok, compile_error, wrong_result,
  * resource_limit, launch_error, timeout: a kernel that faulted or hung once
  * does so again): what a resumed sweep skips. Load errors are run again. */

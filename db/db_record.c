@@ -254,7 +254,7 @@ static int run_add(struct db *d, const struct db_run *x, int cond, long long *id
                    " status, message, median_ms, min_ms, max_ms, reps, gbs, mcells, pct_copy,"
                    " max_err, err_bound)"
                    " SELECT ?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16 WHERE ?17 = 0"
-                   " OR NOT EXISTS (SELECT 1 FROM runs WHERE device_id = ?3 AND problem_id = ?4"
+                   " OR NOT EXISTS (SELECT 1 FROM runs WHERE " DB_SAME_MODEL("?3") " AND problem_id = ?4"
                    " AND config_id = ?5 AND status IN ('ok', 'compile_error', 'wrong_result',"
                    " 'resource_limit', 'launch_error', 'timeout') AND NOT EXISTS (SELECT 1"
                    " FROM builds b WHERE b.id = runs.build_id AND b.status = 'gen_error'))"
@@ -281,14 +281,14 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
         return -1;
     struct val v[] = {num(dev), num(prob), num(cfg)};
     if (ms) {
-        if (db_stmt(d->h, "SELECT coalesce((SELECT median_ms FROM runs WHERE device_id = ?1"
+        if (db_stmt(d->h, "SELECT coalesce((SELECT median_ms FROM runs WHERE " DB_SAME_MODEL("?1")
                        " AND problem_id = ?2 AND config_id = ?3 AND status = 'ok' AND median_ms"
                        " IS NOT NULL ORDER BY created DESC, id DESC LIMIT 1), -1)", v, 3, &r,
                  "look up recorded times", err, n))
             return -1;
         *ms = r.d;
     }
-    if (db_stmt(d->h, "SELECT count(*) FROM runs WHERE device_id = ?1 AND problem_id = ?2"
+    if (db_stmt(d->h, "SELECT count(*) FROM runs WHERE " DB_SAME_MODEL("?1") " AND problem_id = ?2"
                    " AND config_id = ?3 AND status IN ('ok', 'compile_error', 'wrong_result',"
                    " 'resource_limit', 'launch_error', 'timeout') AND NOT EXISTS (SELECT 1 FROM builds b"
                    " WHERE b.id = runs.build_id AND b.status = 'gen_error')", v, 3, &r,

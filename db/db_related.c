@@ -1,8 +1,8 @@
 /*
  * db_related.c - what the database knows about a problem's relatives: the
  * fastest configurations of the other problems (sizes, radii) of the same
- * family and precision on the same device (or on the database's other
- * devices), which the transfer search starts from, and the sizes recorded
+ * family and precision on the same device model (or on the database's
+ * other models), which the transfer search starts from, and the sizes recorded
  * for a device and problem, which fdtune replay leaves out in turn; and the
  * walks over one problem's runs (db_each_run, for replay) and over its
  * records (db_each_record, for --recheck).
@@ -16,22 +16,27 @@
  * device and problem stand in for ?1 and ?2 where those are 0, ?5 1: leave
  * out every problem of the problem's size too, ?6 k, ?7 1: add the fastest
  * configuration with each value of each parameter, ?8 the devices walked
- * (DB_REL_*; by arch, always those of the arch). */
+ * (DB_REL_*; by arch, always those of the arch). A device is a model: the
+ * boards of one vendor, name and arch pool their runs, and stand under the
+ * lowest devices.id among them (dm). */
 static const char related_sql[] =
     "WITH t AS (SELECT coalesce(nullif(?1, 0), (SELECT device_id FROM runs WHERE id = ?3)) AS dev,"
     "           coalesce(nullif(?2, 0), (SELECT problem_id FROM runs WHERE id = ?3)) AS prob),"
+    " md AS (SELECT d.id, (SELECT min(m.id) FROM devices m WHERE m.vendor = d.vendor"
+    "        AND m.name = d.name AND m.arch = d.arch) AS dm FROM devices d),"
+    " tm AS (SELECT (SELECT dm FROM md, t WHERE md.id = t.dev) AS dm),"
     " tp AS (SELECT p.* FROM problems p, t WHERE p.id = t.prob),"
-    " r AS (SELECT r.device_id, r.problem_id, r.config_id, min(r.median_ms) AS ms"
-    "       FROM runs r JOIN devices d ON d.id = r.device_id JOIN problems p ON p.id = r.problem_id,"
-    "            t, tp"
+    " r AS (SELECT md.dm AS device_id, r.problem_id, r.config_id, min(r.median_ms) AS ms"
+    "       FROM runs r JOIN devices d ON d.id = r.device_id JOIN md ON md.id = r.device_id"
+    "            JOIN problems p ON p.id = r.problem_id, t, tm, tp"
     "       WHERE r.id IN (" DB_CURRENT_IDS ") AND p.family = tp.family"
     "         AND p.precision = tp.precision"
     "         AND (CASE WHEN t.dev IS NULL THEN d.arch = ?4 AND p.id <> tp.id"
-    "              WHEN ?8 = 1 THEN r.device_id <> t.dev"
-    "              WHEN ?8 = 2 THEN r.device_id <> t.dev OR p.id <> tp.id"
-    "              ELSE r.device_id = t.dev AND p.id <> tp.id END)"
+    "              WHEN ?8 = 1 THEN md.dm <> tm.dm"
+    "              WHEN ?8 = 2 THEN md.dm <> tm.dm OR p.id <> tp.id"
+    "              ELSE md.dm = tm.dm AND p.id <> tp.id END)"
     "         AND NOT (?5 AND p.nx = tp.nx AND p.ny = tp.ny AND p.nz = tp.nz)"
-    "       GROUP BY r.device_id, r.problem_id, r.config_id),"
+    "       GROUP BY md.dm, r.problem_id, r.config_id),"
     " rr AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY device_id, problem_id"
     "        ORDER BY ms, config_id) AS rk FROM r),"
     /* the fastest configuration of each relative with each value of each parameter */
@@ -40,7 +45,7 @@ static const char related_sql[] =
     "                rr.device_id, rr.problem_id, j.key, j.value ORDER BY rr.ms, rr.config_id) AS vr"
     "         FROM rr JOIN configs c ON c.id = rr.config_id, json_each(c.params) j) WHERE vr = 1)"
     " SELECT c.params, p.id, p.radius, p.nx, p.ny, p.nz, rk, ms, rr.device_id,"
-    "        coalesce(rr.device_id <> (SELECT dev FROM t), 0)"
+    "        coalesce(rr.device_id <> (SELECT dm FROM tm), 0)"
     " FROM rr JOIN problems p ON p.id = problem_id JOIN configs c ON c.id = config_id"
     " WHERE rk <= ?6 OR (?7 AND (rr.device_id, problem_id, config_id) IN"
     "       (SELECT device_id, problem_id, config_id FROM vb))"
@@ -140,7 +145,7 @@ int db_each_run(struct db *d, long long like,
 {
     static const char sql[] =
         "SELECT params, status, median_ms FROM v_runs"
-        " WHERE device_id = (SELECT device_id FROM runs WHERE id = ?1)"
+        " WHERE " DB_SAME_MODEL("(SELECT device_id FROM runs WHERE id = ?1)")
         " AND problem_id = (SELECT problem_id FROM runs WHERE id = ?1) ORDER BY run_id";
     const struct walk w = {fn, NULL, ctx};
 

@@ -22,6 +22,8 @@ typedef CUmodule hipModule_t;
 typedef CUfunction hipFunction_t;
 typedef CUevent hipEvent_t;
 typedef CUstream hipStream_t;
+typedef CUdevice hipDevice_t;
+typedef CUuuid hipUUID;
 #define hipSuccess CUDA_SUCCESS
 #define hipErrorNoDevice CUDA_ERROR_NO_DEVICE
 
@@ -46,7 +48,7 @@ typedef struct {
 /* Driver entry points, resolved by name; the names come from cuda.h's
  * versioning macros (cuMemAlloc is cuMemAlloc_v2, and so on). */
 #define NV_FUNCS(X) X(cuInit) X(cuDeviceGetCount) X(cuDeviceGet) \
-	X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem) \
+	X(cuDeviceGetUuid) X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem) \
 	X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize) \
 	X(cuGetErrorString) X(cuMemAlloc) X(cuMemFree) X(cuMemAllocHost) \
 	X(cuMemFreeHost) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD) \
@@ -85,6 +87,8 @@ static inline const char *hipGetErrorString(hipError_t e)
 }
 
 static inline hipError_t hipGetDeviceCount(int *n) { return nv_cuDeviceGetCount(n); }
+static inline hipError_t hipDeviceGet(hipDevice_t *d, int i) { return nv_cuDeviceGet(d, i); }
+static inline hipError_t hipDeviceGetUuid(hipUUID *u, hipDevice_t d) { return nv_cuDeviceGetUuid(u, d); }
 
 static inline hipError_t hipSetDevice(int i)
 {

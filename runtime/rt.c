@@ -77,6 +77,9 @@ int rt_init(int *ndev, char *err, size_t n)
 int rt_device(int i, struct rt_dev *d, char *err, size_t n)
 {
 	hipDeviceProp_t p;
+	hipDevice_t hd;
+	hipUUID u;
+	unsigned char b[16];
 	char *colon;
 	HIP(hipSetDevice(i), "hipSetDevice");
 	HIP(hipGetDeviceProperties(&p, i), "hipGetDeviceProperties");
@@ -87,8 +90,15 @@ int rt_device(int i, struct rt_dev *d, char *err, size_t n)
 	snprintf(d->arch, sizeof d->arch, "%.63s", p.gcnArchName);
 	if ((colon = strchr(d->arch, ':')))     /* "gfx90a:sramecc+:xnack-" */
 		*colon = 0;
-	snprintf(d->uuid, sizeof d->uuid, "pci:%04x:%02x:%02x", p.pciDomainID,
-		 p.pciBusID, p.pciDeviceID);
+	HIP(hipDeviceGet(&hd, i), "hipDeviceGet");
+	HIP(hipDeviceGetUuid(&u, hd), "hipDeviceGetUuid");
+	for (int k = 0; k < 16; k++)
+		b[k] = (unsigned char)u.bytes[k];
+	snprintf(d->uuid, sizeof d->uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+		 "%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+		 b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+	snprintf(d->pci, sizeof d->pci, "pci:%04x:%02x:%02x", p.pciDomainID, p.pciBusID,
+		 p.pciDeviceID);
 	d->sms = p.multiProcessorCount;
 	d->mem = (long long)p.totalGlobalMem;
 	d->l2 = p.l2CacheSize;

@@ -18,7 +18,9 @@ struct rt_dev {
 	char vendor[16];        /* "nvidia" or "amd" */
 	char name[256];
 	char arch[64];          /* compile target: "sm_90", "gfx90a" */
-	char uuid[64];          /* PCI location, distinguishes equal boards */
+	char uuid[64];          /* the board's UUID, GPU-xxxxxxxx-xxxx-...: equal
+				 * boards, and boards of other hosts, differ */
+	char pci[32];           /* its PCI location on this host, pci:DDDD:BB:DD */
 	int sms;                /* multiprocessors / compute units */
 	long long mem;          /* bytes of device memory */
 	long long l2;           /* bytes of L2 cache */

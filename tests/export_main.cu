@@ -9,8 +9,10 @@
  * reference is the first derivative along the one axis with weights, or the
  * mixed derivative of the two. With --time N it then times N launches with
  * events and prints the median; with --time fdtune, as fdtune's sweeps time
- * (tuner/sweep/tn_time.c): batches of 10 after a first of 3, until the
- * median moves by less than 0.5% (at least 30 launches, at most 300 or 2 s). It prints which build k_launch runs
+ * (tuner/sweep/tn_time.c): batches of 10 samples after a first of 3, until
+ * the median moves by less than 0.5% (at least 30 samples, at most 300 or
+ * 2 s), a sample being a group of launches for kernels under 0.05 ms. It
+ * prints which build k_launch runs
  * (k_measured): the one fdtune measured, embedded, or the source kernel.
  * With --time fdtune --placements P, P - 1 more medians follow, each on
  * fields allocated anew elsewhere in device memory.
@@ -63,8 +65,12 @@ static int launch(fd_real *out, const fd_real *in, const fd_real *vel, struct fd
 }
 
 /* Times launches on (out, in, vel) with events, two warm-ups first: reps of
- * them, or with autot as fdtune's sweeps time; the median in *med (ms) and
- * the count in *cnt. */
+ * them one by one, or with autot as fdtune's sweeps time (tn_time.c, whose
+ * constants these are): batches of 10 samples after a first of 3, and for a
+ * kernel whose first 3 launches' median is under 0.05 ms, samples that are
+ * each the mean of a group of ceil(0.25 ms / that median) launches (2 to 64)
+ * between one pair of events. The median per launch in *med (ms), the
+ * launches timed in *cnt. */
 static int time_it(fd_real *out, const fd_real *in, const fd_real *vel, struct fd_grid g,
 		   const struct fd_coef *c, int reps, int autot, double *med, int *cnt)
 {
@@ -72,7 +78,7 @@ static int time_it(fd_real *out, const fd_real *in, const fd_real *vel, struct f
 	float *ms = (float *)calloc((size_t)reps, sizeof *ms);
 	float *sorted = (float *)calloc((size_t)reps, sizeof *sorted);
 	double prev = 0, total = 0;
-	int k = 0, rc = 1, ev = 0;
+	int k = 0, rc = 1, ev = 0, grp = 1;
 	if (reps < 1 || !ms || !sorted || check(cudaEventCreate(&e0), "event"))
 		goto done;
 	ev = 1;
@@ -80,20 +86,35 @@ static int time_it(fd_real *out, const fd_real *in, const fd_real *vel, struct f
 		goto done;
 	ev = 2;
 	*med = 0;
-	for (int i = 0; i < 2 + reps; i++) {    /* two warm-up launches */
-		if (check(cudaEventRecord(e0, 0), "record") ||
-		    check((cudaError_t)launch(out, in, vel, g, c), "k_launch") ||
-		    check(cudaEventRecord(e1, 0), "record") ||
-		    check(cudaEventSynchronize(e1), "kernel") ||
-		    (i >= 2 && check(cudaEventElapsedTime(&ms[i - 2], e0, e1), "elapsed")))
+	for (int i = 0; i < 2; i++)             /* two warm-up launches */
+		if (check((cudaError_t)launch(out, in, vel, g, c), "k_launch"))
 			goto done;
-		if (i < 2)
-			continue;
-		total += ms[k++];
+	if (check(cudaDeviceSynchronize(), "warm-up"))
+		goto done;
+	while (k < reps) {
+		float t;
+		if (check(cudaEventRecord(e0, 0), "record"))
+			goto done;
+		for (int j = 0; j < grp; j++)
+			if (check((cudaError_t)launch(out, in, vel, g, c), "k_launch"))
+				goto done;
+		if (check(cudaEventRecord(e1, 0), "record") ||
+		    check(cudaEventSynchronize(e1), "kernel") ||
+		    check(cudaEventElapsedTime(&t, e0, e1), "elapsed"))
+			goto done;
+		ms[k++] = t / grp;
+		total += t;
 		if (autot && (k == 3 || (k > 3 && (k - 3) % 10 == 0))) {
 			memcpy(sorted, ms, (size_t)k * sizeof *ms);
 			qsort(sorted, (size_t)k, sizeof *sorted, cmp);
 			*med = k % 2 ? sorted[k / 2] : 0.5 * (sorted[k / 2 - 1] + sorted[k / 2]);
+			if (grp == 1 && k == 3 && *med < 0.05) {
+				grp = (int)ceil(0.25 / fmax(*med, 1e-4));
+				grp = grp < 2 ? 2 : grp > 64 ? 64 : grp;
+				k = 0;
+				prev = 0;
+				continue;
+			}
 			if ((k >= 30 && fabs(*med - prev) <= 0.005 * *med) || total > 2000)
 				break;
 			prev = *med;
@@ -102,7 +123,7 @@ static int time_it(fd_real *out, const fd_real *in, const fd_real *vel, struct f
 	memcpy(sorted, ms, (size_t)k * sizeof *ms);
 	qsort(sorted, (size_t)k, sizeof *sorted, cmp);
 	*med = k % 2 ? sorted[k / 2] : 0.5 * (sorted[k / 2 - 1] + sorted[k / 2]);
-	*cnt = k;
+	*cnt = k * grp;
 	rc = 0;
 done:
 	if (ev > 1)

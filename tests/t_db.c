@@ -435,6 +435,16 @@ static int rec_cat(void *ctx, const char *params, double ms)
     return 0;
 }
 
+/* db_each_related's callback: each row's other flag, appended ("01"...). */
+static int rel_other(void *ctx, const struct db_related_row *w)
+{
+    char *s = ctx;
+
+    if (strlen(s) < 1)
+        s[strlen(s)] = w->other ? '1' : '0';
+    return 0;
+}
+
 /* A configuration's record is its newest run where that is ok: a slower run
  * of the fastest configuration again hands the best to the next one, in the
  * view, in db_best, db_pick, db_each_record and db_run_recorded alike; a
@@ -510,6 +520,58 @@ static void test_newest_is_record(void **state)
     raw(p, b);
     assert_int_equal(db_open(p, &d, err, sizeof err), 0);
     assert_int_equal(qi(d, "SELECT run_id FROM v_best"), lucky);
+    db_close(d);
+}
+
+/* Two boards of one model (their UUIDs differ) pool their runs: a run on
+ * one is recorded for the other, db_run_add_once on the other adds nothing,
+ * and the relatives of a problem on one board include the other's records
+ * as the same device's; a board of another model shares none of it. */
+static void test_boards_of_a_model(void **state)
+{
+    char p[512];
+    struct db *d = NULL;
+    struct ids x;
+    struct db_device b2 = gpu, h200 = gpu;
+    long long dev2, dev3, prob2, id = -1;
+    double ms = 0;
+    int yes = 0;
+    char other[2] = "";
+
+    (void)state;
+    mkpath(p, sizeof p, "boards.db");
+    assert_int_equal(db_open(p, &d, err, sizeof err), 0);
+    x = base(d, "{\"bx\":32,\"by\":4}");
+    run(d, &x, x.cfg, x.build, "ok", 1.0);
+    b2.uuid = "GPU-5678";
+    h200.name = "NVIDIA H200";
+    h200.uuid = "GPU-1234";                     /* the same UUID string, another model */
+    assert_int_equal(db_device_id(d, &b2, &dev2, err, sizeof err), 0);
+    assert_int_equal(db_device_id(d, &h200, &dev3, err, sizeof err), 0);
+    assert_int_not_equal(dev2, x.dev);
+    assert_int_not_equal(dev3, x.dev);
+    assert_int_equal(db_run_recorded(d, dev2, x.prob, x.cfg, &yes, &ms, err, sizeof err), 0);
+    assert_int_equal(yes, 1);
+    assert_true(ms > 0.99 && ms < 1.01);
+    assert_int_equal(db_run_recorded(d, dev3, x.prob, x.cfg, &yes, &ms, err, sizeof err), 0);
+    assert_int_equal(yes, 0);
+    assert_true(ms < 0);
+    struct db_run r = {x.sweep, x.build, dev2, x.prob, x.cfg, "ok", NULL, 0.5, 0.5, 0.5,
+                       20, 1, 1, 1, 1e-7, 1e-5};
+    assert_int_equal(db_run_add_once(d, &r, &id, err, sizeof err), 0);
+    assert_int_equal(id, 0);
+    r.device_id = dev3;
+    assert_int_equal(db_run_add_once(d, &r, &id, err, sizeof err), 0);
+    assert_true(id > 0);
+    /* another size on board 2: board 1's record is a relative on the same device */
+    assert_int_equal(db_problem_id(d, "star3d", 4, 128, 128, 128, "fp32", &prob2, err,
+                                   sizeof err), 0);
+    struct db_related rq = {0};
+    rq.device_id = dev2;
+    rq.problem_id = prob2;
+    rq.k = 5;
+    assert_int_equal(db_each_related(d, &rq, rel_other, other, err, sizeof err), 0);
+    assert_string_equal(other, "0");
     db_close(d);
 }
 
@@ -765,6 +827,7 @@ int main(void)
         cmocka_unit_test(test_foreign),   cmocka_unit_test(test_corrupt),
         cmocka_unit_test(test_newer),     cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_reap),      cmocka_unit_test(test_newest_is_record),
+        cmocka_unit_test(test_boards_of_a_model),
     };
 
     return cmocka_run_group_tests(tests, setup_all, teardown_all);

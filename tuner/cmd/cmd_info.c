@@ -77,9 +77,9 @@ int tn_cmd_devices(int argc, char **argv)
 			goto fail;
 		if (db_device_copy(db, id, &copy, err, sizeof err))
 			goto fail;
-		printf("%d: %s  arch %s  %d SMs/CUs  %.1f GiB  L2 %.0f MiB  LDS/block %d KiB  %s\n",
-		       i, d.name, d.arch, d.sms, d.mem / 1073741824.0, d.l2 / 1048576.0,
-		       d.lds_block / 1024, d.uuid);
+		printf("%d: %s  arch %s  %d SMs/CUs  %.1f GiB  L2 %.0f MiB  LDS/block %d KiB\n"
+		       "   %s at %s\n", i, d.name, d.arch, d.sms, d.mem / 1073741824.0,
+		       d.l2 / 1048576.0, d.lds_block / 1024, d.uuid, d.pci);
 		if (copy > 0)
 			printf("   copy bandwidth %.0f GB/s (reads + writes)%s\n", copy,
 			       cal ? "" : ", as recorded");

@@ -616,6 +616,11 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 		snprintf(res->msg, sizeof res->msg, "%s", err);
 		return 1;
 	}
+	if (st.group > 1) {
+		const size_t l = strlen(res->msg);
+		snprintf(res->msg + l, sizeof res->msg - l, "%slaunches timed in groups of %d",
+			 l ? "; " : "", st.group);
+	}
 	res->status = "ok";
 	res->median = st.median;
 	res->min = st.min;

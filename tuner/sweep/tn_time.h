@@ -10,7 +10,13 @@
 /* Monotonic wall-clock seconds. */
 double tn_now_s(void);
 
-struct tn_stats { double median, min, max; int reps; };
+/* median, min and max are per launch (ms); reps counts the launches timed,
+ * group how many made one sample (1 but for kernels under TN_SHORT_MS). */
+struct tn_stats { double median, min, max; int reps, group; };
+
+#define TN_SHORT_MS 0.05        /* kernels faster than this are timed in groups */
+#define TN_GROUP_MS 0.25        /* ... of launches adding up to about this */
+#define TN_GROUP_MAX 64
 
 /* One launch; i counts the launches of a measurement (0, 1, ...). */
 typedef int (*tn_launch_fn)(void *ctx, int i, char *err, size_t n);
