@@ -64,13 +64,24 @@ static int launch(fd_real *out, const fd_real *in, const fd_real *vel, struct fd
 #endif
 }
 
+/* Returns after at least cycles clock ticks: the hold that a group of
+ * launches is queued behind (as templates/spin.m4 in fdtune's sweeps). */
+__global__ void hold(long long cycles)
+{
+	if (threadIdx.x == 0) {
+		const long long t0 = clock64();
+		while (clock64() - t0 < cycles)
+			;
+	}
+}
+
 /* Times launches on (out, in, vel) with events, two warm-ups first: reps of
  * them one by one, or with autot as fdtune's sweeps time (tn_time.c, whose
  * constants these are): batches of 10 samples after a first of 3, and for a
  * kernel whose first 3 launches' median is under 0.05 ms, samples that are
  * each the mean of a group of ceil(0.25 ms / that median) launches (2 to 64)
- * between one pair of events. The median per launch in *med (ms), the
- * launches timed in *cnt. */
+ * between one pair of events, queued behind a hold of 20 + 8 us a launch (at
+ * 2 GHz). The median per launch in *med (ms), the launches timed in *cnt. */
 static int time_it(fd_real *out, const fd_real *in, const fd_real *vel, struct fd_grid g,
 		   const struct fd_coef *c, int reps, int autot, double *med, int *cnt)
 {
@@ -93,6 +104,11 @@ static int time_it(fd_real *out, const fd_real *in, const fd_real *vel, struct f
 		goto done;
 	while (k < reps) {
 		float t;
+		if (grp > 1) {
+			hold<<<1, 32>>>((long long)((20.0 + 8.0 * grp) * 2000));
+			if (check(cudaGetLastError(), "hold"))
+				goto done;
+		}
 		if (check(cudaEventRecord(e0, 0), "record"))
 			goto done;
 		for (int j = 0; j < grp; j++)

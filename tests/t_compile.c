@@ -347,19 +347,21 @@ static void wave_reuse(void **st)
 	assert_int_equal(n, 6);
 }
 
-/* The helper kernels of a sweep: the copy of the roof and the output check. */
+/* The helper kernels of a sweep: the copy of the roof, the output check
+ * and the hold that groups of short launches wait behind (dbl -1: its one
+ * parameter, bs). */
 static void helper_kernels(void **st)
 {
 	static const struct { const char *tmpl, *kernel, *param; int dbl; } k[] = {
 		{ "copy.m4", "fdt_copy", "cpt", 0 }, { "check.m4", "fdt_check", "bs", 0 },
-		{ "check.m4", "fdt_check", "bs", 1 } };
+		{ "check.m4", "fdt_check", "bs", 1 }, { "spin.m4", "fdt_spin", "bs", -1 } };
 	(void)st;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		struct gen_def d[] = { { k[i].param, 4 }, { i ? "dbl" : "bs", i ? k[i].dbl : 256 } };
 		char err[4096], *src;
 		struct rt_prog p;
-		assert_int_equal(gen_source(k[i].tmpl, k[i].kernel, d, 2, &src, err,
-					    sizeof err), 0);
+		assert_int_equal(gen_source(k[i].tmpl, k[i].kernel, d, k[i].dbl < 0 ? 1 : 2, &src,
+					    err, sizeof err), 0);
 		if (rt_compile(src, k[i].tmpl, rt_default_arch(), NULL, 0, &p, err, sizeof err))
 			print_error("%s: %s\n%s\n", k[i].tmpl, err, p.log);
 		assert_non_null(p.code);

@@ -222,6 +222,7 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
 	double need;
 	memset(b, 0, sizeof *b);
 	b->pb = pb;
+	snprintf(b->hold.arch, sizeof b->hold.arch, "%s", dev->arch);
 	b->copy_gbs = copy_gbs;
 	b->es = tn_elem_size(pb);
 	b->acc = -1;
@@ -322,6 +323,7 @@ void tn_bench_close(struct tn_bench *b)
 	free(b->base);
 	rt_free(b->dres);
 	rt_unload(b->check);
+	tn_hold_close(&b->hold);
 	for (int i = 0; i < TN_NROT; i++) {
 		rt_free(b->din[i]);
 		rt_free(b->dout[i]);
@@ -456,7 +458,7 @@ static int time_places(struct tn_bench *b, struct kctx *c, struct tn_stats *st, 
 			break;
 		}
 		set_use(b, &set[np]);
-		if (tn_measure(b->t, launch_kernel, c, 1, 0, &s, err, n)) {
+		if (tn_measure(b->t, &b->hold, launch_kernel, c, 1, 0, &s, err, n)) {
 			np++;
 			rc = 1;
 			break;
@@ -609,7 +611,7 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 	}
 	res->msg[0] = 0;
 	c.coef = coef_arg(b, &b->ct, &ct);      /* timing: the family's own weights */
-	if (tn_measure(b->t, launch_kernel, &c, 0, b->race_ms, &st, err, n) ||
+	if (tn_measure(b->t, &b->hold, launch_kernel, &c, 0, b->race_ms, &st, err, n) ||
 	    (b->places > 1 && (b->best_ms <= 0 || st.median < TN_PLACES_GATE * b->best_ms) &&
 	     time_places(b, &c, &st, res->msg, sizeof res->msg, err, n))) {
 		res->status = "launch_error";

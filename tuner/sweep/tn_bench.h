@@ -10,6 +10,7 @@
 #include "rt.h"
 #include "tn.h"
 #include "tn_pcache.h"
+#include "tn_time.h"
 
 #define TN_NROT 16
 /* Placements of the fields a contender (a run under TN_PLACES_GATE times the
@@ -50,6 +51,7 @@ struct tn_bench {
 	struct rt_kernel *check;      /* templates/check.m4 */
 	int mode;                     /* TN_CHECK_*: where outputs are checked */
 	struct rt_timer *t;
+	struct tn_hold hold;          /* templates/spin.m4, for kernels of microseconds */
 	double copy_gbs;        /* the roof: fdtune's own copy bandwidth */
 	double race_ms;         /* best median so far: kernels that cannot win are
 				 * raced out early (tn_bench.c); 0: off */
@@ -82,6 +84,5 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 		 const unsigned grid[3], const unsigned block[3], struct tn_result *res,
 		 char *err, size_t n);
 
-#include "tn_time.h"        /* tn_calibrate, for the users of this header */
 
 #endif

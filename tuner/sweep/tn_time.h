@@ -17,15 +17,24 @@ struct tn_stats { double median, min, max; int reps, group; };
 #define TN_SHORT_MS 0.05        /* kernels faster than this are timed in groups */
 #define TN_GROUP_MS 0.25        /* ... of launches adding up to about this */
 #define TN_GROUP_MAX 64
+#define TN_HOLD_US 20.0         /* a group waits behind a hold of this */
+#define TN_HOLD_PER_US 8.0      /* ... and this much per launch of the group */
 
 /* One launch; i counts the launches of a measurement (0, 1, ...). */
 typedef int (*tn_launch_fn)(void *ctx, int i, char *err, size_t n);
 
+/* The hold that groups of launches of a kernel of microseconds wait behind:
+ * templates/spin.m4 compiled for arch when first needed (k NULL until then),
+ * freed by tn_hold_close. Zeroed, then arch set, before use. */
+struct tn_hold { char arch[64]; struct rt_kernel *k; };
+void tn_hold_close(struct tn_hold *h);
+
 /* Times fn until the median is stable, or less when race_ms > 0 and it
- * cannot win (tn_time.c); warm untimed launches first. Nonzero status, err
- * set, if a launch failed. */
-int tn_measure(struct rt_timer *t, tn_launch_fn fn, void *ctx, int warm, double race_ms,
-	       struct tn_stats *st, char *err, size_t n);
+ * cannot win (tn_time.c); warm untimed launches first. h: the hold of the
+ * groups (NULL: none; those then run at the pace the host launches them).
+ * Nonzero status, err set, if a launch or the hold's compile failed. */
+int tn_measure(struct rt_timer *t, struct tn_hold *h, tn_launch_fn fn, void *ctx, int warm,
+	       double race_ms, struct tn_stats *st, char *err, size_t n);
 
 /* Copy bandwidth of the device, reads plus writes: the best of fdtune's own
  * copy kernels (templates/copy.m4) and a device-to-device memcpy. */
