@@ -307,6 +307,29 @@ static void messages(void **st)
 	assert_null(strstr(out, "running a compile-only sweep"));
 }
 
+/* issue 35: `fdtune best` on a fresh clone (no sweep yet, so nothing at the
+ * default results/fdtune.db) names the shipped databases and the --db that
+ * reads one, and that --db works; where none is shipped, it says that a sweep
+ * writes the default. */
+static void fresh_clone(void **st)
+{
+	const char *src = getenv("RESULTS_DB");
+	char cmd[1024], env[512];
+	(void)st;
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/clone/results/h100 %s/bare && cp '%s' "
+		 "%s/clone/results/h100/fdtune.db", dir, dir, src ? src : "results/h100/fdtune.db",
+		 dir);
+	t_ok(cmd, out, sizeof out);
+	snprintf(env, sizeof env, "cd %s/clone &&", dir);
+	t_expect(env, "best", 1, "for example --db results/h100/fdtune.db", out, sizeof out);
+	assert_non_null(strstr(out, "no database at results/fdtune.db"));
+	t_expect(env, "best --db results/h100/fdtune.db --csv", 0, "NVIDIA H100", out, sizeof out);
+	t_expect(env, "export -f xyz -r 8 -n 512", 1, "--db results/h100/fdtune.db", out,
+		 sizeof out);
+	snprintf(env, sizeof env, "cd %s/bare &&", dir);
+	t_expect(env, "best", 1, "a sweep writes it", out, sizeof out);
+}
+
 /* issue 35.9: a cache that cannot be used turns caching off, said once,
  * and nothing is created for it: no missing HOME, no relative folder. */
 static void cache_off(void **st)
@@ -422,6 +445,7 @@ int main(void)
 		cmocka_unit_test(twice), cmocka_unit_test(empty_paths),
 		cmocka_unit_test(merge_refused), cmocka_unit_test(param_dedup),
 		cmocka_unit_test(messages), cmocka_unit_test(cache_off),
+		cmocka_unit_test(fresh_clone),
 	};
 	int rc;
 	if (!mkdtemp(dir))

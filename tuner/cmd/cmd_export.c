@@ -108,7 +108,7 @@ int tn_cmd_export(int argc, char **argv)
 	if (!x.flt.family && !x.run)
 		x.flt.family = "xyz";   /* as for fdtune sweep */
 	rc = TN_EX_FAIL;
-	if (!db_read(x.db_path, &db, err, sizeof err))   /* read only: a shared database */
+	if (!tn_cli_db_read(x.db_path, &db, err, sizeof err))   /* read only: a shared database */
 		rc = tn_export(db, &x, err, sizeof err);
 	db_close(db);
 	if (rc)

@@ -168,7 +168,7 @@ int tn_cmd_best(int argc, char **argv)
 			"--strategies compares the passes of xyz problems: give -f xyz or no -f");
 		return TN_EX_USAGE;
 	}
-	if (db_read(path, &db, err, sizeof err)) {
+	if (tn_cli_db_read(path, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune best: %s\n", err);
 		return TN_EX_FAIL;
 	}

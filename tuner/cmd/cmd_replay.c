@@ -261,7 +261,7 @@ int tn_cmd_replay(int argc, char **argv)
 		snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
 		goto usage;
 	}
-	if (db_read(path, &db, err, sizeof err))
+	if (tn_cli_db_read(path, &db, err, sizeof err))
 		goto fail;
 	if ((rc = db_pick(db, &flt, 0, &p, err, sizeof err))) {
 		rc = rc == DB_NOMATCH ? TN_EX_NOMATCH : TN_EX_FAIL;

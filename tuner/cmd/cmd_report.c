@@ -145,7 +145,7 @@ int tn_cmd_report(int argc, char **argv)
 			optind < argc ? "'" : "", usage);
 		return TN_EX_USAGE;
 	}
-	if (db_read(path, &db, err, sizeof err) || db_handle(db, &h, err, sizeof err))
+	if (tn_cli_db_read(path, &db, err, sizeof err) || db_handle(db, &h, err, sizeof err))
 		goto done;
 	if (db_live_sweeps(db, stderr, "fdtune report: ", NULL, err, sizeof err))
 		goto done;

@@ -10,6 +10,7 @@
 #include "tn_cli.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <unistd.h>
 #include <math.h>
 #include <stdio.h>
@@ -179,12 +180,28 @@ int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n)
 	return 0;
 }
 
-int tn_cli_db_exists(const char *path, char *err, size_t n)
+int tn_cli_db_read(const char *path, struct db **db, char *err, size_t n)
 {
-	if (!access(path, F_OK))
+	glob_t g;
+	size_t l;
+	if (!db_read(path, db, err, n))
 		return 0;
-	snprintf(err, n, "no database at %s (%s); give --db the file a sweep wrote", path,
-		 strerror(errno));
+	if (strcmp(path, TN_CLI_DB_DEFAULT) || !access(path, F_OK) || errno != ENOENT)
+		return 1;
+	l = strlen(err);
+	memset(&g, 0, sizeof g);
+	if (glob("results/*/fdtune.db", 0, NULL, &g) || g.gl_pathc == 0) {
+		snprintf(err + l, n - l, " (a sweep writes it: make sweep, or fdtune sweep)");
+		globfree(&g);
+		return 1;
+	}
+	l += (size_t)snprintf(err + l, n - l, ". No sweep has written it yet; the databases of "
+			      "fdtune's own measurements are");
+	for (size_t i = 0; i < g.gl_pathc && l < n; i++)
+		l += (size_t)snprintf(err + l, n - l, "%s %s", i ? "," : "", g.gl_pathv[i]);
+	if (l < n)
+		snprintf(err + l, n - l, ": give one with --db, for example --db %s", g.gl_pathv[0]);
+	globfree(&g);
 	return 1;
 }
 

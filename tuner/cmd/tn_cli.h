@@ -74,9 +74,11 @@ void tn_cli_problem_init(struct tn_cli_problem *c);
 int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char *err, size_t n);
 /* Resolves the family and applies --param; 0 or an EX_ code. */
 int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n);
-/* 0 when a database exists at path; commands that only read it check this
- * first, so that a mistyped --db creates nothing. */
-int tn_cli_db_exists(const char *path, char *err, size_t n);
+/* db_read of path (read only: a mistyped --db creates nothing). Where it
+ * fails because nothing is at the default path (a fresh clone: no sweep yet),
+ * err also names the databases fdtune's repository ships (results/GPU/
+ * fdtune.db under the working directory) and the --db that reads one. */
+int tn_cli_db_read(const char *path, struct db **db, char *err, size_t n);
 /* TN_EX_USAGE, with err naming why and the domains of the parameters given
  * with -p, when no configuration of c's space passes its family's
  * constraints for the limits of arch (tn_limits_of_arch); else 0. */
