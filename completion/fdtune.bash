@@ -77,7 +77,7 @@ _fdtune()
 		return 0 ;;
 	-r | --radius | -n | --size | -p | --param | --spacing | -d | --device | --devices | \
 	--timeout | -j | --jobs | --arch | --max-configs | --budget | --shard | --evals | \
-	--places | --recheck | --name | --run | --which | -b | --seeds | --keep | --sources)
+	--places | --recheck | --name | --run | --which | -b | --seeds | --keep | --sources | --max)
 		return 0 ;;
 	esac
 	if [[ $cur == -* ]]; then

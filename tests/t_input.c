@@ -354,6 +354,57 @@ static void cache_off(void **st)
 	assert_int_equal(occurs(out, "compile cache off"), 1);
 }
 
+/* issue 35.9: the cache has a limit and a way to clean it. `fdtune cache`
+ * counts the entries a sweep stored; a hit marks its entry used; --max
+ * removes the least recently used first; a sweep trims to FDTUNE_CACHE_MAX
+ * and says so; --clean empties it and leaves files not of its forms; a
+ * limit that is no size is refused. */
+static void cache_limit(void **st)
+{
+	char args[1024], env[512], db[256], cache[256];
+	(void)st;
+	snprintf(cache, sizeof cache, "%s/lim_cache", dir);
+	snprintf(db, sizeof db, "%s/lim.db", dir);
+	snprintf(env, sizeof env, "FDTUNE_CACHE=%s", cache);
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 1 %s --db %s", ONE, db);
+	t_expect(env, args, 0, "built=1", out, sizeof out);
+	t_expect(env, "cache", 0, ": 1 entries", out, sizeof out);
+	assert_non_null(strstr(out, "the default"));
+	/* a second entry; the first made old, then used again by a hit */
+	snprintf(args, sizeof args, "sweep --compile-only -q -j 1 -n 8 -r 2 %s --db %s", P1, db);
+	t_expect(env, args, 0, "built=1", out, sizeof out);
+	snprintf(args, sizeof args, "touch -d 2001-01-01 %s/*.txt", cache);
+	t_ok(args, out, sizeof out);
+	snprintf(args, sizeof args, "sweep --compile-only -j 1 --force %s --db %s", ONE, db);
+	t_expect(env, args, 0, "1 from the cache", out, sizeof out);
+	snprintf(args, sizeof args, "find %s -name '*.txt' -newermt 2002-01-01 | wc -l", cache);
+	t_ok(args, out, sizeof out);
+	assert_int_equal(atoi(out), 1);
+	/* --max of the newest entry's size keeps it, and only it */
+	snprintf(args, sizeof args, "cd %s && for t in $(ls -t *.txt | head -1); do "
+		 "k=${t%%.txt}; cat $k.txt $k.bin | wc -c; done", cache);
+	t_ok(args, out, sizeof out);
+	snprintf(args, sizeof args, "cache --max %d", atoi(out));
+	t_expect(env, args, 0, "removed 1 entries", out, sizeof out);
+	assert_non_null(strstr(out, ": 1 entries"));
+	snprintf(args, sizeof args, "sweep --compile-only -j 1 --force %s --db %s", ONE, db);
+	t_expect(env, args, 0, "1 from the cache", out, sizeof out);
+	/* a sweep trims to the limit, and says so */
+	snprintf(env, sizeof env, "FDTUNE_CACHE=%s FDTUNE_CACHE_MAX=1K", cache);
+	snprintf(args, sizeof args, "sweep --compile-only -j 1 -n 8 -r 3 %s --db %s", P1, db);
+	t_expect(env, args, 0, "least recently used entries", out, sizeof out);
+	snprintf(args, sizeof args, "touch %s/notes.txt", cache);
+	t_ok(args, out, sizeof out);
+	snprintf(env, sizeof env, "FDTUNE_CACHE=%s", cache);
+	t_expect(env, "cache --clean", 0, ": 0 entries", out, sizeof out);
+	assert_non_null(strstr(out, "1 other files"));
+	snprintf(args, sizeof args, "%s/notes.txt", cache);
+	assert_int_equal(access(args, F_OK), 0);
+	snprintf(env, sizeof env, "FDTUNE_CACHE=%s FDTUNE_CACHE_MAX=lots", cache);
+	t_expect(env, "cache", 2, "'lots' is no size", out, sizeof out);
+	t_expect("", "cache --max 2G --clean", 2, "give one", out, sizeof out);
+}
+
 /* A copy of $RESULTS_DB at dir/name (path[0..n)) with user_version v,
  * after sql (NULL: none) has run on it. */
 static void copy_version(const char *name, const char *sql, int v, char *path, size_t n)
@@ -445,7 +496,7 @@ int main(void)
 		cmocka_unit_test(twice), cmocka_unit_test(empty_paths),
 		cmocka_unit_test(merge_refused), cmocka_unit_test(param_dedup),
 		cmocka_unit_test(messages), cmocka_unit_test(cache_off),
-		cmocka_unit_test(fresh_clone),
+		cmocka_unit_test(fresh_clone), cmocka_unit_test(cache_limit),
 	};
 	int rc;
 	if (!mkdtemp(dir))

@@ -94,5 +94,6 @@ int tn_cmd_replay(int argc, char **argv);
 int tn_cmd_merge(int argc, char **argv);
 int tn_cmd_compact(int argc, char **argv);
 int tn_cmd_upgrade(int argc, char **argv);
+int tn_cmd_cache(int argc, char **argv);
 
 #endif

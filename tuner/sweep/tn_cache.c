@@ -121,6 +121,7 @@ int tn_cache_get(const char *dir, const char *key, struct rt_prog *p)
 	}
 	fclose(f);
 	p->size = (size_t)len;
+	tn_cache_touch(dir, key);
 	p->log = strdup("from the compile cache");
 	return p->log ? 0 : (free(p->code), p->code = NULL, 1);
 }

@@ -21,4 +21,26 @@ int tn_cache_get(const char *dir, const char *key, struct rt_prog *p);
 /* 0 when stored; failures only cost a later compile. */
 int tn_cache_put(const char *dir, const char *key, const struct rt_prog *p);
 
+/* Its size, limit and cleaning (tn_cache_use.c). */
+#define TN_CACHE_MAX_DEFAULT (2LL << 30)        /* bytes, unless FDTUNE_CACHE_MAX */
+struct tn_cache_use {
+	long long entries, bytes;       /* what is left */
+	long long removed, removed_bytes;
+	long long foreign;              /* files of other forms, never touched */
+};
+/* Marks the entry KEY as used now (the trim removes the least recently used). */
+void tn_cache_touch(const char *dir, const char *key);
+/* Counts the entries of the cache dir into *u and, with max >= 0, removes
+ * the least recently used until their bytes are at most max (0 empties it);
+ * temporary files of interrupted writes older than an hour go too. 0, or 1
+ * with err set when dir cannot be read. */
+int tn_cache_trim(const char *dir, long long max, struct tn_cache_use *u, char *err, size_t n);
+/* $FDTUNE_CACHE_MAX into *max (TN_CACHE_MAX_DEFAULT when unset); 1 with err
+ * set when it is no size. */
+int tn_cache_limit(long long *max, char *err, size_t n);
+/* b bytes as text in KiB or MiB, into s[0..n). */
+void tn_cache_fmt(long long b, char *s, size_t n);
+/* A size: bytes, or a number with K, M or G (1024-based; GiB and GB alike). */
+int tn_cache_size_parse(const char *s, long long *bytes, char *err, size_t n);
+
 #endif

@@ -280,6 +280,31 @@ static double rate(const struct tn_run *c)
 	return t > 0 ? done / t : 0;
 }
 
+/* Trims the compile cache to its limit (tn_cache_use.c) after a sweep; what
+ * was removed is said unless quiet, a limit that is no size always. A cache
+ * that fails to trim only stays larger. */
+static void trim_cache(int quiet)
+{
+	const char *dir = tn_cache_dir();
+	struct tn_cache_use u;
+	long long max;
+	char err[1024];
+	if (!dir)
+		return;
+	if (tn_cache_limit(&max, err, sizeof err)) {
+		fprintf(stderr, "fdtune: the compile cache is not trimmed: %s\n", err);
+		return;
+	}
+	if (!tn_cache_trim(dir, max, &u, err, sizeof err) && u.removed && !quiet) {
+		char a[32], b[32];
+		tn_cache_fmt(u.removed_bytes, a, sizeof a);
+		tn_cache_fmt(max, b, sizeof b);
+		fprintf(stderr, "fdtune: compile cache: removed the %lld least recently used "
+			"entries (%s) to stay within %s (FDTUNE_CACHE_MAX); %lld left\n",
+			u.removed, a, b, u.entries);
+	}
+}
+
 /* Every job in turn, each to its end; or, for a GPU plan, the anytime order:
  * refinement steps sized by time (tn_order_chunk_time), as a switch of
  * problem empties the pipeline. */
@@ -439,6 +464,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	tn_progress_end(&c.pr);
 	if (!failed)
 		tn_summary(&c);
+	trim_cache(o->quiet);
 	if (failed)
 		;
 	else if (user)                  /* stopped_by_user said why */
