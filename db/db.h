@@ -248,6 +248,12 @@ int db_strategies(struct db *d, const struct db_filter *f, enum db_fmt fmt, FILE
  * text bound to p: literally (% and _ are themselves), ASCII case aside. */
 #define DB_DEVICE_HAS(d, a, p) \
     " (instr(lower(" d "), lower(" p ")) > 0 OR instr(lower(" a "), lower(" p ")) > 0)"
+/* SQL: column device_id is a board of the same model (vendor, name, arch)
+ * as the board whose devices.id is the parameter p ("?1"). A board is its
+ * UUID; what is recorded, resumed, ranked and reported is the model's. */
+#define DB_SAME_MODEL(p) \
+    "device_id IN (SELECT m.id FROM devices m JOIN devices o USING (vendor, name, arch)" \
+    " WHERE o.id = " p ")"
 /* NULL / 0 = any.  device: device name or arch contains it (DB_DEVICE_HAS);
  * family and precision match exactly; nx, ny, nz (all or none) the size. */
 struct db_filter { const char *device, *family, *precision; int radius, nx, ny, nz; };

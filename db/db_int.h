@@ -60,12 +60,6 @@ struct db { sqlite3 *h; };
     " 'resource_limit')) WHERE nth = 1 AND status = 'ok' AND median_ms IS NOT NULL"
 #define DB_CURRENT_IDS "SELECT run_id FROM (" DB_CURRENT ")"
 
-/* SQL: runs.device_id is a board of the same model (vendor, name, arch) as
- * the board whose devices.id is the parameter p ("?1"). A board is its UUID;
- * what is recorded, resumed and ranked is the model's. */
-#define DB_SAME_MODEL(p) \
-    "device_id IN (SELECT m.id FROM devices m JOIN devices o USING (vendor, name, arch)" \
-    " WHERE o.id = " p ")"
 
 /* The schema's migrations (db_schema.c): entry i takes version i to i + 1. */
 extern const char *const db_migrations[];

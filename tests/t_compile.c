@@ -151,10 +151,21 @@ static void every_family_fp64(void **st)
 	}
 }
 
+/* Marks each parameter's value in config v as compiled (seen[p][j]: value j
+ * of parameter p's default domain). */
+static void mark(const struct tn_family *f, const int *v, char seen[TN_MAXP][TN_MAXV])
+{
+	for (int p = 0; p < f->np; p++)
+		for (int j = 0; j < f->p[p].n; j++)
+			if (f->p[p].v[j] == v[p])
+				seen[p][j] = 1;
+}
+
 /* Every other family of the table: for every R and every vec, the first
  * configuration of the default space (walked from an offset that moves
  * with R, so that the other parameters vary) that passes the constraints;
- * and every value of every parameter's default domain at least once. */
+ * and every value of every parameter's default domain at least once: one
+ * more kernel for each value none of those had. */
 static void every_family(void **st)
 {
 	const char *arch = rt_default_arch();
@@ -166,7 +177,8 @@ static void every_family(void **st)
 		struct tn_space sp;
 		long long size, done = 0;
 		int vec = tn_param_index(f, "vec"), v[TN_MAXP];
-		char why[256];
+		char why[256], seen[TN_MAXP][TN_MAXV];
+		memset(seen, 0, sizeof seen);
 		if (!strcmp(f->name, "xyz"))
 			continue;               /* representative_set */
 		tn_space_default(f, &sp);
@@ -184,11 +196,14 @@ static void every_family(void **st)
 				if (i == size)
 					fail_msg("%s R=%d: no configuration fits", f->name, r);
 				compile_one(f, r, v, arch);
+				mark(f, v, seen);
 				done++;
 			}
 		for (int p = 0; p < f->np; p++)
 			for (int j = 0; j < f->p[p].n; j++) {
 				int r = 1 + (int)(done % TN_RMAX);
+				if (seen[p][j])
+					continue;
 				struct tn_problem pb = { f, r, 96, 40, 24, "fp32", { 1, 1, 1 } };
 				long long i = 0;
 				for (; i < size; i++) {
@@ -198,6 +213,7 @@ static void every_family(void **st)
 				}
 				if (i < size) {         /* some values fit only other radii */
 					compile_one(f, r, v, arch);
+					mark(f, v, seen);
 					done++;
 				}
 			}

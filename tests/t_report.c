@@ -137,8 +137,19 @@ static void full_report(void **st)
 	if (!strstr(md, want))
 		print_error("report.md lacks \"%s\":\n%s\n", want, md);
 	assert_non_null(strstr(md, want));
-	snprintf(want, sizeof want, "Copy bandwidth of the device: %.0f GB/s",
-		 query("select copy_gbs from devices", want, sizeof want));
+	snprintf(want, sizeof want, "Copy bandwidth of the device, as last calibrated: %.0f GB/s",
+		 query("select copy_gbs from devices order by calibrated_at desc limit 1", want,
+		       sizeof want));
+	assert_non_null(strstr(md, want));
+	/* issue 35: each row says which copy bandwidth its % of copy is of: its
+	 * own sweep's, gbs / pct_copy */
+	assert_non_null(strstr(md, "| % of copy | of copy GB/s |"));
+	snprintf(want, sizeof want, "| %.0f |",
+		 query("select 100.0 * gbs / pct_copy from v_current where family = 'xyz' and"
+		       " radius = 4 and precision = 'fp32' order by median_ms, run_id limit 1",
+		       want, sizeof want));
+	if (!strstr(md, want))
+		print_error("report.md lacks the base \"%s\":\n%s\n", want, md);
 	assert_non_null(strstr(md, want));
 	assert_int_equal(t_count(db, "select count(*) from v_runs where status <> 'ok'"), 0);
 	{       /* "(M runs)" when some configuration ran more than once */

@@ -32,33 +32,42 @@ static const char *filters(const struct tn_report_filter *f, char *b, size_t n)
 	return *b ? b + 1 : b;
 }
 
-/* The sections: one row per (device, problem) with runs matching ?1 device
- * text, ?2 family, ?3 radius, ?4 precision (NULL / 0 = any). */
+/* The sections: one row per (device model, problem) with runs matching ?1
+ * device text, ?2 family, ?3 radius, ?4 precision (NULL / 0 = any); the
+ * model's boards pool their runs (DB_SAME_MODEL), under the lowest board id,
+ * and its copy bandwidth is the one last calibrated on any of them. */
 enum { S_DEV_ID, S_PROB_ID, S_DEV, S_ARCH, S_FAM, S_RAD, S_NX, S_NY, S_NZ, S_PREC, S_COPY,
        S_CONFIGS, S_RUNS, S_OK, S_FAILS };
 static const char sections_sql[] =
-	"SELECT v.device_id, v.problem_id, v.device, v.arch, v.family, v.radius, v.nx, v.ny,"
-	" v.nz, v.precision, d.copy_gbs, count(DISTINCT v.config_id), count(*),"
-	" sum(v.status = 'ok'),"
-	" (SELECT group_concat(f.n || ' ' || f.status, ', ') FROM v_failures f"
-	"   WHERE f.device_id = v.device_id AND f.problem_id = v.problem_id)"
+	"SELECT min(v.device_id) AS dm, v.problem_id, v.device, v.arch, v.family, v.radius,"
+	" v.nx, v.ny, v.nz, v.precision,"
+	" (SELECT c.copy_gbs FROM devices c WHERE c.vendor = d.vendor AND c.name = d.name"
+	"   AND c.arch = d.arch AND c.copy_gbs > 0 ORDER BY c.calibrated_at DESC LIMIT 1),"
+	" count(DISTINCT v.config_id), count(*), sum(v.status = 'ok'),"
+	" (SELECT group_concat(n || ' ' || status, ', ') FROM (SELECT f.status, sum(f.n) AS n"
+	"   FROM v_failures f WHERE f.problem_id = v.problem_id AND f.device_id IN (SELECT m.id"
+	"   FROM devices m WHERE m.vendor = d.vendor AND m.name = d.name AND m.arch = d.arch)"
+	"   GROUP BY f.status))"
 	" FROM v_runs v JOIN devices d ON d.id = v.device_id"
 	" WHERE (?1 IS NULL OR" DB_DEVICE_HAS("v.device", "v.arch", "?1") ")"
 	"  AND (?2 IS NULL OR v.family = ?2) AND (?3 = 0 OR v.radius = ?3)"
 	"  AND (?4 IS NULL OR v.precision = ?4)"
-	" GROUP BY v.device_id, v.problem_id"
+	" GROUP BY d.vendor, v.device, v.arch, v.problem_id"
 	" ORDER BY v.device, v.arch, v.family, v.radius, v.nx, v.ny, v.nz, v.precision";
 
-/* The ten fastest records (v_current, copied into temp.recs) of device ?1, problem ?2, parameters as "k=v k=v". */
+/* The ten fastest records (v_current, copied into temp.recs) of the model of
+ * board ?1, problem ?2, parameters as "k=v k=v"; each with the copy bandwidth
+ * its % of copy is of (its sweep's calibration). */
 static const char top_sql[] =
 	"SELECT (SELECT group_concat(key || '=' || value, ' ') FROM json_each(params)),"
-	" median_ms, gbs, pct_copy, regs FROM temp.recs"
-	" WHERE device_id = ?1 AND problem_id = ?2"
+	" median_ms, gbs, pct_copy, regs,"
+	" CASE WHEN pct_copy > 0 THEN 100.0 * gbs / pct_copy END FROM temp.recs"
+	" WHERE " DB_SAME_MODEL("?1") " AND problem_id = ?2"
 	" ORDER BY median_ms, run_id LIMIT 10";
 
-#define OK_RUNS " FROM temp.recs WHERE device_id = ?1 AND gbs IS NOT NULL"
+#define OK_RUNS " FROM temp.recs WHERE " DB_SAME_MODEL("?1") " AND gbs IS NOT NULL"
 
-/* One kind of plot: its query (?1 device id, ?2 problem id; the best GB/s
+/* One kind of plot: its query (?1 a board of the model, ?2 problem id; the best GB/s
  * per x value, in plotting order), the gnuplot lines that set the x range
  * after "stats 'FILE' ", and the plot command after "plot 'FILE' ". */
 static const struct plot {
@@ -210,7 +219,7 @@ static int section(sqlite3 *h, sqlite3_stmt *sec, FILE *md, FILE *gp, const char
 	long long runs = sqlite3_column_int64(sec, S_RUNS), ok = sqlite3_column_int64(sec, S_OK);
 	double copy = sqlite3_column_double(sec, S_COPY);
 	const char *fails = (const char *)sqlite3_column_text(sec, S_FAILS);
-	char name[512], b[4][64];
+	char name[512], b[5][64];
 	sqlite3_stmt *st = NULL;
 	int rc, step, rank = 0;
 
@@ -220,7 +229,8 @@ static int section(sqlite3 *h, sqlite3_stmt *sec, FILE *md, FILE *gp, const char
 		 sqlite3_column_int(sec, S_NZ), sqlite3_column_text(sec, S_PREC));
 	fprintf(md, "\n## %s (%s)\n\n", name, sqlite3_column_text(sec, S_ARCH));
 	if (copy > 0)
-		fprintf(md, "Copy bandwidth of the device: %.0f GB/s (the roof in the plots). ", copy);
+		fprintf(md, "Copy bandwidth of the device, as last calibrated: %.0f GB/s (the roof "
+			"in the plots). ", copy);
 	else
 		fprintf(md, "Copy bandwidth not measured (`fdtune devices --calibrate`): no roof. ");
 	fprintf(md, "Configurations run: %lld", configs);
@@ -233,11 +243,14 @@ static int section(sqlite3 *h, sqlite3_stmt *sec, FILE *md, FILE *gp, const char
 		goto done;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!rank++)
-			fprintf(md, "| # | params | ms | GB/s | %% of copy | regs |\n"
-				"|---:|---|---:|---:|---:|---:|\n");
-		fprintf(md, "| %d | `%s` | %s | %s | %s | %s |\n", rank, sqlite3_column_text(st, 0),
-			num(st, 1, 4, b[0], sizeof b[0]), num(st, 2, 1, b[1], sizeof b[1]),
-			num(st, 3, 1, b[2], sizeof b[2]), num(st, 4, 0, b[3], sizeof b[3]));
+			fprintf(md, "Each row's %% of copy is of the copy bandwidth its own sweep "
+				"measured when it began (the column beside it), not of the figure "
+				"above.\n\n| # | params | ms | GB/s | %% of copy | of copy GB/s | regs |\n"
+				"|---:|---|---:|---:|---:|---:|---:|\n");
+		fprintf(md, "| %d | `%s` | %s | %s | %s | %s | %s |\n", rank,
+			sqlite3_column_text(st, 0), num(st, 1, 4, b[0], sizeof b[0]),
+			num(st, 2, 1, b[1], sizeof b[1]), num(st, 3, 1, b[2], sizeof b[2]),
+			num(st, 5, 0, b[4], sizeof b[4]), num(st, 4, 0, b[3], sizeof b[3]));
 	}
 	if (step != SQLITE_DONE) {
 		rc = sql_fail(h, "report top runs", err, n);
