@@ -273,6 +273,7 @@ int db_wrap(sqlite3 **h, struct db **out, char *err, size_t n)
     if (!(*out = malloc(sizeof **out)))
         return db_fail(err, n, "opening %s: out of memory", sqlite3_db_filename(*h, "main"));
     (*out)->h = *h;
+    (*out)->json = NULL;
     *h = NULL;
     return 0;
 }
@@ -288,8 +289,10 @@ int db_open(const char *path, struct db **out, char *err, size_t n)
 
 void db_close(struct db *d)
 {
-    if (d)
+    if (d) {
+        sqlite3_finalize(d->json);      /* its error, if any, was the last use's */
         db_shut(d->h);
+    }
     free(d);
 }
 

@@ -29,7 +29,8 @@ enum { DEV, ARCH, FAM, RAD, NX, NY, NZ, PREC, PARAMS, MS, GBS, PCT, MCELLS, REGS
     " pct_copy, mcells, regs, spill_bytes, reps, run_id, rk" \
     " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY device, arch, problem_id" \
     "                                    ORDER BY median_ms, run_id) AS rk" \
-    "       FROM (" DB_CURRENT ") WHERE" MATCH " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)))" \
+    "       FROM v_runs WHERE run_id IN (" DB_CURRENT_IDS_OF(DB_PROBLEM_MATCH) ") AND" MATCH \
+    "       AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)))" \
     " WHERE ?5 OR rk = 1" \
     " ORDER BY device, arch, family, radius, nx, ny, nz, precision, rk"
 
@@ -313,7 +314,8 @@ int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pi
         "SELECT run_id, device, arch, family, radius, nx, ny, nz, precision, params, median_ms,"
         " gbs, pct_copy, created FROM v_runs WHERE" MATCH
         " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8))"
-        " AND (CASE WHEN ?9 = 0 THEN run_id IN (" DB_CURRENT_IDS ") ELSE run_id = ?9 END)"
+        " AND (CASE WHEN ?9 = 0 THEN run_id IN (" DB_CURRENT_IDS_OF(DB_PROBLEM_MATCH) ")"
+        " ELSE run_id = ?9 END)"
         " ORDER BY nx * ny * nz DESC, coalesce(json_extract(params, '$.acc'), 0), median_ms,"
         " run_id LIMIT 1";      /* a storing run (acc 0) before an accumulating one */
     sqlite3_stmt *st = NULL;
@@ -365,24 +367,26 @@ int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pi
 int db_json_int(struct db *d, const char *json, const char *key, int *v, int *found,
                 char *err, size_t n)
 {
-    sqlite3_stmt *st = NULL;
     sqlite3 *h = NULL;
     int src, rc = -1;
 
     if (db_handle(d, &h, err, n))
         return -1;
-    src = sqlite3_prepare_v2(h, "SELECT json_extract(?1, '$.' || ?2)", -1, &st, NULL);
-    if (src == SQLITE_OK && (src = sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC)) == SQLITE_OK &&
-        (src = sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC)) == SQLITE_OK &&
-        (src = sqlite3_step(st)) == SQLITE_ROW) {
-        *found = sqlite3_column_type(st, 0) == SQLITE_INTEGER;
-        *v = sqlite3_column_int(st, 0);
+    src = d->json ? SQLITE_OK
+                  : sqlite3_prepare_v2(h, "SELECT json_extract(?1, '$.' || ?2)", -1, &d->json, NULL);
+    if (src == SQLITE_OK && (src = sqlite3_bind_text(d->json, 1, json, -1, SQLITE_STATIC)) == SQLITE_OK &&
+        (src = sqlite3_bind_text(d->json, 2, key, -1, SQLITE_STATIC)) == SQLITE_OK &&
+        (src = sqlite3_step(d->json)) == SQLITE_ROW) {
+        *found = sqlite3_column_type(d->json, 0) == SQLITE_INTEGER;
+        *v = sqlite3_column_int(d->json, 0);
         rc = 0;
     } else {
         rc = db_fail(err, n, "db_json_int(%s): %s", key, sqlite3_errmsg(h));
     }
-    if (sqlite3_finalize(st) != SQLITE_OK && rc == 0)
-        rc = db_fail(err, n, "db_json_int: %s", sqlite3_errmsg(h));
+    if (d->json) {
+        sqlite3_reset(d->json);         /* its code repeats the step's, reported above */
+        sqlite3_clear_bindings(d->json);
+    }
     return rc;
 }
 

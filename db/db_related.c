@@ -12,7 +12,9 @@
 
 #include <sqlite3.h>
 
-/* ?1 device id (0: every device of arch ?4), ?2 the problem, ?3 a run whose
+/* The records are DB_CURRENT's among the problem's family and precision
+ * only (DB_CURRENT_IDS_OF), not ranked over the whole history.
+ * ?1 device id (0: every device of arch ?4), ?2 the problem, ?3 a run whose
  * device and problem stand in for ?1 and ?2 where those are 0, ?5 1: leave
  * out every problem of the problem's size too, ?6 k, ?7 1: add the fastest
  * configuration with each value of each parameter, ?8 the devices walked
@@ -29,7 +31,9 @@ static const char related_sql[] =
     " r AS (SELECT md.dm AS device_id, r.problem_id, r.config_id, min(r.median_ms) AS ms"
     "       FROM runs r JOIN devices d ON d.id = r.device_id JOIN md ON md.id = r.device_id"
     "            JOIN problems p ON p.id = r.problem_id, t, tm, tp"
-    "       WHERE r.id IN (" DB_CURRENT_IDS ") AND p.family = tp.family"
+    "       WHERE r.id IN (" DB_CURRENT_IDS_OF("r.problem_id IN (SELECT p2.id FROM problems"
+    "              p2, tp WHERE p2.family = tp.family AND p2.precision = tp.precision)")
+    "              ) AND p.family = tp.family"
     "         AND p.precision = tp.precision"
     "         AND (CASE WHEN t.dev IS NULL THEN d.arch = ?4 AND p.id <> tp.id"
     "              WHEN ?8 = 1 THEN md.dm <> tm.dm"

@@ -195,7 +195,8 @@ static const char sizes_sql[] =
 	"SELECT family, device, params, radius, nx, ny, nz, median_ms, gbs FROM"
 	" (SELECT *, ROW_NUMBER() OVER (PARTITION BY device, nx, ny, nz"
 	"  ORDER BY coalesce(json_extract(params, '$.acc'), 0), median_ms, run_id)"
-	"  AS rk FROM (" DB_CURRENT ") WHERE family = ?2"
+	"  AS rk FROM (" DB_CURRENT ") WHERE problem_id IN (SELECT id FROM problems"
+	"  WHERE family = ?2 AND radius = ?3 AND precision = ?4) AND family = ?2"
 	"  AND radius = ?3 AND precision = ?4"
 	"  AND" DB_DEVICE_HAS("device", "arch", "?1") ")"
 	" WHERE rk = 1 ORDER BY device, nx * ny * nz, nx, ny, nz";
