@@ -83,6 +83,32 @@ struct db { sqlite3 *h; sqlite3_stmt *json; };
     " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)))"
 
 
+/* The SELECT of the view v_strategies (schema 3), over the passes P: the
+ * view's text in migration 3, which must not change, and db_strategies'
+ * query over a snapshot of v_passes (db_strategy.c). */
+#define DB_STRATEGIES(P) \
+    "SELECT *, two_pass_ms / fused_ms AS fused_vs_two,\n" \
+    " three_pass_ms / fused_ms AS fused_vs_three,\n" \
+    " CASE WHEN fused_ms <= coalesce(min(two_pass_ms, three_pass_ms), two_pass_ms, three_pass_ms,\n" \
+    "   fused_ms) THEN 'fused' WHEN two_pass_ms <= coalesce(three_pass_ms, two_pass_ms)\n" \
+    "   THEN 'two-pass' ELSE 'three-pass' END AS winner\n" \
+    "FROM (SELECT f.device, f.arch, f.radius, f.nx, f.ny, f.nz, f.precision, f.ms AS fused_ms,\n" \
+    " (SELECT min(a.ms + b.ms) FROM " P " a JOIN " P " b USING (device, arch, radius,\n" \
+    "   nx, ny, nz, precision) WHERE a.device = f.device AND a.arch = f.arch\n" \
+    "   AND a.radius = f.radius AND a.nx = f.nx AND a.ny = f.ny AND a.nz = f.nz\n" \
+    "   AND a.precision = f.precision AND a.acc = 0 AND b.acc = 1\n" \
+    "   AND ((a.family = 'xy' AND b.family = 'z') OR (a.family = 'z' AND b.family = 'xy')))\n" \
+    "  AS two_pass_ms,\n" \
+    " (SELECT min(a.ms + b.ms + c.ms) FROM " P " a JOIN " P " b USING (device, arch,\n" \
+    "   radius, nx, ny, nz, precision) JOIN " P " c USING (device, arch, radius, nx, ny,\n" \
+    "   nz, precision) WHERE a.device = f.device AND a.arch = f.arch\n" \
+    "   AND a.radius = f.radius AND a.nx = f.nx AND a.ny = f.ny AND a.nz = f.nz\n" \
+    "   AND a.precision = f.precision AND a.acc = 0 AND b.acc = 1 AND c.acc = 1\n" \
+    "   AND a.family IN ('x', 'y', 'z') AND b.family IN ('x', 'y', 'z')\n" \
+    "   AND c.family IN ('x', 'y', 'z') AND a.family <> b.family AND a.family <> c.family\n" \
+    "   AND b.family < c.family) AS three_pass_ms\n" \
+    "FROM " P " f WHERE f.family = 'xyz')"
+
 /* The schema's migrations (db_schema.c): entry i takes version i to i + 1. */
 extern const char *const db_migrations[];
 

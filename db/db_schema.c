@@ -74,27 +74,7 @@ const char *const db_migrations[] = {
     " coalesce(json_extract(params, '$.acc'), 0) AS acc, min(median_ms) AS ms\n"
     "FROM v_runs WHERE status = 'ok' AND median_ms IS NOT NULL\n"
     "GROUP BY device, arch, family, radius, nx, ny, nz, precision, acc;\n"
-    "CREATE VIEW v_strategies AS SELECT *, two_pass_ms / fused_ms AS fused_vs_two,\n"
-    " three_pass_ms / fused_ms AS fused_vs_three,\n"
-    " CASE WHEN fused_ms <= coalesce(min(two_pass_ms, three_pass_ms), two_pass_ms, three_pass_ms,\n"
-    "   fused_ms) THEN 'fused' WHEN two_pass_ms <= coalesce(three_pass_ms, two_pass_ms)\n"
-    "   THEN 'two-pass' ELSE 'three-pass' END AS winner\n"
-    "FROM (SELECT f.device, f.arch, f.radius, f.nx, f.ny, f.nz, f.precision, f.ms AS fused_ms,\n"
-    " (SELECT min(a.ms + b.ms) FROM v_passes a JOIN v_passes b USING (device, arch, radius,\n"
-    "   nx, ny, nz, precision) WHERE a.device = f.device AND a.arch = f.arch\n"
-    "   AND a.radius = f.radius AND a.nx = f.nx AND a.ny = f.ny AND a.nz = f.nz\n"
-    "   AND a.precision = f.precision AND a.acc = 0 AND b.acc = 1\n"
-    "   AND ((a.family = 'xy' AND b.family = 'z') OR (a.family = 'z' AND b.family = 'xy')))\n"
-    "  AS two_pass_ms,\n"
-    " (SELECT min(a.ms + b.ms + c.ms) FROM v_passes a JOIN v_passes b USING (device, arch,\n"
-    "   radius, nx, ny, nz, precision) JOIN v_passes c USING (device, arch, radius, nx, ny,\n"
-    "   nz, precision) WHERE a.device = f.device AND a.arch = f.arch\n"
-    "   AND a.radius = f.radius AND a.nx = f.nx AND a.ny = f.ny AND a.nz = f.nz\n"
-    "   AND a.precision = f.precision AND a.acc = 0 AND b.acc = 1 AND c.acc = 1\n"
-    "   AND a.family IN ('x', 'y', 'z') AND b.family IN ('x', 'y', 'z')\n"
-    "   AND c.family IN ('x', 'y', 'z') AND a.family <> b.family AND a.family <> c.family\n"
-    "   AND b.family < c.family) AS three_pass_ms\n"
-    "FROM v_passes f WHERE f.family = 'xyz');\n",
+    "CREATE VIEW v_strategies AS " DB_STRATEGIES("v_passes") ";\n",
 
     /* 4: boards of one model pool their runs in v_best: a sweep over
      * --devices 0,1 shares one space out between two boards, and its best
