@@ -23,6 +23,17 @@
 #include "rt.h"
 #include "tn.h"
 
+/* The value of the definition named name among d[0..nd); fails the test
+ * where there is none. */
+static int *def(struct gen_def *d, int nd, const char *name)
+{
+	for (int i = 0; i < nd; i++)
+		if (!strcmp(d[i].name, name))
+			return &d[i].value;
+	fail_msg("no definition %s", name);
+	return NULL;
+}
+
 static void representative_set(void **st)
 {
 	const char *arch = rt_default_arch();
@@ -46,18 +57,19 @@ static void representative_set(void **st)
 				char err[4096], why[256], *src;
 				struct rt_prog p;
 				struct tn_problem pb = { tn_family("xyz"), r, 64, 64, 64, "fp32", { 1, 1, 1 } };
-				int v[13];
+				const int nd = (int)(sizeof d / sizeof d[0]);
+				int v[TN_MAXP], *pf = def(d, nd, "pf");
 				/* the deepest ring that fits the LDS of the target */
 				for (;;) {
-					for (int i = 0; i < 13; i++)
-						v[i] = d[i + 1].value;
-					if (!pb.fam->check(&pb, v, &lim, why, sizeof why) || d[8].value == 0)
+					for (int i = 1; i < nd; i++)    /* d[0] is r */
+						v[tn_param_index(pb.fam, d[i].name)] = d[i].value;
+					if (!pb.fam->check(&pb, v, &lim, why, sizeof why) || *pf == 0)
 						break;
-					d[8].value--;
+					--*pf;
 				}
 				if (pb.fam->check(&pb, v, &lim, why, sizeof why))
 					fail_msg("R=%d vec=%d lds=%d: %s", r, vec, lds, why);
-				assert_int_equal(gen_source("xyz.m4", "fdt_kernel", d, 14, &src, err,
+				assert_int_equal(gen_source("xyz.m4", "fdt_kernel", d, nd, &src, err,
 							    sizeof err), 0);
 				if (rt_compile(src, "xyz.cu", arch, NULL, 0, &p, err, sizeof err))
 					print_error("R=%d vec=%d lds=%d: %s\n%s\n", r, vec, lds, err, p.log);
@@ -65,19 +77,19 @@ static void representative_set(void **st)
 				assert_true(p.size > 0);
 				if (p.regs <= 0 || p.regs > 512)     /* gfx90a: 256 arch + 256 acc VGPRs */
 					fail_msg("R=%d vec=%d lds=%d zu=%d: %d registers", r, vec, lds,
-						 d[12].value, p.regs);
+						 *def(d, nd, "zu"), p.regs);
 				assert_true(p.spill >= 0);
 				/* LDS bytes: lds 1, static, (rows + 2R) * bx * vec * 4; lds 2,
 				 * dynamic (the descriptor's), a ring of pf + 3 tiles of
 				 * (rows + 2R) * (bx + 2 xv) vectors */
-				int rows = 4 * d[4].value, xv = (r + vec - 1) / vec;
+				int rows = 4 * *def(d, nd, "ypt"), xv = (r + vec - 1) / vec;
 				if (lds == 1)
 					assert_int_equal(p.lds, (rows + 2 * r) * bx * vec * 4);
 				else
 					assert_int_equal(p.lds, 0);
 				assert_int_equal(pb.fam->dyn_lds(&pb, v), lds != 2 ? 0 :
-						 (d[8].value + 3) * (rows + 2 * r) * (bx + 2 * xv) * vec * 4 +
-						 (d[13].value ? (d[8].value + 3) * 8 : 0));
+						 (*pf + 3) * (rows + 2 * r) * (bx + 2 * xv) * vec * 4 +
+						 (*def(d, nd, "tma") ? (*pf + 3) * 8 : 0));
 				assert_non_null(strstr(p.options, arch));
 				rt_prog_free(&p);
 				free(src);

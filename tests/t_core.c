@@ -244,6 +244,41 @@ static void space_enumerates(void **st)
 	assert_int_not_equal(tn_space_set(&s, "nw=-3", err, sizeof err), 0);
 }
 
+/* v: the xyz configuration text names (tn_config_named), all 13 parameters. */
+static void named(int *v, const char *text)
+{
+	char err[256];
+	if (tn_config_named(&tn_fam_xyz, text, v, err, sizeof err))
+		fail_msg("%s", err);
+}
+
+/* tn_config_named: unnamed parameters take their domain's first value;
+ * an unknown name, a value that is no integer, a name twice are refused;
+ * tn_config_text of the result names it again. */
+static void config_named(void **st)
+{
+	int v[TN_MAXP], w[TN_MAXP];
+	char err[256], txt[512];
+	(void)st;
+	assert_int_equal(tn_config_named(&tn_fam_xyz, "bx=64  nw=100", v, err, sizeof err), 0);
+	for (int i = 0; i < tn_fam_xyz.np; i++) {
+		const char *nm = tn_fam_xyz.p[i].name;
+		assert_int_equal(v[i], !strcmp(nm, "bx") ? 64 : !strcmp(nm, "nw") ? 100 :
+				 tn_fam_xyz.p[i].v[0]);
+	}
+	tn_config_text(&tn_fam_xyz, v, txt, sizeof txt);
+	assert_int_equal(tn_config_named(&tn_fam_xyz, txt, w, err, sizeof err), 0);
+	assert_memory_equal(v, w, (size_t)tn_fam_xyz.np * sizeof *v);
+	assert_int_not_equal(tn_config_named(&tn_fam_xyz, "acc=1", v, err, sizeof err), 0);
+	assert_non_null(strstr(err, "xyz has no parameter 'acc'"));
+	assert_int_not_equal(tn_config_named(&tn_fam_xyz, "vec=4x", v, err, sizeof err), 0);
+	assert_non_null(strstr(err, "not an integer"));
+	assert_int_not_equal(tn_config_named(&tn_fam_xyz, "vec=2 vec=4", v, err, sizeof err), 0);
+	assert_non_null(strstr(err, "twice"));
+	assert_int_not_equal(tn_config_named(&tn_fam_xyz, "vec", v, err, sizeof err), 0);
+	assert_int_equal(tn_config_named(&tn_fam_xyz, "", v, err, sizeof err), 0);
+}
+
 static void constraints(void **st)
 {
 	struct tn_problem pb = problem(4, 512, 512, 512);
@@ -252,38 +287,50 @@ static void constraints(void **st)
 	unsigned g[3], b[3];
 	(void)st;
 	tn_limits_of_arch("sm_90", &lim);
-	int ok[] = { 4, 64, 4, 1, 1, 100, 1, 0, 0, 0, 0, 1, 0 };
+	int ok[TN_MAXP];
+	named(ok, "vec=4 bx=64 by=4 ypt=1 lds=1 nw=100 nt=1 pf=0 mb=0 ku=0 zd=0 zu=1 tma=0");
 	assert_int_equal(tn_fam_xyz.check(&pb, ok, &lim, why, sizeof why), 0);
-	int threads[] = { 4, 256, 8, 1, 0, 64, 0, 0, 0, 0, 0, 1, 0 };
+	int threads[TN_MAXP];
+	named(threads, "vec=4 bx=256 by=8 ypt=1 lds=0 nw=64 nt=0 pf=0 mb=0 ku=0 zd=0 zu=1 tma=0");
 	assert_int_equal(tn_fam_xyz.check(&pb, threads, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "2048 threads"));
-	int lds[] = { 4, 256, 4, 4, 1, 64, 0, 1, 0, 0, 0, 1, 0 };   /* (16 + 8) * 256 * 16 B = 96 KiB */
+	int lds[TN_MAXP];
+	named(lds, "vec=4 bx=256 by=4 ypt=4 lds=1 nw=64 nt=0 pf=1 mb=0 ku=0 zd=0 zu=1 tma=0");   /* (16 + 8) * 256 * 16 B = 96 KiB */
 	assert_int_equal(tn_fam_xyz.check(&pb, lds, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "LDS"));
-	int vec[] = { 3, 64, 4, 1, 1, 64, 0, 0, 0, 0, 0, 1, 0 };
+	int vec[TN_MAXP];
+	named(vec, "vec=3 bx=64 by=4 ypt=1 lds=1 nw=64 nt=0 pf=0 mb=0 ku=0 zd=0 zu=1 tma=0");
 	assert_int_equal(tn_fam_xyz.check(&pb, vec, &lim, why, sizeof why), 1);
-	int flag[] = { 4, 64, 4, 1, 3, 64, 0, 0, 0, 0, 0, 1, 0 };
-	int pf[] = { 4, 64, 4, 1, 1, 64, 0, 2, 0, 0, 0, 1, 0 };
+	int flag[TN_MAXP];
+	named(flag, "vec=4 bx=64 by=4 ypt=1 lds=3 nw=64 nt=0 pf=0 mb=0 ku=0 zd=0 zu=1 tma=0");
+	int pf[TN_MAXP];
+	named(pf, "vec=4 bx=64 by=4 ypt=1 lds=1 nw=64 nt=0 pf=2 mb=0 ku=0 zd=0 zu=1 tma=0");
 	/* the lds=2 ring is dynamic LDS: 5 x 24 x 66 x 16 B = 124 KiB fits sm_90's
 	 * opt-in (227 KiB), not gfx90a's 64 KiB; 5 x 40 x 130 x 16 B fits neither */
-	int ring[] = { 4, 64, 4, 4, 2, 64, 0, 2, 0, 0, 0, 1, 0 };
+	int ring[TN_MAXP];
+	named(ring, "vec=4 bx=64 by=4 ypt=4 lds=2 nw=64 nt=0 pf=2 mb=0 ku=0 zd=0 zu=1 tma=0");
 	assert_int_equal(tn_fam_xyz.check(&pb, ring, &lim, why, sizeof why), 0);
 	assert_int_equal(tn_fam_xyz.dyn_lds(&pb, ring), 5 * 24 * 66 * 16);
 	struct tn_limits amd;
 	tn_limits_of_arch("gfx90a", &amd);
 	assert_int_equal(tn_fam_xyz.check(&pb, ring, &amd, why, sizeof why), 1);
 	assert_non_null(strstr(why, "dynamic LDS"));
-	int big[] = { 4, 128, 8, 4, 2, 64, 0, 2, 0, 0, 0, 1, 0 };
+	int big[TN_MAXP];
+	named(big, "vec=4 bx=128 by=8 ypt=4 lds=2 nw=64 nt=0 pf=2 mb=0 ku=0 zd=0 zu=1 tma=0");
 	assert_int_equal(tn_fam_xyz.check(&pb, big, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "over the limit of 232448"));
-	int zu[] = { 4, 64, 4, 1, 2, 64, 0, 0, 0, 1, 0, 2, 0 };     /* ku=1 with zu=2 */
+	int zu[TN_MAXP];
+	named(zu, "vec=4 bx=64 by=4 ypt=1 lds=2 nw=64 nt=0 pf=0 mb=0 ku=1 zd=0 zu=2 tma=0");     /* ku=1 with zu=2 */
 	assert_int_equal(tn_fam_xyz.check(&pb, zu, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "zu=2 with ku=1"));
-	int mb[] = { 4, 256, 4, 1, 1, 64, 0, 0, 3, 0, 0, 1, 0 };
-	int zd[] = { 4, 64, 4, 1, 1, 64, 0, 0, 0, 0, 1, 1, 0 };
+	int mb[TN_MAXP];
+	named(mb, "vec=4 bx=256 by=4 ypt=1 lds=1 nw=64 nt=0 pf=0 mb=3 ku=0 zd=0 zu=1 tma=0");
+	int zd[TN_MAXP];
+	named(zd, "vec=4 bx=64 by=4 ypt=1 lds=1 nw=64 nt=0 pf=0 mb=0 ku=0 zd=1 zu=1 tma=0");
 	assert_int_equal(tn_fam_xyz.check(&pb, zd, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "zd=1 needs lds=2"));
-	int zd2[] = { 4, 64, 4, 1, 2, 64, 0, 0, 0, 0, 1, 1, 0 };
+	int zd2[TN_MAXP];
+	named(zd2, "vec=4 bx=64 by=4 ypt=1 lds=2 nw=64 nt=0 pf=0 mb=0 ku=0 zd=1 zu=1 tma=0");
 	assert_int_equal(tn_fam_xyz.check(&pb, zd2, &lim, why, sizeof why), 0);
 	tn_fam_xyz.geom(&pb, zd2, g, b);
 	assert_true(g[0] == 8 && g[1] == 2 && g[2] == 128);    /* z chunks first */
@@ -498,7 +545,7 @@ int main(void)
 		cmocka_unit_test(coef_exact), cmocka_unit_test(coef_consistent),
 		cmocka_unit_test(ref_quadratic), cmocka_unit_test(ref_impulse),
 		cmocka_unit_test(layout_aligned), cmocka_unit_test(check_output),
-		cmocka_unit_test(space_enumerates), cmocka_unit_test(constraints),
+		cmocka_unit_test(space_enumerates), cmocka_unit_test(config_named), cmocka_unit_test(constraints),
 		cmocka_unit_test(geometry_source),
 		cmocka_unit_test(gen_expands), cmocka_unit_test(gen_rejects),
 		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies),

@@ -198,6 +198,12 @@ struct db;
 int tn_config_parse(struct db *db, const struct tn_family *f, const char *json, int *v,
 		    unsigned *given, char *err, size_t n);
 void tn_config_text(const struct tn_family *f, const int *v, char *buf, size_t n);
+/* v = the configuration of f that text names, words "name=value" apart by
+ * spaces (tn_config_text's form); a parameter not named takes the first
+ * value of its default domain. Nonzero with err set for a name f lacks, a
+ * value that is no integer, or a name given twice. What tests and tools
+ * build configurations with, never by position. */
+int tn_config_named(const struct tn_family *f, const char *text, int *v, char *err, size_t n);
 /* A family's default v for problem pb brought within 48 KiB of LDS per
  * block (no opt-in: what any device gives), by the first value of the last
  * parameter that makes it fit; libfdtune's defaults (tn_defaults.c) and an

@@ -9,6 +9,7 @@
 #include "tn.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,48 @@ void tn_config_text(const struct tn_family *f, const int *v, char *buf, size_t n
 		if (tn_param_shown(f, v, i))
 			o += (size_t)snprintf(buf + o, n - o, "%s%s=%d", k++ ? " " : "",
 					      f->p[i].name, v[i]);
+}
+
+int tn_config_named(const struct tn_family *f, const char *text, int *v, char *err, size_t n)
+{
+	char set[TN_MAXP] = { 0 };
+	const char *s = text;
+	for (int i = 0; i < f->np; i++)
+		v[i] = f->p[i].v[0];
+	while (s && *s) {
+		char name[64], *end;
+		size_t k = strcspn(s, "= ");
+		long val;
+		int i;
+		if (*s == ' ') {
+			s++;
+			continue;
+		}
+		if (s[k] != '=' || k == 0 || k >= sizeof name) {
+			snprintf(err, n, "'%.40s' in '%.200s': not name=value", s, text);
+			return 1;
+		}
+		memcpy(name, s, k);
+		name[k] = 0;
+		if ((i = tn_param_index(f, name)) < 0) {
+			snprintf(err, n, "%s has no parameter '%s'", f->name, name);
+			return 1;
+		}
+		errno = 0;
+		val = strtol(s + k + 1, &end, 10);
+		if (end == s + k + 1 || (*end && *end != ' ') || errno || val < INT_MIN ||
+		    val > INT_MAX) {
+			snprintf(err, n, "%s=%.40s: not an integer", name, s + k + 1);
+			return 1;
+		}
+		if (set[i]++) {
+			snprintf(err, n, "%s given twice in '%.200s'", name, text);
+			return 1;
+		}
+		v[i] = (int)val;
+		s = end;
+	}
+	return 0;
 }
 
 int tn_default_fit(const struct tn_problem *pb, int *v, int *moved, char *why, size_t n)
