@@ -10,6 +10,9 @@ m4_dnl fd_grid, fd_coef); in and out point at interior point (0,0,0), with R hal
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte
 m4_dnl aligned. Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)),
 m4_dnl ceil(nz/NW)); with zd=1 the z chunks come first: (ceil(nz/NW), x tiles, y tiles).
+m4_dnl FDT_NW undefined (xyz, whose nw is a launch parameter): the kernel takes its
+m4_dnl window from the launch, ceil(nz / z chunks), so that one build serves every
+m4_dnl nw; defined (iso3dfd.m4), the window is that constant.
 m4_dnl lds=2 launches give (PF+3)(BY YPT+2R)(BX+2 ceil(R/VEC)) vectors of dynamic LDS.
 m4_dnl With FDT_WAVE defined as 1 (iso3dfd.m4, lds 2) the kernel is one wave-equation
 m4_dnl step instead: ABI (fd_real *next, const fd_real *prev, const fd_real *vel,
@@ -31,9 +34,10 @@ m4_include(`lib.m4')m4_dnl
 m4_ifdef(`FDT_WAVE', `', `m4_define(`FDT_WAVE', 0)')m4_dnl
 m4_ifdef(`FDT_WR', `', `m4_define(`FDT_WR', 0)')m4_dnl
 m4_ifdef(`FDT_TMA', `', `m4_define(`FDT_TMA', 0)')m4_dnl
+m4_ifdef(`FDT_NW', `', `m4_define(`FDT_NW', 0)')m4_dnl
 FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
 FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
-FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and by and ypt and nw must be positive')m4_dnl
+FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 0', `bx and by and ypt must be positive and nw not negative')m4_dnl
 FDT_REQUIRE(`FDT_PF >= 0 && (FDT_PF <= 1 || (FDT_PF == 2 && FDT_LDS == 2))', `pf FDT_PF must be 0 or 1 or with lds 2 also 2')m4_dnl
 FDT_REQUIRE(`FDT_LDS >= 0 && FDT_LDS <= 2', `lds FDT_LDS must be 0 or 1 or 2')m4_dnl
 FDT_REQUIRE(`FDT_MB >= 0 && FDT_MB <= 32', `mb FDT_MB outside 0..32')m4_dnl
@@ -238,16 +242,17 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 {
 	const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
 'm4_ifelse(FDT_ZD, 1, `	/* z chunks vary fastest, so that each pair of chunks starts together */
-	const int zc = blockIdx.x, bxi = blockIdx.y, byi = blockIdx.z;
+	const int zc = blockIdx.x, bxi = blockIdx.y, byi = blockIdx.z, nzc = gridDim.x;
 	const bool zdn = zc & 1;    /* odd chunks march downwards and meet their neighbours */',
-`	const int zc = blockIdx.z, bxi = blockIdx.x, byi = blockIdx.y;
+`	const int zc = blockIdx.z, bxi = blockIdx.x, byi = blockIdx.y, nzc = gridDim.z;
 	const bool zdn = false;')`
 	const int x0 = bxi * BX * VL;                       /* first x of the block */
 	const int x = x0 + tx * VL;                         /* first x of this thread */
 	const int xlast = (g.nx - 1) / VL * VL + XV * VL;   /* last vector start of the x halo */
 	const int y0 = byi * TH;                            /* first row of the block */
 	const int yt = y0 + ty * YP;                        /* first row of this thread */
-	const int kb = zc * NW, ke = min(kb + NW, g.nz);
+	const int nwr = NW ? NW : (g.nz + nzc - 1) / nzc;  /* planes a chunk (0: from the launch) */
+	const int kb = zc * nwr, ke = min(kb + nwr, g.nz);
 	/* the ring lives in dynamic LDS: the launch gives NS TR XW vectors (more
 	 * than 48 KiB needs the opt-in on NVIDIA; the exported launch sets it) */
 	extern __shared__ __align__(16) unsigned char fdt_dyn[];
@@ -346,7 +351,8 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 	const int xc = min(x, (g.nx - 1) / VL * VL);        /* clamped: loads stay allocated */
 	const int y0 = blockIdx.y * TH;                     /* first row of the block */
 	const int yt = y0 + ty * YP;                        /* first row of this thread */
-	const int kb = blockIdx.z * NW, ke = min(kb + NW, g.nz);
+	const int nwr = NW ? NW : (g.nz + (int)gridDim.z - 1) / (int)gridDim.z;  /* 0: from the launch */
+	const int kb = blockIdx.z * nwr, ke = min(kb + nwr, g.nz);
 	const bool zdn = false;     /* zd is for lds=2 */
 	const fd_real *col = in + xc;
 	vt acc[YP][2 * R + 1];      /* acc[p][j]: output plane k - R + j of row p */

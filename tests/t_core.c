@@ -279,6 +279,38 @@ static void config_named(void **st)
 	assert_int_equal(tn_config_named(&tn_fam_xyz, "", v, err, sizeof err), 0);
 }
 
+/* A launch parameter is not in the source: xyz configurations that differ
+ * in nw alone have one source (and share one build), those that differ in
+ * anything else do not; iso3dfd's nw is still the kernel's constant. */
+static void launch_params(void **st)
+{
+	struct tn_problem pb = problem(8, 512, 512, 512);
+	int a[TN_MAXP], b[TN_MAXP];
+	char *sa = NULL, *sb = NULL, err[512];
+	(void)st;
+	named(a, "vec=4 bx=32 by=4 ypt=2 lds=2 nw=48 pf=1");
+	named(b, "vec=4 bx=32 by=4 ypt=2 lds=2 nw=512 pf=1");
+	assert_int_equal(tn_source(&pb, a, &sa, err, sizeof err), 0);
+	assert_int_equal(tn_source(&pb, b, &sb, err, sizeof err), 0);
+	assert_string_equal(sa, sb);
+	assert_null(strstr(sa, "nw="));
+	free(sb);
+	named(b, "vec=4 bx=32 by=4 ypt=2 lds=2 nw=48 pf=0");
+	assert_int_equal(tn_source(&pb, b, &sb, err, sizeof err), 0);
+	assert_string_not_equal(sa, sb);
+	free(sa);
+	free(sb);
+	pb.fam = tn_family("iso3dfd");
+	int v[TN_MAXP], nw = tn_param_index(pb.fam, "nw");
+	assert_int_equal(tn_config_named(pb.fam, "nw=48", v, err, sizeof err), 0);
+	assert_int_equal(tn_source(&pb, v, &sa, err, sizeof err), 0);
+	v[nw] = 96;
+	assert_int_equal(tn_source(&pb, v, &sb, err, sizeof err), 0);
+	assert_string_not_equal(sa, sb);
+	free(sa);
+	free(sb);
+}
+
 static void constraints(void **st)
 {
 	struct tn_problem pb = problem(4, 512, 512, 512);
@@ -545,7 +577,7 @@ int main(void)
 		cmocka_unit_test(coef_exact), cmocka_unit_test(coef_consistent),
 		cmocka_unit_test(ref_quadratic), cmocka_unit_test(ref_impulse),
 		cmocka_unit_test(layout_aligned), cmocka_unit_test(check_output),
-		cmocka_unit_test(space_enumerates), cmocka_unit_test(config_named), cmocka_unit_test(constraints),
+		cmocka_unit_test(space_enumerates), cmocka_unit_test(config_named), cmocka_unit_test(launch_params), cmocka_unit_test(constraints),
 		cmocka_unit_test(geometry_source),
 		cmocka_unit_test(gen_expands), cmocka_unit_test(gen_rejects),
 		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies),

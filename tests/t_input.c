@@ -405,6 +405,28 @@ static void cache_limit(void **st)
 	t_expect("", "cache --max 2G --clean", 2, "give one", out, sizeof out);
 }
 
+/* issue 33: configurations that differ in a launch parameter alone (xyz's
+ * nw) have one source: a cold sweep compiles each source once, the pool
+ * handing a build to the configurations queued beside it and the cache to
+ * the later ones, and every configuration still gets its build recorded. */
+static void shared_builds(void **st)
+{
+	char args[1024], env[512], db[256], cache[256];
+	(void)st;
+	snprintf(cache, sizeof cache, "%s/share_cache", dir);
+	snprintf(db, sizeof db, "%s/share.db", dir);
+	snprintf(env, sizeof env, "FDTUNE_CACHE=%s", cache);
+	snprintf(args, sizeof args, "sweep --compile-only -j 2 -r 2 -n 32 -p vec=2 -p bx=32 "
+		 "-p by=2 -p ypt=1,2 -p lds=1 -p nw=8,16,32 -p nt=0 -p pf=0 -p zu=1,2 --db %s", db);
+	t_expect(env, args, 0, "built=12", out, sizeof out);
+	assert_non_null(strstr(out, "the build of another configuration of the same source"));
+	assert_int_equal(t_count(db, "select count(*) from builds where status = 'ok'"), 12);
+	assert_int_equal(t_count(db, "select count(distinct source_hash) from builds"), 4);
+	snprintf(args, sizeof args, "ls %s | grep -c 'bin$'", cache);
+	t_ok(args, out, sizeof out);
+	assert_int_equal(atoi(out), 4);         /* 4 compiles, 4 entries */
+}
+
 /* A copy of $RESULTS_DB at dir/name (path[0..n)) with user_version v,
  * after sql (NULL: none) has run on it. */
 static void copy_version(const char *name, const char *sql, int v, char *path, size_t n)
@@ -497,6 +519,7 @@ int main(void)
 		cmocka_unit_test(merge_refused), cmocka_unit_test(param_dedup),
 		cmocka_unit_test(messages), cmocka_unit_test(cache_off),
 		cmocka_unit_test(fresh_clone), cmocka_unit_test(cache_limit),
+		cmocka_unit_test(shared_builds),
 	};
 	int rc;
 	if (!mkdtemp(dir))

@@ -68,6 +68,11 @@ struct tn_param {
 	 * configurations their identity; its default domain starts at lo, the value a
 	 * configuration without it reads (tn_config_parse) */
 	int late;
+	/* 1: only the launch depends on it (the grid, from the descriptor's geom):
+	 * it is not passed to the template, so configurations that differ in it
+	 * alone have one source and share one build (tn_pool.c, the compile
+	 * cache) */
+	int launch;
 };
 
 struct tn_family {

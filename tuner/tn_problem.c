@@ -98,7 +98,7 @@ int tn_defs(const struct tn_problem *pb, const int *v, struct gen_def *d)
 	d[1] = (struct gen_def){ "dbl", tn_elem_size(pb) == 8 };
 	int k = 2;
 	for (int i = 0; i < f->np; i++)
-		if (tn_param_shown(f, v, i))
+		if (tn_param_shown(f, v, i) && !f->p[i].launch)
 			d[k++] = (struct gen_def){ f->p[i].name, v[i] };
 	return k;
 }

@@ -192,7 +192,10 @@ const struct tn_family tn_fam_xyz = {
 		{ "by", "threads per block in y", 1, 1024, 3, { 2, 4, 8 } },
 		{ "ypt", "rows per thread", 1, 64, 2, { 2, 4 } },
 		{ "lds", "LDS: 0 none, 1 y tile, 2 async xy tile ring", 0, 2, 2, { 1, 2 } },
-		{ "nw", "z planes per block (window length)", 1, 65536, 5, { 48, 64, 96, 192, 512 } },
+		/* the kernel takes its window from the launch: ceil(nz / the grid's
+		 * z chunks), so the five nw share one build */
+		{ "nw", "z planes per block (window length)", 1, 65536, 5, { 48, 64, 96, 192, 512 },
+		  0, 1 },
 		{ "nt", "nontemporal stores", 0, 1, 2, { 0, 1 } },
 		{ "pf", "planes loaded ahead (prefetch depth)", 0, 2, 3, { 0, 1, 2 } },
 		{ "mb", "min blocks per SM for __launch_bounds__ (0: none)", 0, 32, 1, { 0 } },

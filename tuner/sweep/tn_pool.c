@@ -2,7 +2,10 @@
  * tn_pool.c: the compile pool of tn_pool.h. One list holds every item not
  * yet taken, in the order queued; threads claim items in that order and
  * build them outside the lock; the sweep takes built items from anywhere in
- * the list, so one slow compile does not hold back the others.
+ * the list, so one slow compile does not hold back the others. A thread
+ * that claims an item claims with it every queued item of the same source
+ * (configurations that differ in launch parameters alone, tn_param): they
+ * share its build, a copy of it each, and are compiled once.
  */
 #define _GNU_SOURCE
 #include "tn_pool.h"
@@ -67,6 +70,79 @@ static void build(const struct tn_pool *po, struct tn_item *it)
 		tn_cache_put(po->cache, key, &it->prog);        /* a failure costs a compile later */
 }
 
+/* 1 when configurations a and b of f have one source: they differ in launch
+ * parameters alone. */
+static int same_code(const struct tn_family *f, const int *a, const int *b)
+{
+	for (int i = 0; i < f->np; i++)
+		if (!f->p[i].launch && a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/* Under the lock, it just claimed: claims the unclaimed items of its source
+ * too, moved to follow it (the cursor after them), each with lead = it. */
+static void claim_twins(struct tn_pool *p, struct tn_item *it)
+{
+	struct tn_item *last = it, *prev = it, *q = it->next;
+	while (q) {
+		struct tn_item *nx = q->next;
+		if (q->built == QUEUED && same_code(p->pb->fam, q->v, it->v)) {
+			q->built = BUILDING;
+			q->lead = it;
+			if (prev != last) {             /* move it after the last claimed */
+				prev->next = nx;
+				if (p->tail == q)
+					p->tail = prev;
+				q->next = last->next;
+				last->next = q;
+			} else {
+				prev = q;
+			}
+			last = q;
+		} else {
+			prev = q;
+		}
+		q = nx;
+	}
+	p->cursor = last->next;
+	while (p->cursor && p->cursor->built != QUEUED)
+		p->cursor = p->cursor->next;
+}
+
+/* Under the lock, it built: gives each item that shares its build a copy of
+ * it (source, code, resources, outcome), and marks it built. */
+static void give_twins(struct tn_pool *p, struct tn_item *it)
+{
+	for (struct tn_item *q = p->head; q; q = q->next) {
+		struct rt_prog *d = &q->prog;
+		const struct rt_prog *s = &it->prog;
+		if (q->lead != it || q->built != BUILDING)
+			continue;
+		q->lead = NULL;
+		q->bad_gen = it->bad_gen;
+		q->bad_compile = it->bad_compile;
+		memcpy(q->hash, it->hash, sizeof q->hash);
+		memcpy(q->err, it->err, sizeof q->err);
+		*d = *s;
+		d->code = NULL;
+		d->log = NULL;
+		q->src = it->src ? strdup(it->src) : NULL;
+		if (s->code && (d->code = malloc(s->size)))
+			memcpy(d->code, s->code, s->size);
+		d->log = strdup("the build of another configuration of the same source");
+		if ((it->src && !q->src) || (s->code && !d->code) || !d->log) {
+			q->bad_compile = 1;         /* out of memory: recorded as such */
+			snprintf(q->err, sizeof q->err, "out of memory copying a shared build");
+		}
+		q->shared = !q->bad_gen && !q->bad_compile;
+		q->build_s = 0;
+		q->built = BUILT;
+		if (write(p->fd[1], "b", 1) < 0 && errno != EAGAIN)
+			break;
+	}
+}
+
 static void *thread_main(void *arg)
 {
 	struct tn_pool *p = arg;
@@ -74,18 +150,25 @@ static void *thread_main(void *arg)
 	for (;;) {
 		struct tn_item *it;
 		double t0;
-		while (!p->quit && !p->cursor)
+		for (;;) {      /* items that share a build under way are not claimed */
+			while (p->cursor && p->cursor->built != QUEUED)
+				p->cursor = p->cursor->next;
+			if (p->quit || p->cursor)
+				break;
 			pthread_cond_wait(&p->cv, &p->mu);
+		}
 		if (p->quit)
 			break;
 		it = p->cursor;
 		p->cursor = it->next;
 		it->built = BUILDING;
+		claim_twins(p, it);
 		pthread_mutex_unlock(&p->mu);
 		t0 = now_s();
 		build(p, it);
 		it->build_s = now_s() - t0;
 		pthread_mutex_lock(&p->mu);
+		give_twins(p, it);
 		it->built = BUILT;
 		/* a full pipe already wakes the sweep: the byte may be dropped */
 		if (write(p->fd[1], "b", 1) < 0 && errno != EAGAIN)
@@ -134,13 +217,21 @@ void tn_pool_add(struct tn_pool *p, struct tn_item *it)
 {
 	it->next = NULL;
 	it->built = QUEUED;
+	it->lead = NULL;
 	pthread_mutex_lock(&p->mu);
+	/* a build of its source under way: it shares that one */
+	for (struct tn_item *q = p->head; q; q = q->next)
+		if (q->built == BUILDING && !q->lead && same_code(p->pb->fam, q->v, it->v)) {
+			it->built = BUILDING;
+			it->lead = q;
+			break;
+		}
 	if (p->tail)
 		p->tail->next = it;
 	else
 		p->head = it;
 	p->tail = it;
-	if (!p->cursor)
+	if (!p->cursor && it->built == QUEUED)
 		p->cursor = it;
 	p->nq++;
 	pthread_cond_signal(&p->cv);

@@ -18,6 +18,9 @@ struct tn_item {
 	char *src, hash[17], err[1024];
 	struct rt_prog prog;
 	int bad_gen, bad_compile, cached;
+	int shared;             /* 1: built by the pool from another configuration's
+				 * build of the same source (a launch parameter apart) */
+	struct tn_item *lead;   /* the pool's: the item whose build this one shares */
 	double build_s;         /* generate + compile (or cache) wall time */
 	int built;              /* set by the pool under its lock */
 	long long cfg_id, build_id;     /* the sweep's: where it is recorded */

@@ -61,6 +61,7 @@ static int record_build(struct tn_run *c, struct tn_item *it, char *err, size_t 
 	else
 		tn_config_json(f, it->v, json, sizeof json);
 	j->cached += it->cached;
+	j->shared += it->shared;
 	j->t_build += it->build_s;
 	if (db_config_id(c->db, f->name, json, &it->cfg_id, err, n))
 		return 1;

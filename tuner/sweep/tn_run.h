@@ -39,6 +39,7 @@ struct tn_job {
 	long long count[TN_NOUT];
 	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
 	long long done, cached, proposed, target;   /* target: evaluations of its search */
+	long long shared;       /* builds shared with a configuration of the same source */
 	long long others;       /* recorded meanwhile by another sweep: not twice */
 	long long nprior, *prior_idx;   /* recorded outcomes a search starts from */
 	double *prior_ms;

@@ -18,13 +18,14 @@ void tn_summary(const struct tn_run *c)
 {
 	const struct tn_sweep_opts *o = c->o;
 	const char *cache = tn_cache_dir();
-	long long done = 0, cached = 0, built = 0;
+	long long done = 0, cached = 0, built = 0, shared = 0;
 	double tt = 0, tb = 0, tc = 0, ti = 0, wall = tn_now_s() - c->t_begin;
 	int rmin = 0, rmax = 0, lmax = 0, nspill = 0;
 	for (int i = 0; i < c->njobs; i++) {
 		const struct tn_job *j = &c->jobs[i];
 		done += j->done;
 		cached += j->cached;
+		shared += j->shared;
 		built += j->count[7];
 		tt += j->t_wall;
 		tb += j->t_build;
@@ -43,8 +44,9 @@ void tn_summary(const struct tn_run *c)
 	 * problems and the end included, as a user times it */
 	fprintf(stderr, "fdtune: %lld configurations in %.1f s of wall clock, %.1f per second "
 		"(%.1f s in the sweep's steps); summed over configurations: compile %.1f s on %d "
-		"threads (%lld from the cache%s%s)", done, wall, done / (wall > 0 ? wall : 1e-9), tt,
-		tb, o->jobs, cached, cache ? " in " : "", cache ? cache : ", which is off");
+		"threads (%lld the build of another configuration of the same source, %lld from "
+		"the cache%s%s)", done, wall, done / (wall > 0 ? wall : 1e-9), tt, tb, o->jobs, shared,
+		cached, cache ? " in " : "", cache ? cache : ", which is off");
 	if (c->gpu)
 		fprintf(stderr, ", validate %.1f s, time %.1f s on %d GPU(s); workers restarted "
 			"%lld times", tc, ti, c->nwk, c->restarts);
