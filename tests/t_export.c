@@ -106,7 +106,8 @@ static void export(const char *sub, const char *args, const char *more, const ch
 }
 
 /* The embedded image of iso3dfd R = 8 and of xyz R = 4, 512^3 fp32, is what
- * this build's compiler makes of the run's source with the recorded options. */
+ * this build's compiler makes of the run's source (the one the database
+ * keeps, so the templates may have changed since) with the recorded options. */
 static void embedded_is_recorded(void **st)
 {
 	static const char *const probs[] = { "-f iso3dfd -r 8 -n 512", "-f xyz -r 4 -n 512" };
@@ -160,8 +161,11 @@ static void embedded_is_recorded(void **st)
 				v[i] = f->p[i].v[0];
 		}
 		struct tn_problem pb = { f, p.radius, p.nx, p.ny, p.nz, p.precision, { 1, 1, 1 } };
-		assert_int_equal(gen_source(f->tmpl, "fdt_kernel", defs, tn_defs(&pb, v, defs), &src, e,
-					    sizeof e), 0);
+		/* the source the database keeps for the build (issue 34), else
+		 * today's templates' (a record older than kept sources) */
+		if (db_source_get(d, b.source_hash, &src, e, sizeof e))
+			assert_int_equal(gen_source(f->tmpl, "fdt_kernel", defs, tn_defs(&pb, v, defs),
+						    &src, e, sizeof e), 0);
 		gen_hash(src, sh);
 		assert_string_equal(sh, b.source_hash);
 		rt_compiler(opts, sizeof opts);
