@@ -161,7 +161,8 @@ int tn_cache_trim(const char *dir, long long max, struct tn_cache_use *u, char *
 		u->bytes += v[i].bytes;
 	}
 	u->entries = (long long)nv;
-	qsort(v, nv, sizeof *v, by_use);
+	if (nv)         /* qsort wants an array, even of none */
+		qsort(v, nv, sizeof *v, by_use);
 	for (size_t i = 0; max >= 0 && u->bytes > max && i < nv; i++) {
 		char name[40];
 		snprintf(name, sizeof name, "%s.txt", v[i].key);     /* first: the entry goes */
