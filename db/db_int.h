@@ -51,8 +51,9 @@ struct db { sqlite3 *h; sqlite3_stmt *json; };
  * or a load error, which may pass, leaves the one before).  Boards of one
  * model pool their runs.  DB_CURRENT: those rows of v_runs (schema version
  * 2 on), with a column nth (1); a filter on problem_id outside it is pushed
- * into its window, so a query for one problem reads that problem's runs.
- * DB_CURRENT_IDS: their run ids.  Migration 6 makes DB_CURRENT the view
+ * into its window, so a query for one problem reads that problem's runs
+ * (only a plain problem_id = value is; DB_CURRENT_IDS_OF below takes any
+ * filter, and only the ids).  Migration 6 makes DB_CURRENT the view
  * v_current: the text is frozen there, so a change to it is a new macro and
  * a new migration. */
 #define DB_CURRENT \
@@ -60,13 +61,11 @@ struct db { sqlite3 *h; sqlite3_stmt *json; };
     " config_id ORDER BY created DESC, run_id DESC) AS nth FROM v_runs v" \
     " WHERE status IN ('ok', 'wrong_result', 'compile_error', 'launch_error'," \
     " 'resource_limit')) WHERE nth = 1 AND status = 'ok' AND median_ms IS NOT NULL"
-#define DB_CURRENT_IDS "SELECT run_id FROM (" DB_CURRENT ")"
 /* DB_CURRENT_IDS_OF(cond): the run ids of DB_CURRENT among the runs r (of
  * devices d) where the SQL condition cond holds, computed on the runs and
- * devices tables alone: 3x faster than DB_CURRENT_IDS over a whole history,
- * and a cond on r.problem_id ranks only those problems' runs (a filter
- * outside DB_CURRENT is pushed into its window only when it is a plain
- * problem_id = value). Same rows as DB_CURRENT_IDS with cond "1". */
+ * devices tables alone, 3x faster than DB_CURRENT's rows over a whole
+ * history, and with a cond on r.problem_id only those problems' runs are
+ * ranked. With cond "1", the run ids of every row of DB_CURRENT. */
 #define DB_CURRENT_IDS_OF(cond) \
     "SELECT id FROM (SELECT r.id, r.status, r.median_ms, ROW_NUMBER() OVER" \
     " (PARTITION BY d.name, d.arch, r.problem_id, r.config_id ORDER BY r.created DESC," \
@@ -81,7 +80,6 @@ struct db { sqlite3 *h; sqlite3_stmt *json; };
     "r.problem_id IN (SELECT id FROM problems WHERE (?2 IS NULL OR family = ?2)" \
     " AND (?3 IS NULL OR precision = ?3) AND (?4 = 0 OR radius = ?4)" \
     " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)))"
-
 
 /* The SELECT of the view v_strategies (schema 3), over the passes P: the
  * view's text in migration 3, which must not change, and db_strategies'

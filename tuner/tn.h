@@ -206,8 +206,9 @@ void tn_config_text(const struct tn_family *f, const int *v, char *buf, size_t n
 /* v = the configuration of f that text names, words "name=value" apart by
  * spaces (tn_config_text's form); a parameter not named takes the first
  * value of its default domain. Nonzero with err set for a name f lacks, a
- * value that is no integer, or a name given twice. What tests and tools
- * build configurations with, never by position. */
+ * value that is no integer, or a name given twice. Values are taken as given,
+ * outside lo..hi too (unlike tn_space_set), so that f->check can be tested
+ * on them. What tests and tools build configurations with, never by position. */
 int tn_config_named(const struct tn_family *f, const char *text, int *v, char *err, size_t n);
 /* A family's default v for problem pb brought within 48 KiB of LDS per
  * block (no opt-in: what any device gives), by the first value of the last

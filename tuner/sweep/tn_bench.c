@@ -49,17 +49,8 @@ static int check_mode(void)
 
 static int load_check(struct tn_bench *b, const struct rt_dev *dev, char *err, size_t n)
 {
-	struct gen_def d[] = { { "bs", 256 }, { "dbl", b->es == 8 } };
-	struct rt_prog p;
-	char *src = NULL;
-	int rc = 1;
-	if (gen_source("check.m4", "fdt_check", d, 2, &src, err, n))
-		return 1;
-	if (!rt_compile(src, "check.cu", dev->arch, NULL, 0, &p, err, n))
-		rc = rt_load(&p, "fdt_check", &b->check, err, n);
-	rt_prog_free(&p);
-	free(src);
-	return rc;
+	const struct gen_def d[] = { { "bs", 256 }, { "dbl", b->es == 8 } };
+	return tn_helper_load("check.m4", "fdt_check", d, 2, dev->arch, &b->check, err, n);
 }
 
 /* Replaces every nonzero weight of c by a random one of the same sign and

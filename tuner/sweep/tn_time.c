@@ -58,6 +58,22 @@ static double median(const double *s, int k)
 	return k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
 }
 
+int tn_helper_load(const char *tmpl, const char *kernel, const struct gen_def *d, int nd,
+		   const char *arch, struct rt_kernel **k, char *err, size_t n)
+{
+	struct rt_prog p;
+	char *src = NULL;
+	int rc = 1;
+	*k = NULL;
+	if (gen_source(tmpl, kernel, d, nd, &src, err, n))
+		return 1;
+	if (!rt_compile(src, tmpl, arch, NULL, 0, &p, err, n))
+		rc = rt_load(&p, kernel, k, err, n);
+	rt_prog_free(&p);
+	free(src);
+	return rc;
+}
+
 void tn_hold_close(struct tn_hold *h)
 {
 	rt_unload(h->k);
@@ -74,17 +90,8 @@ static int hold(struct tn_hold *h, int g, char *err, size_t n)
 	unsigned grid[3] = { 1, 1, 1 }, blk[3] = { 32, 1, 1 };
 	void *args[] = { &cycles };
 	if (!h->k) {
-		struct gen_def d[] = { { "bs", 32 } };
-		struct rt_prog p;
-		char *src = NULL;
-		int rc = 1;
-		if (gen_source("spin.m4", "fdt_spin", d, 1, &src, err, n))
-			return 1;
-		if (!rt_compile(src, "spin.cu", h->arch, NULL, 0, &p, err, n))
-			rc = rt_load(&p, "fdt_spin", &h->k, err, n);
-		rt_prog_free(&p);
-		free(src);
-		if (rc)
+		const struct gen_def d[] = { { "bs", 32 } };
+		if (tn_helper_load("spin.m4", "fdt_spin", d, 1, h->arch, &h->k, err, n))
 			return 1;
 	}
 	return rt_launch(h->k, grid, blk, args, err, n);
@@ -183,22 +190,9 @@ int tn_calibrate(const struct rt_dev *dev, double *copy_gbs, double *memcpy_gbs,
 	if (rt_upload(c.a, host, bytes, err, n))
 		goto done;
 	for (int cpt = 1; cpt <= 8; cpt *= 2) {
-		struct gen_def d[] = { { "cpt", cpt }, { "bs", 256 } };
-		struct rt_prog p;
-		char *src = NULL;
-		if (gen_source("copy.m4", "fdt_copy", d, 2, &src, err, n))
+		const struct gen_def d[] = { { "cpt", cpt }, { "bs", 256 } };
+		if (tn_helper_load("copy.m4", "fdt_copy", d, 2, dev->arch, &c.k, err, n))
 			goto done;
-		if (rt_compile(src, "copy.cu", dev->arch, NULL, 0, &p, err, n)) {
-			free(src);
-			rt_prog_free(&p);
-			goto done;
-		}
-		free(src);
-		if (rt_load(&p, "fdt_copy", &c.k, err, n)) {
-			rt_prog_free(&p);
-			goto done;
-		}
-		rt_prog_free(&p);
 		c.blk[0] = 256;
 		c.blk[1] = c.blk[2] = c.g[1] = c.g[2] = 1;
 		c.g[0] = (unsigned)((c.n4 + 256LL * cpt - 1) / (256LL * cpt));

@@ -7,6 +7,8 @@
 
 #include "rt.h"
 
+struct gen_def;
+
 /* Monotonic wall-clock seconds. */
 double tn_now_s(void);
 
@@ -28,6 +30,12 @@ typedef int (*tn_launch_fn)(void *ctx, int i, char *err, size_t n);
  * freed by tn_hold_close. Zeroed, then arch set, before use. */
 struct tn_hold { char arch[64]; struct rt_kernel *k; };
 void tn_hold_close(struct tn_hold *h);
+
+/* A helper kernel of fdtune's own (the copy, the output check, the hold):
+ * template tmpl with definitions d[0..nd), compiled for arch and loaded as
+ * kernel into *k (rt_unload frees it); nonzero with err set on failure. */
+int tn_helper_load(const char *tmpl, const char *kernel, const struct gen_def *d, int nd,
+		   const char *arch, struct rt_kernel **k, char *err, size_t n);
 
 /* Times fn until the median is stable, or less when race_ms > 0 and it
  * cannot win (tn_time.c); warm untimed launches first. h: the hold of the
