@@ -5,6 +5,8 @@
  *   frozen halo has not reached yet (depth (t - 1) R).
  * - Several steps against a direct evaluation: every time level in its own
  *   array, the update written out term by term.
+ *   On one tile of the reference's walk and on several (tn_ref_tiles), which
+ *   visits every interior point once.
  * - The propagated bound: an fp32 stepper (as a kernel computes) passes the
  *   check of tn_field.c on both fields after 4 steps with random O(1)
  *   weights, as the bench validates; dropping the outermost z tap, or
@@ -123,12 +125,13 @@ static void random_case(struct wave *w, unsigned long long seed)
 		w->vel[i] = 0.0075f + 0.0025f * w->vel[i];
 }
 
-static void direct(void **st)
+/* The reference after 3 steps against every level written out, on a grid of
+ * r, nx, ny, nz. */
+static void direct_case(int r, int nx, int ny, int nz)
 {
-	const int r = 3, nx = 17, ny = 11, nz = 9, steps = 3;
+	const int steps = 3;
 	struct wave w;
 	double *u[steps + 2];
-	(void)st;
 	wave_open(&w, r, nx, ny, nz);
 	random_case(&w, 42);
 	/* u[0] = u(-1) (b), u[1] = u(0) (a), u[t + 1] = u(t), halos frozen at those of
@@ -166,6 +169,45 @@ static void direct(void **st)
 	for (int t = 0; t < steps + 2; t++)
 		free(u[t]);
 	wave_close(&w);
+}
+
+/* One tile, and a grid of several tiles with remainders in x and y (the
+ * tiles of tn_ref_tiles are 16 rows of 256 points). */
+static void direct(void **st)
+{
+	(void)st;
+	direct_case(3, 17, 11, 9);
+	direct_case(2, 263, 19, 4);
+}
+
+static void count_row(void *ctx, int i0, int i1, int j, int k)
+{
+	const struct tn_layout *l = ((void **)ctx)[0];
+	unsigned char *hits = ((void **)ctx)[1];
+	for (int i = i0; i < i1; i++)
+		hits[i + (long long)l->nx * (j + (long long)l->ny * k)]++;
+}
+
+/* tn_ref_tiles visits every interior point once, whatever the remainders. */
+static void tiles(void **st)
+{
+	const int dims[][3] = { { 1, 1, 1 }, { 256, 16, 2 }, { 257, 17, 3 }, { 600, 40, 5 } };
+	(void)st;
+	for (size_t d = 0; d < sizeof dims / sizeof *dims; d++) {
+		struct tn_problem pb = { tn_family("xyz"), 4, dims[d][0], dims[d][1], dims[d][2],
+					 "fp32", { 1, 1, 1 } };
+		struct tn_layout l;
+		long long pts = (long long)pb.nx * pb.ny * pb.nz;
+		unsigned char *hits;
+		tn_layout_of(&pb, &l);
+		assert_non_null(hits = calloc((size_t)pts, 1));
+		tn_ref_tiles(&l, count_row, (void *[]){ &l, hits });
+		for (long long o = 0; o < pts; o++)
+			if (hits[o] != 1)
+				fail_msg("%dx%dx%d: point %lld visited %d times", pb.nx, pb.ny, pb.nz,
+					 o, hits[o]);
+		free(hits);
+	}
 }
 
 /* An fp32 step as a kernel computes it, into field nx from p; drop removes
@@ -243,7 +285,7 @@ static void bound(void **st)
 
 int main(void)
 {
-	const struct CMUnitTest t[] = { cmocka_unit_test(quadratic), cmocka_unit_test(direct),
+	const struct CMUnitTest t[] = { cmocka_unit_test(quadratic), cmocka_unit_test(direct), cmocka_unit_test(tiles),
 		cmocka_unit_test(bound) };
 	return cmocka_run_group_tests_name("wave", t, NULL, NULL);
 }

@@ -8,6 +8,16 @@
 
 enum { TN_X = 1, TN_Y = 2, TN_Z = 4 };
 
+/* A row segment [i0, i1) of interior row j of plane k, as tn_ref_tiles
+ * calls it (from several threads at once: it writes its own points only). */
+/* Points of a row segment at most, so a row function may keep a segment's
+ * sums in arrays on its stack, term by term (vectorisable). */
+#define TN_REF_TI 256
+typedef void (*tn_ref_row)(void *ctx, int i0, int i1, int j, int k);
+/* Calls row for every row segment of the interior of l, once, in tiles of
+ * rows swept along z (tn_ref.c says why), the tiles spread over threads. */
+void tn_ref_tiles(const struct tn_layout *l, tn_ref_row row, void *ctx);
+
 /* out = c0 u + sum over the axes in the mask of w_a[k] (u(-k) + u(+k)). */
 void tn_ref_axes(const struct tn_problem *pb, const struct tn_coef *c,
 		 const struct tn_layout *l, const float *in, double *out,
