@@ -564,8 +564,9 @@ static void plan_kill_resume(void **st)
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 3);
 }
 
-/* issue 33: a worker builds each problem's fields and reference once per
- * plan, however often the plan switches; a plan stopped by SIGTERM to its
+/* issue 33: the sweep makes each problem's fields and reference once per
+ * plan, and a worker puts them on its GPU once, however often the plan
+ * switches; a plan stopped by SIGTERM to its
  * process group (workers included) is interrupted wherever it is, never
  * failed. */
 static void plan_cache_term(void **st)
@@ -586,9 +587,10 @@ static void plan_cache_term(void **st)
 	snprintf(cmd, sizeof cmd, "'%s' sweep --plan %s %s -q --db %s >%s 2>&1", exe, path, space,
 		 db, log);
 	assert_int_equal(system(cmd), 0);
-	snprintf(cmd, sizeof cmd, "grep -q 'fields and CPU references built 3 times for 3 "
-		 "problem(s) on 1 GPU(s); [0-9]* switches found them held, 0 released' %s || "
-		 "{ cat %s; false; }", log, log);
+	snprintf(cmd, sizeof cmd, "grep -q 'fields and CPU references made 3 times for 3 "
+		 "problem(s) in [0-9.]* s, shared by 1 GPU(s)' %s && grep -q 'fields put on the "
+		 "GPUs 3 times for 3 problem(s) on 1 GPU(s); [0-9]* switches found them held, 0 "
+		 "released' %s || { cat %s; false; }", log, log, log);
 	assert_int_equal(system(cmd), 0);
 	snprintf(cmd, sizeof cmd, "grep -q 'configurations in [0-9.]* s of wall clock' %s", log);
 	assert_int_equal(system(cmd), 0);
@@ -827,6 +829,7 @@ static const char bad_src[] =
  * as one block of 64 threads. */
 struct kfix {
 	struct tn_problem pb;
+	struct tn_hdata hd;
 	struct tn_bench b;
 	struct rt_prog p;
 	struct rt_dev dev;
@@ -852,12 +855,15 @@ static void kfix_open(struct kfix *f, const char *body)
 		fail_msg("%s\n%s", err, f->p.log);
 	free(abi);
 	free(src);
-	assert_int_equal(tn_bench_open(&f->b, &f->pb, &f->dev, 1000.0, err, sizeof err), 0);
+	if (tn_hdata_make(&f->hd, &f->pb, 0, err, sizeof err) ||
+	    tn_bench_open(&f->b, &f->pb, &f->hd, &f->dev, 1000.0, err, sizeof err))
+		fail_msg("%s", err);
 }
 
 static void kfix_close(struct kfix *f)
 {
 	tn_bench_close(&f->b);
+	tn_hdata_free(&f->hd);
 	rt_prog_free(&f->p);
 }
 

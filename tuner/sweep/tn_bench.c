@@ -3,16 +3,14 @@
  *
  * Validation: the output is poisoned (0xFF bytes), the kernel runs once, and
  * the result is checked against the reference, which the CPU computes once
- * per problem (tn_field.c); the comparison itself runs on the GPU
- * (templates/check.m4) unless $FDTUNE_CHECK asks for the CPU or both.
+ * per sweep and problem (tn_hdata.h, shared by its workers); the comparison
+ * itself runs on the GPU (templates/check.m4) unless $FDTUNE_CHECK asks for
+ * the CPU or both.
  * An accumulating configuration (acc=1, tn.h) starts from a random base
  * field on the interior, poison elsewhere, and must leave base + reference.
  *
- * Weights: validation runs with random weights of magnitude 0.5..1 in place
- * of every nonzero weight of the family (same signs), timing with the
- * family's own. At R = 8 the outer second-derivative weight is about 2e-5 of
- * the centre one, under the fp32 error bound of a point: with physical
- * weights a kernel that dropped that tap would pass.
+ * Weights: validation runs with random weights (tn_hdata.c says why),
+ * timing with the family's own.
  *
  * Precision: fields are generated in fp32 and widened for fp64, so that both
  * precisions see the same values; the poison stays all ones.
@@ -51,20 +49,6 @@ static int load_check(struct tn_bench *b, const struct rt_dev *dev, char *err, s
 {
 	const struct gen_def d[] = { { "bs", 256 }, { "dbl", b->es == 8 } };
 	return tn_helper_load("check.m4", "fdt_check", d, 2, dev->arch, &b->check, err, n);
-}
-
-/* Replaces every nonzero weight of c by a random one of the same sign and
- * magnitude in [0.5, 1) (the header comment says why). */
-static void random_weights(struct tn_coef *c, unsigned long long seed)
-{
-	float *w[3] = { c->x, c->y, c->z }, r[4 * (TN_RMAX + 1)];
-	tn_fill_random(r, 4 * (TN_RMAX + 1), seed);
-	if (c->c0 != 0)
-		c->c0 = copysignf(0.75f + 0.25f * r[0], c->c0);
-	for (int a = 0; a < 3; a++)
-		for (int k = 1; k <= TN_RMAX; k++)
-			if (w[a][k] != 0)
-				w[a][k] = copysignf(0.75f + 0.25f * r[1 + a * (TN_RMAX + 1) + k], w[a][k]);
 }
 
 /* The kernel argument of weights c at the bench's precision, into buf. */
@@ -144,18 +128,6 @@ static int upload_field(void *dst, const float *src, long long nel, int es, char
 	return rc;
 }
 
-/* The velocity of the time-stepping families: random in [0.005, 0.01) on the
- * interior, poison elsewhere (a kernel must not read it there). Small enough
- * that steps with the physical weights stay bounded for any R. */
-static void fill_vel(const struct tn_layout *l, float *v, unsigned long long seed)
-{
-	tn_fill_random(v, l->total, seed);
-	#pragma omp parallel for schedule(static)
-	for (long long i = 0; i < l->total; i++)
-		v[i] = 0.0075f + 0.0025f * v[i];
-	tn_poison_halo(l, v);
-}
-
 /* Enough rotations of nf fields of bytes each that one round of launches
  * streams 3x the L2, within 1..TN_NROT. */
 static int rotations(const struct rt_dev *dev, int nf, size_t bytes)
@@ -204,7 +176,7 @@ static int oom(const struct tn_problem *pb, char *err, size_t n)
 	return 1;
 }
 
-int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
+int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct tn_hdata *hd,
 		  const struct rt_dev *dev, double copy_gbs, char *err, size_t n)
 {
 	size_t bytes;
@@ -219,8 +191,7 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
 	b->acc = -1;
 	tn_layout_of(pb, &b->l);
 	pb->fam->coef(pb, &b->ct);
-	b->c = b->ct;
-	random_weights(&b->c, 0xc0ef + (unsigned long long)pb->r);
+	b->c = hd->c;
 	b->terms = pb->fam->terms(pb->r);
 	b->g = (struct fd_grid){ pb->nx, pb->ny, pb->nz, b->l.ld, b->l.slice };
 	bytes = (size_t)b->l.total * b->es;
@@ -234,41 +205,19 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
 			 dev->mem / (double)(1 << 30));
 		return 1;
 	}
-	if (!(b->in = malloc((size_t)b->l.total * 4)) ||
-	    !(b->ref = malloc((size_t)nref * pts * sizeof *b->ref)) ||
-	    !(b->mag = malloc((size_t)nref * pts * sizeof *b->mag))) {
-		oom(pb, err, n);
-		goto fail;
-	}
+	b->in = hd->in;
+	b->in2 = hd->in2;
+	b->vel = hd->vel;
+	b->base = hd->base;
+	b->ref = hd->ref;
+	b->mag = hd->mag;
 	if (rt_host_alloc((void **)&b->out, bytes, err, n) || rt_timer_new(&b->t, err, n))
 		goto fail;
-	tn_fill_random(b->in, b->l.total, 0x5eed + (unsigned long long)pts);
-	if (wave) {
-		/* a = in, the field at step 0; b = in2, at step -1; both random
-		 * everywhere, halos included, which the kernel reads but never writes */
-		if (!(b->in2 = malloc((size_t)b->l.total * 4)) ||
-		    !(b->vel = malloc((size_t)b->l.total * 4))) {
-			oom(pb, err, n);
-			goto fail;
-		}
-		tn_fill_random(b->in2, b->l.total, 0x2eed + (unsigned long long)pts);
-		fill_vel(&b->l, b->vel, 0x7e1 + (unsigned long long)pts);
-		if (pb->fam->step_ref(pb, &b->c, &b->l, b->in, b->in2, b->vel, pb->fam->steps,
-				      b->ref, b->ref + pts, b->mag, b->mag + pts, err, n) ||
-		    rt_alloc(&b->da0, bytes, err, n) || rt_alloc(&b->db0, bytes, err, n) ||
-		    upload_field(b->da0, b->in, b->l.total, b->es, err, n) ||
-		    upload_field(b->db0, b->in2, b->l.total, b->es, err, n))
-			goto fail;
-	} else {
-		pb->fam->ref(pb, &b->c, &b->l, b->in, b->ref, b->mag);
-	}
+	if (wave && (rt_alloc(&b->da0, bytes, err, n) || rt_alloc(&b->db0, bytes, err, n) ||
+		     upload_field(b->da0, b->in, b->l.total, b->es, err, n) ||
+		     upload_field(b->db0, b->in2, b->l.total, b->es, err, n)))
+		goto fail;
 	if ((b->acc = tn_param_index(pb->fam, "acc")) >= 0) {
-		if (!(b->base = malloc((size_t)b->l.total * 4))) {
-			oom(pb, err, n);
-			goto fail;
-		}
-		tn_fill_random(b->base, b->l.total, 0xba5e + (unsigned long long)pts);
-		tn_poison_halo(&b->l, b->base);
 		if (rt_alloc(&b->dbase, bytes, err, n) ||
 		    upload_field(b->dbase, b->base, b->l.total, b->es, err, n))
 			goto fail;
@@ -311,7 +260,6 @@ void tn_bench_close(struct tn_bench *b)
 	rt_free(b->dbase);
 	rt_free(b->da0);
 	rt_free(b->db0);
-	free(b->base);
 	rt_free(b->dres);
 	rt_unload(b->check);
 	tn_hold_close(&b->hold);
@@ -322,13 +270,8 @@ void tn_bench_close(struct tn_bench *b)
 	}
 	rt_host_free(b->out);
 	rt_timer_free(b->t);
-	free(b->in);
-	free(b->in2);
-	free(b->vel);
 	free(b->ha);
 	free(b->hb);
-	free(b->ref);
-	free(b->mag);
 	memset(b, 0, sizeof *b);
 }
 

@@ -1,14 +1,15 @@
 /*
  * tn_bench.h: measuring compiled kernels of one problem on one GPU. A bench
- * owns the problem's fields: a random input, its reference computed once,
- * and enough rotating input/output pairs that timed launches do not run
- * out of L2. tn_bench_run validates a kernel, then times it.
+ * uses the problem's host data (tn_hdata.h: a random input, its reference)
+ * and owns its fields on the GPU: those, and enough rotating input/output
+ * pairs that timed launches do not run out of L2. tn_bench_run validates a kernel, then times it.
  */
 #ifndef TN_BENCH_H
 #define TN_BENCH_H
 
 #include "rt.h"
 #include "tn.h"
+#include "tn_hdata.h"
 #include "tn_pcache.h"
 #include "tn_time.h"
 
@@ -37,13 +38,14 @@ struct tn_bench {
 	struct fd_grid g;
 	int terms, nrot;
 	int es;                 /* bytes per element: 4 fp32, 8 fp64 */
-	float *in, *out;        /* host: input (fp32 values); output read back (pinned, es wide) */
-	float *in2, *vel;       /* time-stepping families: the field at step -1, and vel */
+	const float *in;        /* host, the problem's tn_hdata: input (fp32 values) */
+	float *out;             /* output read back (pinned, es wide) */
+	const float *in2, *vel; /* time-stepping families: the field at step -1, and vel */
 	void *ha, *hb;          /* the same, in and in2 es wide, for the CPU halo check */
-	double *ref;            /* reference on the compact interior (two fields for
+	const double *ref;      /* reference on the compact interior (two fields for
 				 * time-stepping families: din's and dout's) */
-	float *mag;
-	float *base;            /* acc=1: the output before the kernel (layout) */
+	const float *mag;
+	const float *base;      /* acc=1: the output before the kernel (layout) */
 	int acc;                /* index of the family's acc parameter, or -1 */
 	void *din[TN_NROT], *dout[TN_NROT], *dbase;
 	void *dvel[TN_NROT], *da0, *db0;        /* time stepping: vel, initial fields */
@@ -69,7 +71,9 @@ struct tn_result {
 	int reps;
 };
 
-int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb,
+/* Opens a bench of pb on dev with pb's host data hd (inputs, reference),
+ * which must outlive it: b points into hd and copies what the GPU needs. */
+int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct tn_hdata *hd,
 		  const struct rt_dev *dev, double copy_gbs, char *err, size_t n);
 void tn_bench_close(struct tn_bench *b);
 /* What a bench of pb holds while open on dev, for the cache of a worker

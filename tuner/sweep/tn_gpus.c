@@ -4,7 +4,8 @@
  * be of one model, as they share the work), records the GPUs and their copy
  * bandwidth (calibrated where missing, every GPU at the same time), and
  * switches the workers to each problem of a plan when its turn comes (each
- * worker keeps the problems it opened, tn_pcache.h).
+ * worker keeps the problems it opened, tn_pcache.h), with the problem's
+ * host data made once by the sweep for all of them (tn_hshare.h).
  */
 #define _GNU_SOURCE
 #include "tn_run.h"
@@ -114,11 +115,15 @@ int tn_run_devices(struct tn_run *c, char *err, size_t n)
 	return 0;
 }
 
-/* What worker w's cache needs to know. */
-static struct tn_wk_cache cache_of(const struct tn_run *c, int w)
+/* What worker w's cache needs to know of job j: its host data made ahead
+ * and shared (tn_hshare.h) where the sweep shares them. */
+static struct tn_wk_cache cache_of(const struct tn_run *c, int w, int j)
 {
-	return (struct tn_wk_cache){ c->copy[w], c->o->places > 0 ? c->o->places : TN_PLACES,
-				     c->nwk };
+	struct tn_wk_cache wc = { c->copy[w], c->o->places > 0 ? c->o->places : TN_PLACES,
+				  c->nwk, "" };
+	if (c->hs)
+		tn_hshare_get(c->hs, j, wc.data, sizeof wc.data);
+	return wc;
 }
 
 int tn_run_open(struct tn_run *c, int j, char *err, size_t n)
@@ -130,7 +135,7 @@ int tn_run_open(struct tn_run *c, int j, char *err, size_t n)
 	c->opened = -1;
 	for (int w = 0; w < c->nwk && !rc; w++)
 		if (c->wk[w].pid > 0) {
-			const struct tn_wk_cache wc = cache_of(c, w);
+			const struct tn_wk_cache wc = cache_of(c, w, j);
 			rc = tn_wk_open_ask(&c->wk[w], pb, j, &wc, err, n);
 			c->asked[w] = !rc;
 		}
@@ -147,8 +152,9 @@ int tn_run_opened(struct tn_run *c, char *err, size_t n)
 {
 	int rc = 0;
 	/* the workers switch at once: a problem each holds costs nothing, one
-	 * not held is built (fields, CPU reference) by each at the same time,
-	 * while the pool compiles the step's first configurations */
+	 * not held is built (its fields uploaded from the host data the sweep
+	 * made, tn_hshare.h) by each at the same time, while the pool compiles
+	 * the step's first configurations */
 	for (int w = 0; w < c->nwk; w++) {
 		char e2[1024];
 		if (c->asked[w] && tn_wk_open_get(&c->wk[w], e2, sizeof e2) && !rc++)
@@ -165,7 +171,7 @@ int tn_run_worker_up(struct tn_run *c, int w, char *err, size_t n)
 	struct tn_wk *k = &c->wk[w];
 	if (k->pid > 0)
 		return 0;
-	const struct tn_wk_cache wc = cache_of(c, w);
+	const struct tn_wk_cache wc = cache_of(c, w, (int)(c->cur - c->jobs));
 	if (k->starts)
 		c->restarts++;
 	/* a new process holds no problem: the current one is built in it */

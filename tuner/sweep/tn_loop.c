@@ -103,7 +103,8 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 		 * source too: a contender's is kept with its run, tn_record.c) */
 		rt_prog_free(&it->prog);
 		k->job = it;
-		k->deadline = tn_now_s() + tn_limit_s(c);
+		k->t_job = tn_now_s();
+		k->deadline = k->t_job + tn_limit_s(c);
 		c->turn = w;
 	}
 	return 0;

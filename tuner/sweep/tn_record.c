@@ -185,6 +185,7 @@ int tn_finish(struct tn_run *c, int w, char *err, size_t n)
 	struct tn_item *it = k->job;
 	struct tn_wk_done d;
 	int rc, dead = tn_wk_read(k, &d);
+	k->busy_s += tn_now_s() - k->t_job;
 	if (dead && (tn_stop_signal || k->sig == SIGINT || k->sig == SIGTERM || k->sig == SIGHUP)) {
 		/* stopped by the user's signal (to the sweep or its process group),
 		 * not by its kernel: the outcome is unknown, so nothing is recorded
@@ -221,6 +222,7 @@ int tn_overrun(struct tn_run *c, int w, char *err, size_t n)
 	struct tn_result res;
 	double best = c->cur->best_ms;
 	int rc;
+	k->busy_s += tn_now_s() - k->t_job;
 	tn_wk_kill(k);
 	empty_result(&res, "timeout");
 	snprintf(res.msg, sizeof res.msg, "killed after %.1f s, over the limit of --timeout %.0f s "

@@ -15,6 +15,7 @@
 #define TN_RUN_H
 
 #include "db.h"
+#include "tn_hshare.h"
 #include "tn_pool.h"
 #include "tn_progress.h"
 #include "tn_sweep.h"
@@ -66,6 +67,8 @@ struct tn_run {
 	struct tn_job *jobs, *cur;      /* cur: the job of the step running */
 	int njobs, opened;      /* opened: the job the workers are on, -1 */
 	int asked[TN_MAXDEV];   /* an answer to tn_run_open is due from the worker */
+	struct tn_hshare *hs;   /* the jobs' host data, shared by the workers; NULL
+				 * compile-only */
 	struct tn_progress pr;
 };
 

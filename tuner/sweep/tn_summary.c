@@ -58,9 +58,23 @@ void tn_summary(const struct tn_run *c)
 			h += c->wk[w].hits;
 			e += c->wk[w].evicted;
 		}
-		fprintf(stderr, "fdtune: fields and CPU references built %lld times for %d "
-			"problem(s) on %d GPU(s); %lld switches found them held, %lld released "
-			"for room\n", b, c->njobs, c->nwk, h, e);
+		if (c->hs) {
+			struct tn_hshare_stats hs;
+			tn_hshare_stats(c->hs, &hs);
+			fprintf(stderr, "fdtune: fields and CPU references made %d times for %d "
+				"problem(s) in %.1f s, shared by %d GPU(s); the sweep waited %.1f s "
+				"for them, %d released for room\n", hs.made, c->njobs, hs.make_s,
+				c->nwk, hs.wait_s, hs.released);
+		}
+		/* what the GPUs' pace lost to the sweep: the time each held no job */
+		fprintf(stderr, "fdtune: of the steps' %.1f s, GPU", tt);
+		for (int w = 0; w < c->nwk; w++)
+			fprintf(stderr, "%s %d held a configuration %.0f%%", w ? "," : "",
+				c->wk[w].device, tt > 0 ? 100 * c->wk[w].busy_s / tt : 0.0);
+		fputc('\n', stderr);
+		fprintf(stderr, "fdtune: fields put on the GPUs %lld times for %d problem(s) on "
+			"%d GPU(s); %lld switches found them held, %lld released for room\n", b,
+			c->njobs, c->nwk, h, e);
 	}
 	for (int i = 0; i < c->njobs; i++)
 		if (c->jobs[i].others)

@@ -368,6 +368,25 @@ static int end(struct tn_run *c, struct tn_job *j, int failed, const char *err)
 	return 0;
 }
 
+/* Starts making the jobs' host data for the workers to share (tn_hshare.h),
+ * ahead, in the plan's order, within 40% of the host's memory. */
+static int share(struct tn_run *c, char *err, size_t n)
+{
+	const struct tn_problem **pbs = malloc((size_t)c->njobs * sizeof *pbs);
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGE_SIZE);
+	double host = pages > 0 && psz > 0 ? (double)pages * psz : 16e9;
+	int rc;
+	if (!pbs) {
+		snprintf(err, n, "out of memory");
+		return 1;
+	}
+	for (int i = 0; i < c->njobs; i++)
+		pbs[i] = c->jobs[i].pb;
+	rc = tn_hshare_new(&c->hs, pbs, c->njobs, 0.4 * host, err, n);
+	free(pbs);
+	return rc;
+}
+
 int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 {
 	struct tn_plan one = { 0 };
@@ -432,6 +451,8 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		off += j->total;
 	}
 	status = 1;
+	if (c.gpu && share(&c, err, n))
+		goto out;
 	if (db_open(o->db_path, &c.db, err, n) || db_reap_sweeps(c.db, stderr, NULL, err, n))
 		goto out;
 	gethostname(host, sizeof host - 1);
@@ -449,6 +470,8 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 			goto fail;
 		}
 		planned += j->target - j->nprior > 0 ? j->target - j->nprior : 0;
+		if (c.hs && (!j->search || left_of(j) <= 0))
+			tn_hshare_skip(c.hs, i);        /* never opened: not made ahead */
 	}
 	if (c.njobs > 1)
 		fprintf(stderr, "fdtune: a plan of %d problems%s\n", c.njobs, plan ?
@@ -491,6 +514,7 @@ out:
 		stopped_by_user(&c, "the sweep had not begun: nothing is recorded", err, n);
 	for (int w = 0; w < c.nwk; w++)
 		tn_wk_kill(&c.wk[w]);
+	tn_hshare_free(c.hs);
 	for (int i = 0; i < c.njobs; i++) {
 		tn_search_free(c.jobs[i].search);
 		tn_seeds_free(&c.jobs[i].sd);

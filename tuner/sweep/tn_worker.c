@@ -32,6 +32,7 @@ struct req {
 	int r, nx, ny, nz;
 	double h[3], copy;
 	long long key;          /* REQ_OPEN: the problem's key in the worker's cache */
+	char data[64];          /* REQ_OPEN: the path of its host data (tn_hdata.h); "": none */
 	int places, nwk;        /* REQ_OPEN: placements of a contender, workers of the sweep */
 	struct tn_wk_time tm;   /* REQ_RUN */
 	int v[TN_MAXP];
@@ -235,6 +236,7 @@ int tn_wk_open_ask(struct tn_wk *w, const struct tn_problem *pb, long long key,
 	q.key = key;
 	q.places = wc->places;
 	q.nwk = wc->nwk;
+	snprintf(q.data, sizeof q.data, "%s", wc->data);
 	if (request(w->to, &q, sizeof q))
 		return snprintf(err, n, "GPU %d: the worker is gone", w->device), 1;
 	return 0;
@@ -341,6 +343,7 @@ static int run_one(struct tn_bench *b, const struct req *q, void *code, struct r
 static struct slot {
 	struct tn_problem pb;
 	char prec[8];
+	struct tn_hdata hd;     /* mapped from the sweep's, or the worker's own */
 	struct tn_bench b;
 } slots[TN_PCACHE_MAX];
 
@@ -359,22 +362,40 @@ struct opening {
 	const struct tn_problem *pb;
 	const struct rt_dev *me;
 	double copy;
+	const char *data;       /* the sweep's host data of pb, or "" */
 };
 
+/* The problem's host data: the sweep's, mapped; else (none shared, or it
+ * cannot be mapped: said once) made here, the same bits. Then its bench. */
 static int build_slot(void *ctx, int s, long long key, char *err, size_t n)
 {
+	static int said;
 	const struct opening *o = ctx;
+	struct slot *t = &slots[s];
+	char why[512];
 	(void)key;
-	slots[s].pb = *o->pb;
-	snprintf(slots[s].prec, sizeof slots[s].prec, "%s", o->pb->prec);
-	slots[s].pb.prec = slots[s].prec;
-	return tn_bench_open(&slots[s].b, &slots[s].pb, o->me, o->copy, err, n);
+	t->pb = *o->pb;
+	snprintf(t->prec, sizeof t->prec, "%s", o->pb->prec);
+	t->pb.prec = t->prec;
+	if (!*o->data || tn_hdata_map(&t->hd, &t->pb, o->data, why, sizeof why)) {
+		if (*o->data && !said++)
+			fprintf(stderr, "fdtune: %s; each worker computes its own fields and "
+				"reference instead\n", why);
+		if (tn_hdata_make(&t->hd, &t->pb, 0, err, n))
+			return 1;
+	}
+	if (tn_bench_open(&t->b, &t->pb, &t->hd, o->me, o->copy, err, n)) {
+		tn_hdata_free(&t->hd);
+		return 1;
+	}
+	return 0;
 }
 
 static void release_slot(void *ctx, int s)
 {
 	(void)ctx;
 	tn_bench_close(&slots[s].b);
+	tn_hdata_free(&slots[s].hd);
 }
 
 /* Makes q's problem the open one, *cur its slot (tn_pcache_open): held, or
@@ -383,7 +404,7 @@ static int open_problem(struct tn_pcache *pc, const struct rt_dev *me, const str
 			int *cur, struct rep *r)
 {
 	struct tn_problem pb;
-	struct opening o = { &pb, me, q->copy };
+	struct opening o = { &pb, me, q->copy, q->data };
 	const struct tn_pcache_ops op = { build_slot, release_slot, &o };
 	long long ev = pc->evictions;
 	memset(&pb, 0, sizeof pb);
@@ -433,6 +454,7 @@ int tn_worker_main(int argc, char **argv)
 		} else if (q.type == REQ_OPEN) {
 			/* the problem of a plan the next runs are for: held, or built */
 			q.fam[sizeof q.fam - 1] = q.prec[sizeof q.prec - 1] = 0;
+			q.data[sizeof q.data - 1] = 0;
 			pc.budget = budget(&me, q.nwk);
 			cur = -1;
 			r.status = open_problem(&pc, &me, &q, &cur, &r);
@@ -451,6 +473,6 @@ int tn_worker_main(int argc, char **argv)
 	}
 	for (int s = 0; s < TN_PCACHE_MAX && !r.fatal; s++)
 		if (pc.s[s].key >= 0)
-			tn_bench_close(&slots[s].b);
+			release_slot(NULL, s);
 	return r.fatal ? 4 : 0;
 }

@@ -29,6 +29,8 @@ struct tn_wk {
 	int sig;                /* the signal that ended the last process, 0: none */
 	long long built, hits, evicted; /* its opens of problems, over all its processes:
 					 * benches built, found held, released for room */
+	double t_job;           /* when the job in progress was sent (tn_loop.c) */
+	double busy_s;          /* seconds it held a job, from its sending to its answer */
 };
 
 /* What a worker's cache of open problems (tn_pcache.h) needs to know. */
@@ -36,6 +38,8 @@ struct tn_wk_cache {
 	double copy_gbs;        /* the GPU's copy bandwidth, the roof of %copy */
 	int places;             /* placements a contender is timed on (room kept) */
 	int nwk;                /* workers of the sweep: they share the host's memory */
+	char data[64];          /* the path of the problem's host data, made by the
+				 * sweep (tn_hdata_path); "": the worker makes its own */
 };
 
 /* A worker's answer to a run. */
