@@ -10,9 +10,9 @@ m4_dnl fd_grid, fd_coef); in and out point at interior point (0,0,0), with R hal
 m4_dnl points on every side; ld % VEC == 0 and the interior origin is 16-byte
 m4_dnl aligned. Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)),
 m4_dnl ceil(nz/NW)); with zd=1 the z chunks come first: (ceil(nz/NW), x tiles, y tiles).
-m4_dnl FDT_NW undefined (xyz and iso3dfd, whose nw is a launch parameter): the kernel
-m4_dnl takes its window from the launch, ceil(nz / z chunks), so that one build serves
-m4_dnl every nw; defined (the sources of records made before), that constant.
+m4_dnl FDT_NW undefined (xyz, whose nw is a launch parameter): the kernel takes its
+m4_dnl window from the launch, ceil(nz / z chunks), so that one build serves every
+m4_dnl nw; defined (iso3dfd.m4), the window is that constant.
 m4_dnl lds=2 launches give (PF+3)(BY YPT+2R)(BX+2 ceil(R/VEC)) vectors of dynamic LDS.
 m4_dnl With FDT_WAVE defined as 1 (iso3dfd.m4, lds 2) the kernel is one wave-equation
 m4_dnl step instead: ABI (fd_real *next, const fd_real *prev, const fd_real *vel,

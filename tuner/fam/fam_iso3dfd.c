@@ -119,9 +119,7 @@ const struct tn_family tn_fam_iso3dfd = {
 		{ "by", "threads per block in y (b2)", 1, 1024, 3, { 2, 4, 8 } },
 		{ "ypt", "rows per thread", 1, 8, 2, { 1, 2 } },
 		{ "lds", "0 neighbours through L1, 1 LDS xy tile, 2 async LDS ring", 0, 2, 3, { 0, 1, 2 } },
-		/* the kernel takes its window from the launch (iso3dfd.m4), so
-		 * the two nw share one build */
-		{ "nw", "planes marched per thread (b3)", 1, 65536, 2, { 32, 128 }, 0, 1 },
+		{ "nw", "planes marched per thread (b3)", 1, 65536, 2, { 32, 128 } },
 		{ "pad", "lds 1: vectors of padding per LDS row", 0, 4, 1, { 0 } },
 		{ "ku", "unroll the march 2R+1 times", 0, 1, 2, { 0, 1 } },
 		{ "nt", "streaming stores of next", 0, 1, 2, { 0, 1 } },
