@@ -512,6 +512,11 @@ fail:
 out:
 	if (status && !began)
 		stopped_by_user(&c, "the sweep had not begun: nothing is recorded", err, n);
+	/* every worker is signalled before any is waited for: their GPUs'
+	 * teardowns (seconds, with tens of GB allocated) overlap */
+	for (int w = 0; w < c.nwk; w++)
+		if (c.wk[w].pid > 0)
+			kill(c.wk[w].pid, SIGKILL);
 	for (int w = 0; w < c.nwk; w++)
 		tn_wk_kill(&c.wk[w]);
 	tn_hshare_free(c.hs);
