@@ -22,7 +22,7 @@ WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 $(WARN) -fopenmp -MMD -MP
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Igen -Iruntime -Idb -Ituner -Ituner/cmd -Ituner/fam -Ituner/ref -Ituner/search -Ituner/sweep -Ituner/report -Ituner/export -Ituner/plan -DFDT_TEMPLATE_DIR='"$(CURDIR)/templates"'
-LDLIBS = -lsqlite3 -lz -lpthread -lm
+LDLIBS = -lsqlite3 -lz -lpthread -lm -ldl
 NV_CPPFLAGS = -DRT_NVIDIA -I$(CUDA)/include
 NV_LIBS = -L$(CUDA)/lib64 -Wl,-rpath,$(CUDA)/lib64 -lnvrtc -ldl
 AMD_CPPFLAGS = -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include
@@ -36,7 +36,7 @@ CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault
        tuner/fam/fam_xs.c tuner/fam/fam_ym.c tuner/fam/fam_zm.c \
        tuner/ref/tn_ref_mixed.c tuner/fam/fam_dmix.c tuner/fam/fam_d1.c \
        tuner/ref/tn_ref_wave.c tuner/fam/fam_iso3dfd.c tuner/plan/tn_plan.c tuner/plan/tn_order.c tuner/plan/tn_pcache.c tuner/tn_file.c
-TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_hdata.c tuner/sweep/tn_hshare.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_choose.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_fault.c tuner/sweep/tn_progress.c tuner/sweep/tn_summary.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c tuner/sweep/tn_cache_use.c \
+TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_hdata.c tuner/sweep/tn_hshare.c tuner/sweep/tn_energy.c runtime/rt_energy.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_choose.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_fault.c tuner/sweep/tn_progress.c tuner/sweep/tn_summary.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c tuner/sweep/tn_cache_use.c \
        tuner/cmd/cmd_gen.c tuner/cmd/cmd_sweep.c tuner/cmd/cmd_info.c tuner/cmd/cmd_report.c tuner/report/tn_report.c \
        tuner/cmd/cmd_export.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c tuner/cmd/cmd_compact.c tuner/cmd/cmd_cache.c \
        tuner/export/tn_exp_build.c tuner/export/tn_exp_emit.c tuner/export/tn_exp_one.c tuner/export/tn_exp_sizes.c \
@@ -219,7 +219,7 @@ TESTLIBS = -lcmocka
 # tests/run.sh starts them in this order, JOBS at a time
 T_CPU = $(if $(HAVE_HIP),$(B)/t_compile-amd) $(B)/t_cli $(B)/t_readme
 T_CPU += $(if $(HAVE_CUDA),$(B)/t_compile-nvidia) $(B)/t_pkg $(B)/t_shipped $(B)/t_lib
-T_CPU += $(B)/t_export $(B)/t_robust $(B)/t_example $(B)/t_fortran $(B)/t_plan $(B)/t_share $(B)/t_hdata
+T_CPU += $(B)/t_export $(B)/t_robust $(B)/t_example $(B)/t_fortran $(B)/t_plan $(B)/t_share $(B)/t_hdata $(B)/t_energy
 T_CPU += $(B)/t_input $(B)/t_report $(B)/t_core $(B)/t_rule $(B)/t_strategy
 T_CPU += $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_source
 # what the tests make themselves (t_example), made before they run at once
@@ -251,6 +251,13 @@ $(B)/t_cli: $(B)/tests/t_cli.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
 $(B)/t_hdata: $(B)/tests/t_hdata.o $(CORE_O) $(B)/tuner/sweep/tn_hdata.o $(B)/tuner/sweep/tn_hshare.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+
+$(B)/libfake_nvml.so: tests/fake_nvml.c
+	@mkdir -p $(B)
+	$(CC) -std=c11 $(WARN) -O2 -shared -fPIC -o $@ $<
+$(B)/tests/t_energy.o: CPPFLAGS += -DFAKE_NVML_PATH='"$(CURDIR)/$(B)/libfake_nvml.so"'
+$(B)/t_energy: $(B)/tests/t_energy.o $(B)/runtime/rt_energy.o $(B)/tuner/sweep/tn_energy.o | $(B)/libfake_nvml.so
+	$(CC) $(CFLAGS) -o $@ $^ -ldl -lm $(TESTLIBS)
 
 $(B)/t_plan: $(B)/tests/t_plan.o $(B)/tests/t_util.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
