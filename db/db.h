@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define DB_SCHEMA_LATEST 7            /* newest schema this build can write */
+#define DB_SCHEMA_LATEST 8            /* newest schema this build can write */
 #define DB_APPLICATION_ID 0x46445455  /* PRAGMA application_id, 'FDTU' */
 #define DB_NOMATCH 1                  /* db_best: valid query, no rows */
 
@@ -167,6 +167,17 @@ struct db_run {
 /* NaN doubles (and reps < 0) are stored as NULL. */
 int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NULL */, char *err,
                size_t n);
+/* The energy of run `run`, measured in the process that timed it (schema
+ * 8): source names the counter ("NVML"); joules a launch and a billion
+ * points; the windows' mean power, spread ((max - min) / median) and
+ * seconds; the power limit and clocks in force, NaN when unknown. */
+struct db_energy {
+    const char *source;
+    double joules, j_per_gpt, watts, spread, seconds;
+    int windows;
+    double limit_w, sm_mhz, mem_mhz;
+};
+int db_energy_add(struct db *d, long long run, const struct db_energy *e, char *err, size_t n);
 /* As db_run_add, unless db_run_recorded finds a run of r's device model
  * (any board of its vendor, name and arch), problem and config already (checked in the same statement): then nothing is
  * recorded and *id = 0. */
@@ -256,7 +267,15 @@ int db_strategies(struct db *d, const struct db_filter *f, enum db_fmt fmt, FILE
     " WHERE o.id = " p ")"
 /* NULL / 0 = any.  device: device name or arch contains it (DB_DEVICE_HAS);
  * family and precision match exactly; nx, ny, nz (all or none) the size. */
-struct db_filter { const char *device, *family, *precision; int radius, nx, ny, nz; };
+/* What "best" means: the shortest median time, the least energy a point
+ * (joules a billion points, measured by sweep --energy), or the least
+ * energy-delay product (J/Gpt x ms). */
+enum db_objective { DB_OBJ_TIME, DB_OBJ_ENERGY, DB_OBJ_EDP };
+struct db_filter {
+    const char *device, *family, *precision;
+    int radius, nx, ny, nz;
+    enum db_objective objective;        /* 0: time */
+};
 /*
  * Print the fastest record of each (device, problem) matching f (f may be
  * NULL), or with all = 1 every record ranked within its (device, problem); a

@@ -5,7 +5,10 @@
  * the v_best view, filters them, and prints an aligned table for people, or
  * RFC 4180 CSV or JSON for scripts.  All rows are fetched before anything is
  * printed, so a failed query prints nothing.
- * Also the lookups of fdtune export: db_pick, db_devices and db_json_int.
+ * By the energy objectives (db_filter.objective), the ranking is over each
+ * configuration's measured energy (v_energy): joules a billion points, or
+ * their product with the time (edp), and the energy columns are shown.
+ * The filters' binding and no-match message serve db_pick.c too.
  */
 #include "db.h"
 #include "db_int.h"
@@ -17,16 +20,12 @@
 
 /* Result columns, in this order, of the query below. */
 enum { DEV, ARCH, FAM, RAD, NX, NY, NZ, PREC, PARAMS, MS, GBS, PCT, MCELLS, REGS, SPILL,
-       REPS, RUN, RANK, NQ };
+       REPS, RUN, RANK, JPG, WATTS, SPREAD, EDP, NEN, NQ };
 
-#define MATCH \
-    " status = 'ok' AND median_ms IS NOT NULL" \
-    " AND (?1 IS NULL OR" DB_DEVICE_HAS("device", "arch", "?1") ")" \
-    " AND (?2 IS NULL OR family = ?2) AND (?3 IS NULL OR precision = ?3)" \
-    " AND (?4 = 0 OR radius = ?4)"
+#define MATCH DB_MATCH
 #define RANKED \
     "SELECT device, arch, family, radius, nx, ny, nz, precision, params, median_ms, gbs," \
-    " pct_copy, mcells, regs, spill_bytes, reps, run_id, rk" \
+    " pct_copy, mcells, regs, spill_bytes, reps, run_id, rk, NULL, NULL, NULL, NULL, NULL" \
     " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY device, arch, problem_id" \
     "                                    ORDER BY median_ms, run_id) AS rk" \
     "       FROM v_runs WHERE run_id IN (" DB_CURRENT_IDS_OF(DB_PROBLEM_MATCH) ") AND" MATCH \
@@ -34,15 +33,35 @@ enum { DEV, ARCH, FAM, RAD, NX, NY, NZ, PREC, PARAMS, MS, GBS, PCT, MCELLS, REGS
     " WHERE ?5 OR rk = 1" \
     " ORDER BY device, arch, family, radius, nx, ny, nz, precision, rk"
 
-static const char query[] = RANKED;
+/* The same columns by an energy objective: the configurations with energy
+ * measured, ranked by key. */
+#define RANKED_BY(key) \
+    "SELECT device, arch, family, radius, nx, ny, nz, precision, params, median_ms, gbs," \
+    " pct_copy, mcells, regs, spill_bytes, reps, run_id, rk, j_per_gpt, watts," \
+    " 100 * energy_spread, edp, n_energy" \
+    " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY device, arch, problem_id" \
+    "                                    ORDER BY " key ", run_id) AS rk" \
+    "       FROM v_energy WHERE" MATCH " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)))" \
+    " WHERE ?5 OR rk = 1" \
+    " ORDER BY device, arch, family, radius, nx, ny, nz, precision, rk"
+
+/* by objective (enum db_objective) */
+static const char *const queries[] = { RANKED, RANKED_BY("j_per_gpt"), RANKED_BY("edp") };
 
 /* The same rows as one JSON array of objects, made by SQLite. */
-static const char json_query[] =
-    "SELECT json_group_array(json_object('rank', rk, 'device', device, 'arch', arch,"
-    " 'family', family, 'radius', radius, 'nx', nx, 'ny', ny, 'nz', nz,"
-    " 'precision', precision, 'params', json(params), 'median_ms', median_ms, 'gbs', gbs,"
-    " 'pct_copy', pct_copy, 'mcells', mcells, 'regs', regs, 'spill_bytes', spill_bytes,"
-    " 'reps', reps, 'run_id', run_id)), count(*) FROM (" RANKED ")";
+#define JSON_OF(ranked, more) \
+    "SELECT json_group_array(json_object('rank', rk, 'device', device, 'arch', arch," \
+    " 'family', family, 'radius', radius, 'nx', nx, 'ny', ny, 'nz', nz," \
+    " 'precision', precision, 'params', json(params), 'median_ms', median_ms, 'gbs', gbs," \
+    " 'pct_copy', pct_copy, 'mcells', mcells, 'regs', regs, 'spill_bytes', spill_bytes," \
+    " 'reps', reps, 'run_id', run_id" more ")), count(*) FROM (" ranked ")"
+#define JSON_ENERGY \
+    ", 'j_per_gpt', j_per_gpt, 'watts', watts, 'energy_spread_pct', \"100 * energy_spread\"," \
+    " 'edp', edp, 'n_energy', n_energy"
+static const char *const json_queries[] = {
+    JSON_OF(RANKED, ""), JSON_OF(RANKED_BY("j_per_gpt"), JSON_ENERGY),
+    JSON_OF(RANKED_BY("edp"), JSON_ENERGY)
+};
 
 /* The recorded size nearest to ?6 x ?7 x ?8 (by point count) among runs that
  * match the other filters. */
@@ -58,6 +77,8 @@ static const struct col tcols[] = {
     {"rank", RANK, -1}, {"device", DEV, -1}, {"family", FAM, -1}, {"R", RAD, -1},
     {"size", -1, -1}, {"prec", PREC, -1}, {"params", PARAMS, -1}, {"ms", MS, 4},
     {"GB/s", GBS, 1}, {"%copy", PCT, 1}, {"regs", REGS, -1},
+    /* by an energy objective */
+    {"J/Gpt", JPG, 3}, {"W", WATTS, 0}, {"spread%", SPREAD, 1}, {"n", NEN, -1},
 };
 static const struct col ccols[] = {
     {"rank", RANK, -1}, {"device", DEV, -1}, {"arch", ARCH, -1}, {"family", FAM, -1},
@@ -65,7 +86,10 @@ static const struct col ccols[] = {
     {"precision", PREC, -1}, {"params", PARAMS, -1}, {"median_ms", MS, -1}, {"gbs", GBS, -1},
     {"pct_copy", PCT, -1}, {"mcells", MCELLS, -1}, {"regs", REGS, -1},
     {"spill_bytes", SPILL, -1}, {"reps", REPS, -1}, {"run_id", RUN, -1},
+    {"j_per_gpt", JPG, -1}, {"watts", WATTS, -1}, {"energy_spread_pct", SPREAD, -1},
+    {"edp", EDP, -1}, {"n_energy", NEN, -1},
 };
+enum { NTE = 4, NCE = 5 };      /* the energy columns, last of tcols and ccols */
 
 /* Formatted cells, row-major; every cell is an owned string. */
 struct grid { char **c; size_t len, cap; };
@@ -141,7 +165,7 @@ static int print(FILE *out, const struct grid *g, const struct col *cols, size_t
                 fputs(sep, out);
                 csvfield(out, g->c[r + i]);
             } else if (cols[i].digits >= 0 || cols[i].q == RAD || cols[i].q == REGS ||
-                       cols[i].q == RANK) {
+                       cols[i].q == RANK || cols[i].q == NEN) {
                 fprintf(out, "%s%*s", sep, (int)w[i], g->c[r + i]);
             } else {
                 fprintf(out, "%s%-*s", sep, i == nc - 1 ? 0 : (int)w[i], g->c[r + i]);
@@ -162,8 +186,7 @@ static int bindtext(sqlite3_stmt *st, int i, const char *s)
     return opt(s) ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
 }
 
-/* " the filters (device ~x, ...)" naming the active filters, or "". */
-static const char *filters(const struct db_filter *f, char *b, size_t n)
+const char *db_filter_desc(const struct db_filter *f, char *b, size_t n)
 {
     int k = snprintf(b, n, " the filters (");
 
@@ -183,8 +206,7 @@ static const char *filters(const struct db_filter *f, char *b, size_t n)
     return b;
 }
 
-/* Prepares sql with the filters bound to ?1..?8. */
-static int prepare(sqlite3 *h, const char *sql, const struct db_filter *f, int all,
+int db_filter_prepare(sqlite3 *h, const char *sql, const struct db_filter *f, int all,
                    sqlite3_stmt **st)
 {
     int src = sqlite3_prepare_v2(h, sql, -1, st, NULL);
@@ -201,13 +223,11 @@ static int prepare(sqlite3 *h, const char *sql, const struct db_filter *f, int a
     return src;
 }
 
-/* The message for no match: names the filters and, when a size was asked
- * for, the nearest size recorded. */
-static int nomatch(sqlite3 *h, const struct db_filter *f, char *err, size_t n)
+int db_filter_nomatch(sqlite3 *h, const struct db_filter *f, char *err, size_t n)
 {
     sqlite3_stmt *st = NULL;
     char desc[256], near[128] = "";
-    int src = prepare(h, nearest_query, f, 0, &st);
+    int src = db_filter_prepare(h, nearest_query, f, 0, &st);
 
     if (src == SQLITE_OK && f->nx && (src = sqlite3_step(st)) == SQLITE_ROW)
         snprintf(near, sizeof near, "; the nearest size recorded is %dx%dx%d (--size %dx%dx%d)",
@@ -216,7 +236,13 @@ static int nomatch(sqlite3 *h, const struct db_filter *f, char *err, size_t n)
     if (sqlite3_finalize(st) != SQLITE_OK || (src != SQLITE_OK && src != SQLITE_ROW &&
                                               src != SQLITE_DONE))
         return db_fail(err, n, "db_best: query failed: %s", sqlite3_errmsg(h));
-    db_fail(err, n, "no successful runs match%s%s", filters(f, desc, sizeof desc), near);
+    if (f->objective != DB_OBJ_TIME)
+        db_fail(err, n, "no runs with their energy measured match%s%s (fdtune sweep "
+                "--recheck K --energy measures the K fastest records' on the GPU)",
+                db_filter_desc(f, desc, sizeof desc), near);
+    else
+        db_fail(err, n, "no successful runs match%s%s", db_filter_desc(f, desc, sizeof desc),
+                near);
     return DB_NOMATCH;
 }
 
@@ -225,11 +251,11 @@ static int best_json(sqlite3 *h, const struct db_filter *f, int all, FILE *out, 
                      size_t n)
 {
     sqlite3_stmt *st = NULL;
-    int src = prepare(h, json_query, f, all, &st), rc = -1;
+    int src = db_filter_prepare(h, json_queries[f->objective], f, all, &st), rc = -1;
 
     if (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
         if (sqlite3_column_int(st, 1) == 0)
-            rc = nomatch(h, f, err, n);
+            rc = db_filter_nomatch(h, f, err, n);
         else if (fprintf(out, "%s\n", (const char *)sqlite3_column_text(st, 0)) < 0 ||
                  fflush(out))
             rc = db_fail(err, n, "db_best: writing the report failed; check the output");
@@ -246,7 +272,7 @@ static int best_json(sqlite3 *h, const struct db_filter *f, int all, FILE *out, 
 int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, FILE *out,
             char *err, size_t n)
 {
-    static const struct db_filter any = {NULL, NULL, NULL, 0, 0, 0, 0};
+    static const struct db_filter any = {NULL, NULL, NULL, 0, 0, 0, 0, DB_OBJ_TIME};
     const struct col *cols = fmt == DB_CSV ? ccols : tcols;
     size_t nc = fmt == DB_CSV ? sizeof ccols / sizeof ccols[0] : sizeof tcols / sizeof tcols[0];
     struct grid g = {NULL, 0, 0};
@@ -262,6 +288,13 @@ int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, F
     if ((v = db_version(d)) < 2)
         return db_fail(err, n, "db_best: schema version %d has no v_runs view; open the database with db_open to migrate it", v);
     f = f ? f : &any;
+    if (f->objective < DB_OBJ_TIME || f->objective > DB_OBJ_EDP)
+        return db_fail(err, n, "db_best: objective %d is none of time, energy, edp", f->objective);
+    if (f->objective == DB_OBJ_TIME)    /* the energy columns only by energy */
+        nc -= fmt == DB_CSV ? NCE : NTE;
+    else if (v < 8)
+        return db_fail(err, n, "db_best: this database (schema %d) has no energy measured; "
+                       "measure it with fdtune sweep --recheck K --energy", v);
     if (fmt == DB_JSON)
         return best_json(h, f, all, out, err, n);
     if (!all) { /* the rank column is shown only when every run is listed */
@@ -274,7 +307,7 @@ int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, F
             goto done;
         }
     }
-    if ((src = prepare(h, query, f, all, &st)) == SQLITE_OK) {
+    if ((src = db_filter_prepare(h, queries[f->objective], f, all, &st)) == SQLITE_OK) {
         while ((src = sqlite3_step(st)) == SQLITE_ROW) {
             for (i = 0; i < nc; i++) {
                 if (cell(&g, st, &cols[i], fmt == DB_CSV)) {
@@ -290,7 +323,7 @@ int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, F
         goto done;
     }
     if (g.len == nc) {
-        rc = nomatch(h, f, err, n);
+        rc = db_filter_nomatch(h, f, err, n);
         goto done;
     }
     rc = print(out, &g, cols, nc, fmt == DB_CSV);
@@ -303,152 +336,5 @@ done:
     for (i = 0; i < g.len; i++)
         free(g.c[i]);
     free(g.c);
-    return rc;
-}
-
-int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pick *p,
-            char *err, size_t n)
-{
-    static const struct db_filter any = {NULL, NULL, NULL, 0, 0, 0, 0};
-    static const char sql[] =
-        "SELECT run_id, device, arch, family, radius, nx, ny, nz, precision, params, median_ms,"
-        " gbs, pct_copy, created FROM v_runs WHERE" MATCH
-        " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8))"
-        " AND (CASE WHEN ?9 = 0 THEN run_id IN (" DB_CURRENT_IDS_OF(DB_PROBLEM_MATCH) ")"
-        " ELSE run_id = ?9 END)"
-        " ORDER BY nx * ny * nz DESC, coalesce(json_extract(params, '$.acc'), 0), median_ms,"
-        " run_id LIMIT 1";      /* a storing run (acc 0) before an accumulating one */
-    sqlite3_stmt *st = NULL;
-    sqlite3 *h = NULL;
-    int src, rc = -1;
-
-    if (!p || db_handle(d, &h, err, n))
-        return p ? -1 : db_fail(err, n, "db_pick: no result structure");
-    f = f ? f : &any;
-    memset(p, 0, sizeof *p);
-    src = prepare(h, sql, f, 0, &st);
-    if (src == SQLITE_OK)
-        src = sqlite3_bind_int64(st, 9, run);
-    if (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *t[6];
-        int k[6] = {1, 2, 3, 8, 9, 13};
-        for (int i = 0; i < 6; i++)
-            t[i] = (const char *)sqlite3_column_text(st, k[i]);
-        p->run = sqlite3_column_int64(st, 0);
-        snprintf(p->device, sizeof p->device, "%s", t[0] ? t[0] : "");
-        snprintf(p->arch, sizeof p->arch, "%s", t[1] ? t[1] : "");
-        snprintf(p->family, sizeof p->family, "%s", t[2] ? t[2] : "");
-        snprintf(p->precision, sizeof p->precision, "%s", t[3] ? t[3] : "");
-        snprintf(p->params, sizeof p->params, "%s", t[4] ? t[4] : "{}");
-        snprintf(p->created, sizeof p->created, "%s", t[5] ? t[5] : "");
-        p->radius = sqlite3_column_int(st, 4);
-        p->nx = sqlite3_column_int(st, 5);
-        p->ny = sqlite3_column_int(st, 6);
-        p->nz = sqlite3_column_int(st, 7);
-        p->median_ms = sqlite3_column_double(st, 10);
-        p->gbs = sqlite3_column_double(st, 11);
-        p->pct_copy = sqlite3_column_double(st, 12);
-        rc = 0;
-    } else if (src == SQLITE_DONE) {
-        char desc[256];
-        if (run) {
-            db_fail(err, n, "no successful run %lld matches%s", run, filters(f, desc, sizeof desc));
-            rc = DB_NOMATCH;
-        } else
-            rc = nomatch(h, f, err, n);
-    } else {
-        rc = db_fail(err, n, "db_pick: query failed: %s", sqlite3_errmsg(h));
-    }
-    if (sqlite3_finalize(st) != SQLITE_OK && rc == 0)
-        rc = db_fail(err, n, "db_pick: %s", sqlite3_errmsg(h));
-    return rc;
-}
-
-int db_json_int(struct db *d, const char *json, const char *key, int *v, int *found,
-                char *err, size_t n)
-{
-    sqlite3 *h = NULL;
-    int src, rc = -1;
-
-    if (db_handle(d, &h, err, n))
-        return -1;
-    src = d->json ? SQLITE_OK
-                  : sqlite3_prepare_v2(h, "SELECT json_extract(?1, '$.' || ?2)", -1, &d->json, NULL);
-    if (src == SQLITE_OK && (src = sqlite3_bind_text(d->json, 1, json, -1, SQLITE_STATIC)) == SQLITE_OK &&
-        (src = sqlite3_bind_text(d->json, 2, key, -1, SQLITE_STATIC)) == SQLITE_OK &&
-        (src = sqlite3_step(d->json)) == SQLITE_ROW) {
-        *found = sqlite3_column_type(d->json, 0) == SQLITE_INTEGER;
-        *v = sqlite3_column_int(d->json, 0);
-        rc = 0;
-    } else {
-        rc = db_fail(err, n, "db_json_int(%s): %s", key, sqlite3_errmsg(h));
-    }
-    if (d->json) {
-        sqlite3_reset(d->json);         /* its code repeats the step's, reported above */
-        sqlite3_clear_bindings(d->json);
-    }
-    return rc;
-}
-
-int db_devices(struct db *d, const struct db_filter *f, char names[][256], int max, int *count,
-               char *err, size_t n)
-{
-    static const struct db_filter any = {NULL, NULL, NULL, 0, 0, 0, 0};
-    static const char sql[] =
-        "SELECT DISTINCT device FROM v_runs WHERE" MATCH
-        " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)) ORDER BY device";
-    sqlite3_stmt *st = NULL;
-    sqlite3 *h = NULL;
-    int src, rc = 0;
-
-    *count = 0;
-    if (db_handle(d, &h, err, n))
-        return -1;
-    f = f ? f : &any;
-    src = prepare(h, sql, f, 0, &st);
-    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *t = (const char *)sqlite3_column_text(st, 0);
-        src = SQLITE_OK;
-        if (*count == max) {
-            rc = db_fail(err, n, "db_devices: more than %d devices match", max);
-            break;
-        }
-        snprintf(names[(*count)++], 256, "%s", t ? t : "");
-    }
-    if (!rc && src != SQLITE_DONE && src != SQLITE_OK)
-        rc = db_fail(err, n, "db_devices: %s", sqlite3_errmsg(h));
-    if (sqlite3_finalize(st) != SQLITE_OK && !rc)
-        rc = db_fail(err, n, "db_devices: %s", sqlite3_errmsg(h));
-    return rc;
-}
-
-int db_sizes(struct db *d, const struct db_filter *f, int sizes[][3], int max, int *count,
-             char *err, size_t n)
-{
-    static const char sql[] =
-        "SELECT DISTINCT nx, ny, nz FROM v_runs WHERE" MATCH
-        " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)) ORDER BY nx * ny * nz, nx, ny, nz";
-    sqlite3_stmt *st = NULL;
-    sqlite3 *h = NULL;
-    int src, rc = 0;
-
-    *count = 0;
-    if (db_handle(d, &h, err, n))
-        return -1;
-    src = prepare(h, sql, f, 0, &st);
-    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        src = SQLITE_OK;
-        if (*count == max) {
-            rc = db_fail(err, n, "db_sizes: more than %d sizes match", max);
-            break;
-        }
-        for (int k = 0; k < 3; k++)
-            sizes[*count][k] = sqlite3_column_int(st, k);
-        (*count)++;
-    }
-    if (!rc && src != SQLITE_DONE && src != SQLITE_OK)
-        rc = db_fail(err, n, "db_sizes: %s", sqlite3_errmsg(h));
-    if (sqlite3_finalize(st) != SQLITE_OK && !rc)
-        rc = db_fail(err, n, "db_sizes: %s", sqlite3_errmsg(h));
     return rc;
 }

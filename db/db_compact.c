@@ -6,8 +6,8 @@
  * that keeps, for each device model and problem, its K fastest records
  * (v_current) of each kind (storing, acc 0, and accumulating, acc 1, which
  * the strategies of `best --strategies` add up) with their builds (without
- * compiler logs) and configurations, every sweep, device and problem, and
- * the kept sources of those builds;
+ * compiler logs) and configurations, every sweep, device and problem, the
+ * kept sources of those builds, and every run with its energy measured;
  * db_each_unkept walks the fastest records whose build has no source kept,
  * for the caller to keep one where today's templates still make it.
  */
@@ -22,9 +22,10 @@ static const char prune_sql[] =
     "CREATE TEMP TABLE ckeep AS SELECT run_id AS id FROM (SELECT run_id, ROW_NUMBER() OVER"
     " (PARTITION BY device, arch, problem_id, coalesce(json_extract(params, '$.acc'), 0)"
     "  ORDER BY median_ms, run_id) AS rk FROM v_current)"
-    " WHERE rk <= ?1;";
+    " WHERE rk <= ?1 UNION SELECT run_id FROM energy;";
 static const char drop_sql[] =
     "DELETE FROM runs WHERE id NOT IN (SELECT id FROM temp.ckeep);"
+    "DELETE FROM energy WHERE run_id NOT IN (SELECT id FROM runs);"
     "DELETE FROM builds WHERE id NOT IN (SELECT build_id FROM runs WHERE build_id IS NOT NULL);"
     "UPDATE builds SET log = NULL;"
     "DELETE FROM configs WHERE id NOT IN (SELECT config_id FROM runs)"

@@ -159,4 +159,21 @@ int db_path_writable(const char *path);
  * beside it, else "immutable=1". A reader never writes through it. */
 const char *db_read_query(const char *path);
 
+struct db_filter;
+/* The filters of struct db_filter as SQL over v_runs' columns, ?1..?4:
+ * device, family, precision, radius; db_filter_prepare binds them, ?5 to
+ * all, ?6..?8 to the size (db_best.c). */
+#define DB_MATCH \
+    " status = 'ok' AND median_ms IS NOT NULL" \
+    " AND (?1 IS NULL OR" DB_DEVICE_HAS("device", "arch", "?1") ")" \
+    " AND (?2 IS NULL OR family = ?2) AND (?3 IS NULL OR precision = ?3)" \
+    " AND (?4 = 0 OR radius = ?4)"
+int db_filter_prepare(sqlite3 *h, const char *sql, const struct db_filter *f, int all,
+                      sqlite3_stmt **st);
+/* " the filters (device ~x, ...)" naming the active filters, or "". */
+const char *db_filter_desc(const struct db_filter *f, char *b, size_t n);
+/* DB_NOMATCH with the message for no match: the filters and, when a size
+ * was asked for, the nearest size recorded; -1 on error. */
+int db_filter_nomatch(sqlite3 *h, const struct db_filter *f, char *err, size_t n);
+
 #endif

@@ -114,6 +114,16 @@ static const char merge_sql[] =
     " WHERE ((SELECT a FROM temp.mall) OR r.device_id IN (SELECT id FROM temp.mkeep)) AND NOT EXISTS (SELECT 1 FROM main.runs t WHERE t.device_id = d.new"
     " AND t.problem_id = p.new AND t.config_id = c.new AND t.created = r.created"
     " AND t.status = r.status AND t.median_ms IS r.median_ms);"
+    /* the energy of the runs main now has (schema 8), each found as the
+     * runs themselves were */
+    "INSERT OR IGNORE INTO main.energy(run_id, source, joules, j_per_gpt, watts, spread,"
+    " seconds, windows, power_limit_w, sm_mhz, mem_mhz, created)"
+    " SELECT t.id, e.source, e.joules, e.j_per_gpt, e.watts, e.spread, e.seconds, e.windows,"
+    " e.power_limit_w, e.sm_mhz, e.mem_mhz, e.created FROM src.energy e"
+    " JOIN src.runs r ON r.id = e.run_id JOIN mdev d ON d.old = r.device_id"
+    " JOIN mprob p ON p.old = r.problem_id JOIN mcfg c ON c.old = r.config_id"
+    " JOIN main.runs t ON t.device_id = d.new AND t.problem_id = p.new AND t.config_id = c.new"
+    " AND t.created = r.created AND t.status = r.status AND t.median_ms IS r.median_ms;"
     /* the sources kept of the builds main now has (schema 7) */
     "INSERT OR IGNORE INTO main.sources(hash, codec, size, body) SELECT hash, codec, size, body"
     " FROM src.sources WHERE hash IN (SELECT source_hash FROM main.builds);";

@@ -317,3 +317,19 @@ int db_build_recorded(struct db *d, long long cfg, long long prob, const char *a
     *yes = r.i[0] > 0;
     return 0;
 }
+
+int db_energy_add(struct db *d, long long run, const struct db_energy *e, char *err, size_t n)
+{
+    if (need(d, "database", err, n) || need(e, "energy", err, n) ||
+        need(e->source, "energy source", err, n))
+        return -1;
+    if (db_version(d) < 8)
+        return db_fail(err, n, "db_energy_add: schema %d has no energy table; open the database "
+                       "with db_open to migrate it", db_version(d));
+    struct val v[] = {num(run), txt(e->source), real(e->joules), real(e->j_per_gpt),
+                      real(e->watts), real(e->spread), real(e->seconds), num(e->windows),
+                      real(e->limit_w), real(e->sm_mhz), real(e->mem_mhz)};
+    return one(d, "INSERT INTO energy(run_id, source, joules, j_per_gpt, watts, spread, seconds,"
+                  " windows, power_limit_w, sm_mhz, mem_mhz) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,"
+                  "?10,?11) RETURNING run_id", v, 11, NULL, "record energy", err, n);
+}

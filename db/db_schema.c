@@ -113,6 +113,28 @@ const char *const db_migrations[] = {
      * size the length of the text */
     "CREATE TABLE sources(hash TEXT PRIMARY KEY, codec TEXT NOT NULL CHECK(codec IN ('zlib')),\n"
     " size INTEGER NOT NULL CHECK(size > 0), body BLOB NOT NULL);\n",
+
+    /* 8: the energy of a run, measured in the process that timed it (sweep
+     * --energy, db_energy.c): its launches' energy from the GPU's counter,
+     * joules a launch and a billion points, the windows' mean power and
+     * spread, and the power limit and clocks in force. v_energy: each
+     * configuration's measurements on a device model (its runs with energy),
+     * averaged, beside its record's time (v_current); edp is the
+     * energy-delay product, J/Gpt times ms. */
+    "CREATE TABLE energy(run_id INTEGER PRIMARY KEY REFERENCES runs(id), source TEXT NOT NULL,\n"
+    " joules REAL NOT NULL, j_per_gpt REAL NOT NULL, watts REAL NOT NULL, spread REAL,\n"
+    " seconds REAL NOT NULL, windows INTEGER NOT NULL, power_limit_w REAL, sm_mhz REAL,\n"
+    " mem_mhz REAL, created TEXT NOT NULL DEFAULT (" NOW "));\n"
+    "CREATE VIEW v_energy AS SELECT c.*, m.n_energy, m.j_per_gpt, m.watts,\n"
+    " m.energy_spread, m.power_limit_w, m.sm_mhz, m.mem_mhz, m.j_per_gpt * c.median_ms AS edp\n"
+    "FROM v_current c JOIN (SELECT d.name, d.arch, r.problem_id, r.config_id, count(*) AS n_energy,\n"
+    "  avg(e.j_per_gpt) AS j_per_gpt, avg(e.watts) AS watts,\n"
+    "  (max(e.j_per_gpt) - min(e.j_per_gpt)) / avg(e.j_per_gpt) AS energy_spread,\n"
+    "  max(e.power_limit_w) AS power_limit_w, avg(e.sm_mhz) AS sm_mhz, avg(e.mem_mhz) AS mem_mhz\n"
+    " FROM energy e JOIN runs r ON r.id = e.run_id JOIN devices d ON d.id = r.device_id\n"
+    " GROUP BY d.name, d.arch, r.problem_id, r.config_id) m\n"
+    " ON m.name = c.device AND m.arch = c.arch AND m.problem_id = c.problem_id\n"
+    " AND m.config_id = c.config_id;\n",
 };
 _Static_assert(sizeof db_migrations / sizeof db_migrations[0] == DB_SCHEMA_LATEST,
                "one migration per schema version");

@@ -258,7 +258,7 @@ static void test_fresh(void **state)
     assert_int_equal(qi(d, "PRAGMA busy_timeout"), 5000);
     assert_int_equal(qi(d, "PRAGMA synchronous"), 1); /* NORMAL */
     assert_int_equal(qi(d, "PRAGMA application_id"), DB_APPLICATION_ID);
-    assert_int_equal(qi(d, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 6);
+    assert_int_equal(qi(d, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 7);
     /* foreign keys are enforced, and the failure is explained */
     assert_int_not_equal(db_run_add(d, &bad, &id, err, sizeof err), 0);
     assert_non_null(strstr(err, "FOREIGN KEY"));
@@ -332,7 +332,7 @@ static void test_roundtrip(void **state)
     const char *s;
     struct db *d;
     struct ids x;
-    struct db_filter flt = {NULL, NULL, NULL, 0, 0, 0, 0};
+    struct db_filter flt = {NULL, NULL, NULL, 0, 0, 0, 0, DB_OBJ_TIME};
     long long cfg2, cfg3, build2, slow, fast;
     char *out;
     int rc, nf;

@@ -220,7 +220,7 @@ static void export(const char *extra)
 
 static void readers(void)
 {
-	static const struct db_filter some = { "H", "xyz", "fp32", 4, 512, 512, 512 };
+	static const struct db_filter some = { "H", "xyz", "fp32", 4, 512, 512, 512, DB_OBJ_TIME };
 	const struct db_filter *fs[] = { NULL, &some };
 	char err[2048], names[8][256];
 	struct db *d = NULL;

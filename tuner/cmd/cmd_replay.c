@@ -274,7 +274,7 @@ int tn_cmd_replay(int argc, char **argv)
 			goto fail;
 	} else {
 		int sizes[64][3], ns;
-		struct db_filter f1 = { p.device, p.family, p.precision, p.radius, 0, 0, 0 };
+		struct db_filter f1 = { p.device, p.family, p.precision, p.radius, 0, 0, 0, DB_OBJ_TIME };
 		if (db_sizes(db, &f1, sizes, 64, &ns, err, sizeof err))
 			goto fail;
 		printf("%s, %s R=%d %s, %s\n\n", p.device, p.family, p.radius, p.precision,
