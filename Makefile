@@ -29,7 +29,7 @@ AMD_CPPFLAGS = -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include
 AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 
 B = build
-CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_reap.c db/db_path.c db/db_read.c db/db_source.c db/db_compact.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
+CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_pick.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_reap.c db/db_path.c db/db_read.c db/db_source.c db/db_compact.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
        tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
        tuner/fam/fam_xyz.c tuner/fam/fam_bugs.c tuner/search/tn_search.c tuner/search/tn_transfer.c \
        tuner/fam/fam_x.c tuner/fam/fam_y.c tuner/fam/fam_z.c tuner/fam/fam_xy.c \
@@ -237,7 +237,7 @@ $(B)/t_mixed: $(B)/tests/t_mixed.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_wave: $(B)/tests/t_wave.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
-$(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_record.o $(B)/db/db_fault.o $(B)/db/db_best.o $(B)/db/db_related.o $(B)/db/db_reap.o $(B)/db/db_path.o $(B)/db/db_read.o
+$(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_record.o $(B)/db/db_fault.o $(B)/db/db_best.o $(B)/db/db_pick.o $(B)/db/db_related.o $(B)/db/db_reap.o $(B)/db/db_path.o $(B)/db/db_read.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_source: $(B)/tests/t_source.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
@@ -256,8 +256,8 @@ $(B)/libfake_nvml.so: tests/fake_nvml.c
 	@mkdir -p $(B)
 	$(CC) -std=c11 $(WARN) -O2 -shared -fPIC -o $@ $<
 $(B)/tests/t_energy.o: CPPFLAGS += -DFAKE_NVML_PATH='"$(CURDIR)/$(B)/libfake_nvml.so"'
-$(B)/t_energy: $(B)/tests/t_energy.o $(B)/runtime/rt_energy.o $(B)/tuner/sweep/tn_energy.o | $(B)/libfake_nvml.so
-	$(CC) $(CFLAGS) -o $@ $^ -ldl -lm $(TESTLIBS)
+$(B)/t_energy: $(B)/tests/t_energy.o $(B)/tests/t_util.o $(B)/runtime/rt_energy.o $(B)/tuner/sweep/tn_energy.o $(CORE_O) | $(B)/libfake_nvml.so
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 
 $(B)/t_plan: $(B)/tests/t_plan.o $(B)/tests/t_util.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)

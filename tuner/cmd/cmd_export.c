@@ -37,6 +37,7 @@ static const char usage[] =
 "  -f, --family F, -r, --radius R, -n, --size N|XxYxZ, --device TEXT,\n"
 "      --precision P   which problem and device (as for fdtune best; the\n"
 "                      family is xyz unless --family or --run names another)\n"
+TN_CLI_OBJECTIVE_HELP
 "  -h, --help          this text\n"
 "Exit status: 0 written, 3 nothing matched, 1 failure, 2 usage.\n";
 
@@ -49,7 +50,7 @@ int tn_cmd_export(int argc, char **argv)
 		{ "fortran", no_argument, 0, 0x206 }, { "source-only", no_argument, 0, 0x207 },
 		{ "all-sizes", no_argument, 0, 0x204 },
 		{ "which", required_argument, 0, 0x205 },
-		TN_CLI_FILTER_OPTIONS, { "help", no_argument, 0, 'h' },
+		TN_CLI_FILTER_OPTIONS, TN_CLI_OBJECTIVE_OPTION, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
 	struct tn_export x = { .db_path = TN_CLI_DB_DEFAULT, .dir = "." };

@@ -112,6 +112,7 @@ static const char best_usage[] =
 "  -r, --radius R      only this radius\n"
 "  -n, --size N|XxYxZ  only this size; when none is recorded, the nearest is named\n"
 "  --device TEXT       only devices whose name or arch contains TEXT\n"
+TN_CLI_OBJECTIVE_HELP
 "  --precision P       only this precision\n"
 "  -h, --help          this text\n"
 "Exit status: 0 rows printed, 3 nothing matched, 1 database error, 2 usage.\n";
@@ -124,7 +125,7 @@ int tn_cmd_best(int argc, char **argv)
 		{ "json", no_argument, 0, 0x205 },
 		{ "all", no_argument, 0, 0x202 },
 		{ "strategies", no_argument, 0, 0x206 },
-		TN_CLI_FILTER_OPTIONS,
+		TN_CLI_FILTER_OPTIONS, TN_CLI_OBJECTIVE_OPTION,
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -161,6 +162,10 @@ int tn_cmd_best(int argc, char **argv)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fdtune best: unexpected argument '%s'\n", argv[optind]);
+		return TN_EX_USAGE;
+	}
+	if (strat && f.objective != DB_OBJ_TIME) {
+		fputs("fdtune best: --strategies compares times: leave --objective out\n", stderr);
 		return TN_EX_USAGE;
 	}
 	if (strat && (all || (f.family && strcmp(f.family, "xyz")))) {

@@ -79,6 +79,13 @@ static const char usage[] =
 "                        newest run is its record, so this replaces times that\n"
 "                        were lucky, or are stale after a driver or fdtune\n"
 "                        update; no -p, -s or --evals\n"
+"      --energy          also measure each run's energy with the GPU's counter\n"
+"                        (NVML, ROCm SMI): 3 windows of back-to-back launches,\n"
+"                        about 0.5 s each, after its timing; recorded as joules\n"
+"                        a billion points, mean power, spread, power limit and\n"
+"                        clocks (best --objective energy|edp). With --recheck K,\n"
+"                        the K fastest records of each problem\n"
+"      --energy-window S seconds a window lasts (0.05..10, default 0.5)\n"
 "  -q, --quiet           no progress display\n"
 "  -h, --help            this text\n"
 "A sweep left running in the database by a process of this host that is gone\n"
@@ -88,7 +95,8 @@ static const char usage[] =
 "of which no configuration can run).\n"
 "Examples: fdtune sweep -r 4 -n 512 -p nw=64,128 -p vec=4\n"
 "          fdtune sweep -f xyz,iso3dfd -r 4,8 -n 512,1000x300x129 --budget 8h\n"
-"          fdtune sweep -f iso3dfd -r 8 -n 640x480x400 --recheck 3\n";
+"          fdtune sweep -f iso3dfd -r 8 -n 640x480x400 --recheck 3\n"
+"          fdtune sweep -r 8 -n 512 --recheck 20 --energy\n";
 
 /* 1 when arch names a target of this build's compiler: sm_NN[a] with
  * NVRTC, gfxNNN[:feature...] with hiprtc (the form of rt_default_arch). */
@@ -147,6 +155,8 @@ int tn_cmd_sweep(int argc, char **argv)
 		{ "plan", required_argument, 0, 0x20b },
 		{ "places", required_argument, 0, 0x20c },
 		{ "recheck", required_argument, 0, 0x20d },
+		{ "energy", no_argument, 0, 0x20e },
+		{ "energy-window", required_argument, 0, 0x20f },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -157,7 +167,8 @@ int tn_cmd_sweep(int argc, char **argv)
 	const char *fams = "xyz", *radii = "4", *sizes = "512", *precs = "fp32", *file = NULL;
 	int lists = 0;
 	char err[2048], cmd[4096];
-	int opt, rc, mc = 0, strat;
+	int opt, rc, mc = 0, strat, energy = 0;
+	double window = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t off = 0;
 
@@ -249,6 +260,17 @@ int tn_cmd_sweep(int argc, char **argv)
 				goto bad;
 			break;
 		case 0x204: o.force = 1; break;
+		case 0x20e: energy = 1; break;
+		case 0x20f: {
+			char *end;
+			window = strtod(optarg, &end);
+			if (end == optarg || *end || !(window >= 0.05 && window <= 10)) {
+				snprintf(err, sizeof err, "--energy-window '%s': expected seconds, "
+					 "0.05..10", optarg);
+				goto bad;
+			}
+			break;
+		}
 		case 0x20d:
 			if (tn_parse_int(optarg, "--recheck", 1, 1000, &o.recheck, err, sizeof err))
 				goto bad;
@@ -323,6 +345,16 @@ int tn_cmd_sweep(int argc, char **argv)
 		snprintf(err, sizeof err, "--compile-only runs no kernel, so %s (of GPU sweeps) "
 			 "cannot hold with it; leave out one", strat ? "-s" : o.evals_set ?
 			 "--evals" : "--devices (-d)");
+		goto bad;
+	}
+	if (window > 0 && !energy) {
+		snprintf(err, sizeof err, "--energy-window sets the windows of --energy: give "
+			 "--energy too");
+		goto bad;
+	}
+	o.energy_s = !energy ? 0 : window > 0 ? window : 0.5;
+	if (o.energy_s > 0 && o.compile_only) {
+		snprintf(err, sizeof err, "--energy measures runs on a GPU: leave out --compile-only");
 		goto bad;
 	}
 	if (o.recheck && (o.compile_only || o.strategy_set || o.evals_set || o.shards > 1 ||

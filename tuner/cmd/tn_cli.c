@@ -221,6 +221,15 @@ int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, char *err, 
 		return 1;
 	case 0x301:
 		return tn_parse_prec(arg, &f->precision, err, n) ? -1 : 1;
+	case 0x302:
+		if (!strcmp(arg, "time") || !strcmp(arg, "energy") || !strcmp(arg, "edp")) {
+			f->objective = arg[0] == 't' ? DB_OBJ_TIME : arg[1] == 'n' ? DB_OBJ_ENERGY :
+				       DB_OBJ_EDP;
+			return 1;
+		}
+		snprintf(err, n, "--objective '%s': expected time (the shortest median), energy "
+			 "(the fewest joules a point) or edp (energy x time)", arg);
+		return -1;
 	}
 	return 0;
 }

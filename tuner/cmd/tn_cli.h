@@ -40,6 +40,12 @@
 	{ "device", required_argument, 0, 0x300 }, \
 	{ "precision", required_argument, 0, 0x301 }
 #define TN_CLI_FILTER_SHORT "f:r:n:"
+/* --objective time|energy|edp (db_filter.objective), for best and export */
+#define TN_CLI_OBJECTIVE_OPTION { "objective", required_argument, 0, 0x302 }
+#define TN_CLI_OBJECTIVE_HELP \
+"  --objective O       what best means: time (default, the shortest median),\n" \
+"                      energy (the fewest joules a point, as sweep --energy\n" \
+"                      measured) or edp (energy x time)\n"
 /* 1 when opt was a filter option (stored in f), 0 when not, -1 on a bad
  * value or an unknown family (message in err); tn_cli_getopt refuses an
  * option given twice. */

@@ -516,6 +516,34 @@ static int validate(struct tn_bench *b, struct kctx *c, int acc, long long *bad,
 	return 0;
 }
 
+static int sync_all(void *ctx, char *err, size_t n)
+{
+	(void)ctx;
+	return rt_sync(err, n);
+}
+
+/* The energy of c's launches (the timing weights, the fields as timed) at
+ * median ms each, into res. Nonzero only when a launch failed (the GPU may
+ * be unusable); a counter that fails says so in res->msg and the run
+ * stays ok without energy. */
+static int energy(struct tn_bench *b, struct kctx *c, double ms, struct tn_result *res,
+		  char *err, size_t n)
+{
+	struct tn_energy_run run = { launch_kernel, sync_all, c, ms, b->energy_s, 3 };
+	char e2[256];
+	if (tn_energy_measure(b->meter, &run, &res->e, e2, sizeof e2)) {
+		if (rt_sync(err, n))
+			return 1;
+		const size_t l = strlen(res->msg);
+		snprintf(res->msg + l, sizeof res->msg - l, "%senergy not measured: %s",
+			 l ? "; " : "", e2);
+		return 0;
+	}
+	res->energy = 1;
+	snprintf(res->esrc, sizeof res->esrc, "%s", rt_energy_source(b->meter));
+	return 0;
+}
+
 int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 		 const unsigned grid[3], const unsigned block[3], struct tn_result *res,
 		 char *err, size_t n)
@@ -556,6 +584,11 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 		const size_t l = strlen(res->msg);
 		snprintf(res->msg + l, sizeof res->msg - l, "%slaunches timed in groups of %d",
 			 l ? "; " : "", st.group);
+	}
+	if (b->meter && b->energy_s > 0 && energy(b, &c, st.median, res, err, n)) {
+		res->status = "launch_error";
+		snprintf(res->msg, sizeof res->msg, "%s", err);
+		return 1;
 	}
 	res->status = "ok";
 	res->median = st.median;

@@ -9,6 +9,7 @@
 
 #include "rt.h"
 #include "tn.h"
+#include "tn_energy.h"
 #include "tn_hdata.h"
 #include "tn_pcache.h"
 #include "tn_time.h"
@@ -60,6 +61,8 @@ struct tn_bench {
 	double best_ms;         /* best median of the problem so far, raced or not; 0:
 				 * none yet */
 	int places;             /* placements a contender is timed on; <= 1: one */
+	struct rt_energy *meter;        /* the GPU's energy counter, or NULL */
+	double energy_s;        /* >0: an ok run's energy is measured, windows this long */
 };
 
 /* Outcome of one configuration; status is a runs.status value. */
@@ -69,6 +72,9 @@ struct tn_result {
 	double median, min, max, gbs, mcells, pct, max_err, bound;
 	double check_s;         /* wall time of the validation */
 	int reps;
+	int energy;             /* 1: e holds the energy measured after the timing */
+	struct tn_energy_res e;
+	char esrc[16];          /* the counter's library: "NVML", "ROCm SMI" */
 };
 
 /* Opens a bench of pb on dev with pb's host data hd (inputs, reference),

@@ -92,6 +92,7 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 		tm.race_ms = c->o->no_race ? 0 : c->cur->best_ms;
 		tm.best_ms = c->cur->best_ms;
 		tm.places = c->o->places > 0 ? c->o->places : TN_PLACES;
+		tm.energy_s = c->o->energy_s;
 		for (int t = 0; tn_run_worker_up(c, w, err, n) ||
 		     tn_wk_submit(k, &it->prog, it->v, grid, block, &tm, err, n); t++) {
 			tn_wk_kill(k);

@@ -128,11 +128,21 @@ static int record_run(struct tn_run *c, struct tn_item *it, int w, const struct 
 	tn_search_report(j->search, it->idx, it->ms);
 	j->done++;
 	id = 1;
-	if (c->o->force || c->o->recheck ? db_run_add(c->db, &r, NULL, err, n) :
+	if (c->o->force || c->o->recheck ? db_run_add(c->db, &r, &id, err, n) :
 	    db_run_add_once(c->db, &r, &id, err, n))
 		return 1;
 	if (keep && db_source_put(c->db, it->hash, it->src, err, n))
 		return 1;
+	if (id > 0 && res->energy) {
+		const double pts = (double)j->pb->nx * j->pb->ny * j->pb->nz;
+		const struct rt_power_state *ps = &res->e.state;
+		struct db_energy e = { res->esrc, res->e.joules_launch,
+			res->e.joules_launch / (pts * 1e-9), res->e.watts, res->e.spread,
+			res->e.seconds, res->e.windows, ps->limit_w > 0 ? ps->limit_w : NAN,
+			ps->sm_mhz > 0 ? ps->sm_mhz : NAN, ps->mem_mhz > 0 ? ps->mem_mhz : NAN };
+		if (db_energy_add(c->db, id, &e, err, n))
+			return 1;
+	}
 	if (id)
 		tally(j, res->status);
 	else
@@ -205,6 +215,9 @@ int tn_finish(struct tn_run *c, int w, char *err, size_t n)
 	} else {
 		c->cur->t_check += d.check_s;
 		c->cur->t_time += d.time_s;
+		if (*d.energy_err)
+			fprintf(stderr, "\nfdtune: GPU %d: energy is not measured: %s; the runs are "
+				"timed as without --energy\n", k->device, d.energy_err);
 		if (d.fatal)            /* it exits: its GPU context is lost */
 			tn_wk_kill(k);
 	}

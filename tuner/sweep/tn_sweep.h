@@ -35,6 +35,8 @@ struct tn_sweep_opts {
 	int force;              /* measure again what is already recorded */
 	int recheck;            /* >0: run only the recheck fastest records of each
 				 * problem on this GPU model again (with force) */
+	double energy_s;        /* >0: measure each run's energy too, in windows of this
+				 * many seconds (tn_energy.h); 0: no */
 	int quiet;              /* no progress display */
 	long long max_configs;  /* configurations run over the whole plan; 0: no limit */
 	enum tn_strategy strategy;      /* compile-only sweeps are exhaustive */

@@ -49,6 +49,7 @@ struct rep {
 	struct tn_result res;
 	char rstatus[32];
 	int built, evicted;     /* REQ_OPEN: the bench was built; benches released for it */
+	char energy_err[256];   /* REQ_RUN: the energy counter could not be opened */
 };
 _Static_assert(sizeof(struct rep) < 4096, "a reply fits in PIPE_BUF");
 
@@ -294,10 +295,24 @@ int tn_wk_read(struct tn_wk *w, struct tn_wk_done *d)
 	d->fatal = r.fatal;
 	d->check_s = r.check_s;
 	d->time_s = r.time_s;
+	snprintf(d->energy_err, sizeof d->energy_err, "%s", r.energy_err);
 	return 0;
 }
 
 /* ---- the worker's side ---- */
+
+/* The GPU's energy counter, opened at the first run that asks for energy;
+ * NULL when it cannot be (r->energy_err then says why, once). */
+static struct rt_energy *meter(const struct rt_dev *me, const struct req *q, struct rep *r)
+{
+	static struct rt_energy *m;
+	static int tried;
+	if (q->tm.energy_s <= 0 || tried++)
+		return m;
+	if (rt_energy_open(me, &m, r->energy_err, sizeof r->energy_err))
+		m = NULL;
+	return m;
+}
 
 /* Loads, checks the resources of, validates and times one kernel. */
 static int run_one(struct tn_bench *b, const struct req *q, void *code, struct rep *r)
@@ -461,6 +476,8 @@ int tn_worker_main(int argc, char **argv)
 		} else if (q.type == REQ_RUN && cur >= 0 && q.size > 0 && q.size < (1LL << 30)) {
 			if (!(code = malloc((size_t)q.size)) || get(0, code, (size_t)q.size))
 				return 3;
+			slots[cur].b.meter = meter(&me, &q, &r);
+			slots[cur].b.energy_s = q.tm.energy_s;
 			run_one(&slots[cur].b, &q, code, &r);
 			free(code);
 			code = NULL;

@@ -47,6 +47,7 @@ struct tn_wk_done {
 	struct tn_result res;   /* res.status points at a static string */
 	int fatal;              /* the worker's GPU context is lost: it exits */
 	double check_s, time_s; /* validation and timing wall time in the worker */
+	char energy_err[256];   /* why the worker cannot measure energy (said once) */
 };
 
 /* Starts a worker on GPU w->device and reads its properties into w->dev.
@@ -81,6 +82,7 @@ int tn_wk_open_get(struct tn_wk *w, char *err, size_t n);
 struct tn_wk_time {
 	double race_ms, best_ms;
 	int places;
+	double energy_s;        /* >0: an ok run's energy measured too (tn_energy.h) */
 };
 /* Sends one run: code p of config v, launched on grid x block, timed as tm
  * says. Returns at once; the answer is read with tn_wk_read once w->from is
