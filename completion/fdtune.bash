@@ -65,6 +65,9 @@ _fdtune()
 	-s | --strategy)
 		COMPREPLY=($(compgen -W "exhaustive random guided transfer" -- "$cur"))
 		return 0 ;;
+	--objective)
+		COMPREPLY=($(compgen -W "time energy edp" -- "$cur"))
+		return 0 ;;
 	--db | --plan)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return 0 ;;
@@ -77,7 +80,8 @@ _fdtune()
 		return 0 ;;
 	-r | --radius | -n | --size | -p | --param | --spacing | -d | --device | --devices | \
 	--timeout | -j | --jobs | --arch | --max-configs | --budget | --shard | --evals | \
-	--places | --recheck | --name | --run | --which | -b | --seeds | --keep | --sources | --max)
+	--places | --recheck | --name | --run | --which | -b | --seeds | --keep | --sources | --max | \
+	--energy-window)
 		return 0 ;;
 	esac
 	if [[ $cur == -* ]]; then
