@@ -256,7 +256,7 @@ $(B)/libfake_nvml.so: tests/fake_nvml.c
 	@mkdir -p $(B)
 	$(CC) -std=c11 $(WARN) -O2 -shared -fPIC -o $@ $<
 $(B)/tests/t_energy.o: CPPFLAGS += -DFAKE_NVML_PATH='"$(CURDIR)/$(B)/libfake_nvml.so"'
-$(B)/t_energy: $(B)/tests/t_energy.o $(B)/tests/t_util.o $(B)/runtime/rt_energy.o $(B)/tuner/sweep/tn_energy.o $(CORE_O) | $(B)/libfake_nvml.so
+$(B)/t_energy: $(B)/tests/t_energy.o $(B)/tests/t_util.o $(B)/runtime/rt_energy.o $(B)/tuner/sweep/tn_energy.o $(B)/libfdtune.a $(CORE_O) | $(B)/libfake_nvml.so
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 
 $(B)/t_plan: $(B)/tests/t_plan.o $(B)/tests/t_util.o $(CORE_O)

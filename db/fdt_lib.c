@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct fdtune_db { sqlite3 *h; };
+struct fdtune_db { sqlite3 *h; int schema; };
 
 /* Writes the message into err[0..n) where err is given (NULL: only the
  * status); returns 1, the status of every failure of libfdtune. */
@@ -100,6 +100,7 @@ int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
 			 "NEW.db %s` and open NEW.db", path, sqlite3_column_int(st, 1), path);
 		rc = -1;
 	} else if (rc == SQLITE_ROW) {
+		d->schema = sqlite3_column_int(st, 1);
 		rc = SQLITE_OK;
 	}
 	if (rc != SQLITE_OK && rc != -1)
@@ -201,6 +202,24 @@ static const char sizes_sql[] =
 	"  AND" DB_DEVICE_HAS("device", "arch", "?1") ")"
 	" WHERE rk = 1 ORDER BY device, nx * ny * nz, nx, ny, nz";
 
+/* The same by an energy objective (schema 8): among each size's records
+ * those with energy measured first, by their configuration's mean joules a
+ * point (or its product with the time), then the others by time. */
+#define SIZES_BY(key) \
+	"SELECT family, device, params, radius, nx, ny, nz, median_ms, gbs FROM" \
+	" (SELECT c.*, ROW_NUMBER() OVER (PARTITION BY c.device, c.nx, c.ny, c.nz" \
+	"  ORDER BY coalesce(json_extract(c.params, '$.acc'), 0), m.j IS NULL, " key "," \
+	"  c.median_ms, c.run_id) AS rk FROM (" DB_CURRENT ") c LEFT JOIN" \
+	"  (SELECT d.name, d.arch, r.problem_id, r.config_id, avg(e.j_per_gpt) AS j" \
+	"   FROM energy e JOIN runs r ON r.id = e.run_id JOIN devices d ON d.id = r.device_id" \
+	"   GROUP BY 1, 2, 3, 4) m ON m.name = c.device AND m.arch = c.arch" \
+	"  AND m.problem_id = c.problem_id AND m.config_id = c.config_id" \
+	"  WHERE c.problem_id IN (SELECT id FROM problems WHERE family = ?2 AND radius = ?3" \
+	"  AND precision = ?4) AND c.family = ?2 AND c.radius = ?3 AND c.precision = ?4" \
+	"  AND" DB_DEVICE_HAS("c.device", "c.arch", "?1") ")" \
+	" WHERE rk = 1 ORDER BY device, nx * ny * nz, nx, ny, nz"
+static const char *const sizes_by[] = { sizes_sql, SIZES_BY("m.j"), SIZES_BY("m.j * c.median_ms") };
+
 /* Row st into cfg, its parameters split and its fit for the rule. */
 static int row(sqlite3 *h, sqlite3_stmt *st, struct fdtune_config *cfg, struct fdt_rule_fit *fit,
 	       char *err, size_t n)
@@ -230,6 +249,14 @@ int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int rad
 		  int nx, int ny, int nz, const char *precision, struct fdtune_config *cfg,
 		  char *err, size_t n)
 {
+	return fdtune_lookup_by(db, FDTUNE_TIME, device, family, radius, nx, ny, nz, precision,
+				cfg, err, n);
+}
+
+int fdtune_lookup_by(fdtune_db *db, enum fdtune_objective obj, const char *device,
+		     const char *family, int radius, int nx, int ny, int nz, const char *precision,
+		     struct fdtune_config *cfg, char *err, size_t n)
+{
 	struct fdtune_config *c = NULL, *m;
 	struct fdt_rule_size *t = NULL, *mt;
 	struct fdt_rule_fit *fit = NULL, *mf;
@@ -258,9 +285,16 @@ int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int rad
 		lib_fail(err, n, "fdtune_lookup: precision '%.40s': fp32 or fp64", precision);
 		return 1;
 	}
+	if (obj != FDTUNE_TIME && obj != FDTUNE_ENERGY && obj != FDTUNE_EDP) {
+		lib_fail(err, n, "fdtune_lookup_by: objective %d: FDTUNE_TIME, FDTUNE_ENERGY or "
+			 "FDTUNE_EDP", (int)obj);
+		return 1;
+	}
 	if (!db)
 		return fallback(family, radius, precision, nx, ny, nz, cfg, err, n);
-	rc = sqlite3_prepare_v2(db->h, sizes_sql, -1, &st, NULL);
+	/* a database from before energy was recorded has none: by time */
+	rc = sqlite3_prepare_v2(db->h, sizes_by[db->schema >= 8 ? obj : FDTUNE_TIME], -1, &st,
+				NULL);
 	if (rc == SQLITE_OK && (rc = sqlite3_bind_text(st, 1, device, -1, SQLITE_STATIC)) == SQLITE_OK &&
 	    (rc = sqlite3_bind_text(st, 2, family, -1, SQLITE_STATIC)) == SQLITE_OK &&
 	    (rc = sqlite3_bind_int(st, 3, radius)) == SQLITE_OK)

@@ -22,13 +22,18 @@ module fdtune
   implicit none
   private
   public :: fdtune_db, fdtune_config, fdtune_open, fdtune_close, fdtune_lookup, &
-    fdtune_param, fdtune_string
+    fdtune_lookup_by, fdtune_param, fdtune_string
   public :: FDTUNE_EXACT, FDTUNE_NEAREST, FDTUNE_DEFAULT
+  public :: FDTUNE_TIME, FDTUNE_ENERGY, FDTUNE_EDP
 
   ! enum fdtune_source: where a configuration came from
   integer(c_int), parameter :: FDTUNE_EXACT = 0    ! the best run for the device and problem
   integer(c_int), parameter :: FDTUNE_NEAREST = 1  ! the best run at the nearest size
   integer(c_int), parameter :: FDTUNE_DEFAULT = 2  ! nothing recorded: the family's default
+  ! enum fdtune_objective: what best means for fdtune_lookup_by
+  integer(c_int), parameter :: FDTUNE_TIME = 0     ! the shortest median time
+  integer(c_int), parameter :: FDTUNE_ENERGY = 1   ! the fewest joules a point
+  integer(c_int), parameter :: FDTUNE_EDP = 2      ! the least energy x time
 
   ! struct fdtune_config of fdtune.h. The strings are NUL-terminated C
   ! arrays (fdtune_string converts them); name(:, i) is the name of
@@ -72,6 +77,18 @@ module fdtune
       integer(c_size_t), value :: n
       integer(c_int) :: st
     end function c_lookup
+    function c_lookup_by(db, obj, device, family, radius, nx, ny, nz, precision, cfg, err, &
+        n) result(st) bind(C, name="fdtune_lookup_by")
+      import :: c_ptr, c_char, c_int, c_size_t, fdtune_config
+      type(c_ptr), value :: db
+      integer(c_int), value :: obj
+      character(kind=c_char), intent(in) :: device(*), family(*), precision(*)
+      integer(c_int), value :: radius, nx, ny, nz
+      type(fdtune_config), intent(out) :: cfg
+      character(kind=c_char), intent(out) :: err(*)
+      integer(c_size_t), value :: n
+      integer(c_int) :: st
+    end function c_lookup_by
     function c_param(cfg, name, def) result(v) bind(C, name="fdtune_param")
       import :: c_char, c_int, fdtune_config
       type(fdtune_config), intent(in) :: cfg
@@ -126,6 +143,27 @@ contains
       trim(precision) // c_null_char, cfg, buf, int(errlen, c_size_t))
     if (present(err)) err = fdtune_string(buf)
   end function fdtune_lookup
+
+  ! fdtune_lookup by objective obj: FDTUNE_TIME, FDTUNE_ENERGY (the fewest
+  ! joules a point measured) or FDTUNE_EDP (energy x time); where nothing was
+  ! measured, the fastest, as fdtune.h says.
+  function fdtune_lookup_by(db, obj, device, family, radius, nx, ny, nz, precision, cfg, &
+      err) result(st)
+    type(fdtune_db), intent(in) :: db
+    integer, intent(in) :: obj
+    character(len=*), intent(in) :: device, family, precision
+    integer, intent(in) :: radius, nx, ny, nz
+    type(fdtune_config), intent(out) :: cfg
+    character(len=*), intent(out), optional :: err
+    integer :: st
+    character(kind=c_char) :: buf(errlen)
+
+    buf(1) = c_null_char
+    st = c_lookup_by(db%p, int(obj, c_int), trim(device) // c_null_char, &
+      trim(family) // c_null_char, int(radius, c_int), int(nx, c_int), int(ny, c_int), &
+      int(nz, c_int), trim(precision) // c_null_char, cfg, buf, int(errlen, c_size_t))
+    if (present(err)) err = fdtune_string(buf)
+  end function fdtune_lookup_by
 
   ! The value of parameter name in cfg, or def when it has none.
   function fdtune_param(cfg, name, def) result(v)

@@ -71,6 +71,23 @@ int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int rad
 		  int nx, int ny, int nz, const char *precision, struct fdtune_config *cfg,
 		  char *err, size_t n);
 
+/* What best means for fdtune_lookup_by. */
+enum fdtune_objective {
+	FDTUNE_TIME = 0,        /* the shortest median time (fdtune_lookup's) */
+	FDTUNE_ENERGY = 1,      /* the fewest joules a point (fdtune sweep --energy) */
+	FDTUNE_EDP = 2          /* the least energy x time */
+};
+
+/* fdtune_lookup by objective obj, as fdtune best --objective and export
+ * --objective pick: at each recorded size, the records with energy measured
+ * come first, ranked by obj (their configuration's mean over its
+ * measurements), then the others by time, so a size where nothing was
+ * measured gives its fastest, as does a database from before fdtune
+ * recorded energy. The size is chosen as fdtune_lookup chooses it. */
+int fdtune_lookup_by(fdtune_db *db, enum fdtune_objective obj, const char *device,
+		     const char *family, int radius, int nx, int ny, int nz, const char *precision,
+		     struct fdtune_config *cfg, char *err, size_t n);
+
 /* The value of parameter name in cfg, or def when it has none (or cfg or
  * name is NULL). */
 int fdtune_param(const struct fdtune_config *cfg, const char *name, int def);

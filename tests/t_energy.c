@@ -12,8 +12,8 @@
  * - The objectives: three configurations timed and measured through the
  *   double at powers where the fastest, the most frugal and the least
  *   energy-delay product are three different ones; fdtune best and export
- *   by --objective time, energy and edp pick each, a compact keeps the
- *   energy, and a merge carries it over.
+ *   by --objective time, energy and edp pick each, and so does libfdtune's
+ *   fdtune_lookup_by; a compact keeps the energy, and a merge carries it.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "fdtune.h"
 #include "rt.h"
 #include "rt_energy.h"
 #include "tn_energy.h"
@@ -244,6 +245,24 @@ static void objectives(void **st)
 		if (t_sh(args, out, sizeof out) != 0)
 			fail_msg("export --objective %s did not export the configuration with %s",
 				 obj[k], vec);
+	}
+	/* libfdtune, by each objective, and an objective that is none */
+	{
+		fdtune_db *fd;
+		struct fdtune_config fc;
+		char e2[512];
+		const enum fdtune_objective fo[] = { FDTUNE_TIME, FDTUNE_ENERGY, FDTUNE_EDP };
+		assert_int_equal(fdtune_open(db, &fd, e2, sizeof e2), 0);
+		for (int k = 0; k < 3; k++) {
+			assert_int_equal(fdtune_lookup_by(fd, fo[k], "H100", "xyz", 4, 64, 64, 64, "fp32",
+							  &fc, e2, sizeof e2), 0);
+			assert_int_equal(fc.source, FDTUNE_EXACT);
+			assert_int_equal(fdtune_param(&fc, "vec", 0), cfgs[want[k]].params[7] - '0');
+		}
+		assert_int_equal(fdtune_lookup_by(fd, (enum fdtune_objective)7, "H100", "xyz", 4, 64,
+						  64, 64, "fp32", &fc, e2, sizeof e2), 1);
+		assert_non_null(strstr(e2, "objective 7"));
+		fdtune_close(fd);
 	}
 	/* the table shows the energy columns; a wrong objective is refused */
 	snprintf(args, sizeof args, "best --db %s --objective energy --all", db);
