@@ -13,7 +13,8 @@
  *   double at powers where the fastest, the most frugal and the least
  *   energy-delay product are three different ones; fdtune best and export
  *   by --objective time, energy and edp pick each, and so does libfdtune's
- *   fdtune_lookup_by; a compact keeps the energy, and a merge carries it.
+ *   fdtune_lookup_by; the report plots time against energy with the Pareto
+ *   front; a compact keeps the energy, and a merge carries it.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -269,6 +270,14 @@ static void objectives(void **st)
 	t_expect("", args, 0, "J/Gpt", out, sizeof out);
 	snprintf(args, sizeof args, "best --db %s --objective power", db);
 	t_expect("", args, 2, "expected time", out, sizeof out);
+	/* the report plots time against energy, the three on the Pareto front */
+	snprintf(args, sizeof args, "report --db %s --out %s/rep", db, dir);
+	t_expect("", args, 0, "wrote", out, sizeof out);
+	snprintf(args, sizeof args, "grep -c 'time against energy, 3 configurations measured' "
+		 "%s/rep/report.md && test $(awk '$3 == 1' %s/rep/*-energy.dat | wc -l) = 3", dir,
+		 dir);
+	if (t_sh(args, out, sizeof out) != 0)
+		fail_msg("the report's energy plot: %s", out);
 	/* compact keeps the measured runs with their energy; merge carries it */
 	snprintf(args, sizeof args, "compact --db %s --keep 1 --sources 1 --out %s/c.db", db, dir);
 	t_fdtune("", args, out, sizeof out);    /* 1: no source kept of runs without builds */

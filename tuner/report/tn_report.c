@@ -208,6 +208,31 @@ static void gp_plot(FILE *gp, const struct plot *p, const char *base, const char
 		"set output '%s.svg'\nreplot\nunset output\n", base);
 }
 
+/* Time against energy (schema 8, sweep --energy): each configuration with
+ * its energy measured, ms and J/Gpt, and 1 where it is on the Pareto front:
+ * no other is as fast and as frugal and better in one of the two. */
+static const char energy_sql[] =
+	"SELECT e.median_ms, e.j_per_gpt, NOT EXISTS (SELECT 1 FROM v_energy o"
+	" WHERE o." DB_SAME_MODEL("?1") " AND o.problem_id = ?2 AND o.median_ms <= e.median_ms"
+	" AND o.j_per_gpt <= e.j_per_gpt AND (o.median_ms < e.median_ms"
+	" OR o.j_per_gpt < e.j_per_gpt)) FROM v_energy e"
+	" WHERE e." DB_SAME_MODEL("?1") " AND e.problem_id = ?2 ORDER BY e.median_ms, e.j_per_gpt";
+
+/* The scatter of energy_sql's rows in BASE.dat, the front joined. */
+static void gp_energy(FILE *gp, const char *base, const char *title)
+{
+	fprintf(gp, "\nreset\nset title ");
+	gp_str(gp, title);
+	fprintf(gp, "\nset xlabel 'median time (ms)'\nset ylabel 'energy (J per 10^9 points)'\n"
+		"set grid\nset key top right\nset offsets graph 0.05, graph 0.05, graph 0.1, "
+		"graph 0.05\nset terminal pngcairo size 960,540 noenhanced font 'sans,11'\n"
+		"set output '%s.png'\nplot '%s.dat' using 1:2 with points pt 7 ps 1 lc rgb "
+		"'#7f7f7f' title 'configurations measured', '' using 1:($3 > 0 ? $2 : 1/0) with "
+		"linespoints pt 7 ps 1.6 lw 2 lc rgb '#c00000' title 'Pareto front'\n"
+		"set terminal svg size 960,540 noenhanced font 'sans,11'\nset output '%s.svg'\n"
+		"replot\nunset output\n", base, base, base);
+}
+
 /* Writes the section of the current row of sec into md (and its plots into
  * gp); *nplots counts the plots added. */
 static int section(sqlite3 *h, sqlite3_stmt *sec, FILE *md, FILE *gp, const char *dir,
@@ -276,6 +301,20 @@ static int section(sqlite3 *h, sqlite3_stmt *sec, FILE *md, FILE *gp, const char
 		fprintf(md, "\n![effective bandwidth %s](%s.png) ([SVG](%s.svg))\n", p->what,
 			base, base);
 		++*nplots;
+	}
+	{       /* the readers migrate a database in memory: v_energy is there */
+		char base[128], title[700];
+		int rows;
+		snprintf(base, sizeof base, "d%lldp%lld-energy", dev, prob);
+		if ((rc = dump(h, energy_sql, dev, prob, dir, base, &rows, err, n)))
+			goto done;
+		if (rows) {
+			snprintf(title, sizeof title, "%s - time against energy", name);
+			gp_energy(gp, base, title);
+			fprintf(md, "\n![time against energy, %d configurations measured, the "
+				"Pareto front joined](%s.png) ([SVG](%s.svg))\n", rows, base, base);
+			++*nplots;
+		}
 	}
 done:
 	if (sqlite3_finalize(st) != SQLITE_OK && !rc)
