@@ -17,7 +17,8 @@
  *     -wal and is read the previous way from then on).
  * A database of an older schema is copied into memory (SQLite's backup)
  * and migrated there, never in the file; a newer one is refused with
- * DB_NEWER_MSG, as db_open refuses it.
+ * DB_NEWER_MSG, as db_open refuses it. db_open, here too, opens a regular
+ * file the process may not write as db_read does, anything else read-write.
  */
 #include "db.h"
 #include "db_int.h"
@@ -102,4 +103,13 @@ int db_read(const char *path, struct db **out, char *err, size_t n)
 done:
     db_shut(h);
     return rc ? -1 : 0;
+}
+
+int db_open(const char *path, struct db **out, char *err, size_t n)
+{
+    struct stat st;
+
+    if (path && !stat(path, &st) && S_ISREG(st.st_mode) && !db_path_writable(path))
+        return db_read(path, out, err, n);
+    return db_open_version(path, DB_SCHEMA_LATEST, out, err, n);
 }

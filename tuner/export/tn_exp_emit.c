@@ -169,34 +169,6 @@ void tn_exp_device_pick(FILE *o, const char *name, const char *fn, int nd,
 		nd, name);
 }
 
-/* The escape of s[i] (tn_exp_esc, lit) into e[0..8); its length. */
-static size_t esc1(const char *s, size_t i, int lit, char e[8])
-{
-	const unsigned char c = (unsigned char)s[i], p = i ? (unsigned char)s[i - 1] : 0;
-	if (c < 0x20 || c == 0x7f || (lit && c == '?' && p == '?') ||
-	    (!lit && ((c == '/' && p == '*') || (c == '*' && p == '/'))))
-		return (size_t)snprintf(e, 8, "\\%03o", c);
-	return (size_t)snprintf(e, 8, lit && (c == '"' || c == '\\') ? "\\%c" : "%c", c);
-}
-
-const char *tn_exp_esc(const char *s, int lit, char *buf, size_t n)
-{
-	size_t len = 0, o = 0, k;
-	char e[8];
-	int cut;
-	if (!n)
-		return buf;
-	for (size_t i = 0; s[i]; i++)
-		len += esc1(s, i, lit, e);
-	cut = len >= n;
-	for (size_t i = 0; s[i] && o + (k = esc1(s, i, lit, e)) + (cut ? 3 : 0) < n; i++) {
-		memcpy(buf + o, e, k);
-		o += k;
-	}
-	snprintf(buf + o, n - o, "%s", cut ? "..." : "");
-	return buf;
-}
-
 void tn_exp_say(const struct db_pick *p, const char *db_path, struct tn_exp_said *s)
 {
 	tn_exp_esc(p->device, 0, s->device, sizeof s->device);

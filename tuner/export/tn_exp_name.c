@@ -5,6 +5,8 @@
  * so it must be a C identifier that C, C++ and, with --fortran, Fortran
  * accept at file scope, and NAME_ must not run into the names every export
  * keeps for itself (fd_real, fd_grid, fd_coef, FD_RT, fdt_rule_pick, ...).
+ * Also the escapes of text an export writes into C (tn_exp_esc), for the
+ * emitters of every part of an export.
  */
 #include "tn_export.h"
 
@@ -93,4 +95,32 @@ int tn_exp_name(const char *name, int fortran, char *err, size_t n)
 		return TN_EX_USAGE;
 	}
 	return 0;
+}
+
+/* The escape of s[i] (tn_exp_esc, lit) into e[0..8); its length. */
+static size_t esc1(const char *s, size_t i, int lit, char e[8])
+{
+	const unsigned char c = (unsigned char)s[i], p = i ? (unsigned char)s[i - 1] : 0;
+	if (c < 0x20 || c == 0x7f || (lit && c == '?' && p == '?') ||
+	    (!lit && ((c == '/' && p == '*') || (c == '*' && p == '/'))))
+		return (size_t)snprintf(e, 8, "\\%03o", c);
+	return (size_t)snprintf(e, 8, lit && (c == '"' || c == '\\') ? "\\%c" : "%c", c);
+}
+
+const char *tn_exp_esc(const char *s, int lit, char *buf, size_t n)
+{
+	size_t len = 0, o = 0, k;
+	char e[8];
+	int cut;
+	if (!n)
+		return buf;
+	for (size_t i = 0; s[i]; i++)
+		len += esc1(s, i, lit, e);
+	cut = len >= n;
+	for (size_t i = 0; s[i] && o + (k = esc1(s, i, lit, e)) + (cut ? 3 : 0) < n; i++) {
+		memcpy(buf + o, e, k);
+		o += k;
+	}
+	snprintf(buf + o, n - o, "%s", cut ? "..." : "");
+	return buf;
 }

@@ -5,6 +5,7 @@
  * The GPUs, their workers and the database belong to the sweep (struct
  * tn_run) and serve one job at a time, a step of evaluations each:
  *   tn_sweep.c   the plan: jobs prepared, resumed, ordered, summed up
+ *   tn_stop.c    whether a signal or the budget has stopped it
  *   tn_choose.c  each job's strategy, a transfer's seeds, a recheck's records
  *   tn_gpus.c    GPU or compile-only, workers, copy calibration
  *   tn_loop.c    one step: compile pool and workers fed until it is done
@@ -72,8 +73,11 @@ struct tn_run {
 	struct tn_progress pr;
 };
 
-/* The signal that stops the sweep (0: none), set by its handler. */
+/* tn_stop.c. The signal that stops the sweep (0: none), set by its
+ * handler. */
 extern volatile int tn_stop_signal;
+/* Nonzero once the sweep's --budget is spent (from its first step). */
+int tn_over_budget(const struct tn_run *c);
 /* Nonzero once a signal or the budget says stop. */
 int tn_stopping(const struct tn_run *c);
 

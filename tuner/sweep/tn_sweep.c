@@ -23,14 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
-volatile int tn_stop_signal;
 #define FINISHED "what finished is recorded"
 static void on_signal(int s) { tn_stop_signal = s; }
-
-static int over_budget(const struct tn_run *c)
-{
-	return c->o->budget_s > 0 && c->t0 > 0 && tn_now_s() - c->t0 > c->o->budget_s;
-}
 
 /* 1 when the user's signal stopped the sweep: the sweep's own (SIGINT,
  * SIGTERM, SIGHUP), or one that killed a worker (sent to the process group,
@@ -64,11 +58,6 @@ static int stopped_by_user(const struct tn_run *c, const char *when, char *err, 
 static int maxed(const struct tn_run *c)
 {
 	return c->o->max_configs > 0 && c->issued >= c->o->max_configs;
-}
-
-int tn_stopping(const struct tn_run *c)
-{
-	return tn_stop_signal || over_budget(c);
 }
 
 /* The configurations of job j that pass its constraints within lim and
@@ -495,7 +484,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	else if (tn_stop_signal)
 		snprintf(err, n, "interrupted by signal %d; what finished is recorded",
 			 (int)tn_stop_signal);
-	else if ((over_budget(&c) || maxed(&c)) && work_left(&c))  /* stopped early (--help) */
+	else if ((tn_over_budget(&c) || maxed(&c)) && work_left(&c))  /* stopped early (--help) */
 		snprintf(err, n, "%s before the end; what finished is recorded, and %s",
 			 maxed(&c) ? "--max-configs reached" : "time budget spent", o->recheck ?
 			 "a recheck does not resume: the same command times the fastest records, "
