@@ -133,6 +133,202 @@ static int arch_compiles(const char *arch, char *err, size_t n)
 	return rc ? 1 : 0;
 }
 
+/* The options as given: the problem options' lists make the plan. */
+struct args {
+	struct tn_cli_problem c;
+	struct tn_sweep_opts o;
+	const char *fams, *radii, *sizes, *precs, *file;
+	int lists, energy;
+	double window;          /* --energy-window; 0: not given */
+};
+
+/* *v = seconds in s, within lo..hi; 1 with err set when it is not. */
+static int seconds(const char *s, const char *what, double lo, double hi, double *v, char *err,
+		   size_t n)
+{
+	char *end;
+	*v = strtod(s, &end);
+	if (end == s || *end || !(*v >= lo && *v <= hi)) {
+		snprintf(err, n, "%s '%s': expected seconds, %g..%g", what, s, lo, hi);
+		return 1;
+	}
+	return 0;
+}
+
+/* --devices I,J,...: GPU ordinals, each once (checked later), no empty entry. */
+static int devices(const char *arg, struct tn_sweep_opts *o, char *err, size_t n)
+{
+	char *tok, *save = NULL, list[256];
+	size_t len = strlen(arg);
+	o->ndev = 0;
+	if (!len || len >= sizeof list || strstr(arg, ",,") || *arg == ',' || arg[len - 1] == ',')
+		return snprintf(err, n, "--devices '%.100s': expected GPU ordinals such as 0,1, "
+				"each once, no empty entries", arg), 1;
+	snprintf(list, sizeof list, "%s", arg);
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->ndev == TN_MAXDEV)
+			return snprintf(err, n, "--devices: at most %d GPUs", TN_MAXDEV), 1;
+		if (tn_parse_int(tok, "--devices", 0, 63, &o->devices[o->ndev++], err, n))
+			return 1;
+	}
+	if (!o->ndev)
+		return snprintf(err, n, "--devices '%s': expected GPU ordinals such as 0,1", arg), 1;
+	return 0;
+}
+
+/* --shard I/N, 0 <= I < N; not sscanf: its %d has no defined result for
+ * numbers out of range. */
+static int shard(const char *arg, struct tn_sweep_opts *o, char *err, size_t n)
+{
+	const char *sl = strchr(arg, '/');
+	char num[24];
+	int no = !sl || (size_t)(sl - arg) >= sizeof num;
+	if (!no) {
+		snprintf(num, sizeof num, "%.*s", (int)(sl - arg), arg);
+		no = tn_parse_int(num, "--shard", 0, 1 << 30, &o->shard, err, n) ||
+		     tn_parse_int(sl + 1, "--shard", 1, 1 << 30, &o->shards, err, n);
+	}
+	if (no || o->shard >= o->shards)
+		return snprintf(err, n, "--shard '%s': expected I/N with 0 <= I < N", arg), 1;
+	return 0;
+}
+
+/* --budget 8h, 90m, 600s or 600. */
+static int budget(const char *arg, struct tn_sweep_opts *o, char *err, size_t n)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	double unit = !strcmp(end, "h") ? 3600 : !strcmp(end, "m") ? 60 :
+		      (!strcmp(end, "s") || !*end) ? 1 : -1;
+	if (end == arg || unit < 0 || !(v > 0) || !isfinite(v))
+		return snprintf(err, n, "--budget '%s': expected a time such as 8h, 90m or 600s",
+				arg), 1;
+	o->budget_s = v * unit;
+	return 0;
+}
+
+/* One option of the sweep's own (not the problem's) into a; 0, or 1 with
+ * err set on a bad value, 2 for an option it does not know. */
+static int option(struct args *a, int opt, const char *arg, char *err, size_t n)
+{
+	struct tn_sweep_opts *o = &a->o;
+	int mc;
+	switch (opt) {
+	case 0x200: o->db_path = arg; return 0;
+	case 'd':
+		o->ndev = 1;
+		return tn_parse_int(arg, "--device", 0, 63, &o->devices[0], err, n);
+	case 0x208: return devices(arg, o, err, n);
+	case 0x209: return seconds(arg, "--timeout", 1, 86400, &o->timeout_s, err, n);
+	case 'j': return tn_parse_int(arg, "--jobs", 1, 64, &o->jobs, err, n);
+	case 0x201: o->compile_only = 1; return 0;
+	case 0x202: o->arch = arg; return 0;
+	case 0x203:
+		if (tn_parse_int(arg, "--max-configs", 1, 1 << 30, &mc, err, n))
+			return 1;
+		o->max_configs = mc;
+		return 0;
+	case 'q': o->quiet = 1; return 0;
+	case 0x20a: o->no_race = 1; return 0;
+	case 0x20c: return tn_parse_int(arg, "--places", 1, TN_PLACES_MAX, &o->places, err, n);
+	case 0x204: o->force = 1; return 0;
+	case 0x20e: a->energy = 1; return 0;
+	case 0x20f: return seconds(arg, "--energy-window", 0.05, 10, &a->window, err, n);
+	case 0x20d:
+		o->force = 1;
+		return tn_parse_int(arg, "--recheck", 1, 1000, &o->recheck, err, n);
+	case 's':
+		o->strategy_set = 1;
+		if (tn_strategy_parse(arg, &o->strategy))
+			return snprintf(err, n, "--strategy '%s': exhaustive, random, guided or "
+					"transfer", arg), 1;
+		return 0;
+	case 0x206: return shard(arg, o, err, n);
+	case 0x207: return budget(arg, o, err, n);
+	case 0x205:
+		o->evals_set = 1;
+		return tn_parse_int(arg, "--evals", 1, 100, &o->evals, err, n);
+	}
+	return 2;
+}
+
+/* The options that cannot hold together, and an arch the compiler does not
+ * know: every one is checked here, before anything runs, GPU or not. 0, or
+ * 1 with err set. */
+static int check(struct args *a, char *err, size_t n)
+{
+	struct tn_sweep_opts *o = &a->o;
+	int strat;
+	for (int i = 0; i < o->ndev; i++)
+		for (int j = 0; j < i; j++)
+			if (o->devices[i] == o->devices[j])
+				return snprintf(err, n, "--devices names GPU %d twice; give each GPU "
+						"once", o->devices[i]), 1;
+	if (o->arch && !arch_ok(o->arch))
+		return snprintf(err, n, "--arch '%s': this fdtune compiles for %s targets such as "
+				"%s", o->arch, rt_platform(), rt_default_arch()), 1;
+	/* compile-only builds every configuration: -s exhaustive says the same */
+	strat = o->strategy_set && o->strategy != TN_EXHAUSTIVE;
+	if (o->compile_only && (strat || o->evals_set || o->ndev))
+		return snprintf(err, n, "--compile-only runs no kernel, so %s (of GPU sweeps) "
+				"cannot hold with it; leave out one", strat ? "-s" : o->evals_set ?
+				"--evals" : "--devices (-d)"), 1;
+	if (a->window > 0 && !a->energy)
+		return snprintf(err, n, "--energy-window sets the windows of --energy: give "
+				"--energy too"), 1;
+	o->energy_s = !a->energy ? 0 : a->window > 0 ? a->window : 0.5;
+	if (o->energy_s > 0 && o->compile_only)
+		return snprintf(err, n, "--energy measures runs on a GPU: leave out "
+				"--compile-only"), 1;
+	if (o->recheck && (o->compile_only || o->strategy_set || o->evals_set || o->shards > 1 ||
+			   a->c.nparams))
+		return snprintf(err, n, "--recheck runs the records of each problem again, as "
+				"recorded, on a GPU, and no search: leave out %s", o->compile_only ?
+				"--compile-only" : o->strategy_set ? "-s" : o->evals_set ? "--evals" :
+				o->shards > 1 ? "--shard" : "-p"), 1;
+	if (o->arch && arch_compiles(o->arch, err, n))
+		return 1;
+	if (a->file && a->lists)
+		return snprintf(err, n, "--plan names the problems; leave out -f, -r, -n and "
+				"--precision, or leave out --plan"), 1;
+	return 0;
+}
+
+/* The plan of a's problems into plan, each with some configuration that
+ * can run, and the database path writable; an exit status, TN_EX_OK when
+ * it may run (the message on stderr otherwise). */
+static int make_plan(struct args *a, struct tn_plan *plan)
+{
+	struct tn_plan_common pc;
+	char err[2048];
+	int rc;
+	memcpy(pc.h, a->c.pb.h, sizeof pc.h);
+	pc.params = a->c.params;
+	pc.nparams = a->c.nparams;
+	if ((rc = a->file ? tn_plan_file(plan, a->file, &pc, err, sizeof err) :
+		     tn_plan_lists(plan, a->fams, a->radii, a->sizes, a->precs, &pc, err,
+				   sizeof err))) {
+		fprintf(stderr, "fdtune sweep: %s\n", err);
+		return rc == 2 ? TN_EX_USAGE : TN_EX_FAIL;
+	}
+	for (int i = 0; i < plan->n; i++) {    /* nothing of a problem can run: refused */
+		struct tn_cli_problem one = a->c;
+		one.pb = plan->p[i].pb;
+		one.sp = plan->p[i].sp;
+		if ((rc = tn_cli_space_check(&one, a->o.arch ? a->o.arch : rt_default_arch(), err,
+					     sizeof err))) {
+			fprintf(stderr, "fdtune sweep: %s%s%s\n", plan->n > 1 ? plan->p[i].name : "",
+				plan->n > 1 ? ": " : "", err);
+			return rc;
+		}
+	}
+	if (db_path_check(a->o.db_path, 1, err, sizeof err)) {  /* before any GPU starts */
+		fprintf(stderr, "fdtune sweep: %s\n", err);
+		return TN_EX_FAIL;
+	}
+	return TN_EX_OK;
+}
+
 int tn_cmd_sweep(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -160,250 +356,70 @@ int tn_cmd_sweep(int argc, char **argv)
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
-	struct tn_cli_problem c;
-	struct tn_sweep_opts o;
+	struct args a;
 	struct tn_plan plan = { 0 };
-	struct tn_plan_common pc;
-	const char *fams = "xyz", *radii = "4", *sizes = "512", *precs = "fp32", *file = NULL;
-	int lists = 0;
+	struct tn_cli_seen seen = { 0 };
 	char err[2048], cmd[4096];
-	int opt, rc, mc = 0, strat, energy = 0;
-	double window = 0;
+	int opt, rc;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t off = 0;
 
-	tn_cli_problem_init(&c);
-	memset(&o, 0, sizeof o);
-	o.db_path = TN_CLI_DB_DEFAULT;
-	o.jobs = cpus > 0 ? (int)cpus : 1;
-	o.evals = 10;
-	o.seed = 0x5eed;
-	o.timeout_s = 10;
-	struct tn_cli_seen seen = { 0 };
+	memset(&a, 0, sizeof a);
+	tn_cli_problem_init(&a.c);
+	a.fams = "xyz";
+	a.radii = "4";
+	a.sizes = "512";
+	a.precs = "fp32";
+	a.o.db_path = TN_CLI_DB_DEFAULT;
+	a.o.jobs = cpus > 0 ? (int)cpus : 1;
+	a.o.evals = 10;
+	a.o.seed = 0x5eed;
+	a.o.timeout_s = 10;
 	while ((opt = tn_cli_getopt(argc, argv, TN_CLI_PROBLEM_SHORT "d:j:s:qh", lo, &seen)) != -1) {
 		/* the problem options take lists here: they make the plan */
-		switch (opt) {
-		case 'f': case 'r': case 'n': case 0x100:
-			*(opt == 'f' ? &fams : opt == 'r' ? &radii : opt == 'n' ? &sizes : &precs) =
-				optarg;
-			lists = 1;
+		if (opt == 'f' || opt == 'r' || opt == 'n' || opt == 0x100) {
+			*(opt == 'f' ? &a.fams : opt == 'r' ? &a.radii : opt == 'n' ? &a.sizes :
+			  &a.precs) = optarg;
+			a.lists = 1;
 			continue;
-		case 0x20b: file = optarg; continue;
 		}
-		switch (tn_cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
-		case 1:
+		if (opt == 0x20b) {
+			a.file = optarg;
 			continue;
-		case -1:
-			fprintf(stderr, "fdtune sweep: %s\n", err);
+		}
+		if (opt == 'h') {
+			fputs(usage, stdout);
+			return TN_EX_OK;
+		}
+		/* a problem option: 1 taken, -1 a bad value, 0 not one */
+		rc = tn_cli_problem_opt(&a.c, opt, optarg, err, sizeof err);
+		if (rc < 0)
+			goto bad;
+		if (rc > 0)
+			continue;
+		if ((rc = option(&a, opt, optarg, err, sizeof err)) == 2) {
+			fputs(usage, stderr);
 			return TN_EX_USAGE;
 		}
-		switch (opt) {
-		case 0x200: o.db_path = optarg; break;
-		case 'd':
-			if (tn_parse_int(optarg, "--device", 0, 63, &o.devices[0], err, sizeof err))
-				goto bad;
-			o.ndev = 1;
-			break;
-		case 0x208: {
-			char *tok, *save = NULL, list[256];
-			snprintf(list, sizeof list, "%s", optarg);
-			o.ndev = 0;
-			size_t len = strlen(optarg);
-			if (!len || len >= sizeof list || strstr(optarg, ",,") || *optarg == ',' ||
-			    optarg[len - 1] == ',') {
-				snprintf(err, sizeof err, "--devices '%.100s': expected GPU ordinals such "
-					 "as 0,1, each once, no empty entries", optarg);
-				goto bad;
-			}
-			for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				if (o.ndev == TN_MAXDEV) {
-					snprintf(err, sizeof err, "--devices: at most %d GPUs", TN_MAXDEV);
-					goto bad;
-				}
-				if (tn_parse_int(tok, "--devices", 0, 63, &o.devices[o.ndev++], err,
-						 sizeof err))
-					goto bad;
-			}
-			if (!o.ndev) {
-				snprintf(err, sizeof err, "--devices '%s': expected GPU ordinals such as "
-					 "0,1", optarg);
-				goto bad;
-			}
-			break;
-		}
-		case 0x209: {
-			char *end;
-			o.timeout_s = strtod(optarg, &end);
-			if (end == optarg || *end || !(o.timeout_s >= 1 && o.timeout_s <= 86400)) {
-				snprintf(err, sizeof err, "--timeout '%s': expected seconds, 1..86400",
-					 optarg);
-				goto bad;
-			}
-			break;
-		}
-		case 'j':
-			if (tn_parse_int(optarg, "--jobs", 1, 64, &o.jobs, err, sizeof err))
-				goto bad;
-			break;
-		case 0x201: o.compile_only = 1; break;
-		case 0x202: o.arch = optarg; break;
-		case 0x203:
-			if (tn_parse_int(optarg, "--max-configs", 1, 1 << 30, &mc, err, sizeof err))
-				goto bad;
-			o.max_configs = mc;
-			break;
-		case 'q': o.quiet = 1; break;
-		case 0x20a: o.no_race = 1; break;
-		case 0x20c:
-			if (tn_parse_int(optarg, "--places", 1, TN_PLACES_MAX, &o.places, err,
-					 sizeof err))
-				goto bad;
-			break;
-		case 0x204: o.force = 1; break;
-		case 0x20e: energy = 1; break;
-		case 0x20f: {
-			char *end;
-			window = strtod(optarg, &end);
-			if (end == optarg || *end || !(window >= 0.05 && window <= 10)) {
-				snprintf(err, sizeof err, "--energy-window '%s': expected seconds, "
-					 "0.05..10", optarg);
-				goto bad;
-			}
-			break;
-		}
-		case 0x20d:
-			if (tn_parse_int(optarg, "--recheck", 1, 1000, &o.recheck, err, sizeof err))
-				goto bad;
-			o.force = 1;
-			break;
-		case 's':
-			if (tn_strategy_parse(optarg, &o.strategy)) {
-				snprintf(err, sizeof err, "--strategy '%s': exhaustive, random, guided "
-					 "or transfer", optarg);
-				goto bad;
-			}
-			o.strategy_set = 1;
-			break;
-		case 0x206: {
-			/* not sscanf: its %d has no defined result for numbers out of range */
-			const char *sl = strchr(optarg, '/');
-			char num[24];
-			int no = !sl || (size_t)(sl - optarg) >= sizeof num;
-			if (!no) {
-				snprintf(num, sizeof num, "%.*s", (int)(sl - optarg), optarg);
-				no = tn_parse_int(num, "--shard", 0, 1 << 30, &o.shard, err, sizeof err) ||
-				     tn_parse_int(sl + 1, "--shard", 1, 1 << 30, &o.shards, err, sizeof err);
-			}
-			if (no || o.shard >= o.shards) {
-				snprintf(err, sizeof err, "--shard '%s': expected I/N with 0 <= I < N", optarg);
-				goto bad;
-			}
-			break;
-		}
-		case 0x207: {
-			char *end;
-			double v = strtod(optarg, &end);
-			double unit = !strcmp(end, "h") ? 3600 : !strcmp(end, "m") ? 60 :
-				      (!strcmp(end, "s") || !*end) ? 1 : -1;
-			if (end == optarg || unit < 0 || !(v > 0) || !isfinite(v)) {
-				snprintf(err, sizeof err, "--budget '%s': expected a time such as 8h, 90m "
-					 "or 600s", optarg);
-				goto bad;
-			}
-			o.budget_s = v * unit;
-			break;
-		}
-		case 0x205:
-			if (tn_parse_int(optarg, "--evals", 1, 100, &o.evals, err, sizeof err))
-				goto bad;
-			o.evals_set = 1;
-			break;
-		case 'h': fputs(usage, stdout); return TN_EX_OK;
-		default: fputs(usage, stderr); return TN_EX_USAGE;
-		}
+		if (rc)
+			goto bad;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fdtune sweep: unexpected argument '%s'\n%s", argv[optind], usage);
 		return TN_EX_USAGE;
 	}
-	/* every option is checked here, before anything runs, GPU or not */
-	for (int i = 0; i < o.ndev; i++)
-		for (int j = 0; j < i; j++)
-			if (o.devices[i] == o.devices[j]) {
-				snprintf(err, sizeof err, "--devices names GPU %d twice; give each GPU "
-					 "once", o.devices[i]);
-				goto bad;
-			}
-	if (o.arch && !arch_ok(o.arch)) {
-		snprintf(err, sizeof err, "--arch '%s': this fdtune compiles for %s targets "
-			 "such as %s", o.arch, rt_platform(), rt_default_arch());
+	if (check(&a, err, sizeof err))
 		goto bad;
-	}
-	/* compile-only builds every configuration: -s exhaustive says the same */
-	strat = o.strategy_set && o.strategy != TN_EXHAUSTIVE;
-	if (o.compile_only && (strat || o.evals_set || o.ndev)) {
-		snprintf(err, sizeof err, "--compile-only runs no kernel, so %s (of GPU sweeps) "
-			 "cannot hold with it; leave out one", strat ? "-s" : o.evals_set ?
-			 "--evals" : "--devices (-d)");
-		goto bad;
-	}
-	if (window > 0 && !energy) {
-		snprintf(err, sizeof err, "--energy-window sets the windows of --energy: give "
-			 "--energy too");
-		goto bad;
-	}
-	o.energy_s = !energy ? 0 : window > 0 ? window : 0.5;
-	if (o.energy_s > 0 && o.compile_only) {
-		snprintf(err, sizeof err, "--energy measures runs on a GPU: leave out --compile-only");
-		goto bad;
-	}
-	if (o.recheck && (o.compile_only || o.strategy_set || o.evals_set || o.shards > 1 ||
-			  c.nparams)) {
-		snprintf(err, sizeof err, "--recheck runs the records of each problem again, as "
-			 "recorded, on a GPU, and no search: leave out %s", o.compile_only ?
-			 "--compile-only" : o.strategy_set ? "-s" : o.evals_set ? "--evals" :
-			 o.shards > 1 ? "--shard" : "-p");
-		goto bad;
-	}
-	if (o.arch && arch_compiles(o.arch, err, sizeof err))
-		goto bad;
-	if (file && lists) {
-		fprintf(stderr, "fdtune sweep: --plan names the problems; leave out -f, -r, -n and "
-			"--precision, or leave out --plan\n");
-		return TN_EX_USAGE;
-	}
-	memcpy(pc.h, c.pb.h, sizeof pc.h);
-	pc.params = c.params;
-	pc.nparams = c.nparams;
-	if ((rc = file ? tn_plan_file(&plan, file, &pc, err, sizeof err) :
-		     tn_plan_lists(&plan, fams, radii, sizes, precs, &pc, err, sizeof err))) {
-		fprintf(stderr, "fdtune sweep: %s\n", err);
+	if ((rc = make_plan(&a, &plan)) != TN_EX_OK) {
 		tn_plan_free(&plan);
-		return rc == 2 ? TN_EX_USAGE : TN_EX_FAIL;
-	}
-	for (int i = 0; i < plan.n; i++) {     /* nothing of a problem can run: refused */
-		struct tn_cli_problem one = c;
-		one.pb = plan.p[i].pb;
-		one.sp = plan.p[i].sp;
-		if ((rc = tn_cli_space_check(&one, o.arch ? o.arch : rt_default_arch(), err,
-					     sizeof err))) {
-			fprintf(stderr, "fdtune sweep: %s%s%s\n", plan.n > 1 ? plan.p[i].name : "",
-				plan.n > 1 ? ": " : "", err);
-			tn_plan_free(&plan);
-			return rc;
-		}
-	}
-	if (db_path_check(o.db_path, 1, err, sizeof err)) {     /* before any GPU is started */
-		fprintf(stderr, "fdtune sweep: %s\n", err);
-		tn_plan_free(&plan);
-		return TN_EX_FAIL;
+		return rc;
 	}
 	off = (size_t)snprintf(cmd, sizeof cmd, "fdtune");
 	for (int i = 0; i < argc && off < sizeof cmd; i++)
 		off += (size_t)snprintf(cmd + off, sizeof cmd - off, " %s", argv[i]);
-	o.plan = &plan;
-	o.cmdline = cmd;
-	rc = tn_sweep(&o, err, sizeof err);
+	a.o.plan = &plan;
+	a.o.cmdline = cmd;
+	rc = tn_sweep(&a.o, err, sizeof err);
 	tn_plan_free(&plan);
 	if (rc) {
 		fprintf(stderr, "fdtune sweep: %s\n", err);
