@@ -66,17 +66,6 @@ module fdtune
       import :: c_ptr
       type(c_ptr), value :: db
     end subroutine c_close
-    function c_lookup(db, device, family, radius, nx, ny, nz, precision, cfg, err, n) &
-        result(st) bind(C, name="fdtune_lookup")
-      import :: c_ptr, c_char, c_int, c_size_t, fdtune_config
-      type(c_ptr), value :: db
-      character(kind=c_char), intent(in) :: device(*), family(*), precision(*)
-      integer(c_int), value :: radius, nx, ny, nz
-      type(fdtune_config), intent(out) :: cfg
-      character(kind=c_char), intent(out) :: err(*)
-      integer(c_size_t), value :: n
-      integer(c_int) :: st
-    end function c_lookup
     function c_lookup_by(db, obj, device, family, radius, nx, ny, nz, precision, cfg, err, &
         n) result(st) bind(C, name="fdtune_lookup_by")
       import :: c_ptr, c_char, c_int, c_size_t, fdtune_config
@@ -135,13 +124,14 @@ contains
     type(fdtune_config), intent(out) :: cfg
     character(len=*), intent(out), optional :: err
     integer :: st
-    character(kind=c_char) :: buf(errlen)
 
-    buf(1) = c_null_char
-    st = c_lookup(db%p, trim(device) // c_null_char, trim(family) // c_null_char, &
-      int(radius, c_int), int(nx, c_int), int(ny, c_int), int(nz, c_int), &
-      trim(precision) // c_null_char, cfg, buf, int(errlen, c_size_t))
-    if (present(err)) err = fdtune_string(buf)
+    if (present(err)) then
+      st = fdtune_lookup_by(db, int(FDTUNE_TIME), device, family, radius, nx, ny, nz, &
+        precision, cfg, err)
+    else
+      st = fdtune_lookup_by(db, int(FDTUNE_TIME), device, family, radius, nx, ny, nz, &
+        precision, cfg)
+    end if
   end function fdtune_lookup
 
   ! fdtune_lookup by objective obj: FDTUNE_TIME, FDTUNE_ENERGY (the fewest
