@@ -21,10 +21,15 @@ m4_dnl with R halo points on every side (prev is read there, next and vel only o
 m4_dnl interior); ld % VEC == 0, the interior origin 16-byte aligned, and a row may
 m4_dnl be read up to ceil(nx / VEC) VEC + ceil(R / VEC) VEC elements (the padding).
 m4_dnl Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)), ceil(nz/NW)).
+m4_dnl FDT_NW undefined (zu = 1 and ku = 0: nw is then a launch parameter, fam_iso3dfd.c):
+m4_dnl a block takes its window from the launch, ceil(nz / z chunks), so that one build
+m4_dnl serves every nw; defined (an unrolled march, which loses with a window unknown at
+m4_dnl compile time: results/NOTES.md v35), the window is that constant.
 m4_include(`lib.m4')m4_dnl
+m4_ifdef(`FDT_NW', `', `m4_define(`FDT_NW', 0)')m4_dnl
 FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
 FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
-FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and by and ypt and nw must be positive')m4_dnl
+FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 0', `bx and by and ypt must be positive and nw not negative')m4_dnl
 FDT_REQUIRE(`FDT_LDS >= 0 && FDT_LDS <= 2', `lds FDT_LDS must be 0 or 1 or 2')m4_dnl
 m4_dnl lds=2: the fused xyz kernel of xyz.m4 with lds 2 (the whole tile, halos included,
 m4_dnl copied asynchronously into a ring of pf + 3 planes; z by a queue of 2R+1 partial
@@ -59,9 +64,9 @@ typedef 'FDT_VTYPE` vt;
 
 /* Thread (tx, ty) of block (bx, by, bz) updates the VL elements at x = (bx BX
  * + tx) VL in the YP rows from yt = by TH + ty YP, planes kb .. ke - 1, kb =
- * bz NW, ke = min(kb + NW, nz). Rows and columns past nx or ny are loaded
- * (clamped into the allocation: the halo their neighbours need) but not
- * stored. */
+ * bz W, ke = min(kb + W, nz), W = NW, or with NW 0 ceil(nz / gridDim.z).
+ * Rows and columns past nx or ny are loaded (clamped into the allocation:
+ * the halo their neighbours need) but not stored. */
 extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `, 'FDT_MB)`)
 'FDT_KERNEL`(fd_real *__restrict__ next, const fd_real *__restrict__ prev,
 	   const fd_real *__restrict__ vel, fd_grid g, fd_coef c)
@@ -71,7 +76,8 @@ extern "C" __global__ void __launch_bounds__(BX * BY'm4_ifelse(FDT_MB, 0, `', `,
 	const int x = x0 + tx * VL, yt = y0 + ty * YP;
 	const int xlast = (g.nx - 1) / VL * VL + XV * VL;   /* last vector start of the x halo */
 	const int xc = min(x, xlast);
-	const int kb = blockIdx.z * NW, ke = min(kb + NW, g.nz);
+	const int nwr = NW ? NW : (g.nz + (int)gridDim.z - 1) / (int)gridDim.z;  /* 0: from the launch */
+	const int kb = blockIdx.z * nwr, ke = min(kb + nwr, g.nz);
 	const long long st = g.slice;'m4_ifelse(FDT_LDS, 0, `
 	if (x >= g.nx || yt >= g.ny)
 		return;                 /* no barrier below */', `

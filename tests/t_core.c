@@ -281,7 +281,8 @@ static void config_named(void **st)
 
 /* A launch parameter is not in the source: xyz configurations that differ
  * in nw alone have one source (and share one build), those that differ in
- * anything else do not; iso3dfd's nw is still the kernel's constant. */
+ * anything else do not; iso3dfd's nw likewise where zu is 1 and ku 0
+ * (launch_if), and the kernel's constant where the march is unrolled. */
 static void launch_params(void **st)
 {
 	struct tn_problem pb = problem(8, 512, 512, 512);
@@ -301,14 +302,31 @@ static void launch_params(void **st)
 	free(sa);
 	free(sb);
 	pb.fam = tn_family("iso3dfd");
-	int v[TN_MAXP], nw = tn_param_index(pb.fam, "nw");
-	assert_int_equal(tn_config_named(pb.fam, "nw=48", v, err, sizeof err), 0);
-	assert_int_equal(tn_source(&pb, v, &sa, err, sizeof err), 0);
-	v[nw] = 96;
-	assert_int_equal(tn_source(&pb, v, &sb, err, sizeof err), 0);
-	assert_string_not_equal(sa, sb);
-	free(sa);
-	free(sb);
+	for (int lds = 0; lds <= 2; lds++)      /* lds 0 and 1 its own code, 2 xyz.m4's */
+		for (int zu = 1; zu <= 2; zu++) {
+			int v[TN_MAXP], nw = tn_param_index(pb.fam, "nw");
+			char spec[64];
+			snprintf(spec, sizeof spec, "nw=32 lds=%d zu=%d ku=0", lds, zu);
+			assert_int_equal(tn_config_named(pb.fam, spec, v, err, sizeof err), 0);
+			assert_int_equal(tn_param_launch(pb.fam, v, nw), zu == 1);
+			assert_int_equal(tn_source(&pb, v, &sa, err, sizeof err), 0);
+			v[nw] = 128;
+			assert_int_equal(tn_source(&pb, v, &sb, err, sizeof err), 0);
+			if (zu == 1) {
+				assert_string_equal(sa, sb);
+				assert_non_null(strstr(sa, "NW = 0,"));
+			} else {
+				assert_string_not_equal(sa, sb);
+				assert_non_null(strstr(sb, "NW = 128,"));
+			}
+			free(sa);
+			free(sb);
+		}
+	{       /* ku 1 unrolls the march too: nw stays a constant */
+		int v[TN_MAXP];
+		assert_int_equal(tn_config_named(pb.fam, "nw=32 zu=1 ku=1", v, err, sizeof err), 0);
+		assert_int_equal(tn_param_launch(pb.fam, v, tn_param_index(pb.fam, "nw")), 0);
+	}
 }
 
 static void constraints(void **st)

@@ -71,7 +71,8 @@ struct tn_param {
 	/* 1: only the launch depends on it (the grid, from the descriptor's geom):
 	 * it is not passed to the template, so configurations that differ in it
 	 * alone have one source and share one build (tn_pool.c, the compile
-	 * cache) */
+	 * cache); where the family has launch_if, only in the configurations
+	 * that launch_if says (tn_param_launch) */
 	int launch;
 };
 
@@ -119,6 +120,10 @@ struct tn_family {
 				 * axes (c0 = 0), not second-derivative ones w_k / h^2
 				 * with c0 = w_0 sum 1 / h^2: what exports write out */
 	const char *dflt;       /* a configuration that runs well anywhere (JSON) */
+	/* NULL, or nonzero when parameter i, a launch parameter (tn_param), is
+	 * one in configuration v too: a template may need it as a constant in
+	 * some configurations */
+	int (*launch_if)(const int *v, int i);
 };
 
 /* tn_families.c */
@@ -228,6 +233,9 @@ int tn_parse_prec(const char *s, const char **prec, char *err, size_t n);
 /* 0 when parameter i of f is a late one at its lo (tn_param): left out of the
  * template's definitions, the configuration's JSON and its text; else 1. */
 int tn_param_shown(const struct tn_family *f, const int *v, int i);
+/* 1 when parameter i of configuration v of f is a launch parameter there
+ * (tn_param.launch, narrowed by the family's launch_if): not in the source. */
+int tn_param_launch(const struct tn_family *f, const int *v, int i);
 /* The generator's definitions of configuration v of pb: r, dbl (1 for
  * fp64) and one per parameter but a late one at its lo (tn_param), TN_MAXP + 2
  * at most; returns their count. */

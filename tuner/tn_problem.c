@@ -91,6 +91,11 @@ int tn_param_shown(const struct tn_family *f, const int *v, int i)
 	return !f->p[i].late || v[i] != f->p[i].lo;
 }
 
+int tn_param_launch(const struct tn_family *f, const int *v, int i)
+{
+	return f->p[i].launch && (!f->launch_if || f->launch_if(v, i));
+}
+
 int tn_defs(const struct tn_problem *pb, const int *v, struct gen_def *d)
 {
 	const struct tn_family *f = pb->fam;
@@ -98,7 +103,7 @@ int tn_defs(const struct tn_problem *pb, const int *v, struct gen_def *d)
 	d[1] = (struct gen_def){ "dbl", tn_elem_size(pb) == 8 };
 	int k = 2;
 	for (int i = 0; i < f->np; i++)
-		if (tn_param_shown(f, v, i) && !f->p[i].launch)
+		if (tn_param_shown(f, v, i) && !tn_param_launch(f, v, i))
 			d[k++] = (struct gen_def){ f->p[i].name, v[i] };
 	return k;
 }

@@ -15,6 +15,7 @@
  *        halos included, copied asynchronously into a ring of pf + 3
  *        planes, z by a queue of partial sums) ending in the wave update
  *   nw   planes a thread marches in z (b3), with a queue of 2R+1 planes
+ *        (with zu 1 and ku 0 a launch parameter: the window from the grid)
  *   pad  lds 1: vectors added to each LDS row (bank conflicts)
  *   ku   unroll the march 2R+1 times: the queue shifts by renaming
  *   zu   unroll the march zu times (1: not at all; ku=1 takes zu=1): the
@@ -56,6 +57,15 @@ static long long dyn_lds(const struct tn_problem *pb, const int *v)
 	return v[LDS] != 2 ? 0 : ((v[PF] + 3) * (th + 2 * r) * (v[BX] + 2 * xv) +
 				  (v[WR] ? r * th * v[BX] : 0)) * v[VEC] * tn_elem_size(pb) +
 		tn_fam_tma_lds(v[TMA], v[PF]);
+}
+
+/* nw is a launch parameter where the march is not unrolled (zu 1, ku 0):
+ * with zu > 1 a window known at compile time keeps three of the four
+ * fastest kernels of R = 8 1.2-1.3x faster (results/NOTES.md v35), and ku 1
+ * unrolls the march as zu does (not measured: kept constant too). */
+static int launch_if(const int *v, int i)
+{
+	return i != NW || (v[ZU] == 1 && v[KU] == 0);
 }
 
 static int check(const struct tn_problem *pb, const int *v,
@@ -119,7 +129,9 @@ const struct tn_family tn_fam_iso3dfd = {
 		{ "by", "threads per block in y (b2)", 1, 1024, 3, { 2, 4, 8 } },
 		{ "ypt", "rows per thread", 1, 8, 2, { 1, 2 } },
 		{ "lds", "0 neighbours through L1, 1 LDS xy tile, 2 async LDS ring", 0, 2, 3, { 0, 1, 2 } },
-		{ "nw", "planes marched per thread (b3)", 1, 65536, 2, { 32, 128 } },
+		/* with zu 1 the kernel takes its window from the launch
+		 * (launch_if), so the two nw share one build */
+		{ "nw", "planes marched per thread (b3)", 1, 65536, 2, { 32, 128 }, 0, 1 },
 		{ "pad", "lds 1: vectors of padding per LDS row", 0, 4, 1, { 0 } },
 		{ "ku", "unroll the march 2R+1 times", 0, 1, 2, { 0, 1 } },
 		{ "nt", "streaming stores of next", 0, 1, 2, { 0, 1 } },
@@ -130,6 +142,7 @@ const struct tn_family tn_fam_iso3dfd = {
 		{ "tma", "lds 2: rows copied by the bulk copy engine (sm_90)", 0, 1, 1, { 0 }, 1 },
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
+	.launch_if = launch_if,
 	.bytes = bytes,
 	.coef = tn_fam_coef, .ref = NULL, .terms = tn_wave_terms, .axes = TN_X | TN_Y | TN_Z,
 	.steps = 4, .step_ref = tn_ref_wave,

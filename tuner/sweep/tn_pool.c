@@ -75,7 +75,7 @@ static void build(const struct tn_pool *po, struct tn_item *it)
 static int same_code(const struct tn_family *f, const int *a, const int *b)
 {
 	for (int i = 0; i < f->np; i++)
-		if (!f->p[i].launch && a[i] != b[i])
+		if (!tn_param_launch(f, a, i) && a[i] != b[i])
 			return 0;
 	return 1;
 }
