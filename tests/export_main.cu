@@ -15,15 +15,25 @@
  * prints which build k_launch runs
  * (k_measured): the one fdtune measured, embedded, or the source kernel.
  * With --time fdtune --placements P, P - 1 more medians follow, each on
- * fields allocated anew elsewhere in device memory.
+ * fields allocated anew elsewhere in device memory. With --time fdtune
+ * --energy, it measures the kernel's energy as a user would with NVML
+ * (loaded at run time, $FDTUNE_NVML naming another library): 3 rounds of
+ * 1000 back-to-back launches, each from a step of the GPU's energy counter
+ * seen after launching began to the first step after the 1000th launch was
+ * queued, while launches go on, so that the GPU is busy at both ends; the
+ * round's joules over its seconds is the power, which times the median
+ * gives the joules a launch and a billion points.
  * Built with nvcc by tests/t_gpu.c and results/h100/export-sizes.sh:
- *   nvcc export_main.cu k.cu -o ex; ex NX NY NZ [--time N|fdtune [--placements P]]
+ *   nvcc export_main.cu k.cu -o ex -ldl
+ *   ex NX NY NZ [--time N|fdtune [--placements P | --energy]]
  */
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "k.h"
 
@@ -149,6 +159,86 @@ done:
 	free(sorted);
 	free(ms);
 	return rc;
+}
+
+/* NVML's total energy counter of the current device, by its UUID: the few
+ * entry points a user's code would call (signatures as nvml.h gives them). */
+struct nvml {
+	void *lib, *dev;
+	int (*energy)(void *, unsigned long long *);
+};
+
+static int nvml_open(struct nvml *n)
+{
+	const char *env = getenv("FDTUNE_NVML");
+	int (*init)(void);
+	int (*by_uuid)(const char *, void **);
+	cudaDeviceProp p;
+	char uuid[64];
+	int d = 0, o;
+	if (!(n->lib = dlopen(env && *env ? env : "libnvidia-ml.so.1", RTLD_NOW))) {
+		fprintf(stderr, "energy: cannot load NVML: %s\n", dlerror());
+		return 1;
+	}
+	init = (int (*)(void))dlsym(n->lib, "nvmlInit_v2");
+	by_uuid = (int (*)(const char *, void **))dlsym(n->lib, "nvmlDeviceGetHandleByUUID");
+	n->energy = (int (*)(void *, unsigned long long *))dlsym(n->lib,
+		"nvmlDeviceGetTotalEnergyConsumption");
+	if (!init || !by_uuid || !n->energy || init() || check(cudaGetDevice(&d), "device") ||
+	    check(cudaGetDeviceProperties(&p, d), "properties"))
+		return fprintf(stderr, "energy: NVML has no energy counter here\n"), 1;
+	o = snprintf(uuid, sizeof uuid, "GPU-");
+	for (int i = 0; i < 16; i++)
+		o += snprintf(uuid + o, sizeof uuid - (size_t)o, "%s%02x",
+			      i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+			      (unsigned char)p.uuid.bytes[i]);
+	if (by_uuid(uuid, &n->dev))
+		return fprintf(stderr, "energy: NVML does not know %s\n", uuid), 1;
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* One round: launches until the counter steps (its joules and time in *j0,
+ * *t0), the 1000, then launches until it steps again (*j1, *t1). Launches
+ * go in batches of about 2 ms of work with the counter read between them,
+ * for 90% of a batch's time, so the queue never runs dry. */
+static int energy_round(struct nvml *nv, fd_real *out, const fd_real *in, const fd_real *vel,
+			struct fd_grid g, const struct fd_coef *c, double ms, double *w)
+{
+	const int batch = ms < 2 ? (int)ceil(2 / ms) : 1;
+	unsigned long long e = 0, x = 0, e0 = 0;
+	double t0 = 0;
+	int phase = 0, done = 0;        /* 0: to the first step, 1: the 1000, 2: to the next */
+	if (nv->energy(nv->dev, &e))
+		return 1;
+	for (;;) {
+		const double until = now_s() + 0.9e-3 * batch * ms;
+		for (int b = 0; b < batch; b++)
+			if (check((cudaError_t)launch(out, in, vel, g, c), "k_launch"))
+				return 1;
+		done += phase == 1 ? batch : 0;
+		do {
+			if (nv->energy(nv->dev, &x))
+				return 1;
+		} while (x == e && now_s() < until);
+		if (phase == 1 && done >= 1000)
+			phase = 2;
+		if (x != e && phase == 0) {
+			phase = 1;
+			e0 = x;
+			t0 = now_s();
+		} else if (x != e && phase == 2) {
+			*w = (double)(x - e0) * 1e-3 / (now_s() - t0);
+			return check(cudaDeviceSynchronize(), "energy");
+		}
+		e = x;
+	}
 }
 
 #ifdef k_D1
@@ -293,6 +383,7 @@ int main(int argc, char **argv)
 		 * its fields lie, within one process as from one process to the
 		 * next? */
 		const int np = argc > 7 && !strcmp(argv[6], "--placements") ? atoi(argv[7]) : 1;
+		const int energy = argc > 6 && !strcmp(argv[6], "--energy");
 		const double moved = (step ? 4.0 : 2.0) * nx * ny * (double)nz * sizeof(fd_real);
 		fd_real *held[3 * 64] = { 0 };
 		double med;
@@ -305,6 +396,20 @@ int main(int argc, char **argv)
 			return 1;
 		printf("time %dx%dx%d: median %.4f ms, %.1f GB/s over %d launches\n", nx, ny, nz,
 		       med, moved / (med * 1e-3) * 1e-9, k);
+		if (energy) {
+			struct nvml nv;
+			if (nvml_open(&nv))
+				return 1;
+			for (int round = 0; round < 3; round++) {
+				double w;
+				if (energy_round(&nv, dout + origin, din + origin, dvel + origin, g, &c,
+						 med, &w))
+					return 1;
+				printf("energy %dx%dx%d round %d: %.1f W, %.4f J a launch, %.3f J/Gpt "
+				       "over 1000 launches\n", nx, ny, nz, round + 1, w, w * med * 1e-3,
+				       w * med * 1e-3 / (nx * (double)ny * nz * 1e-9));
+			}
+		}
 		for (int pl = 1; pl < np; pl++) {
 			fd_real *f[3] = { din, dout, dvel }, *nf[3];
 			for (int i = 0; i < 3; i++)

@@ -24,3 +24,23 @@ for p in 1 2 3; do
 done
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,power.limit,power.draw --format=csv \
 	>> "$o/smi.txt" 2>&1
+# The energy-best of each problem exported (its measured build embedded)
+# into tests/export_main.cu, a user's program, and measured there as a user
+# would with NVML over 1000 launches (3 rounds), in 3 processes: the J/Gpt
+# against what the database says (energy.md).
+sqlite3 "$o/energy.db" < results/h100/energy/energy.sql > "$o/energy.md" 2>&1 ||
+	echo "no sqlite3 here: energy.sql is run on the database afterwards" > "$o/energy.md"
+for p in "xyz 4" "xyz 8" "iso3dfd 8"; do
+	set -- $p
+	d="$o/export-$1-$2"
+	mkdir -p "$d"
+	./fdtune export --db "$o/energy.db" -f "$1" -r "$2" -n 512 --objective energy --name k \
+		-o "$d" > "$d/export.log" 2>&1 || { cat "$d/export.log"; continue; }
+	nvcc -O2 -arch=sm_90 -Xcompiler -fopenmp -I"$d" tests/export_main.cu "$d/k.cu" -o "$d/ex" \
+		> "$d/nvcc.log" 2>&1 || { cat "$d/nvcc.log"; continue; }
+	for q in 1 2 3; do
+		"$d/ex" 512 512 512 --time fdtune --energy > "$d/run$q.txt" 2>&1
+		grep -E "runs|time|energy" "$d/run$q.txt" | sed "s/^/$1 R=$2 process $q: /" |
+			tee -a "$o/summary.txt"
+	done
+done
