@@ -6,9 +6,6 @@ m4_dnl Parameters (m4 -D): FDT_R FDT_BX FDT_BUG FDT_KERNEL FDT_PARAMS. Kernel AB
 m4_dnl (fd_real *out, const fd_real *in, fd_grid, fd_coef) as in xyz.m4.
 m4_dnl Launch: block (BX), grid (ceil(nx/BX), ny, nz).
 m4_include(`lib.m4')m4_dnl
-FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
-FDT_REQUIRE(`FDT_BX >= 1 && FDT_BX <= 1024', `bx FDT_BX outside 1..1024')m4_dnl
-FDT_REQUIRE(`FDT_BUG >= 0 && FDT_BUG <= 2', `bug FDT_BUG must be 0 or 1 or 2')m4_dnl
 FDT_BANNER(`bugs.m4')
 m4_include(`prelude.m4')m4_dnl
 `

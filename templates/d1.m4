@@ -26,11 +26,6 @@ m4_dnl after (x; tn_field.c gives 32 and more) or ceil4(nx) (y and z). acc=1 add
 m4_dnl its result to out instead of storing it.
 m4_dnl Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)), ceil(nz/NW)).
 m4_include(`lib.m4')m4_dnl
-FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
-FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
-FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and by and ypt and nw must be positive')m4_dnl
-FDT_REQUIRE(`FDT_ACC == 0 || FDT_ACC == 1', `acc FDT_ACC must be 0 or 1')m4_dnl
-FDT_REQUIRE(`m4_ifelse(FDT_AXIS, `x', 1, FDT_AXIS, `y', 1, FDT_AXIS, `z', 1, 0)', `axis FDT_AXIS must be x or y or z')m4_dnl
 m4_dnl FDT_XV: vectors of x halo on each side of a vector.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl
 m4_dnl FDT_ZERO: the zero vector.

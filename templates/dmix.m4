@@ -39,16 +39,6 @@ m4_dnl gives 32 and more). Loads never leave rows -R..ny+R-1 and planes -R..nz+R
 m4_dnl outputs past nx, ny or nz are never written. acc=1 adds to the output.
 m4_dnl Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)), ceil(nz/NW)).
 m4_include(`lib.m4')m4_dnl
-FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
-FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
-FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and by and ypt and nw must be positive')m4_dnl
-FDT_REQUIRE(`FDT_ACC == 0 || FDT_ACC == 1', `acc FDT_ACC must be 0 or 1')m4_dnl
-FDT_REQUIRE(`FDT_NT == 0 || FDT_NT == 1', `nt FDT_NT must be 0 or 1')m4_dnl
-FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xy', 1, FDT_AXES, `xz', 1, FDT_AXES, `yz', 1, 0)', `axes FDT_AXES must be xy or xz or yz')m4_dnl
-FDT_REQUIRE(`FDT_LDS >= 0 && FDT_LDS <= 2 && (FDT_LDS < 2 || m4_ifelse(FDT_AXES, `xy', 0, 1))', `lds FDT_LDS must be 0 or 1, or 2 for a march (xz or yz)')m4_dnl
-FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 17 && (FDT_ZU == 1 || (FDT_LDS != 1 && m4_ifelse(FDT_AXES, `xy', 0, 1)))', `zu FDT_ZU must be 1..17 and above 1 needs lds 0 or 2 and a march (xz or yz)')m4_dnl
-FDT_REQUIRE(`FDT_PF == 0 || (FDT_PF <= 2 && FDT_LDS != 1 && m4_ifelse(FDT_AXES, `xy', 0, 1))', `pf FDT_PF must be 0..2 and above 0 needs lds 0 or 2 and a march (xz or yz)')m4_dnl
-FDT_REQUIRE(`m4_ifelse(FDT_AXES, `xz', `FDT_YPT == 1 || FDT_LDS != 1', 1)', `dxz with lds 1 marches one row per thread: ypt must be 1')m4_dnl
 m4_dnl FDT_XV: vectors of x halo on each side of a vector.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl
 m4_dnl FDT_ZERO: the zero vector.

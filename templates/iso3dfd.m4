@@ -27,22 +27,10 @@ m4_dnl serves every nw; defined (an unrolled march, which loses with a window un
 m4_dnl compile time: results/NOTES.md v35), the window is that constant.
 m4_include(`lib.m4')m4_dnl
 m4_ifdef(`FDT_NW', `', `m4_define(`FDT_NW', 0)')m4_dnl
-FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
-FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
-FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 0', `bx and by and ypt must be positive and nw not negative')m4_dnl
-FDT_REQUIRE(`FDT_LDS >= 0 && FDT_LDS <= 2', `lds FDT_LDS must be 0 or 1 or 2')m4_dnl
 m4_dnl lds=2: the fused xyz kernel of xyz.m4 with lds 2 (the whole tile, halos included,
 m4_dnl copied asynchronously into a ring of pf + 3 planes; z by a queue of 2R+1 partial
 m4_dnl sums) and the wave-equation store (FDT_WAVE); its banner names xyz.m4.
 m4_ifelse(FDT_LDS, 2, `m4_define(`FDT_WAVE', 1)m4_define(`FDT_ZD', 0)m4_include(`xyz.m4')m4_m4exit(0)')m4_dnl
-FDT_REQUIRE(`FDT_WR == 0', `wr FDT_WR needs lds 2')m4_dnl
-m4_ifdef(`FDT_TMA', `FDT_REQUIRE(`FDT_TMA == 0', `tma FDT_TMA needs lds 2')')m4_dnl
-FDT_REQUIRE(`FDT_PAD >= 0 && FDT_PAD <= 4 && (FDT_PAD == 0 || FDT_LDS == 1)', `pad FDT_PAD must be 0..4 and needs lds 1')m4_dnl
-FDT_REQUIRE(`FDT_KU == 0 || FDT_KU == 1', `ku FDT_KU must be 0 or 1')m4_dnl
-FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 8 && (FDT_ZU == 1 || FDT_KU == 0)', `zu FDT_ZU must be 1..8 and 1 with ku 1')m4_dnl
-FDT_REQUIRE(`FDT_NT == 0 || FDT_NT == 1', `nt FDT_NT must be 0 or 1')m4_dnl
-FDT_REQUIRE(`FDT_PF == 0 || FDT_PF == 1', `pf FDT_PF must be 0 or 1')m4_dnl
-FDT_REQUIRE(`FDT_MB >= 0 && FDT_MB <= 32', `mb FDT_MB outside 0..32')m4_dnl
 m4_dnl FDT_XV: vectors of x halo on each side of a thread.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl
 m4_dnl FDT_X(f): the prev element at x offset f (-R..VEC-1+R) of the thread, plane k, from window w.

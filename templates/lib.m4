@@ -27,6 +27,8 @@ m4_define(`FDT_BANNER', `/*
  */')m4_dnl
 m4_dnl
 m4_dnl FDT_REQUIRE(cond, message): stop m4 with an error unless cond (m4_eval) holds.
+m4_dnl For the helper templates (check, copy, spin); a family's constraints are its
+m4_dnl descriptor's check alone (tuner/fam/), which every generation of it passes first.
 m4_define(`FDT_REQUIRE', `m4_ifelse(m4_eval($1), 1, `',
 `m4_errprint(`fdtune template: '$2`
 ')m4_m4exit(1)')')m4_dnl

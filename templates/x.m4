@@ -15,14 +15,6 @@ m4_dnl ceil4(nx) + ceil4(R) elements of row from x = 0 (tn_field.c gives 32 and 
 m4_dnl With acc=1 the kernel adds its result to out instead of storing it.
 m4_dnl Launch: block (BX, BY), grid (ceil(nx/(VEC*XPT*BX)), ceil(ny/(BY*YPT)), nz).
 m4_include(`lib.m4')m4_dnl
-FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
-FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
-FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1', `bx and by and ypt must be positive')m4_dnl
-FDT_REQUIRE(`FDT_XPT >= 1 && FDT_XPT <= 8', `xpt FDT_XPT outside 1..8')m4_dnl
-FDT_REQUIRE(`FDT_WIN == 1 || (FDT_WIN == 0 && FDT_VEC == 1 && FDT_XPT == 1)',
-	`win FDT_WIN must be 0 or 1 and 0 needs vec 1 and xpt 1')m4_dnl
-FDT_REQUIRE(`FDT_NT == 0 || FDT_NT == 1', `nt FDT_NT must be 0 or 1')m4_dnl
-FDT_REQUIRE(`FDT_ACC == 0 || FDT_ACC == 1', `acc FDT_ACC must be 0 or 1')m4_dnl
 m4_dnl FDT_XV: vectors of x halo on each side of the outputs of a thread.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl
 m4_dnl FDT_W(q, f): the input float at x offset f (-R..VEC-1+R) from the first x of

@@ -20,14 +20,8 @@ m4_dnl Launch: block (BX, BY), grid (ceil(nx / (VEC OW)), ceil(ny / BY), nz) wit
 m4_dnl BX (mode 0) or BX - 2 XV (mode 1) output vectors per block row; a larger grid x
 m4_dnl is allowed (its extra blocks return at once).
 m4_include(`lib.m4')m4_dnl
-FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
-FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
-FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1', `bx and by must be positive')m4_dnl
-FDT_REQUIRE(`FDT_MODE == 0 || FDT_MODE == 1', `mode FDT_MODE must be 0 or 1')m4_dnl
-FDT_REQUIRE(`FDT_ACC == 0 || FDT_ACC == 1', `acc FDT_ACC must be 0 or 1')m4_dnl
 m4_dnl FDT_XV: halo vectors on each side of the outputs of a block row.
 m4_define(`FDT_XV', m4_eval((FDT_R + FDT_VEC - 1) / FDT_VEC))m4_dnl
-FDT_REQUIRE(`FDT_MODE == 0 || FDT_BX > 2 * FDT_XV', `mode 1 needs bx FDT_BX above 2 ceil(R/vec)')m4_dnl
 m4_dnl FDT_PUT(ptr, value): value becomes the output vector at ptr: stored, or with
 m4_dnl acc=1 added to what ptr holds (read first).
 m4_define(`FDT_PUT', `m4_ifelse(FDT_ACC, 1, `*($1) = fd_add(*($1), $2)', `*($1) = $2')')m4_dnl

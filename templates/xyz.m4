@@ -35,19 +35,8 @@ m4_ifdef(`FDT_WAVE', `', `m4_define(`FDT_WAVE', 0)')m4_dnl
 m4_ifdef(`FDT_WR', `', `m4_define(`FDT_WR', 0)')m4_dnl
 m4_ifdef(`FDT_TMA', `', `m4_define(`FDT_TMA', 0)')m4_dnl
 m4_ifdef(`FDT_NW', `', `m4_define(`FDT_NW', 0)')m4_dnl
-FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
-FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
-FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 0', `bx and by and ypt must be positive and nw not negative')m4_dnl
-FDT_REQUIRE(`FDT_PF >= 0 && (FDT_PF <= 1 || (FDT_PF == 2 && FDT_LDS == 2))', `pf FDT_PF must be 0 or 1 or with lds 2 also 2')m4_dnl
-FDT_REQUIRE(`FDT_LDS >= 0 && FDT_LDS <= 2', `lds FDT_LDS must be 0 or 1 or 2')m4_dnl
-FDT_REQUIRE(`FDT_MB >= 0 && FDT_MB <= 32', `mb FDT_MB outside 0..32')m4_dnl
-FDT_REQUIRE(`FDT_KU == 0 || FDT_KU == 1', `ku FDT_KU must be 0 or 1')m4_dnl
-FDT_REQUIRE(`FDT_ZU >= 1 && FDT_ZU <= 8 && (FDT_ZU == 1 || FDT_KU == 0)', `zu FDT_ZU must be 1..8 and 1 with ku 1')m4_dnl
-FDT_REQUIRE(`FDT_ZD == 0 || (FDT_ZD == 1 && FDT_LDS == 2)', `zd FDT_ZD must be 0 or 1 and 1 needs lds 2')m4_dnl
-FDT_REQUIRE(`FDT_WR == 0 || (FDT_WR == 1 && FDT_WAVE == 1 && FDT_LDS == 2)', `wr FDT_WR must be 0 or 1 and 1 is for the wave step with lds 2')m4_dnl
 m4_dnl FDT_ES: bytes of an element.
 m4_define(`FDT_ES', `m4_ifelse(FDT_REAL, `double', 8, 4)')m4_dnl
-FDT_REQUIRE(`FDT_TMA == 0 || (FDT_TMA == 1 && FDT_LDS == 2 && FDT_VEC * FDT_ES == 16)', `tma FDT_TMA must be 0 or 1 and 1 needs lds 2 and 16-byte vectors')m4_dnl
 m4_dnl FDT_KLOOP: with ku=1, unroll the plane loop 2R+1 times: the z queue then shifts by
 m4_dnl renaming registers instead of moving them; with zu > 1, zu times: the queue moves
 m4_dnl once every zu planes, 2R+1-zu moves for zu planes instead of 2R+1 for each.

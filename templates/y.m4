@@ -15,12 +15,6 @@ m4_dnl interior origin 128-byte aligned and ceil4(nx) elements of row from x = 0
 m4_dnl With acc=1 the kernel adds its result to out instead of storing it.
 m4_dnl Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)), ceil(nz/NW)).
 m4_include(`lib.m4')m4_dnl
-FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
-FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
-FDT_REQUIRE(`FDT_BX >= 1 && FDT_BY >= 1 && FDT_YPT >= 1 && FDT_NW >= 1', `bx and by and ypt and nw must be positive')m4_dnl
-FDT_REQUIRE(`FDT_LDS == 0 || FDT_LDS == 1', `lds FDT_LDS must be 0 or 1')m4_dnl
-FDT_REQUIRE(`FDT_NT == 0 || FDT_NT == 1', `nt FDT_NT must be 0 or 1')m4_dnl
-FDT_REQUIRE(`FDT_ACC == 0 || FDT_ACC == 1', `acc FDT_ACC must be 0 or 1')m4_dnl
 m4_dnl FDT_STORE(ptr, value): the vector store, nontemporal when FDT_NT.
 m4_define(`FDT_STORE', `m4_ifelse(FDT_NT, 1, `fd_store_nt(($1), $2)', `*($1) = $2')')m4_dnl
 m4_dnl FDT_PUT(ptr, value): value becomes the output at ptr: stored, or with acc=1

@@ -16,11 +16,6 @@ m4_dnl and a row may be read up to its last vector that starts below nx (the pad
 m4_dnl With acc=1 the kernel adds its result to out instead of storing it.
 m4_dnl Launch: block (BX, BZ), grid (ceil(nx/(VEC*BX)), ceil(nz/BZ), ceil(ny/NM)).
 m4_include(`lib.m4')m4_dnl
-FDT_REQUIRE(`FDT_R >= 1 && FDT_R <= 8', `radius FDT_R outside 1..8')m4_dnl
-FDT_REQUIRE(`FDT_VEC == 1 || FDT_VEC == 2 || FDT_VEC == 4', `vec FDT_VEC must be 1 or 2 or 4')m4_dnl
-FDT_REQUIRE(`FDT_BX >= 1 && FDT_BZ >= 1 && FDT_NM >= 1', `bx and bz and nm must be positive')m4_dnl
-FDT_REQUIRE(`FDT_UN >= 0 && FDT_UN <= 32', `un FDT_UN outside 0..32')m4_dnl
-FDT_REQUIRE(`FDT_ACC == 0 || FDT_ACC == 1', `acc FDT_ACC must be 0 or 1')m4_dnl
 m4_dnl FDT_UNE: the steps of one march iteration (un=0: the queue length 2R+1).
 m4_define(`FDT_UNE', m4_ifelse(FDT_UN, 0, m4_eval(2 * FDT_R + 1), FDT_UN))m4_dnl
 m4_dnl FDT_OUT(o, v, tab): write result vector v (a variable) at float pointer o, the
