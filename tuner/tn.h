@@ -248,6 +248,9 @@ int tn_source(const struct tn_problem *pb, const int *v, char **src, char *err, 
 int tn_parse_size(const char *s, int *nx, int *ny, int *nz, char *err, size_t n);
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
 		 char *err, size_t n);
+/* A stencil radius, 1..TN_RMAX, named what in the message (every command's
+ * --radius and a plan file's field parse it here). */
+int tn_parse_radius(const char *s, const char *what, int *r, char *err, size_t n);
 void tn_limits_of_arch(const char *arch, struct tn_limits *lim);
 
 #endif

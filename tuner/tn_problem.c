@@ -25,6 +25,11 @@ int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
 	return 0;
 }
 
+int tn_parse_radius(const char *s, const char *what, int *r, char *err, size_t n)
+{
+	return tn_parse_int(s, what, 1, TN_RMAX, r, err, n);
+}
+
 /* "N" (a cube) or "NXxNYxNZ"; every extent 1..65536. */
 int tn_parse_size(const char *s, int *nx, int *ny, int *nz, char *err, size_t n)
 {

@@ -123,7 +123,7 @@ int tn_cmd_report(int argc, char **argv)
 			f.family = optarg;
 			break;
 		case 'r':
-			if (tn_parse_int(optarg, "--radius", 1, TN_RMAX, &f.radius, err, sizeof err)) {
+			if (tn_parse_radius(optarg, "--radius", &f.radius, err, sizeof err)) {
 				fprintf(stderr, "fdtune report: %s\n", err);
 				return TN_EX_USAGE;
 			}

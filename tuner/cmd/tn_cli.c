@@ -148,7 +148,7 @@ int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char 
 		family_name = arg;
 		return 1;
 	case 'r':
-		return tn_parse_int(arg, "--radius", 1, TN_RMAX, &c->pb.r, err, n) ? -1 : 1;
+		return tn_parse_radius(arg, "--radius", &c->pb.r, err, n) ? -1 : 1;
 	case 'n':
 		return tn_parse_size(arg, &c->pb.nx, &c->pb.ny, &c->pb.nz, err, n) ? -1 : 1;
 	case 0x100:
@@ -213,7 +213,7 @@ int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, char *err, 
 		f->family = arg;
 		return tn_family_find(arg, &fam, err, n) ? -1 : 1;
 	case 'r':
-		return tn_parse_int(arg, "--radius", 1, TN_RMAX, &f->radius, err, n) ? -1 : 1;
+		return tn_parse_radius(arg, "--radius", &f->radius, err, n) ? -1 : 1;
 	case 'n':
 		return tn_parse_size(arg, &f->nx, &f->ny, &f->nz, err, n) ? -1 : 1;
 	case 0x300:

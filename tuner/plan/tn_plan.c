@@ -132,7 +132,7 @@ int tn_plan_lists(struct tn_plan *pl, const char *fams, const char *radii, const
 		for (b = radii; token(&b, rt, sizeof rt);) {
 			if (!*rt)
 				return empty_item("--radius", radii, err, n);
-			if (tn_parse_int(rt, "--radius", 1, TN_RMAX, &pb.r, err, n))
+			if (tn_parse_radius(rt, "--radius", &pb.r, err, n))
 				return 2;
 			for (d = sizes; token(&d, st, sizeof st);) {
 				if (!*st)
@@ -179,7 +179,7 @@ static int line(struct tn_plan *pl, char *s, const struct tn_plan_common *c, cha
 	memset(&pb, 0, sizeof pb);
 	pb.prec = "fp32";
 	if (tn_family_find(w[0], &pb.fam, err, n) ||
-	    tn_parse_int(w[1], "radius", 1, TN_RMAX, &pb.r, err, n) ||
+	    tn_parse_radius(w[1], "radius", &pb.r, err, n) ||
 	    tn_parse_size(w[2], &pb.nx, &pb.ny, &pb.nz, err, n) ||
 	    (k == 4 && tn_parse_prec(w[3], &pb.prec, err, n)))
 		return 2;
