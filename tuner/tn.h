@@ -245,6 +245,8 @@ int tn_defs(const struct tn_problem *pb, const int *v, struct gen_def *d);
  * the one definition the pool, gen, export and compact share. gen_source's
  * status. */
 int tn_source(const struct tn_problem *pb, const int *v, char **src, char *err, size_t n);
+/* Monotonic wall-clock seconds (tn_problem.c). */
+double tn_now_s(void);
 int tn_parse_size(const char *s, int *nx, int *ny, int *nz, char *err, size_t n);
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
 		 char *err, size_t n);

@@ -1,6 +1,7 @@
 /*
- * tn_problem.c: reading problems from the command line, and the limits of a
- * compile target when no GPU is present to report them.
+ * tn_problem.c: reading problems from the command line, the limits of a
+ * compile target when no GPU is present to report them, and the clock every
+ * part of a sweep reads (tn_now_s).
  */
 #include "tn.h"
 #include "gen.h"
@@ -9,6 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+double tn_now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
 
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
 		 char *err, size_t n)

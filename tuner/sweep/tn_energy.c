@@ -10,20 +10,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tn_energy.h"
+#include "tn.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #define WMAX 16
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 struct win {
 	const struct tn_energy_run *r;
@@ -38,7 +31,7 @@ struct win {
  * moves from *j when stop_on_step; *j is the last reading. 1 on failure. */
 static int step(struct win *w, double *j, int stop_on_step, int *moved)
 {
-	const double until = now_s() + 0.9 * w->work_s;
+	const double until = tn_now_s() + 0.9 * w->work_s;
 	double x;
 	for (int k = 0; k < w->batch; k++)
 		if (w->r->launch(w->r->ctx, w->i++, w->err, w->n))
@@ -53,7 +46,7 @@ static int step(struct win *w, double *j, int stop_on_step, int *moved)
 			if (stop_on_step)
 				return 0;
 		}
-	} while (now_s() < until);
+	} while (tn_now_s() < until);
 	return 0;
 }
 
@@ -61,18 +54,18 @@ static int step(struct win *w, double *j, int stop_on_step, int *moved)
  * time in *j and *t. */
 static int edge(struct win *w, double *j, double *t)
 {
-	const double give_up = now_s() + 2.0;
+	const double give_up = tn_now_s() + 2.0;
 	int moved = 0;
 	while (!moved) {
 		if (step(w, j, 1, &moved))
 			return 1;
-		if (!moved && now_s() > give_up) {
+		if (!moved && tn_now_s() > give_up) {
 			snprintf(w->err, w->n, "%s's energy counter did not move in 2 s of launches",
 				 rt_energy_source(w->e));
 			return 1;
 		}
 	}
-	*t = now_s();
+	*t = tn_now_s();
 	return 0;
 }
 
@@ -94,7 +87,7 @@ int tn_energy_measure(struct rt_energy *e, const struct tn_energy_run *r,
 		do                      /* the window's length, launching */
 			if (step(&w, &j1, 0, &moved))
 				goto fail;
-		while (now_s() - t0 < r->window_s);
+		while (tn_now_s() - t0 < r->window_s);
 		if (edge(&w, &j1, &t1)) /* the first step after it */
 			goto fail;
 		p[k] = (j1 - j0) / (t1 - t0);

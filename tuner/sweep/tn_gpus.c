@@ -115,27 +115,38 @@ int tn_run_devices(struct tn_run *c, char *err, size_t n)
 	return 0;
 }
 
-/* What worker w's cache needs to know of job j: its host data made ahead
- * and shared (tn_hshare.h) where the sweep shares them. */
-static struct tn_wk_cache cache_of(const struct tn_run *c, int w, int j)
+/* What worker w's cache needs to know; data: the path of the job's host
+ * data made and shared by the sweep (tn_hshare_get), or "". */
+static struct tn_wk_cache cache_of(const struct tn_run *c, int w, const char *data)
 {
 	struct tn_wk_cache wc = { c->copy[w], c->o->places > 0 ? c->o->places : TN_PLACES,
 				  c->nwk, "" };
-	if (c->hs)
-		tn_hshare_get(c->hs, j, wc.data, sizeof wc.data);
+	snprintf(wc.data, sizeof wc.data, "%s", data);
 	return wc;
+}
+
+/* Into path, where the workers find job j's host data (made now if the
+ * sweep's thread has not made it yet); "" where none is shared. */
+static void data_of(const struct tn_run *c, int j, char *path, size_t n)
+{
+	if (c->hs)
+		tn_hshare_get(c->hs, j, path, n);
+	else if (n)
+		*path = 0;
 }
 
 int tn_run_open(struct tn_run *c, int j, char *err, size_t n)
 {
 	const struct tn_problem *pb = c->jobs[j].pb;
+	char data[64];
 	int rc = 0;
 	if (c->opened == j)
 		return 0;
 	c->opened = -1;
+	data_of(c, j, data, sizeof data);       /* once for all the workers */
 	for (int w = 0; w < c->nwk && !rc; w++)
 		if (c->wk[w].pid > 0) {
-			const struct tn_wk_cache wc = cache_of(c, w, j);
+			const struct tn_wk_cache wc = cache_of(c, w, data);
 			rc = tn_wk_open_ask(&c->wk[w], pb, j, &wc, err, n);
 			c->asked[w] = !rc;
 		}
@@ -169,9 +180,11 @@ int tn_run_opened(struct tn_run *c, char *err, size_t n)
 int tn_run_worker_up(struct tn_run *c, int w, char *err, size_t n)
 {
 	struct tn_wk *k = &c->wk[w];
+	char data[64];
 	if (k->pid > 0)
 		return 0;
-	const struct tn_wk_cache wc = cache_of(c, w, (int)(c->cur - c->jobs));
+	data_of(c, (int)(c->cur - c->jobs), data, sizeof data);
+	const struct tn_wk_cache wc = cache_of(c, w, data);
 	if (k->starts)
 		c->restarts++;
 	/* a new process holds no problem: the current one is built in it */

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { NONE, MAKING, READY, FAILED };
 
@@ -36,20 +35,13 @@ struct tn_hshare {
 	struct tn_hshare_stats st;
 };
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 /* Makes slot j, which the caller turned to MAKING and counted in held;
  * takes and leaves the lock held. */
 static void make(struct tn_hshare *s, int j)
 {
 	struct slot *t = &s->s[j];
 	char err[512];
-	double t0 = now_s();
+	double t0 = tn_now_s();
 	int rc;
 	pthread_mutex_unlock(&s->mu);
 	rc = tn_hdata_make(&t->h, t->pb, 1, err, sizeof err);
@@ -63,7 +55,7 @@ static void make(struct tn_hshare *s, int j)
 			"worker computes its own\n", t->pb->fam->name, t->pb->r, t->pb->nx,
 			t->pb->ny, t->pb->nz, err);
 	pthread_mutex_lock(&s->mu);
-	s->st.make_s += now_s() - t0;
+	s->st.make_s += tn_now_s() - t0;
 	if (rc) {
 		t->state = FAILED;
 		s->held -= t->bytes;
@@ -148,7 +140,7 @@ static void room(struct tn_hshare *s, int j)
 void tn_hshare_get(struct tn_hshare *s, int j, char *path, size_t pn)
 {
 	struct slot *t = &s->s[j];
-	double t0 = now_s();
+	double t0 = tn_now_s();
 	pthread_mutex_lock(&s->mu);
 	t->used = ++s->clock;
 	while (t->state == MAKING)
@@ -163,7 +155,7 @@ void tn_hshare_get(struct tn_hshare *s, int j, char *path, size_t pn)
 		tn_hdata_path(&t->h, path, pn);
 	else if (pn)
 		*path = 0;
-	s->st.wait_s += now_s() - t0;
+	s->st.wait_s += tn_now_s() - t0;
 	pthread_mutex_unlock(&s->mu);
 }
 

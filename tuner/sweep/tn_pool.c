@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAXT 64
@@ -35,13 +34,6 @@ struct tn_pool {
 	int nq, quit, nt, fd[2];
 	pthread_t th[MAXT];
 };
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 /* Generates and compiles it, or takes the code from the compile cache. */
 static void build(const struct tn_pool *po, struct tn_item *it)
@@ -164,9 +156,9 @@ static void *thread_main(void *arg)
 		it->built = BUILDING;
 		claim_twins(p, it);
 		pthread_mutex_unlock(&p->mu);
-		t0 = now_s();
+		t0 = tn_now_s();
 		build(p, it);
-		it->build_s = now_s() - t0;
+		it->build_s = tn_now_s() - t0;
 		pthread_mutex_lock(&p->mu);
 		give_twins(p, it);
 		it->built = BUILT;

@@ -9,9 +9,6 @@
 
 struct gen_def;
 
-/* Monotonic wall-clock seconds. */
-double tn_now_s(void);
-
 /* median, min and max are per launch (ms); reps counts the launches timed,
  * group how many made one sample (1 but for kernels under TN_SHORT_MS). */
 struct tn_stats { double median, min, max; int reps, group; };

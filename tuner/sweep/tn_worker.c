@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -55,13 +54,6 @@ _Static_assert(sizeof(struct rep) < 4096, "a reply fits in PIPE_BUF");
 
 static const char *const statuses[] = { "ok", "compile_error", "load_error", "launch_error",
 	"wrong_result", "resource_limit", "timeout", NULL };
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 /* Moves len bytes to (out = 1) or from fd, across short transfers and
  * interruptions; nonzero when the other end is gone. */
@@ -321,7 +313,7 @@ static int run_one(struct tn_bench *b, const struct req *q, void *code, struct r
 	struct rt_kernel *k = NULL;
 	int regs, lds, local, maxt, fatal = 0;
 	long long dyn = tn_dyn_lds(b->pb, q->v);
-	double t0 = now_s();
+	double t0 = tn_now_s();
 	memset(&p, 0, sizeof p);
 	p.code = code;
 	p.size = (size_t)q->size;
@@ -345,7 +337,7 @@ static int run_one(struct tn_bench *b, const struct req *q, void *code, struct r
 		b->places = q->tm.places;
 		fatal = tn_bench_run(b, k, q->v, q->grid, q->block, &r->res, r->err, sizeof r->err);
 		r->check_s = r->res.check_s;
-		r->time_s = now_s() - t0 - r->check_s;
+		r->time_s = tn_now_s() - t0 - r->check_s;
 	}
 	if (!fatal)             /* a lost context cannot release anything */
 		rt_unload(k);
