@@ -261,7 +261,7 @@ $(B)/t_energy: $(B)/tests/t_energy.o $(B)/tests/t_util.o $(B)/runtime/rt_energy.
 
 # t_layers checks the objects of fdtune and libfdtune, so it is made after them
 LAYER_O = $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o $(B)/db/fdt_lib.o
-$(B)/tests/t_layers.o: CPPFLAGS += -DT_LAYER_OBJS='"$(LAYER_O)"'
+$(B)/tests/t_layers.o: CPPFLAGS += -DT_LAYER_OBJS='"$(LAYER_O)"' -DT_LAYER_B='"$(B)"'
 $(B)/t_layers: $(B)/tests/t_layers.o $(B)/tests/t_util.o | $(LAYER_O)
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)
 

@@ -29,7 +29,8 @@ static void fdtune_objects(void **st)
 {
 	char cmd[16384], out[8192];
 	(void)st;
-	snprintf(cmd, sizeof cmd, "cd '%s' && sh tests/layers.sh build %s", root(), T_LAYER_OBJS);
+	snprintf(cmd, sizeof cmd, "cd '%s' && sh tests/layers.sh %s %s", root(), T_LAYER_B,
+		 T_LAYER_OBJS);
 	if (t_sh(cmd, out, sizeof out) != 0)
 		fail_msg("%s", out);
 	assert_non_null(strstr(out, "no circle, no arrow up a floor"));
