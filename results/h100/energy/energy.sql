@@ -19,3 +19,10 @@ SELECT a.family || ' R=' || a.radius || ' ' || a.nx || 'x' || a.ny || 'x' || a.n
        a.n_energy AS n
 FROM t a JOIN t b ON b.device = a.device AND b.problem_id = a.problem_id AND b.re = 1
 WHERE a.rt = 1 ORDER BY problem;
+-- The drift: each process's mean power over the configurations it measured,
+-- by problem (a process's sweeps, in the order they ran).
+SELECT p.family || ' R=' || p.radius AS problem, r.sweep_id AS sweep, count(*) AS n,
+       printf('%.1f', avg(e.watts)) AS "mean W", printf('%.3f', avg(e.j_per_gpt)) AS "mean J/Gpt",
+       printf('%.0f', avg(e.sm_mhz)) AS "SM MHz"
+FROM energy e JOIN runs r ON r.id = e.run_id JOIN problems p ON p.id = r.problem_id
+GROUP BY r.sweep_id ORDER BY problem, sweep;
