@@ -13,10 +13,11 @@
 # energy-best (energy.md). The GPU is heated for HEAT seconds (30) first,
 # by the exported time-best of xyz R = 4, because a board's power at one
 # kernel rises with its temperature over minutes (NOTES v38).
-# exports: each problem's energy-best exported (its measured build embedded)
-# into tests/export_main.cu, a user's program, and measured there as a user
+# exports: each problem's energy-best in DB (default DIR/energy.db) exported
+# (its measured build embedded) into tests/export_main.cu, a user's program,
+# all built first; then the same heat, and each measured there as a user
 # would with NVML, 3 rounds of 1000 launches and 2 s at least, in 3
-# processes, after the same heat: the J/Gpt against what the database says.
+# processes back to back: the J/Gpt against what the database says.
 # nvidia-smi's clocks and power limit are printed before and after (fdtune
 # records them with each measurement, and never sets them).
 set -u
@@ -60,11 +61,18 @@ sweeps)
 		>> "$o/summary.txt" 2>&1 || echo "merge failed" | tee -a "$o/summary.txt"
 	;;
 exports)
+	# built first, then the heat, then measured back to back: a board left
+	# to idle through a compile cools, and draws less (NOTES v38)
+	db=${DB:-$o/energy.db}
+	for p in "xyz 4" "xyz 8" "iso3dfd 8"; do
+		set -- $p
+		export_to "$db" "$1" "$2" energy "$o/export-$1-$2"
+	done
 	heat
 	for p in "xyz 4" "xyz 8" "iso3dfd 8"; do
 		set -- $p
 		d="$o/export-$1-$2"
-		export_to "$o/energy.db" "$1" "$2" energy "$d" || continue
+		[ -x "$d/ex" ] || continue
 		for q in 1 2 3; do
 			"$d/ex" 512 512 512 --time fdtune --energy > "$d/run$q.txt" 2>&1
 			grep -E "runs|time|energy" "$d/run$q.txt" | sed "s/^/$1 R=$2 process $q: /" |
