@@ -177,6 +177,19 @@ for p in "xyz 4 fp32" "xyz 8 fp32" "xyz 8 fp64" "iso3dfd 8 fp32"; do
 done
 says "\`./fdtune best --db \$D -f F -r R -n 512 --precision P\` (\`--db \$H\` for the H200)" "the table's command"
 
+# energy (issue 36): energy.sql's rows of time-best against energy-best
+en() { sqlite3 "$db" < "$(dirname "$0")/../results/h100/energy/energy.sql" |
+	awk -F'|' -v OFS='|' -v p="$1" '{ for (i = 2; i < NF; i++) gsub(/^ +| +$/, "", $i) } $2 == p'; }
+IFS='|' read -r _ _ tj _ tw ej _ ew sv ls _ _ _ <<EOF
+$(en 'xyz R=4 512x512x512')
+EOF
+says "for xyz R = 4 the energy-best draws $ew W and spends $ej J/Gpt against the time-best's $tw W and $tj J/Gpt, $sv less energy for $ls more time;" "energy, xyz R = 4"
+IFS='|' read -r _ _ _ _ _ _ _ _ sv _ _ sp _ <<EOF
+$(en 'iso3dfd R=8 512x512x512')
+EOF
+says "for iso3dfd R = 8 the two differ by $sv, under the $sp spread of their 3 processes." "energy, iso3dfd R = 8"
+says "(\`sqlite3 \$D < results/h100/energy/energy.sql\`," "energy's command"
+
 # the default space: counted by a compile-only sweep for sm_90 (NVIDIA builds)
 if "$fdtune" devices 2>/dev/null | grep -q "platform nvidia"; then
 	"$fdtune" sweep --compile-only --arch sm_90 --max-configs 1 -j 1 --db "$tmp/n.db" > "$tmp/n" 2>&1 || true

@@ -218,19 +218,22 @@ static const char energy_sql[] =
 	" OR o.j_per_gpt < e.j_per_gpt)) FROM v_energy e"
 	" WHERE e." DB_SAME_MODEL("?1") " AND e.problem_id = ?2 ORDER BY e.median_ms, e.j_per_gpt";
 
-/* The scatter of energy_sql's rows in BASE.dat, the front joined. */
+/* The scatter of energy_sql's rows in BASE.dat, the front joined: its rows
+ * go to a datablock where the others are "nan", read as missing, which a
+ * line passes over (an undefined value would break it). */
 static void gp_energy(FILE *gp, const char *base, const char *title)
 {
 	fprintf(gp, "\nreset\nset title ");
 	gp_str(gp, title);
 	fprintf(gp, "\nset xlabel 'median time (ms)'\nset ylabel 'energy (J per 10^9 points)'\n"
 		"set grid\nset key top right\nset offsets graph 0.05, graph 0.05, graph 0.1, "
-		"graph 0.05\nset terminal pngcairo size 960,540 noenhanced font 'sans,11'\n"
+		"graph 0.05\nset table $front\nplot '%s.dat' using 1:($3 > 0 ? $2 : NaN) with table\n"
+		"unset table\nset datafile missing 'nan'\nset terminal pngcairo size 960,540 noenhanced font 'sans,11'\n"
 		"set output '%s.png'\nplot '%s.dat' using 1:2 with points pt 7 ps 1 lc rgb "
-		"'#7f7f7f' title 'configurations measured', '' using 1:($3 > 0 ? $2 : 1/0) with "
+		"'#7f7f7f' title 'configurations measured', $front using 1:2 with "
 		"linespoints pt 7 ps 1.6 lw 2 lc rgb '#c00000' title 'Pareto front'\n"
 		"set terminal svg size 960,540 noenhanced font 'sans,11'\nset output '%s.svg'\n"
-		"replot\nunset output\n", base, base, base);
+		"replot\nunset output\nunset datafile missing\nundefine $front\n", base, base, base, base);
 }
 
 /* Writes the section of the current row of sec into md (and its plots into
