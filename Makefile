@@ -29,13 +29,12 @@ AMD_CPPFLAGS = -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include
 AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 
 B = build
+# every family descriptor (tuner/fam/fam_*.c) is built: a new family is its
+# template, its descriptor and its line in tuner/fam/tn_families.c
 CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_pick.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_reap.c db/db_read.c db/db_source.c db/db_compact.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
-       tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c tuner/fam/fam_share.c \
-       tuner/fam/fam_xyz.c tuner/fam/fam_bugs.c tuner/search/tn_search.c tuner/search/tn_transfer.c \
-       tuner/fam/fam_x.c tuner/fam/fam_y.c tuner/fam/fam_z.c tuner/fam/fam_xy.c \
-       tuner/fam/fam_xs.c tuner/fam/fam_ym.c tuner/fam/fam_zm.c \
-       tuner/ref/tn_ref_mixed.c tuner/fam/fam_dmix.c tuner/fam/fam_d1.c \
-       tuner/ref/tn_ref_wave.c tuner/fam/fam_iso3dfd.c tuner/plan/tn_plan.c tuner/plan/tn_order.c tuner/plan/tn_pcache.c tuner/tn_file.c
+       tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
+       $(sort $(wildcard tuner/fam/fam_*.c)) tuner/search/tn_search.c tuner/search/tn_transfer.c \
+       tuner/ref/tn_ref_mixed.c tuner/ref/tn_ref_wave.c tuner/plan/tn_plan.c tuner/plan/tn_order.c tuner/plan/tn_pcache.c tuner/tn_file.c
 TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_hdata.c tuner/sweep/tn_hshare.c tuner/sweep/tn_energy.c runtime/rt_energy.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_stop.c tuner/sweep/tn_choose.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_fault.c tuner/sweep/tn_progress.c tuner/sweep/tn_summary.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c tuner/sweep/tn_cache_use.c \
        tuner/cmd/cmd_gen.c tuner/cmd/cmd_sweep.c tuner/cmd/cmd_info.c tuner/cmd/cmd_report.c tuner/report/tn_report.c \
        tuner/cmd/cmd_export.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c tuner/cmd/cmd_compact.c tuner/cmd/cmd_cache.c \

@@ -31,11 +31,19 @@ const char *gen_template_dir(void)
 	return d && *d ? d : FDT_TEMPLATE_DIR;
 }
 
+/* The file of template tmpl: in dir, or tmpl itself where it is an absolute
+ * path (a family outside templates/, such as a test's; its includes still
+ * come from dir). */
+static void template_path(const char *dir, const char *tmpl, char *path, size_t n)
+{
+	snprintf(path, n, tmpl[0] == '/' ? "%.0s%s" : "%s/%s", dir, tmpl);
+}
+
 int gen_template_check(const char *tmpl, char *err, size_t n)
 {
 	const char *dir = gen_template_dir(), *env = getenv("FDTUNE_TEMPLATES");
 	char path[4096];
-	snprintf(path, sizeof path, "%s/%s", dir, tmpl);
+	template_path(dir, tmpl, path, sizeof path);
 	if (!access(path, R_OK))
 		return 0;
 	snprintf(err, n, "cannot read the template %.1000s (%s): %s; %s", path, strerror(errno),
@@ -142,7 +150,7 @@ int gen_source(const char *tmpl, const char *kernel, const struct gen_def *defs,
 		snprintf(err, n, "gen: too many parameters (%d, at most %d)", ndef, MAXDEF);
 		return 1;
 	}
-	snprintf(path, sizeof path, "%s/%s", dir, tmpl);
+	template_path(dir, tmpl, path, sizeof path);
 	if (access(path, R_OK)) {
 		snprintf(err, n, "template %s: %s; set FDTUNE_TEMPLATES to the templates/ "
 			 "directory of fdtune", path, strerror(errno));

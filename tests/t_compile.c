@@ -19,9 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fam.h"
 #include "gen.h"
 #include "rt.h"
 #include "tn.h"
+#include "tn_ref.h"
+
+#include <math.h>
+#include <unistd.h>
 
 /* The value of the definition named name among d[0..nd); fails the test
  * where there is none. */
@@ -60,6 +65,8 @@ static void representative_set(void **st)
 				const int nd = (int)(sizeof d / sizeof d[0]);
 				int v[TN_MAXP], *pf = def(d, nd, "pf");
 				/* the deepest ring that fits the LDS of the target */
+				/* every parameter not named here at its default's first value */
+				assert_int_equal(tn_config_named(pb.fam, "", v, err, sizeof err), 0);
 				for (;;) {
 					for (int i = 1; i < nd; i++)    /* d[0] is r */
 						v[tn_param_index(pb.fam, d[i].name)] = d[i].value;
@@ -126,6 +133,118 @@ static void compile_one(const struct tn_family *f, int r, const int *v, const ch
 {
 	struct tn_problem pb = { f, r, 96, 40, 24, "fp32", { 1, 1, 1 } };
 	compile_pb(&pb, v, arch);
+}
+
+/* A family that exists only in this test, as docs/contributing.md builds
+ * it: its template (tests/fam/t2d.m4) and its descriptor below, with the
+ * shared helpers of fam.h for the rest (checks, tile geometry, bytes,
+ * weights and the reference along its axes). Dxx + Dyy, one thread a
+ * point. */
+enum { P_bx, P_by, NP };
+static char t2d_tmpl[4096];             /* tests/fam/t2d.m4, absolute */
+
+static int t2d_check(const struct tn_problem *pb, const int *v, const struct tn_limits *lim,
+		     char *why, size_t n)
+{
+	return tn_fam_common_check(pb, 1, v[P_bx], v[P_by], v[P_by], 0, lim, why, n);
+}
+
+static int t2d_terms(int r) { return 4 * r + 1; }
+
+static const struct tn_family t2d = {
+	.name = "t2d", .tmpl = t2d_tmpl,
+	.help = "test only: Dxx + Dyy, one thread a point",
+	.np = NP,
+	.p = {
+		FAM_P(bx, BX, "threads per block in x", 1, 1024, (32, 64), 0),
+		FAM_P(by, BY, "threads per block in y", 1, 1024, (1, 4), 0),
+	},
+	.check = t2d_check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
+	.coef = tn_fam_coef, .ref = tn_fam_ref, .terms = t2d_terms, .axes = TN_X | TN_Y,
+	.dflt = "{\"bx\":64,\"by\":4}",
+};
+
+/* The family of this test, built as a contributor builds one, at R = 2 and
+ * 8 over its whole default space: every configuration passes its check
+ * (and bx * by over the limit is refused), generates (gen fails on a macro
+ * left unexpanded) and compiles for the platform's target; on the CPU, its
+ * launch covers each interior point once, its bytes are a read and a write
+ * of every point, and its reference (the shared one along its axes) is the
+ * sum of the two second derivatives computed here directly on random data. */
+static void family_in_a_test(void **st)
+{
+	const char *arch = rt_default_arch();
+	struct tn_limits lim;
+	struct tn_space sp;
+	char why[256];
+	int v[TN_MAXP];
+	(void)st;
+	assert_non_null(getcwd(t2d_tmpl, sizeof t2d_tmpl - 32));     /* make test's: the root */
+	strcat(t2d_tmpl, "/tests/fam/t2d.m4");
+	tn_limits_of_arch(arch, &lim);
+	tn_space_default(&t2d, &sp);
+	assert_int_equal(tn_space_size(&sp), 4);
+	for (int r = 2; r <= 8; r += 6) {
+		struct tn_problem pb = { &t2d, r, 70, 37, 5, "fp32", { 1, 1, 1 } };
+		struct tn_layout l;
+		struct tn_coef c;
+		tn_layout_of(&pb, &l);
+		for (long long i = 0; i < tn_space_size(&sp); i++) {
+			unsigned g[3], b[3];
+			char *hit;
+			tn_space_at(&sp, i, v);
+			assert_int_equal(t2d.check(&pb, v, &lim, why, sizeof why), 0);
+			compile_pb(&pb, v, arch);
+			t2d.geom(&pb, v, g, b);
+			assert_non_null(hit = calloc((size_t)(pb.nx * pb.ny * pb.nz), 1));
+			for (unsigned bz = 0; bz < g[2]; bz++)
+				for (unsigned by = 0; by < g[1]; by++)
+					for (unsigned bx = 0; bx < g[0]; bx++)
+						for (unsigned ty = 0; ty < b[1]; ty++)
+							for (unsigned tx = 0; tx < b[0]; tx++) {
+								unsigned x = bx * b[0] + tx, y = by * b[1] + ty;
+								if (x < (unsigned)pb.nx && y < (unsigned)pb.ny)
+									hit[(bz * pb.ny + y) * pb.nx + x]++;
+							}
+			for (int k = 0; k < pb.nx * pb.ny * pb.nz; k++)
+				assert_int_equal(hit[k], 1);
+			free(hit);
+			assert_true(t2d.bytes(&pb, v) == 2.0 * 70 * 37 * 5 * 4);
+		}
+		{
+			float *in = malloc((size_t)l.total * sizeof *in), *mag;
+			double *ref;
+			assert_non_null(in);
+			assert_non_null(mag = malloc((size_t)(pb.nx * pb.ny * pb.nz) * sizeof *mag));
+			assert_non_null(ref = malloc((size_t)(pb.nx * pb.ny * pb.nz) * sizeof *ref));
+			tn_fill_random(in, l.total, 7);
+			t2d.coef(&pb, &c);
+			t2d.ref(&pb, &c, &l, in, ref, mag);
+			for (int z = 0; z < pb.nz; z++)
+				for (int y = 0; y < pb.ny; y++)
+					for (int x = 0; x < pb.nx; x++) {
+						const float *u = in + l.origin + z * l.slice + (long long)y * l.ld + x;
+						double d = (double)c.c0 * u[0];
+						for (int k = 1; k <= r; k++)
+							d += (double)c.x[k] * ((double)u[-k] + u[k]) +
+							     (double)c.y[k] * ((double)u[-k * l.ld] + u[k * l.ld]);
+						const long long o = ((long long)z * pb.ny + y) * pb.nx + x;
+						if (fabs(ref[o] - d) > 1e-9 * (1 + fabs(d)))
+							fail_msg("t2d R=%d (%d,%d,%d): reference %.17g, direct %.17g",
+								 r, x, y, z, ref[o], d);
+					}
+			free(in);
+			free(mag);
+			free(ref);
+		}
+	}
+	{       /* a block over the target's threads is refused, and says why */
+		struct tn_problem pb = { &t2d, 2, 64, 64, 64, "fp32", { 1, 1, 1 } };
+		v[P_bx] = 1024;
+		v[P_by] = 4;
+		assert_int_equal(t2d.check(&pb, v, &lim, why, sizeof why), 1);
+		assert_non_null(strstr(why, "threads"));
+	}
 }
 
 /* fp64 in every family: at every R, the first configuration of the default
@@ -458,7 +577,7 @@ int main(void)
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(representative_set), cmocka_unit_test(every_family),
 		cmocka_unit_test(every_family_fp64), cmocka_unit_test(mixed_modes), cmocka_unit_test(wave_reuse),
-		cmocka_unit_test(bulk_copy_knob),
+		cmocka_unit_test(bulk_copy_knob), cmocka_unit_test(family_in_a_test),
 		cmocka_unit_test(helper_kernels),
 		cmocka_unit_test(exported), cmocka_unit_test(broken_source),
 	};

@@ -68,7 +68,7 @@ static void coef_consistent(void **st)
 
 static struct tn_problem problem(int r, int nx, int ny, int nz)
 {
-	struct tn_problem pb = { &tn_fam_xyz, r, nx, ny, nz, "fp32", { 1, 1, 1 } };
+	struct tn_problem pb = { tn_family("xyz"), r, nx, ny, nz, "fp32", { 1, 1, 1 } };
 	return pb;
 }
 
@@ -89,8 +89,8 @@ static void ref_quadratic(void **st)
 				for (int i = -r; i < 7 + r; i++)
 					in[l.origin + i + j * l.ld + k * l.slice] =
 						(float)(i * i + 2 * j * j + 3 * k * k - i * j + 5 * k);
-		tn_fam_xyz.coef(&pb, &c);
-		tn_fam_xyz.ref(&pb, &c, &l, in, out, mag);
+		tn_family("xyz")->coef(&pb, &c);
+		tn_family("xyz")->ref(&pb, &c, &l, in, out, mag);
 		for (long long p = 0; p < pts; p++) {
 			assert_true(fabs(out[p] - 12.0) <= 1e-4);
 			assert_true(mag[p] > 0);
@@ -115,11 +115,11 @@ static void ref_impulse(void **st)
 	float *in = calloc((size_t)l.total, sizeof *in), *mag = calloc(175, sizeof *mag);
 	double *out = calloc(175, sizeof *out);
 	in[l.origin + 3 + 2 * l.ld + 2 * l.slice] = 1;
-	tn_fam_xyz.coef(&pb, &c);
+	tn_family("xyz")->coef(&pb, &c);
 	assert_true(fabs(c.x[1] - 16.0f / 3) < 1e-6 && fabs(c.y[2] + 1.0f / 12) < 1e-7);
 	assert_true(fabs(c.z[1] - 1.0f / 3) < 1e-7);
 	assert_true(fabs(c.c0 - (-2.5f * (4 + 1 + 0.25f))) < 1e-5);
-	tn_fam_xyz.ref(&pb, &c, &l, in, out, mag);
+	tn_family("xyz")->ref(&pb, &c, &l, in, out, mag);
 #define AT(i, j, k) out[(i) + 7 * ((j) + 5 * (k))]
 	assert_true(AT(3, 2, 2) == (double)c.c0);
 	assert_true(AT(4, 2, 2) == (double)c.x[1] && AT(1, 2, 2) == (double)c.x[2]);
@@ -163,8 +163,8 @@ static void check_output(void **st)
 	tn_fill_random(in, l.total, 1);
 	for (long long i = 0; i < l.total; i++)
 		assert_true(in[i] >= -1 && in[i] < 1 && in[i] != 0);
-	tn_fam_xyz.coef(&pb, &c);
-	tn_fam_xyz.ref(&pb, &c, &l, in, ref, mag);
+	tn_family("xyz")->coef(&pb, &c);
+	tn_family("xyz")->ref(&pb, &c, &l, in, ref, mag);
 	memset(out, 0xff, l.total * sizeof *out);
 	for (int k = 0; k < 3; k++)
 		for (int j = 0; j < 4; j++)
@@ -200,7 +200,7 @@ static void space_enumerates(void **st)
 	char err[256], json[256];
 	int v[TN_MAXP], seen = 0;
 	(void)st;
-	tn_space_default(&tn_fam_xyz, &s);
+	tn_space_default(tn_family("xyz"), &s);
 	/* vec bx by ypt lds nw nt pf zu */
 	assert_int_equal(tn_space_size(&s), 3 * 2 * 3 * 2 * 2 * 5 * 2 * 3 * 3);
 	assert_int_equal(tn_space_set(&s, "vec=4", err, sizeof err), 0);
@@ -214,7 +214,7 @@ static void space_enumerates(void **st)
 	}
 	assert_int_equal(seen, tn_space_size(&s) / 2);
 	tn_space_at(&s, 0, v);
-	tn_config_json(&tn_fam_xyz, v, json, sizeof json);
+	tn_config_json(tn_family("xyz"), v, json, sizeof json);
 	assert_string_equal(json, "{\"vec\":4,\"bx\":32,\"by\":2,\"ypt\":2,\"lds\":1,\"nw\":7,\"nt\":0,\"pf\":0,\"mb\":0,\"ku\":0,\"zd\":0,\"zu\":1}");
 	/* tma, a late parameter, is written where it is not at its lo, and then
 	 * reaches the template */
@@ -224,17 +224,17 @@ static void space_enumerates(void **st)
 		for (int p = 0; p < tn_families[i]->np; p++)
 			if (tn_families[i]->p[p].late)
 				assert_int_equal(tn_families[i]->p[p].v[0], tn_families[i]->p[p].lo);
-	v[tn_param_index(&tn_fam_xyz, "tma")] = 1;
-	tn_config_json(&tn_fam_xyz, v, json, sizeof json);
+	v[tn_param_index(tn_family("xyz"), "tma")] = 1;
+	tn_config_json(tn_family("xyz"), v, json, sizeof json);
 	assert_non_null(strstr(json, ",\"zu\":1,\"tma\":1}"));
-	tn_config_text(&tn_fam_xyz, v, json, sizeof json);
+	tn_config_text(tn_family("xyz"), v, json, sizeof json);
 	assert_non_null(strstr(json, " zu=1 tma=1"));
 	{
 		struct tn_problem pb = problem(4, 64, 64, 64);
 		struct gen_def d[TN_MAXP + 2];
 		const int nd = tn_defs(&pb, v, d);
 		assert_string_equal(d[nd - 1].name, "tma");
-		v[tn_param_index(&tn_fam_xyz, "tma")] = 0;
+		v[tn_param_index(tn_family("xyz"), "tma")] = 0;
 		assert_int_equal(tn_defs(&pb, v, d), nd - 1);
 	}
 	assert_int_not_equal(tn_space_set(&s, "bogus=1", err, sizeof err), 0);
@@ -248,7 +248,7 @@ static void space_enumerates(void **st)
 static void named(int *v, const char *text)
 {
 	char err[256];
-	if (tn_config_named(&tn_fam_xyz, text, v, err, sizeof err))
+	if (tn_config_named(tn_family("xyz"), text, v, err, sizeof err))
 		fail_msg("%s", err);
 }
 
@@ -260,23 +260,23 @@ static void config_named(void **st)
 	int v[TN_MAXP], w[TN_MAXP];
 	char err[256], txt[512];
 	(void)st;
-	assert_int_equal(tn_config_named(&tn_fam_xyz, "bx=64  nw=100", v, err, sizeof err), 0);
-	for (int i = 0; i < tn_fam_xyz.np; i++) {
-		const char *nm = tn_fam_xyz.p[i].name;
+	assert_int_equal(tn_config_named(tn_family("xyz"), "bx=64  nw=100", v, err, sizeof err), 0);
+	for (int i = 0; i < tn_family("xyz")->np; i++) {
+		const char *nm = tn_family("xyz")->p[i].name;
 		assert_int_equal(v[i], !strcmp(nm, "bx") ? 64 : !strcmp(nm, "nw") ? 100 :
-				 tn_fam_xyz.p[i].v[0]);
+				 tn_family("xyz")->p[i].v[0]);
 	}
-	tn_config_text(&tn_fam_xyz, v, txt, sizeof txt);
-	assert_int_equal(tn_config_named(&tn_fam_xyz, txt, w, err, sizeof err), 0);
-	assert_memory_equal(v, w, (size_t)tn_fam_xyz.np * sizeof *v);
-	assert_int_not_equal(tn_config_named(&tn_fam_xyz, "acc=1", v, err, sizeof err), 0);
+	tn_config_text(tn_family("xyz"), v, txt, sizeof txt);
+	assert_int_equal(tn_config_named(tn_family("xyz"), txt, w, err, sizeof err), 0);
+	assert_memory_equal(v, w, (size_t)tn_family("xyz")->np * sizeof *v);
+	assert_int_not_equal(tn_config_named(tn_family("xyz"), "acc=1", v, err, sizeof err), 0);
 	assert_non_null(strstr(err, "xyz has no parameter 'acc'"));
-	assert_int_not_equal(tn_config_named(&tn_fam_xyz, "vec=4x", v, err, sizeof err), 0);
+	assert_int_not_equal(tn_config_named(tn_family("xyz"), "vec=4x", v, err, sizeof err), 0);
 	assert_non_null(strstr(err, "not an integer"));
-	assert_int_not_equal(tn_config_named(&tn_fam_xyz, "vec=2 vec=4", v, err, sizeof err), 0);
+	assert_int_not_equal(tn_config_named(tn_family("xyz"), "vec=2 vec=4", v, err, sizeof err), 0);
 	assert_non_null(strstr(err, "twice"));
-	assert_int_not_equal(tn_config_named(&tn_fam_xyz, "vec", v, err, sizeof err), 0);
-	assert_int_equal(tn_config_named(&tn_fam_xyz, "", v, err, sizeof err), 0);
+	assert_int_not_equal(tn_config_named(tn_family("xyz"), "vec", v, err, sizeof err), 0);
+	assert_int_equal(tn_config_named(tn_family("xyz"), "", v, err, sizeof err), 0);
 }
 
 /* A launch parameter is not in the source: xyz configurations that differ
@@ -329,6 +329,49 @@ static void launch_params(void **st)
 	}
 }
 
+/* Every family's parameters as fam.h's FAM_P declares them: each of its np
+ * entries named (an entry left out of .p[] would leave one without), the
+ * names distinct and lower-case, each default domain of 1..TN_MAXV values
+ * within lo..hi, each role played at most once; the tile of a family on
+ * the shared geometry comes from roles: its block is the BX and BY values. */
+static void families_declared(void **st)
+{
+	(void)st;
+	for (int k = 0; tn_families[k]; k++) {
+		const struct tn_family *f = tn_families[k];
+		int seen[TN_ROLE_ACC + 1] = { 0 };
+		assert_true(f->np >= 1 && f->np <= TN_MAXP);
+		for (int i = 0; i < f->np; i++) {
+			const struct tn_param *p = &f->p[i];
+			if (!p->name)
+				fail_msg("%s: parameter %d has no entry in .p[]", f->name, i);
+			for (const char *c = p->name; *c; c++)
+				assert_true((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9'));
+			for (int j = 0; j < i; j++)
+				assert_string_not_equal(f->p[j].name, p->name);
+			assert_true(p->n >= 1 && p->n <= TN_MAXV && p->lo <= p->hi);
+			for (int j = 0; j < p->n; j++)
+				if (p->v[j] < p->lo || p->v[j] > p->hi)
+					fail_msg("%s %s: default %d outside %d..%d", f->name, p->name,
+						 p->v[j], p->lo, p->hi);
+			assert_true(p->role >= TN_ROLE_NONE && p->role <= TN_ROLE_ACC);
+			if (p->role != TN_ROLE_NONE && seen[p->role]++)
+				fail_msg("%s: two parameters play role %d", f->name, p->role);
+		}
+		if (f->geom == tn_fam_geom) {
+			struct tn_problem pb = { f, 2, 64, 64, 64, "fp32", { 1, 1, 1 } };
+			int v[TN_MAXP], bx = tn_param_role(f, TN_ROLE_BX), by = tn_param_role(f, TN_ROLE_BY);
+			unsigned g[3], b[3];
+			char err[256];
+			assert_int_equal(tn_config_named(f, "", v, err, sizeof err), 0);
+			f->geom(&pb, v, g, b);
+			assert_true(bx >= 0);
+			assert_int_equal(b[0], (unsigned)v[bx]);
+			assert_int_equal(b[1], by < 0 ? 1u : (unsigned)v[by]);
+		}
+	}
+}
+
 static void constraints(void **st)
 {
 	struct tn_problem pb = problem(4, 512, 512, 512);
@@ -339,18 +382,18 @@ static void constraints(void **st)
 	tn_limits_of_arch("sm_90", &lim);
 	int ok[TN_MAXP];
 	named(ok, "vec=4 bx=64 by=4 ypt=1 lds=1 nw=100 nt=1 pf=0 mb=0 ku=0 zd=0 zu=1 tma=0");
-	assert_int_equal(tn_fam_xyz.check(&pb, ok, &lim, why, sizeof why), 0);
+	assert_int_equal(tn_family("xyz")->check(&pb, ok, &lim, why, sizeof why), 0);
 	int threads[TN_MAXP];
 	named(threads, "vec=4 bx=256 by=8 ypt=1 lds=0 nw=64 nt=0 pf=0 mb=0 ku=0 zd=0 zu=1 tma=0");
-	assert_int_equal(tn_fam_xyz.check(&pb, threads, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_family("xyz")->check(&pb, threads, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "2048 threads"));
 	int lds[TN_MAXP];
 	named(lds, "vec=4 bx=256 by=4 ypt=4 lds=1 nw=64 nt=0 pf=1 mb=0 ku=0 zd=0 zu=1 tma=0");   /* (16 + 8) * 256 * 16 B = 96 KiB */
-	assert_int_equal(tn_fam_xyz.check(&pb, lds, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_family("xyz")->check(&pb, lds, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "LDS"));
 	int vec[TN_MAXP];
 	named(vec, "vec=3 bx=64 by=4 ypt=1 lds=1 nw=64 nt=0 pf=0 mb=0 ku=0 zd=0 zu=1 tma=0");
-	assert_int_equal(tn_fam_xyz.check(&pb, vec, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_family("xyz")->check(&pb, vec, &lim, why, sizeof why), 1);
 	int flag[TN_MAXP];
 	named(flag, "vec=4 bx=64 by=4 ypt=1 lds=3 nw=64 nt=0 pf=0 mb=0 ku=0 zd=0 zu=1 tma=0");
 	int pf[TN_MAXP];
@@ -359,37 +402,37 @@ static void constraints(void **st)
 	 * opt-in (227 KiB), not gfx90a's 64 KiB; 5 x 40 x 130 x 16 B fits neither */
 	int ring[TN_MAXP];
 	named(ring, "vec=4 bx=64 by=4 ypt=4 lds=2 nw=64 nt=0 pf=2 mb=0 ku=0 zd=0 zu=1 tma=0");
-	assert_int_equal(tn_fam_xyz.check(&pb, ring, &lim, why, sizeof why), 0);
-	assert_int_equal(tn_fam_xyz.dyn_lds(&pb, ring), 5 * 24 * 66 * 16);
+	assert_int_equal(tn_family("xyz")->check(&pb, ring, &lim, why, sizeof why), 0);
+	assert_int_equal(tn_family("xyz")->dyn_lds(&pb, ring), 5 * 24 * 66 * 16);
 	struct tn_limits amd;
 	tn_limits_of_arch("gfx90a", &amd);
-	assert_int_equal(tn_fam_xyz.check(&pb, ring, &amd, why, sizeof why), 1);
+	assert_int_equal(tn_family("xyz")->check(&pb, ring, &amd, why, sizeof why), 1);
 	assert_non_null(strstr(why, "dynamic LDS"));
 	int big[TN_MAXP];
 	named(big, "vec=4 bx=128 by=8 ypt=4 lds=2 nw=64 nt=0 pf=2 mb=0 ku=0 zd=0 zu=1 tma=0");
-	assert_int_equal(tn_fam_xyz.check(&pb, big, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_family("xyz")->check(&pb, big, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "over the limit of 232448"));
 	int zu[TN_MAXP];
 	named(zu, "vec=4 bx=64 by=4 ypt=1 lds=2 nw=64 nt=0 pf=0 mb=0 ku=1 zd=0 zu=2 tma=0");     /* ku=1 with zu=2 */
-	assert_int_equal(tn_fam_xyz.check(&pb, zu, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_family("xyz")->check(&pb, zu, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "zu=2 with ku=1"));
 	int mb[TN_MAXP];
 	named(mb, "vec=4 bx=256 by=4 ypt=1 lds=1 nw=64 nt=0 pf=0 mb=3 ku=0 zd=0 zu=1 tma=0");
 	int zd[TN_MAXP];
 	named(zd, "vec=4 bx=64 by=4 ypt=1 lds=1 nw=64 nt=0 pf=0 mb=0 ku=0 zd=1 zu=1 tma=0");
-	assert_int_equal(tn_fam_xyz.check(&pb, zd, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_family("xyz")->check(&pb, zd, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "zd=1 needs lds=2"));
 	int zd2[TN_MAXP];
 	named(zd2, "vec=4 bx=64 by=4 ypt=1 lds=2 nw=64 nt=0 pf=0 mb=0 ku=0 zd=1 zu=1 tma=0");
-	assert_int_equal(tn_fam_xyz.check(&pb, zd2, &lim, why, sizeof why), 0);
-	tn_fam_xyz.geom(&pb, zd2, g, b);
+	assert_int_equal(tn_family("xyz")->check(&pb, zd2, &lim, why, sizeof why), 0);
+	tn_family("xyz")->geom(&pb, zd2, g, b);
 	assert_true(g[0] == 8 && g[1] == 2 && g[2] == 128);    /* z chunks first */
-	assert_int_equal(tn_fam_xyz.check(&pb, mb, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_family("xyz")->check(&pb, mb, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "mb=3"));
-	assert_int_equal(tn_fam_xyz.check(&pb, pf, &lim, why, sizeof why), 1);
+	assert_int_equal(tn_family("xyz")->check(&pb, pf, &lim, why, sizeof why), 1);
 	assert_non_null(strstr(why, "pf=2: must be 0 or 1, or up to 2 with lds=2"));
-	assert_int_equal(tn_fam_xyz.check(&pb, flag, &lim, why, sizeof why), 1);
-	tn_fam_xyz.geom(&pb, ok, g, b);
+	assert_int_equal(tn_family("xyz")->check(&pb, flag, &lim, why, sizeof why), 1);
+	tn_family("xyz")->geom(&pb, ok, g, b);
 	assert_true(g[0] == 2 && g[1] == 128 && g[2] == 6 && b[0] == 64 && b[1] == 4);
 }
 
@@ -596,7 +639,7 @@ int main(void)
 		cmocka_unit_test(coef_exact), cmocka_unit_test(coef_consistent),
 		cmocka_unit_test(ref_quadratic), cmocka_unit_test(ref_impulse),
 		cmocka_unit_test(layout_aligned), cmocka_unit_test(check_output),
-		cmocka_unit_test(space_enumerates), cmocka_unit_test(config_named), cmocka_unit_test(launch_params), cmocka_unit_test(constraints),
+		cmocka_unit_test(space_enumerates), cmocka_unit_test(config_named), cmocka_unit_test(launch_params), cmocka_unit_test(constraints), cmocka_unit_test(families_declared),
 		cmocka_unit_test(geometry_source),
 		cmocka_unit_test(gen_expands), cmocka_unit_test(gen_rejects),
 		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies),

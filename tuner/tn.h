@@ -57,6 +57,15 @@ struct tn_limits {
 	int bulk;               /* 1: cp.async.bulk into LDS with mbarrier byte counts (sm_90+) */
 };
 
+/* The part a parameter plays in the tile a block covers, which the shared
+ * geometry (tn_fam_geom), the bytes moved and the benches read from the
+ * descriptor rather than from the parameter's name (tn_param_role):
+ *   VEC  elements per thread in x     BX, BY  threads of a block in x, y
+ *   YPT  rows per thread in y         Z       planes of z per block
+ *   ACC  1: the kernel adds to its output (the output is read too) */
+enum tn_role { TN_ROLE_NONE, TN_ROLE_VEC, TN_ROLE_BX, TN_ROLE_BY, TN_ROLE_YPT, TN_ROLE_Z,
+	       TN_ROLE_ACC };
+
 struct tn_param {
 	const char *name, *help;
 	int lo, hi;             /* every value given must lie in lo..hi */
@@ -74,6 +83,7 @@ struct tn_param {
 	 * cache); where the family has launch_if, only in the configurations
 	 * that launch_if says (tn_param_launch) */
 	int launch;
+	enum tn_role role;
 };
 
 struct tn_family {
@@ -223,6 +233,8 @@ int tn_config_named(const struct tn_family *f, const char *text, int *v, char *e
  * can. */
 int tn_default_fit(const struct tn_problem *pb, int *v, int *moved, char *why, size_t n);
 int tn_param_index(const struct tn_family *f, const char *name);
+/* The index of the parameter of f that plays role r, or -1 (none). */
+int tn_param_role(const struct tn_family *f, enum tn_role r);
 
 /* tn_problem.c */
 struct gen_def;

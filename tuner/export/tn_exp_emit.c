@@ -226,7 +226,7 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
 	struct gen_def d[TN_MAXP + 2];
 	char why[256];
 	int moved;
-	const int acc = tn_param_index(fam, "acc");
+	const int acc = tn_param_role(fam, TN_ROLE_ACC);
 	if (tn_config_parse(db, fam, params, v, NULL, err, n))
 		return 1;
 	if (acc >= 0 && v[acc])

@@ -24,7 +24,7 @@
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, YPT, NW, ACC };
+enum { P_vec, P_bx, P_by, P_ypt, P_nw, P_acc, NP };
 
 /* Register floats of the column (d1y) or queues (d1z) of a thread, at most
  * QMAX (fam_dmix.c). */
@@ -33,19 +33,19 @@ enum { QMAX = 144 };
 static int check_axis(int axis, const struct tn_problem *pb, const int *v,
 		      const struct tn_limits *lim, char *why, size_t n)
 {
-	long long rows = (long long)v[BY] * v[YPT];
-	long long q = axis == TN_Y ? (long long)(v[YPT] + 2 * pb->r) * v[VEC] :
-		      axis == TN_Z ? (long long)v[YPT] * (2 * pb->r + 1) * v[VEC] : 0;
-	if (tn_fam_flag(v[ACC], "acc", why, n))
+	long long rows = (long long)v[P_by] * v[P_ypt];
+	long long q = axis == TN_Y ? (long long)(v[P_ypt] + 2 * pb->r) * v[P_vec] :
+		      axis == TN_Z ? (long long)v[P_ypt] * (2 * pb->r + 1) * v[P_vec] : 0;
+	if (tn_fam_flag(v[P_acc], "acc", why, n))
 		return 1;
-	if (v[NW] < 1 || v[YPT] < 1)
-		return snprintf(why, n, "nw=%d ypt=%d: both must be at least 1", v[NW], v[YPT]), 1;
-	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
-		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
+	if (v[P_nw] < 1 || v[P_ypt] < 1)
+		return snprintf(why, n, "nw=%d ypt=%d: both must be at least 1", v[P_nw], v[P_ypt]), 1;
+	if ((pb->nz + (long long)v[P_nw] - 1) / v[P_nw] > 65535)
+		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[P_nw]), 1;
 	if (q > QMAX)
 		return snprintf(why, n, "%lld floats of register queue per thread, over %d",
 				q, (int)QMAX), 1;
-	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, 0, lim, why, n);
+	return tn_fam_common_check(pb, v[P_vec], v[P_bx], v[P_by], rows, 0, lim, why, n);
 }
 
 static int terms(int r) { return 2 * r; }
@@ -64,14 +64,14 @@ static int check(const struct tn_problem *pb, const int *v, const struct tn_limi
 const struct tn_family tn_fam_d1x = {
 	.name = "d1x", .tmpl = "d1x.m4",
 	.help = "first derivative Dx (a two-pass mixed pass): aligned register window",
-	.np = 6,
+	.np = NP,
 	.p = {
-		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x", 1, 1024, 3, { 64, 128, 256 } },
-		{ "by", "threads per block in y", 1, 1024, 2, { 1, 4 } },
-		{ "ypt", "rows per thread", 1, 64, 2, { 1, 4 } },
-		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
-		{ "acc", "add to the output (out += Dx u)", 0, 1, 2, { 0, 1 } },
+		FAM_P(vec, VEC, "floats per thread in x", 1, 4, (1, 2, 4), 0),
+		FAM_P(bx, BX, "threads per block in x", 1, 1024, (64, 128, 256), 0),
+		FAM_P(by, BY, "threads per block in y", 1, 1024, (1, 4), 0),
+		FAM_P(ypt, YPT, "rows per thread", 1, 64, (1, 4), 0),
+		FAM_P(nw, Z, "z planes per block", 1, 65536, (1, 8), 0),
+		FAM_P(acc, ACC, "add to the output (out += Dx u)", 0, 1, (0, 1), 0),
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms, .d1 = 1,
@@ -82,14 +82,14 @@ const struct tn_family tn_fam_d1x = {
 const struct tn_family tn_fam_d1y = {
 	.name = "d1y", .tmpl = "d1y.m4",
 	.help = "first derivative Dy (a two-pass mixed pass): register column of ypt + 2R rows",
-	.np = 6,
+	.np = NP,
 	.p = {
-		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
-		{ "by", "threads per block in y", 1, 1024, 2, { 1, 4 } },
-		{ "ypt", "rows per thread", 1, 64, 2, { 4, 8 } },
-		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
-		{ "acc", "add to the output (out += Dy u)", 0, 1, 2, { 0, 1 } },
+		FAM_P(vec, VEC, "floats per thread in x", 1, 4, (1, 2, 4), 0),
+		FAM_P(bx, BX, "threads per block in x", 1, 1024, (32, 64, 128), 0),
+		FAM_P(by, BY, "threads per block in y", 1, 1024, (1, 4), 0),
+		FAM_P(ypt, YPT, "rows per thread", 1, 64, (4, 8), 0),
+		FAM_P(nw, Z, "z planes per block", 1, 65536, (1, 8), 0),
+		FAM_P(acc, ACC, "add to the output (out += Dy u)", 0, 1, (0, 1), 0),
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms, .d1 = 1,
@@ -101,14 +101,14 @@ const struct tn_family tn_fam_d1y = {
 const struct tn_family tn_fam_d1z = {
 	.name = "d1z", .tmpl = "d1z.m4",
 	.help = "first derivative Dz (a two-pass mixed pass): register queue marching along z",
-	.np = 6,
+	.np = NP,
 	.p = {
-		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
-		{ "by", "threads per block in y", 1, 1024, 2, { 2, 8 } },
-		{ "ypt", "rows per thread", 1, 64, 1, { 1 } },
-		{ "nw", "z planes per block (1 baseline, more: the march)", 1, 65536, 3, { 1, 16, 64 } },
-		{ "acc", "add to the output (out += Dz u)", 0, 1, 2, { 0, 1 } },
+		FAM_P(vec, VEC, "floats per thread in x", 1, 4, (1, 2, 4), 0),
+		FAM_P(bx, BX, "threads per block in x", 1, 1024, (32, 64, 128), 0),
+		FAM_P(by, BY, "threads per block in y", 1, 1024, (2, 8), 0),
+		FAM_P(ypt, YPT, "rows per thread", 1, 64, (1), 0),
+		FAM_P(nw, Z, "z planes per block (1 baseline, more: the march)", 1, 65536, (1, 16, 64), 0),
+		FAM_P(acc, ACC, "add to the output (out += Dz u)", 0, 1, (0, 1), 0),
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes,
 	.coef = tn_fam_coef_d1, .ref = tn_fam_ref_d1, .terms = terms, .d1 = 1,

@@ -32,7 +32,7 @@
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, YPT, NW, LDS, PF, ZU, NT, ACC };
+enum { P_vec, P_bx, P_by, P_ypt, P_nw, P_lds, P_pf, P_zu, P_nt, P_acc, NP };
 
 /* Floats of the register queues and columns a thread of config v keeps at
  * radius r, in the family of axes s (see templates/dmix.m4); at most QMAX
@@ -41,18 +41,18 @@ enum { QMAX = 144 };
 
 static long long ncx(int r, const int *v)
 {
-	long long xv = (r + v[VEC] - 1) / v[VEC], w = v[BX] + 2 * xv;
-	return (w + v[BX] - 1) / v[BX];
+	long long xv = (r + v[P_vec] - 1) / v[P_vec], w = v[P_bx] + 2 * xv;
+	return (w + v[P_bx] - 1) / v[P_bx];
 }
 
 static long long lds_bytes(const char *axes, int r, const int *v)
 {
-	long long th = (long long)v[BY] * v[YPT], xv = (r + v[VEC] - 1) / v[VEC];
-	long long vb = 4LL * v[VEC];
-	return v[LDS] != 1 ? 0 :
-	       axes[1] == 'y' ? th * (v[BX] + 2 * xv) * vb :                /* xy */
-	       axes[0] == 'x' ? v[BY] * (v[BX] + 2 * xv) * vb :             /* xz */
-			        (th + 2 * r) * v[BX] * vb;                   /* yz */
+	long long th = (long long)v[P_by] * v[P_ypt], xv = (r + v[P_vec] - 1) / v[P_vec];
+	long long vb = 4LL * v[P_vec];
+	return v[P_lds] != 1 ? 0 :
+	       axes[1] == 'y' ? th * (v[P_bx] + 2 * xv) * vb :                /* xy */
+	       axes[0] == 'x' ? v[P_by] * (v[P_bx] + 2 * xv) * vb :             /* xz */
+			        (th + 2 * r) * v[P_bx] * vb;                   /* yz */
 }
 
 /* lds=2 (dmix2.m4, xz and yz only): the ring of pf + 3 tiles of the block
@@ -61,10 +61,10 @@ static long long lds_bytes(const char *axes, int r, const int *v)
 static long long dyn_lds(const struct tn_problem *pb, const int *v)
 {
 	const struct tn_family *f = pb->fam;
-	long long r = pb->r, xv = (r + v[VEC] - 1) / v[VEC];
-	long long rows = (long long)v[BY] * v[YPT] + (f->axes & TN_Y ? 2 * r : 0);
-	long long w = v[BX] + (f->axes & TN_X ? 2 * xv : 0);
-	return v[LDS] != 2 ? 0 : (v[PF] + 3) * rows * w * v[VEC] * tn_elem_size(pb);
+	long long r = pb->r, xv = (r + v[P_vec] - 1) / v[P_vec];
+	long long rows = (long long)v[P_by] * v[P_ypt] + (f->axes & TN_Y ? 2 * r : 0);
+	long long w = v[P_bx] + (f->axes & TN_X ? 2 * xv : 0);
+	return v[P_lds] != 2 ? 0 : (v[P_pf] + 3) * rows * w * v[P_vec] * tn_elem_size(pb);
 }
 
 /* lds=1: the queues and columns of dmix.m4; lds=0 (dmix0.m4): the column of
@@ -72,53 +72,53 @@ static long long dyn_lds(const struct tn_problem *pb, const int *v)
  * own rows, 1 + pf times (xz, yz); lds=2: the queue and one window (xz). */
 static long long queue_floats(const char *axes, int r, const int *v)
 {
-	long long xv = (r + v[VEC] - 1) / v[VEC], yp = v[YPT], q = yp * (2 * r + 1);
-	if (v[LDS] == 2)
-		return (q + (axes[0] == 'x' ? 2 * xv + 1 : 0)) * v[VEC];
-	if (v[LDS])
-		return axes[1] == 'y' ? (ncx(r, v) * yp + yp + 2 * r) * v[VEC] :
-		       axes[0] == 'x' ? ncx(r, v) * (2 * r + 1) * v[VEC] : q * v[VEC];
-	return axes[1] == 'y' ? (yp + 2 * r + 2 * xv + 1) * v[VEC] :
-	       axes[0] == 'x' ? (q + (1 + v[PF]) * yp * (2 * xv + 1)) * v[VEC] :
-			        (q + (1 + v[PF]) * (yp + 2 * r)) * v[VEC];
+	long long xv = (r + v[P_vec] - 1) / v[P_vec], yp = v[P_ypt], q = yp * (2 * r + 1);
+	if (v[P_lds] == 2)
+		return (q + (axes[0] == 'x' ? 2 * xv + 1 : 0)) * v[P_vec];
+	if (v[P_lds])
+		return axes[1] == 'y' ? (ncx(r, v) * yp + yp + 2 * r) * v[P_vec] :
+		       axes[0] == 'x' ? ncx(r, v) * (2 * r + 1) * v[P_vec] : q * v[P_vec];
+	return axes[1] == 'y' ? (yp + 2 * r + 2 * xv + 1) * v[P_vec] :
+	       axes[0] == 'x' ? (q + (1 + v[P_pf]) * yp * (2 * xv + 1)) * v[P_vec] :
+			        (q + (1 + v[P_pf]) * (yp + 2 * r)) * v[P_vec];
 }
 
 static int check_axes(const char *axes, const struct tn_problem *pb, const int *v,
 		      const struct tn_limits *lim, char *why, size_t n)
 {
 	/* domains are bounded (tn_space_set), so these products fit */
-	long long rows = (long long)v[BY] * v[YPT];
-	if (tn_fam_flag(v[NT], "nt", why, n) || tn_fam_flag(v[ACC], "acc", why, n))
+	long long rows = (long long)v[P_by] * v[P_ypt];
+	if (tn_fam_flag(v[P_nt], "nt", why, n) || tn_fam_flag(v[P_acc], "acc", why, n))
 		return 1;
-	if (v[LDS] < 0 || v[LDS] > 2)
-		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
-	if (v[LDS] == 2 && axes[1] == 'y')
+	if (v[P_lds] < 0 || v[P_lds] > 2)
+		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[P_lds]), 1;
+	if (v[P_lds] == 2 && axes[1] == 'y')
 		return snprintf(why, n, "lds=2 (the ring of planes) needs a march along z (dxz, dyz)"), 1;
-	if (v[PF] < 0 || v[PF] > 2)
-		return snprintf(why, n, "pf=%d: must be 0, 1 or 2", v[PF]), 1;
-	if (v[NW] < 1 || v[YPT] < 1)
-		return snprintf(why, n, "nw=%d ypt=%d: both must be at least 1", v[NW], v[YPT]), 1;
-	if (axes[0] == 'x' && axes[1] == 'z' && v[LDS] == 1 && v[YPT] != 1)
+	if (v[P_pf] < 0 || v[P_pf] > 2)
+		return snprintf(why, n, "pf=%d: must be 0, 1 or 2", v[P_pf]), 1;
+	if (v[P_nw] < 1 || v[P_ypt] < 1)
+		return snprintf(why, n, "nw=%d ypt=%d: both must be at least 1", v[P_nw], v[P_ypt]), 1;
+	if (axes[0] == 'x' && axes[1] == 'z' && v[P_lds] == 1 && v[P_ypt] != 1)
 		return snprintf(why, n, "ypt=%d: dxz with lds=1 marches one row per thread "
-				"(ypt=1; lds=0 and 2 take more)", v[YPT]), 1;
-	if (v[PF] && (v[LDS] == 1 || axes[1] == 'y'))
-		return snprintf(why, n, "pf=%d needs lds=0 or 2 and a march along z (dxz, dyz)", v[PF]), 1;
-	if (v[ZU] < 1 || v[ZU] > 17)
-		return snprintf(why, n, "zu=%d: must be 1..17", v[ZU]), 1;
-	if (v[ZU] > 1 && (v[LDS] == 1 || axes[1] == 'y'))
-		return snprintf(why, n, "zu=%d needs lds=0 or 2 and a march along z (dxz, dyz)", v[ZU]), 1;
-	if (tn_fam_ring_check(pb, v[LDS], 0, v[BX] * v[BY], why, n) ||
+				"(ypt=1; lds=0 and 2 take more)", v[P_ypt]), 1;
+	if (v[P_pf] && (v[P_lds] == 1 || axes[1] == 'y'))
+		return snprintf(why, n, "pf=%d needs lds=0 or 2 and a march along z (dxz, dyz)", v[P_pf]), 1;
+	if (v[P_zu] < 1 || v[P_zu] > 17)
+		return snprintf(why, n, "zu=%d: must be 1..17", v[P_zu]), 1;
+	if (v[P_zu] > 1 && (v[P_lds] == 1 || axes[1] == 'y'))
+		return snprintf(why, n, "zu=%d needs lds=0 or 2 and a march along z (dxz, dyz)", v[P_zu]), 1;
+	if (tn_fam_ring_check(pb, v[P_lds], 0, v[P_bx] * v[P_by], why, n) ||
 	    tn_fam_dyn_check(dyn_lds(pb, v), lim, why, n))
 		return 1;
-	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
-		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
-	if (v[VEC] == 1 || v[VEC] == 2 || v[VEC] == 4) {
+	if ((pb->nz + (long long)v[P_nw] - 1) / v[P_nw] > 65535)
+		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[P_nw]), 1;
+	if (v[P_vec] == 1 || v[P_vec] == 2 || v[P_vec] == 4) {
 		long long q = queue_floats(axes, pb->r, v);
 		if (q > QMAX)
 			return snprintf(why, n, "%lld floats of register queue per thread, over %d",
 					q, (int)QMAX), 1;
 	}
-	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, lds_bytes(axes, pb->r, v),
+	return tn_fam_common_check(pb, v[P_vec], v[P_bx], v[P_by], rows, lds_bytes(axes, pb->r, v),
 				   lim, why, n);
 }
 
@@ -139,27 +139,27 @@ static int check(const struct tn_problem *pb, const int *v, const struct tn_limi
  * dxz 3 vec x 3 bx x 4 by x (1 + 2 x 2 x 3) (ypt, lds, pf) x 3 nw x 2 acc = 2808;
  * dyz 3 vec x 3 bx x 2 by x 4 ypt x (1 + 2 x 3) (lds, pf) x 3 nw x 2 acc = 3024;
  * zu and nt stay 1 and 0 (results/h100/highorder.sh passes them). */
-#define LDS_P { "lds", "1: an LDS tile; 0: neighbours from memory (L1), no barrier; " \
-		"2: as 0 from an async ring of planes in LDS", 0, 2, 3, { 1, 0, 2 } }
-#define PF_P { "pf", "planes ahead: lds 0 in registers, lds 2 in flight to the ring", 0, 2, 3, \
-		{ 0, 1, 2 } }
-#define ZU_P { "zu", "lds 0 and 2: unroll the march zu times", 1, 17, 1, { 1 } }
-#define NT_P { "nt", "nontemporal stores", 0, 1, 1, { 0 } }
+#define LDS_P FAM_P(lds, NONE, "1: an LDS tile; 0: neighbours from memory (L1), no barrier; " \
+		"2: as 0 from an async ring of planes in LDS", 0, 2, (1, 0, 2), 0)
+#define PF_P FAM_P(pf, NONE, "planes ahead: lds 0 in registers, lds 2 in flight to the ring", \
+		   0, 2, (0, 1, 2), 0)
+#define ZU_P FAM_P(zu, NONE, "lds 0 and 2: unroll the march zu times", 1, 17, (1), 0)
+#define NT_P FAM_P(nt, NONE, "nontemporal stores", 0, 1, (0), 0)
 const struct tn_family tn_fam_dxy = {
 	.name = "dxy", .tmpl = "dxy.m4",
 	.help = "mixed d2/dxdy in one pass: Dy into an LDS tile, Dx from it (lds=1), or Dx then Dy from memory (lds=0)",
-	.np = 10,
+	.np = NP,
 	.p = {
-		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
-		{ "by", "threads per block in y", 1, 1024, 2, { 2, 8 } },
-		{ "ypt", "rows per thread", 1, 64, 3, { 1, 4, 8 } },
-		{ "nw", "z planes per block", 1, 65536, 2, { 1, 8 } },
-		{ "lds", "1: an LDS tile; 0: neighbours from memory (L1), no barrier", 0, 1, 2, { 1, 0 } },
-		{ "pf", "no effect in dxy (no march): 0", 0, 0, 1, { 0 } },
-		{ "zu", "no effect in dxy (no march): 1", 1, 1, 1, { 1 } },
+		FAM_P(vec, VEC, "floats per thread in x", 1, 4, (1, 2, 4), 0),
+		FAM_P(bx, BX, "threads per block in x", 1, 1024, (32, 64, 128), 0),
+		FAM_P(by, BY, "threads per block in y", 1, 1024, (2, 8), 0),
+		FAM_P(ypt, YPT, "rows per thread", 1, 64, (1, 4, 8), 0),
+		FAM_P(nw, Z, "z planes per block", 1, 65536, (1, 8), 0),
+		FAM_P(lds, NONE, "1: an LDS tile; 0: neighbours from memory (L1), no barrier", 0, 1, (1, 0), 0),
+		FAM_P(pf, NONE, "no effect in dxy (no march): 0", 0, 0, (0), 0),
+		FAM_P(zu, NONE, "no effect in dxy (no march): 1", 1, 1, (1), 0),
 		NT_P,
-		{ "acc", "add to the output (out += Dxy u)", 0, 1, 2, { 0, 1 } },
+		FAM_P(acc, ACC, "add to the output (out += Dxy u)", 0, 1, (0, 1), 0),
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
 	.bytes = tn_fam_bytes,
@@ -172,15 +172,15 @@ const struct tn_family tn_fam_dxy = {
 const struct tn_family tn_fam_dxz = {
 	.name = "dxz", .tmpl = "dxz.m4",
 	.help = "mixed d2/dxdz in one pass: Dx of each plane (from memory, lds=0, or an LDS ring, lds=2) into a z queue, Dz of it; or Dz into an LDS tile, Dx of it (lds=1)",
-	.np = 10,
+	.np = NP,
 	.p = {
-		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
-		{ "by", "threads per block in y", 1, 1024, 4, { 1, 2, 4, 8 } },
-		{ "ypt", "rows per thread (lds=1: 1, one row marches)", 1, 64, 2, { 1, 4 } },
-		{ "nw", "z planes per block (the march)", 1, 65536, 3, { 32, 128, 512 } },
+		FAM_P(vec, VEC, "floats per thread in x", 1, 4, (1, 2, 4), 0),
+		FAM_P(bx, BX, "threads per block in x", 1, 1024, (32, 64, 128), 0),
+		FAM_P(by, BY, "threads per block in y", 1, 1024, (1, 2, 4, 8), 0),
+		FAM_P(ypt, YPT, "rows per thread (lds=1: 1, one row marches)", 1, 64, (1, 4), 0),
+		FAM_P(nw, Z, "z planes per block (the march)", 1, 65536, (32, 128, 512), 0),
 		LDS_P, PF_P, ZU_P, NT_P,
-		{ "acc", "add to the output (out += Dxz u)", 0, 1, 2, { 0, 1 } },
+		FAM_P(acc, ACC, "add to the output (out += Dxz u)", 0, 1, (0, 1), 0),
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
 	.bytes = tn_fam_bytes,
@@ -194,15 +194,15 @@ const struct tn_family tn_fam_dxz = {
 const struct tn_family tn_fam_dyz = {
 	.name = "dyz", .tmpl = "dyz.m4",
 	.help = "mixed d2/dydz in one pass: Dy of each plane (an LDS tile, lds=1, memory, lds=0, or an LDS ring, lds=2) into a z queue, Dz of it",
-	.np = 10,
+	.np = NP,
 	.p = {
-		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 128 } },
-		{ "by", "threads per block in y", 1, 1024, 2, { 4, 8 } },
-		{ "ypt", "rows per thread", 1, 64, 4, { 1, 2, 4, 8 } },
-		{ "nw", "z planes per block (the march)", 1, 65536, 3, { 32, 128, 512 } },
+		FAM_P(vec, VEC, "floats per thread in x", 1, 4, (1, 2, 4), 0),
+		FAM_P(bx, BX, "threads per block in x", 1, 1024, (32, 64, 128), 0),
+		FAM_P(by, BY, "threads per block in y", 1, 1024, (4, 8), 0),
+		FAM_P(ypt, YPT, "rows per thread", 1, 64, (1, 2, 4, 8), 0),
+		FAM_P(nw, Z, "z planes per block (the march)", 1, 65536, (32, 128, 512), 0),
 		LDS_P, PF_P, ZU_P, NT_P,
-		{ "acc", "add to the output (out += Dyz u)", 0, 1, 2, { 0, 1 } },
+		FAM_P(acc, ACC, "add to the output (out += Dyz u)", 0, 1, (0, 1), 0),
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
 	.bytes = tn_fam_bytes,

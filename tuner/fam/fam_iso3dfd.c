@@ -38,14 +38,14 @@
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, YPT, LDS, NW, PAD, KU, NT, PF, MB, ZU, WR, TMA };
+enum { P_vec, P_bx, P_by, P_ypt, P_lds, P_nw, P_pad, P_ku, P_nt, P_pf, P_mb, P_zu, P_wr, P_tma, NP };
 
 /* Static LDS bytes in fp32 elements (lds 1): BY YPT + 2R rows of BX + 2 XV
  * + pad vectors. */
 static long long lds_bytes(int r, const int *v)
 {
-	const long long xv = (r + v[VEC] - 1) / v[VEC], rows = (long long)v[BY] * v[YPT] + 2 * r;
-	return v[LDS] == 1 ? rows * (v[BX] + 2 * xv + v[PAD]) * v[VEC] * 4 : 0;
+	const long long xv = (r + v[P_vec] - 1) / v[P_vec], rows = (long long)v[P_by] * v[P_ypt] + 2 * r;
+	return v[P_lds] == 1 ? rows * (v[P_bx] + 2 * xv + v[P_pad]) * v[P_vec] * 4 : 0;
 }
 
 /* Dynamic LDS bytes (lds 2, xyz.m4's ring): pf + 3 tiles of BY YPT + 2R rows
@@ -53,10 +53,10 @@ static long long lds_bytes(int r, const int *v)
  * the ring's pf + 3 barriers of 8 bytes after them. */
 static long long dyn_lds(const struct tn_problem *pb, const int *v)
 {
-	const long long r = pb->r, xv = (r + v[VEC] - 1) / v[VEC], th = (long long)v[BY] * v[YPT];
-	return v[LDS] != 2 ? 0 : ((v[PF] + 3) * (th + 2 * r) * (v[BX] + 2 * xv) +
-				  (v[WR] ? r * th * v[BX] : 0)) * v[VEC] * tn_elem_size(pb) +
-		tn_fam_tma_lds(v[TMA], v[PF]);
+	const long long r = pb->r, xv = (r + v[P_vec] - 1) / v[P_vec], th = (long long)v[P_by] * v[P_ypt];
+	return v[P_lds] != 2 ? 0 : ((v[P_pf] + 3) * (th + 2 * r) * (v[P_bx] + 2 * xv) +
+				  (v[P_wr] ? r * th * v[P_bx] : 0)) * v[P_vec] * tn_elem_size(pb) +
+		tn_fam_tma_lds(v[P_tma], v[P_pf]);
 }
 
 /* nw is a launch parameter where the march is not unrolled (zu 1, ku 0):
@@ -65,45 +65,45 @@ static long long dyn_lds(const struct tn_problem *pb, const int *v)
  * unrolls the march as zu does (not measured: kept constant too). */
 static int launch_if(const int *v, int i)
 {
-	return i != NW || (v[ZU] == 1 && v[KU] == 0);
+	return i != P_nw || (v[P_zu] == 1 && v[P_ku] == 0);
 }
 
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
 {
-	if (v[LDS] < 0 || v[LDS] > 2)
-		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
-	if (tn_fam_ring_check(pb, v[LDS], v[MB], v[BX] * v[BY], why, n))
+	if (v[P_lds] < 0 || v[P_lds] > 2)
+		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[P_lds]), 1;
+	if (tn_fam_ring_check(pb, v[P_lds], v[P_mb], v[P_bx] * v[P_by], why, n))
 		return 1;
-	if (tn_fam_tma_check(pb, v[TMA], v[LDS], v[VEC], lim, why, n))
+	if (tn_fam_tma_check(pb, v[P_tma], v[P_lds], v[P_vec], lim, why, n))
 		return 1;
-	if (tn_fam_flag(v[KU], "ku", why, n) || tn_fam_flag(v[NT], "nt", why, n) ||
-	    tn_fam_flag(v[WR], "wr", why, n))
+	if (tn_fam_flag(v[P_ku], "ku", why, n) || tn_fam_flag(v[P_nt], "nt", why, n) ||
+	    tn_fam_flag(v[P_wr], "wr", why, n))
 		return 1;
-	if (v[WR] && v[LDS] != 2)
+	if (v[P_wr] && v[P_lds] != 2)
 		return snprintf(why, n, "wr=1 keeps prev in the LDS ring of lds=2; it needs lds=2"), 1;
-	if (v[PF] < 0 || v[PF] > (v[LDS] == 2 ? 2 : 1))
-		return snprintf(why, n, "pf=%d: must be 0 or 1, or up to 2 with lds=2", v[PF]), 1;
-	if (v[ZU] < 1 || v[ZU] > 8)
-		return snprintf(why, n, "zu=%d: must be 1..8", v[ZU]), 1;
-	if (v[ZU] > 1 && v[KU])
-		return snprintf(why, n, "zu=%d with ku=1: ku unrolls the march fully; take zu=1", v[ZU]), 1;
-	if (v[BX] < 1 || v[BY] < 1 || v[NW] < 1 || v[YPT] < 1 || v[YPT] > 8)
+	if (v[P_pf] < 0 || v[P_pf] > (v[P_lds] == 2 ? 2 : 1))
+		return snprintf(why, n, "pf=%d: must be 0 or 1, or up to 2 with lds=2", v[P_pf]), 1;
+	if (v[P_zu] < 1 || v[P_zu] > 8)
+		return snprintf(why, n, "zu=%d: must be 1..8", v[P_zu]), 1;
+	if (v[P_zu] > 1 && v[P_ku])
+		return snprintf(why, n, "zu=%d with ku=1: ku unrolls the march fully; take zu=1", v[P_zu]), 1;
+	if (v[P_bx] < 1 || v[P_by] < 1 || v[P_nw] < 1 || v[P_ypt] < 1 || v[P_ypt] > 8)
 		return snprintf(why, n, "bx, by and nw must be positive, ypt 1..8"), 1;
-	if (v[PAD] < 0 || v[PAD] > 4)
-		return snprintf(why, n, "pad=%d: must be 0..4", v[PAD]), 1;
-	if (v[PAD] && v[LDS] != 1)
-		return snprintf(why, n, "pad=%d pads LDS rows; it needs lds=1", v[PAD]), 1;
+	if (v[P_pad] < 0 || v[P_pad] > 4)
+		return snprintf(why, n, "pad=%d: must be 0..4", v[P_pad]), 1;
+	if (v[P_pad] && v[P_lds] != 1)
+		return snprintf(why, n, "pad=%d pads LDS rows; it needs lds=1", v[P_pad]), 1;
 	/* the queues alone: past 128 registers a thread spills on every target */
-	if ((long long)v[YPT] * (2 * pb->r + 1) * v[VEC] * tn_elem_size(pb) / 4 > 128)
+	if ((long long)v[P_ypt] * (2 * pb->r + 1) * v[P_vec] * tn_elem_size(pb) / 4 > 128)
 		return snprintf(why, n, "ypt=%d, vec=%d: the queues of 2R+1 planes need %lld "
-				"registers, over 128", v[YPT], v[VEC], (long long)v[YPT] *
-				(2 * pb->r + 1) * v[VEC] * tn_elem_size(pb) / 4), 1;
-	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
-		return snprintf(why, n, "nw=%d: grid z = ceil(nz/nw) exceeds 65535 blocks", v[NW]), 1;
+				"registers, over 128", v[P_ypt], v[P_vec], (long long)v[P_ypt] *
+				(2 * pb->r + 1) * v[P_vec] * tn_elem_size(pb) / 4), 1;
+	if ((pb->nz + (long long)v[P_nw] - 1) / v[P_nw] > 65535)
+		return snprintf(why, n, "nw=%d: grid z = ceil(nz/nw) exceeds 65535 blocks", v[P_nw]), 1;
 	if (tn_fam_dyn_check(dyn_lds(pb, v), lim, why, n))
 		return 1;
-	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], (long long)v[BY] * v[YPT],
+	return tn_fam_common_check(pb, v[P_vec], v[P_bx], v[P_by], (long long)v[P_by] * v[P_ypt],
 				   lds_bytes(pb->r, v), lim, why, n);
 }
 
@@ -122,24 +122,24 @@ static double bytes(const struct tn_problem *pb, const int *v)
 const struct tn_family tn_fam_iso3dfd = {
 	.name = "iso3dfd", .tmpl = "iso3dfd.m4",
 	.help = "one step of the acoustic wave equation (Intel iso3dfd): next = 2 prev - next + vel L(prev)",
-	.np = 14,
+	.np = NP,
 	.p = {
-		{ "vec", "elements per thread in x", 1, 4, 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x (b1)", 1, 1024, 3, { 32, 64, 128 } },
-		{ "by", "threads per block in y (b2)", 1, 1024, 3, { 2, 4, 8 } },
-		{ "ypt", "rows per thread", 1, 8, 2, { 1, 2 } },
-		{ "lds", "0 neighbours through L1, 1 LDS xy tile, 2 async LDS ring", 0, 2, 3, { 0, 1, 2 } },
+		FAM_P(vec, VEC, "elements per thread in x", 1, 4, (1, 2, 4), 0),
+		FAM_P(bx, BX, "threads per block in x (b1)", 1, 1024, (32, 64, 128), 0),
+		FAM_P(by, BY, "threads per block in y (b2)", 1, 1024, (2, 4, 8), 0),
+		FAM_P(ypt, YPT, "rows per thread", 1, 8, (1, 2), 0),
+		FAM_P(lds, NONE, "0 neighbours through L1, 1 LDS xy tile, 2 async LDS ring", 0, 2, (0, 1, 2), 0),
 		/* with zu 1 the kernel takes its window from the launch
 		 * (launch_if), so the two nw share one build */
-		{ "nw", "planes marched per thread (b3)", 1, 65536, 2, { 32, 128 }, 0, 1 },
-		{ "pad", "lds 1: vectors of padding per LDS row", 0, 4, 1, { 0 } },
-		{ "ku", "unroll the march 2R+1 times", 0, 1, 2, { 0, 1 } },
-		{ "nt", "streaming stores of next", 0, 1, 2, { 0, 1 } },
-		{ "pf", "prefetch the streams of the next plane", 0, 2, 2, { 0, 1 } },
-		{ "mb", "__launch_bounds__ minimum blocks per SM (0: none)", 0, 32, 2, { 0, 2 } },
-		{ "zu", "unroll the march zu times", 1, 8, 1, { 1 } },
-		{ "wr", "lds 2: prev at the output from an LDS ring, not read again", 0, 1, 2, { 0, 1 } },
-		{ "tma", "lds 2: rows copied by the bulk copy engine (sm_90)", 0, 1, 1, { 0 }, 1 },
+		FAM_P(nw, Z, "planes marched per thread (b3)", 1, 65536, (32, 128), FAM_LAUNCH),
+		FAM_P(pad, NONE, "lds 1: vectors of padding per LDS row", 0, 4, (0), 0),
+		FAM_P(ku, NONE, "unroll the march 2R+1 times", 0, 1, (0, 1), 0),
+		FAM_P(nt, NONE, "streaming stores of next", 0, 1, (0, 1), 0),
+		FAM_P(pf, NONE, "prefetch the streams of the next plane", 0, 2, (0, 1), 0),
+		FAM_P(mb, NONE, "__launch_bounds__ minimum blocks per SM (0: none)", 0, 32, (0, 2), 0),
+		FAM_P(zu, NONE, "unroll the march zu times", 1, 8, (1), 0),
+		FAM_P(wr, NONE, "lds 2: prev at the output from an LDS ring, not read again", 0, 1, (0, 1), 0),
+		FAM_P(tma, NONE, "lds 2: rows copied by the bulk copy engine (sm_90)", 0, 1, (0), FAM_LATE),
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
 	.launch_if = launch_if,

@@ -57,21 +57,22 @@ void tn_fam_tile_geom_src(const int w[3], int bx, int by, char grid[3][96], unsi
 	b[2] = 1;
 }
 
-/* The value of parameter name in v, or 1 when the family has none. */
-static int value(const struct tn_family *f, const int *v, const char *name)
+/* The value in v of the parameter of f that plays role r, or 1 when none
+ * does. */
+static int value(const struct tn_family *f, const int *v, enum tn_role r)
 {
-	int i = tn_param_index(f, name);
+	int i = tn_param_role(f, r);
 	return i < 0 ? 1 : v[i];
 }
 
-/* The tile of the family, from its parameters (fam.h). */
+/* The tile of the family, from the roles its parameters declare (fam.h). */
 static void tile(const struct tn_family *f, const int *v, int w[3], int *bx, int *by)
 {
-	*bx = value(f, v, "bx");
-	*by = value(f, v, "by");
-	w[0] = value(f, v, "vec") * *bx;
-	w[1] = *by * value(f, v, "ypt");
-	w[2] = tn_param_index(f, "nw") >= 0 ? value(f, v, "nw") : value(f, v, "nm");
+	*bx = value(f, v, TN_ROLE_BX);
+	*by = value(f, v, TN_ROLE_BY);
+	w[0] = value(f, v, TN_ROLE_VEC) * *bx;
+	w[1] = *by * value(f, v, TN_ROLE_YPT);
+	w[2] = value(f, v, TN_ROLE_Z);
 }
 
 void tn_fam_geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
@@ -101,6 +102,6 @@ void tn_fam_coef(const struct tn_problem *pb, struct tn_coef *c)
 
 double tn_fam_bytes(const struct tn_problem *pb, const int *v)
 {
-	int a = tn_param_index(pb->fam, "acc");
+	int a = tn_param_role(pb->fam, TN_ROLE_ACC);
 	return (2.0 + (a >= 0 && v[a])) * pb->nx * pb->ny * pb->nz * tn_elem_size(pb);
 }

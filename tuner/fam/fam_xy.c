@@ -18,32 +18,32 @@
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, YPT, LDS, NW, NT, ACC };
+enum { P_vec, P_bx, P_by, P_ypt, P_lds, P_nw, P_nt, P_acc, NP };
 
 /* Bytes of LDS config v needs at radius r: lds 1, (rows + 2R) rows of bx
  * vectors; lds 2, (rows + 2R) rows of bx + 2 xv vectors. */
 static long long lds_bytes(int r, const int *v)
 {
-	long long rows = (long long)v[BY] * v[YPT], xv = (r + v[VEC] - 1) / v[VEC];
-	return v[LDS] == 1 ? (rows + 2 * r) * v[BX] * v[VEC] * 4 :
-	       v[LDS] == 2 ? (rows + 2 * r) * (v[BX] + 2 * xv) * v[VEC] * 4 : 0;
+	long long rows = (long long)v[P_by] * v[P_ypt], xv = (r + v[P_vec] - 1) / v[P_vec];
+	return v[P_lds] == 1 ? (rows + 2 * r) * v[P_bx] * v[P_vec] * 4 :
+	       v[P_lds] == 2 ? (rows + 2 * r) * (v[P_bx] + 2 * xv) * v[P_vec] * 4 : 0;
 }
 
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
 {
 	/* domains are bounded (tn_space_set), so these products fit */
-	long long rows = (long long)v[BY] * v[YPT];
-	if (v[LDS] < 0 || v[LDS] > 2)
-		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
-	if (tn_fam_flag(v[NT], "nt", why, n) || tn_fam_flag(v[ACC], "acc", why, n))
+	long long rows = (long long)v[P_by] * v[P_ypt];
+	if (v[P_lds] < 0 || v[P_lds] > 2)
+		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[P_lds]), 1;
+	if (tn_fam_flag(v[P_nt], "nt", why, n) || tn_fam_flag(v[P_acc], "acc", why, n))
 		return 1;
-	if (v[NW] < 1 || v[YPT] < 1)
-		return snprintf(why, n, "nw=%d ypt=%d: both must be at least 1", v[NW], v[YPT]), 1;
-	if ((pb->nz + v[NW] - 1) / v[NW] > 65535)
-		return snprintf(why, n, "nw=%d: grid z = %d blocks exceeds 65535", v[NW],
-				(pb->nz + v[NW] - 1) / v[NW]), 1;
-	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, lds_bytes(pb->r, v), lim,
+	if (v[P_nw] < 1 || v[P_ypt] < 1)
+		return snprintf(why, n, "nw=%d ypt=%d: both must be at least 1", v[P_nw], v[P_ypt]), 1;
+	if ((pb->nz + v[P_nw] - 1) / v[P_nw] > 65535)
+		return snprintf(why, n, "nw=%d: grid z = %d blocks exceeds 65535", v[P_nw],
+				(pb->nz + v[P_nw] - 1) / v[P_nw]), 1;
+	return tn_fam_common_check(pb, v[P_vec], v[P_bx], v[P_by], rows, lds_bytes(pb->r, v), lim,
 				   why, n);
 }
 
@@ -54,16 +54,16 @@ static int terms(int r) { return 4 * r + 1; }
 const struct tn_family tn_fam_xy = {
 	.name = "xy", .tmpl = "xy.m4",
 	.help = "fused Dxx+Dyy in one pass: x and y from memory, y tile or xy tile in LDS",
-	.np = 8,
+	.np = NP,
 	.p = {
-		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x", 1, 1024, 2, { 64, 256 } },
-		{ "by", "threads per block in y", 1, 1024, 2, { 1, 4 } },
-		{ "ypt", "rows per thread", 1, 64, 2, { 1, 4 } },
-		{ "lds", "LDS: 0 none, 1 y tile, 2 xy tile", 0, 2, 3, { 0, 1, 2 } },
-		{ "nw", "z planes per block", 1, 65536, 2, { 1, 16 } },
-		{ "nt", "nontemporal stores", 0, 1, 1, { 0 } },
-		{ "acc", "add to the output (out += (Dxx+Dyy) u)", 0, 1, 2, { 0, 1 } },
+		FAM_P(vec, VEC, "floats per thread in x", 1, 4, (1, 2, 4), 0),
+		FAM_P(bx, BX, "threads per block in x", 1, 1024, (64, 256), 0),
+		FAM_P(by, BY, "threads per block in y", 1, 1024, (1, 4), 0),
+		FAM_P(ypt, YPT, "rows per thread", 1, 64, (1, 4), 0),
+		FAM_P(lds, NONE, "LDS: 0 none, 1 y tile, 2 xy tile", 0, 2, (0, 1, 2), 0),
+		FAM_P(nw, Z, "z planes per block", 1, 65536, (1, 16), 0),
+		FAM_P(nt, NONE, "nontemporal stores", 0, 1, (0), 0),
+		FAM_P(acc, ACC, "add to the output (out += (Dxx+Dyy) u)", 0, 1, (0, 1), 0),
 	},
 
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,

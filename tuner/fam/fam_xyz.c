@@ -79,7 +79,7 @@ int tn_fam_flag(int v, const char *name, char *why, size_t n)
 	return 1;
 }
 
-enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB, KU, ZD, ZU, TMA };
+enum { P_vec, P_bx, P_by, P_ypt, P_lds, P_nw, P_nt, P_pf, P_mb, P_ku, P_zd, P_zu, P_tma, NP };
 
 /* lds 2: the ring of pf + 3 tiles of BY YPT + 2R rows of BX + 2 XV vectors, in
  * dynamic LDS (over 48 KiB with the opt-in). With tma, the ring's pf + 3 barriers
@@ -87,9 +87,9 @@ enum { VEC, BX, BY, YPT, LDS, NW, NT, PF, MB, KU, ZD, ZU, TMA };
  * (tn_space_set), so the product fits. */
 static long long dyn_lds(const struct tn_problem *pb, const int *v)
 {
-	const long long r = pb->r, xv = (r + v[VEC] - 1) / v[VEC];
-	return v[LDS] != 2 ? 0 : (v[PF] + 3) * ((long long)v[BY] * v[YPT] + 2 * r) *
-		(v[BX] + 2 * xv) * v[VEC] * tn_elem_size(pb) + tn_fam_tma_lds(v[TMA], v[PF]);
+	const long long r = pb->r, xv = (r + v[P_vec] - 1) / v[P_vec];
+	return v[P_lds] != 2 ? 0 : (v[P_pf] + 3) * ((long long)v[P_by] * v[P_ypt] + 2 * r) *
+		(v[P_bx] + 2 * xv) * v[P_vec] * tn_elem_size(pb) + tn_fam_tma_lds(v[P_tma], v[P_pf]);
 }
 
 long long tn_fam_tma_lds(int tma, int pf)
@@ -127,39 +127,39 @@ static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
 {
 	/* domains are bounded (tn_space_set), so these products fit */
-	long long rows = (long long)v[BY] * v[YPT], r = pb->r;
-	long long lds = v[LDS] == 1 ? (rows + 2 * r) * v[BX] * v[VEC] * 4 : 0;   /* static */
-	if (v[LDS] < 0 || v[LDS] > 2)
-		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[LDS]), 1;
-	if (v[PF] < 0 || v[PF] > (v[LDS] == 2 ? 2 : 1))
-		return snprintf(why, n, "pf=%d: must be 0 or 1, or up to 2 with lds=2", v[PF]), 1;
-	if (tn_fam_flag(v[NT], "nt", why, n) || tn_fam_flag(v[KU], "ku", why, n) ||
-	    tn_fam_flag(v[ZD], "zd", why, n))
+	long long rows = (long long)v[P_by] * v[P_ypt], r = pb->r;
+	long long lds = v[P_lds] == 1 ? (rows + 2 * r) * v[P_bx] * v[P_vec] * 4 : 0;   /* static */
+	if (v[P_lds] < 0 || v[P_lds] > 2)
+		return snprintf(why, n, "lds=%d: must be 0, 1 or 2", v[P_lds]), 1;
+	if (v[P_pf] < 0 || v[P_pf] > (v[P_lds] == 2 ? 2 : 1))
+		return snprintf(why, n, "pf=%d: must be 0 or 1, or up to 2 with lds=2", v[P_pf]), 1;
+	if (tn_fam_flag(v[P_nt], "nt", why, n) || tn_fam_flag(v[P_ku], "ku", why, n) ||
+	    tn_fam_flag(v[P_zd], "zd", why, n))
 		return 1;
-	if (v[ZU] < 1 || v[ZU] > 8)
-		return snprintf(why, n, "zu=%d: must be 1..8", v[ZU]), 1;
-	if (v[ZU] > 1 && v[KU])
-		return snprintf(why, n, "zu=%d with ku=1: ku unrolls the loop fully; take zu=1", v[ZU]), 1;
-	if (v[ZD] && v[LDS] != 2)
+	if (v[P_zu] < 1 || v[P_zu] > 8)
+		return snprintf(why, n, "zu=%d: must be 1..8", v[P_zu]), 1;
+	if (v[P_zu] > 1 && v[P_ku])
+		return snprintf(why, n, "zu=%d with ku=1: ku unrolls the loop fully; take zu=1", v[P_zu]), 1;
+	if (v[P_zd] && v[P_lds] != 2)
 		return snprintf(why, n, "zd=1 needs lds=2"), 1;
-	if (v[ZD] && (pb->nx + v[VEC] * v[BX] - 1) / (v[VEC] * v[BX]) > 65535)
+	if (v[P_zd] && (pb->nx + v[P_vec] * v[P_bx] - 1) / (v[P_vec] * v[P_bx]) > 65535)
 		return snprintf(why, n, "zd=1: grid y (x tiles) exceeds 65535 blocks"), 1;
-	if (tn_fam_ring_check(pb, v[LDS], v[MB], v[BX] * v[BY], why, n))
+	if (tn_fam_ring_check(pb, v[P_lds], v[P_mb], v[P_bx] * v[P_by], why, n))
 		return 1;
-	if (tn_fam_tma_check(pb, v[TMA], v[LDS], v[VEC], lim, why, n))
+	if (tn_fam_tma_check(pb, v[P_tma], v[P_lds], v[P_vec], lim, why, n))
 		return 1;
-	if (!v[ZD] && (pb->nz + v[NW] - 1) / v[NW] > 65535)
-		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
+	if (!v[P_zd] && (pb->nz + v[P_nw] - 1) / v[P_nw] > 65535)
+		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[P_nw]), 1;
 	if (tn_fam_dyn_check(dyn_lds(pb, v), lim, why, n))
 		return 1;
-	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, lds, lim, why, n);
+	return tn_fam_common_check(pb, v[P_vec], v[P_bx], v[P_by], rows, lds, lim, why, n);
 }
 
 static void geom(const struct tn_problem *pb, const int *v, unsigned g[3], unsigned b[3])
 {
-	tn_fam_tile_geom(pb, (const int[3]){ v[VEC] * v[BX], v[BY] * v[YPT], v[NW] }, v[BX],
-			 v[BY], g, b);
-	if (v[ZD]) {                    /* z chunks first */
+	tn_fam_tile_geom(pb, (const int[3]){ v[P_vec] * v[P_bx], v[P_by] * v[P_ypt], v[P_nw] }, v[P_bx],
+			 v[P_by], g, b);
+	if (v[P_zd]) {                    /* z chunks first */
 		unsigned z = g[2];
 		g[2] = g[1];
 		g[1] = g[0];
@@ -171,12 +171,12 @@ static void geom_src(const struct tn_problem *pb, const int *v, char grid[3][96]
 		     unsigned b[3])
 {
 	(void)pb;               /* the same grid at every radius */
-	int wx = v[VEC] * v[BX], wy = v[BY] * v[YPT], z = v[ZD] ? 0 : 2;
-	snprintf(grid[v[ZD] ? 1 : 0], 96, "(nx + %d) / %d", wx - 1, wx);
-	snprintf(grid[v[ZD] ? 2 : 1], 96, "(ny + %d) / %d", wy - 1, wy);
-	snprintf(grid[z], 96, "(nz + %d) / %d", v[NW] - 1, v[NW]);
-	b[0] = (unsigned)v[BX];
-	b[1] = (unsigned)v[BY];
+	int wx = v[P_vec] * v[P_bx], wy = v[P_by] * v[P_ypt], z = v[P_zd] ? 0 : 2;
+	snprintf(grid[v[P_zd] ? 1 : 0], 96, "(nx + %d) / %d", wx - 1, wx);
+	snprintf(grid[v[P_zd] ? 2 : 1], 96, "(ny + %d) / %d", wy - 1, wy);
+	snprintf(grid[z], 96, "(nz + %d) / %d", v[P_nw] - 1, v[P_nw]);
+	b[0] = (unsigned)v[P_bx];
+	b[1] = (unsigned)v[P_by];
 	b[2] = 1;
 }
 
@@ -185,24 +185,23 @@ static int terms(int r) { return 6 * r + 1; }
 const struct tn_family tn_fam_xyz = {
 	.name = "xyz", .tmpl = "xyz.m4",
 	.help = "fused Dxx+Dyy+Dzz in one pass: xy tile in registers or LDS, z register queue",
-	.np = 13,
+	.np = NP,
 	.p = {
-		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x", 1, 1024, 2, { 32, 64 } },
-		{ "by", "threads per block in y", 1, 1024, 3, { 2, 4, 8 } },
-		{ "ypt", "rows per thread", 1, 64, 2, { 2, 4 } },
-		{ "lds", "LDS: 0 none, 1 y tile, 2 async xy tile ring", 0, 2, 2, { 1, 2 } },
+		FAM_P(vec, VEC, "floats per thread in x", 1, 4, (1, 2, 4), 0),
+		FAM_P(bx, BX, "threads per block in x", 1, 1024, (32, 64), 0),
+		FAM_P(by, BY, "threads per block in y", 1, 1024, (2, 4, 8), 0),
+		FAM_P(ypt, YPT, "rows per thread", 1, 64, (2, 4), 0),
+		FAM_P(lds, NONE, "LDS: 0 none, 1 y tile, 2 async xy tile ring", 0, 2, (1, 2), 0),
 		/* the kernel takes its window from the launch: ceil(nz / the grid's
 		 * z chunks), so the five nw share one build */
-		{ "nw", "z planes per block (window length)", 1, 65536, 5, { 48, 64, 96, 192, 512 },
-		  0, 1 },
-		{ "nt", "nontemporal stores", 0, 1, 2, { 0, 1 } },
-		{ "pf", "planes loaded ahead (prefetch depth)", 0, 2, 3, { 0, 1, 2 } },
-		{ "mb", "min blocks per SM for __launch_bounds__ (0: none)", 0, 32, 1, { 0 } },
-		{ "ku", "unroll the plane loop 2R+1 times", 0, 1, 1, { 0 } },
-		{ "zd", "lds 2: chunks meet at their shared z halo", 0, 1, 1, { 0 } },
-		{ "zu", "unroll the plane loop zu times", 1, 8, 3, { 1, 2, 4 } },
-		{ "tma", "lds 2: rows copied by the bulk copy engine (sm_90)", 0, 1, 1, { 0 }, 1 },
+		FAM_P(nw, Z, "z planes per block (window length)", 1, 65536, (48, 64, 96, 192, 512), FAM_LAUNCH),
+		FAM_P(nt, NONE, "nontemporal stores", 0, 1, (0, 1), 0),
+		FAM_P(pf, NONE, "planes loaded ahead (prefetch depth)", 0, 2, (0, 1, 2), 0),
+		FAM_P(mb, NONE, "min blocks per SM for __launch_bounds__ (0: none)", 0, 32, (0), 0),
+		FAM_P(ku, NONE, "unroll the plane loop 2R+1 times", 0, 1, (0), 0),
+		FAM_P(zd, NONE, "lds 2: chunks meet at their shared z halo", 0, 1, (0), 0),
+		FAM_P(zu, NONE, "unroll the plane loop zu times", 1, 8, (1, 2, 4), 0),
+		FAM_P(tma, NONE, "lds 2: rows copied by the bulk copy engine (sm_90)", 0, 1, (0), FAM_LATE),
 	},
 
 	.check = check, .geom = geom, .geom_src = geom_src, .dyn_lds = dyn_lds, .bytes = tn_fam_bytes,

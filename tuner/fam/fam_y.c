@@ -17,22 +17,22 @@
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, YPT, LDS, NW, NT, ACC };
+enum { P_vec, P_bx, P_by, P_ypt, P_lds, P_nw, P_nt, P_acc, NP };
 
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
 {
 	/* domains are bounded (tn_space_set), so these products fit */
-	long long rows = (long long)v[BY] * v[YPT];
-	long long lds = v[LDS] ? (rows + 2LL * pb->r) * v[BX] * v[VEC] * 4 : 0;
-	if (tn_fam_flag(v[LDS], "lds", why, n) || tn_fam_flag(v[NT], "nt", why, n) ||
-	    tn_fam_flag(v[ACC], "acc", why, n))
+	long long rows = (long long)v[P_by] * v[P_ypt];
+	long long lds = v[P_lds] ? (rows + 2LL * pb->r) * v[P_bx] * v[P_vec] * 4 : 0;
+	if (tn_fam_flag(v[P_lds], "lds", why, n) || tn_fam_flag(v[P_nt], "nt", why, n) ||
+	    tn_fam_flag(v[P_acc], "acc", why, n))
 		return 1;
-	if (v[NW] < 1)
-		return snprintf(why, n, "nw=%d: must be positive", v[NW]), 1;
-	if ((pb->nz + (long long)v[NW] - 1) / v[NW] > 65535)
-		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[NW]), 1;
-	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], rows, lds, lim, why, n);
+	if (v[P_nw] < 1)
+		return snprintf(why, n, "nw=%d: must be positive", v[P_nw]), 1;
+	if ((pb->nz + (long long)v[P_nw] - 1) / v[P_nw] > 65535)
+		return snprintf(why, n, "nw=%d: grid z exceeds 65535 blocks", v[P_nw]), 1;
+	return tn_fam_common_check(pb, v[P_vec], v[P_bx], v[P_by], rows, lds, lim, why, n);
 }
 
 static int terms(int r) { return 2 * r + 1; }
@@ -40,16 +40,16 @@ static int terms(int r) { return 2 * r + 1; }
 const struct tn_family tn_fam_y = {
 	.name = "y", .tmpl = "y.m4",
 	.help = "Dyy alone (a multi-pass y pass): taps from memory or through an LDS tile",
-	.np = 8,
+	.np = NP,
 	.p = {
-		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 256 } },
-		{ "by", "threads per block in y", 1, 1024, 3, { 1, 4, 8 } },
-		{ "ypt", "rows per thread", 1, 64, 2, { 1, 4 } },
-		{ "lds", "0 taps from memory, 1 LDS tile", 0, 1, 2, { 0, 1 } },
-		{ "nw", "z planes per block", 1, 65536, 1, { 8 } },
-		{ "nt", "nontemporal stores", 0, 1, 2, { 0, 1 } },
-		{ "acc", "add to the output (out += D u)", 0, 1, 2, { 0, 1 } },
+		FAM_P(vec, VEC, "floats per thread in x", 1, 4, (1, 2, 4), 0),
+		FAM_P(bx, BX, "threads per block in x", 1, 1024, (32, 64, 256), 0),
+		FAM_P(by, BY, "threads per block in y", 1, 1024, (1, 4, 8), 0),
+		FAM_P(ypt, YPT, "rows per thread", 1, 64, (1, 4), 0),
+		FAM_P(lds, NONE, "0 taps from memory, 1 LDS tile", 0, 1, (0, 1), 0),
+		FAM_P(nw, Z, "z planes per block", 1, 65536, (8), 0),
+		FAM_P(nt, NONE, "nontemporal stores", 0, 1, (0, 1), 0),
+		FAM_P(acc, ACC, "add to the output (out += D u)", 0, 1, (0, 1), 0),
 	},
 
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,

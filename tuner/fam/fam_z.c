@@ -16,22 +16,22 @@
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, NW, PF, NT, ACC };
+enum { P_vec, P_bx, P_by, P_nw, P_pf, P_nt, P_acc, NP };
 
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
 {
-	if (tn_fam_flag(v[PF], "pf", why, n) || tn_fam_flag(v[NT], "nt", why, n) ||
-	    tn_fam_flag(v[ACC], "acc", why, n))
+	if (tn_fam_flag(v[P_pf], "pf", why, n) || tn_fam_flag(v[P_nt], "nt", why, n) ||
+	    tn_fam_flag(v[P_acc], "acc", why, n))
 		return 1;
-	if (v[NW] < 1)
-		return snprintf(why, n, "nw=%d: must be at least 1", v[NW]), 1;
-	if (v[PF] && v[NW] == 1)
+	if (v[P_nw] < 1)
+		return snprintf(why, n, "nw=%d: must be at least 1", v[P_nw]), 1;
+	if (v[P_pf] && v[P_nw] == 1)
 		return snprintf(why, n, "pf=1 needs the window (nw > 1); nw=1 is the baseline"), 1;
-	if ((pb->nz + v[NW] - 1) / v[NW] > 65535)
-		return snprintf(why, n, "nw=%d: grid z = %d blocks exceeds 65535", v[NW],
-				(pb->nz + v[NW] - 1) / v[NW]), 1;
-	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], v[BY], 0, lim, why, n);
+	if ((pb->nz + v[P_nw] - 1) / v[P_nw] > 65535)
+		return snprintf(why, n, "nw=%d: grid z = %d blocks exceeds 65535", v[P_nw],
+				(pb->nz + v[P_nw] - 1) / v[P_nw]), 1;
+	return tn_fam_common_check(pb, v[P_vec], v[P_bx], v[P_by], v[P_by], 0, lim, why, n);
 }
 
 static int terms(int r) { return 2 * r + 1; }
@@ -42,15 +42,15 @@ static int terms(int r) { return 2 * r + 1; }
 const struct tn_family tn_fam_z = {
 	.name = "z", .tmpl = "z.m4",
 	.help = "Dzz alone: baseline (nw=1) or register sliding window along z",
-	.np = 7,
+	.np = NP,
 	.p = {
-		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x", 1, 1024, 3, { 32, 64, 256 } },
-		{ "by", "threads per block in y", 1, 1024, 2, { 1, 4 } },
-		{ "nw", "z planes per thread (1: baseline, else window)", 1, 65536, 3, { 1, 32, 128 } },
-		{ "pf", "window: load the next plane one step ahead", 0, 1, 2, { 0, 1 } },
-		{ "nt", "nontemporal stores", 0, 1, 2, { 0, 1 } },
-		{ "acc", "add to the output (out += Dzz u)", 0, 1, 2, { 0, 1 } },
+		FAM_P(vec, VEC, "floats per thread in x", 1, 4, (1, 2, 4), 0),
+		FAM_P(bx, BX, "threads per block in x", 1, 1024, (32, 64, 256), 0),
+		FAM_P(by, BY, "threads per block in y", 1, 1024, (1, 4), 0),
+		FAM_P(nw, Z, "z planes per thread (1: baseline, else window)", 1, 65536, (1, 32, 128), 0),
+		FAM_P(pf, NONE, "window: load the next plane one step ahead", 0, 1, (0, 1), 0),
+		FAM_P(nt, NONE, "nontemporal stores", 0, 1, (0, 1), 0),
+		FAM_P(acc, ACC, "add to the output (out += Dzz u)", 0, 1, (0, 1), 0),
 	},
 
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,

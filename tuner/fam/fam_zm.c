@@ -16,24 +16,24 @@
 
 #include <stdio.h>
 
-enum { VEC, BX, BY, NM, UN, ACC };
+enum { P_vec, P_bx, P_by, P_nm, P_un, P_acc, NP };
 
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
 {
-	int un = v[UN] ? v[UN] : 2 * pb->r + 1;
-	if (tn_fam_flag(v[ACC], "acc", why, n))
+	int un = v[P_un] ? v[P_un] : 2 * pb->r + 1;
+	if (tn_fam_flag(v[P_acc], "acc", why, n))
 		return 1;
-	if (v[BX] < 1 || v[BY] < 1 || v[NM] < 1)
+	if (v[P_bx] < 1 || v[P_by] < 1 || v[P_nm] < 1)
 		return snprintf(why, n, "bx, by and nm must be positive"), 1;
-	if (v[UN] < 0 || v[UN] > 32)
-		return snprintf(why, n, "un=%d: must be 0 (2R+1) or 1..32", v[UN]), 1;
-	if (un > v[NM])
+	if (v[P_un] < 0 || v[P_un] > 32)
+		return snprintf(why, n, "un=%d: must be 0 (2R+1) or 1..32", v[P_un]), 1;
+	if (un > v[P_nm])
 		return snprintf(why, n, "un=%d: %d steps per iteration exceed the march of nm=%d planes",
-				v[UN], un, v[NM]), 1;
-	if ((pb->nz + (long long)v[NM] - 1) / v[NM] > 65535)
-		return snprintf(why, n, "nm=%d: grid z = ceil(nz/nm) exceeds 65535 blocks", v[NM]), 1;
-	return tn_fam_common_check(pb, v[VEC], v[BX], v[BY], v[BY], 0, lim, why, n);
+				v[P_un], un, v[P_nm]), 1;
+	if ((pb->nz + (long long)v[P_nm] - 1) / v[P_nm] > 65535)
+		return snprintf(why, n, "nm=%d: grid z = ceil(nz/nm) exceeds 65535 blocks", v[P_nm]), 1;
+	return tn_fam_common_check(pb, v[P_vec], v[P_bx], v[P_by], v[P_by], 0, lim, why, n);
 }
 
 static int terms(int r) { return 2 * r + 1; }
@@ -44,14 +44,14 @@ static int terms(int r) { return 2 * r + 1; }
 const struct tn_family tn_fam_zm = {
 	.name = "zm", .tmpl = "zm.m4",
 	.help = "Dzz alone by marching along z: a register queue of 2R+1 planes, unrolled march",
-	.np = 6,
+	.np = NP,
 	.p = {
-		{ "vec", "floats per thread in x", 1, 4, 3, { 1, 2, 4 } },
-		{ "bx", "threads per block in x", 1, 1024, 2, { 32, 128 } },
-		{ "by", "threads per block in y", 1, 1024, 2, { 1, 4 } },
-		{ "nm", "planes marched per thread", 1, 65536, 2, { 32, 128 } },
-		{ "un", "march steps per unrolled iteration (0: 2R+1)", 0, 32, 4, { 0, 1, 2, 4 } },
-		{ "acc", "add to the output (out += Dzz u)", 0, 1, 2, { 0, 1 } },
+		FAM_P(vec, VEC, "floats per thread in x", 1, 4, (1, 2, 4), 0),
+		FAM_P(bx, BX, "threads per block in x", 1, 1024, (32, 128), 0),
+		FAM_P(by, BY, "threads per block in y", 1, 1024, (1, 4), 0),
+		FAM_P(nm, Z, "planes marched per thread", 1, 65536, (32, 128), 0),
+		FAM_P(un, NONE, "march steps per unrolled iteration (0: 2R+1)", 0, 32, (0, 1, 2, 4), 0),
+		FAM_P(acc, ACC, "add to the output (out += Dzz u)", 0, 1, (0, 1), 0),
 	},
 
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .bytes = tn_fam_bytes, .coef = tn_fam_coef,

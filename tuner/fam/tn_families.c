@@ -1,14 +1,22 @@
 /*
  * tn_families.c: the family table, and finding a family by name. Adding a
- * family is one template in templates/ plus one descriptor listed here
- * (and declared in fam.h); what descriptors share is in fam_share.c, below
- * this table, so that no descriptor depends on it.
+ * family is one template in templates/, one descriptor in fam_NAME.c (the
+ * Makefile builds every tuner/fam/fam_*.c), and its line here, declared
+ * and listed (docs/contributing.md); what descriptors share is in
+ * fam_share.c, below this table, so that no descriptor depends on it.
  */
 #include "fam.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+extern const struct tn_family tn_fam_xyz;
+extern const struct tn_family tn_fam_bugs;      /* test only: FDTUNE_TEST_BUGS=1 */
+extern const struct tn_family tn_fam_x, tn_fam_y, tn_fam_z, tn_fam_xy;
+extern const struct tn_family tn_fam_xs, tn_fam_ym, tn_fam_zm;
+extern const struct tn_family tn_fam_dxy, tn_fam_dxz, tn_fam_dyz, tn_fam_d1x, tn_fam_d1y, tn_fam_d1z;
+extern const struct tn_family tn_fam_iso3dfd;
 
 const struct tn_family *const tn_families[] = {
 	&tn_fam_xyz,

@@ -22,6 +22,14 @@ int tn_param_index(const struct tn_family *f, const char *name)
 	return -1;
 }
 
+int tn_param_role(const struct tn_family *f, enum tn_role r)
+{
+	for (int i = 0; i < f->np; i++)
+		if (f->p[i].role == r)
+			return i;
+	return -1;
+}
+
 void tn_space_default(const struct tn_family *f, struct tn_space *s)
 {
 	memset(s, 0, sizeof *s);

@@ -164,7 +164,7 @@ struct tn_pcost tn_bench_cost(const struct tn_problem *pb, const struct rt_dev *
 	 * family's base, the reference and its magnitudes, and the CPU check's
 	 * widened fields when it is on */
 	c.host = (double)l.total * (4 + es + (wave ? 8 : 0) +
-				    (tn_param_index(pb->fam, "acc") >= 0 ? 4 : 0) +
+				    (tn_param_role(pb->fam, TN_ROLE_ACC) >= 0 ? 4 : 0) +
 				    ((check_mode() & TN_CHECK_CPU) && wave ? 2.0 * es : 0)) +
 		 12.0 * nref * pts;
 	return c;
@@ -217,7 +217,7 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct 
 		     upload_field(b->da0, b->in, b->l.total, b->es, err, n) ||
 		     upload_field(b->db0, b->in2, b->l.total, b->es, err, n)))
 		goto fail;
-	if ((b->acc = tn_param_index(pb->fam, "acc")) >= 0) {
+	if ((b->acc = tn_param_role(pb->fam, TN_ROLE_ACC)) >= 0) {
 		if (rt_alloc(&b->dbase, bytes, err, n) ||
 		    upload_field(b->dbase, b->base, b->l.total, b->es, err, n))
 			goto fail;

@@ -70,7 +70,7 @@ static struct parts parts_of(const struct tn_problem *pb, struct tn_layout *l)
 		p.vel = p.size + fb;
 		p.size += 2 * fb;
 	}
-	if (tn_param_index(pb->fam, "acc") >= 0) {
+	if (tn_param_role(pb->fam, TN_ROLE_ACC) >= 0) {
 		p.base = p.size;
 		p.size += fb;
 	}
