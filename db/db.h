@@ -67,36 +67,36 @@ int db_handle(struct db *d, struct sqlite3 **h, char *err, size_t n);
 /* Numeric fields <= 0 mean "unknown": stored as NULL, and never overwrite a
  * known value.  uuid NULL is stored as ''. */
 struct db_device {
-    const char *vendor, *name, *arch, *uuid;
-    int sms;
-    long long mem_bytes, l2_bytes;
-    int lds_per_block, max_threads;
+	const char *vendor, *name, *arch, *uuid;
+	int sms;
+	long long mem_bytes, l2_bytes;
+	int lds_per_block, max_threads;
 };
 /* Insert-or-get by (vendor,name,arch,uuid); updates the numeric fields. */
 int db_device_id(struct db *d, const struct db_device *dev, long long *id, char *err, size_t n);
 /* Record a copy-bandwidth calibration; also sets calibrated_at to now (UTC). */
 int db_device_set_copy(struct db *d, long long dev, double copy_gbs, double memcpy_gbs,
-                       long long bytes, char *err, size_t n);
+					   long long bytes, char *err, size_t n);
 /* *copy_gbs = the calibrated copy bandwidth, 0 when never calibrated.
  * An unknown device id is an error. */
 int db_device_copy(struct db *d, long long dev, double *copy_gbs, char *err, size_t n);
 
 /* Insert-or-get; radius >= 0, nx, ny, nz > 0. */
 int db_problem_id(struct db *d, const char *family, int radius, int nx, int ny, int nz,
-                  const char *precision, long long *id, char *err, size_t n);
+				  const char *precision, long long *id, char *err, size_t n);
 /* Insert-or-get; params_json is canonical JSON text produced by the caller
  * (equal configurations must produce byte-identical text). */
 int db_config_id(struct db *d, const char *family, const char *params_json, long long *id,
-                 char *err, size_t n);
+				 char *err, size_t n);
 
 /* mode is "gpu" or "compile-only"; dev 0 = no device (stored as NULL).
  * The sweep starts with status 'running'. */
 int db_sweep_begin(struct db *d, const char *cmdline, const char *host, long long dev,
-                   long long prob, const char *mode, long long *id, char *err, size_t n);
+				   long long prob, const char *mode, long long *id, char *err, size_t n);
 /* status is 'done', 'failed' or 'interrupted'; negative counts and a NULL
  * message are stored as NULL.  Sets ended to now (UTC). */
 int db_sweep_end(struct db *d, long long id, const char *status, long long n_space,
-                 long long n_pruned, const char *message, char *err, size_t n);
+				 long long n_pruned, const char *message, char *err, size_t n);
 /* db_sweep_begin records the pid of the calling process and its identity
  * (db_int.h's db_proc_id) with the sweep, from schema 5 on.
  *
@@ -119,28 +119,28 @@ int db_live_sweeps(struct db *d, FILE *out, const char *prefix, int *count, char
 /* sweep_id 0 = none; compile_ms NaN and negative regs/lds/spill = unknown
  * (NULL).  status is 'ok', 'compile_error' or 'gen_error'; log may be NULL. */
 struct db_build {
-    long long config_id, sweep_id;
-    const char *compiler, *compiler_version, *arch, *options, *source_hash;
-    double compile_ms;
-    int regs, lds_bytes, spill_bytes;
-    const char *status, *log;
+	long long config_id, sweep_id;
+	const char *compiler, *compiler_version, *arch, *options, *source_hash;
+	double compile_ms;
+	int regs, lds_bytes, spill_bytes;
+	const char *status, *log;
 };
 int db_build_add(struct db *d, const struct db_build *b, long long *id /* may be NULL */,
-                 char *err, size_t n);
+				 char *err, size_t n);
 /* As db_build_add, unless db_build_recorded finds a build of b's config,
  * arch and compiler for problem prob already: then nothing is recorded and
  * *id = 0. The check and the insert are one statement, so two sweeps of one
  * problem writing one database record each build once. */
 int db_build_add_once(struct db *d, const struct db_build *b, long long prob, long long *id,
-                      char *err, size_t n);
+					  char *err, size_t n);
 
 /* A recorded build as db_run_build reads it back; regs, lds_bytes and
  * spill_bytes are -1 where unknown. */
 struct db_build_row {
-    long long id;
-    char compiler[64], compiler_version[64], arch[64], options[512], source_hash[17];
-    char status[16];
-    int regs, lds_bytes, spill_bytes;
+	long long id;
+	char compiler[64], compiler_version[64], arch[64], options[512], source_hash[17];
+	char status[16];
+	int regs, lds_bytes, spill_bytes;
 };
 /* The build that run `run` timed: 0 with *b filled; -1 when the run has no
  * build, or one of another configuration than the run's (its source is
@@ -153,29 +153,29 @@ int db_run_build(struct db *d, long long run, struct db_build_row *b, char *err,
  * `run` first, then the others newest first; at most max ids into
  * ids[0..*count). */
 int db_run_repeats(struct db *d, long long run, const char *values, long long *ids, int max,
-                   int *count, char *err, size_t n);
+				   int *count, char *err, size_t n);
 
 /* sweep_id, build_id 0 = none.  status is one of 'ok', 'compile_error',
  * 'load_error', 'launch_error', 'wrong_result', 'resource_limit', 'timeout'. */
 struct db_run {
-    long long sweep_id, build_id, device_id, problem_id, config_id;
-    const char *status, *message;
-    double median_ms, min_ms, max_ms;
-    int reps;
-    double gbs, mcells, pct_copy, max_err, err_bound;
+	long long sweep_id, build_id, device_id, problem_id, config_id;
+	const char *status, *message;
+	double median_ms, min_ms, max_ms;
+	int reps;
+	double gbs, mcells, pct_copy, max_err, err_bound;
 };
 /* NaN doubles (and reps < 0) are stored as NULL. */
 int db_run_add(struct db *d, const struct db_run *r, long long *id /* may be NULL */, char *err,
-               size_t n);
+			   size_t n);
 /* The energy of run `run`, measured in the process that timed it (schema
  * 8): source names the counter ("NVML"); joules a launch and a billion
  * points; the windows' mean power, spread ((max - min) / median) and
  * seconds; the power limit and clocks in force, NaN when unknown. */
 struct db_energy {
-    const char *source;
-    double joules, j_per_gpt, watts, spread, seconds;
-    int windows;
-    double limit_w, sm_mhz, mem_mhz;
+	const char *source;
+	double joules, j_per_gpt, watts, spread, seconds;
+	int windows;
+	double limit_w, sm_mhz, mem_mhz;
 };
 int db_energy_add(struct db *d, long long run, const struct db_energy *e, char *err, size_t n);
 /* As db_run_add, unless db_run_recorded finds a run of r's device model
@@ -191,13 +191,13 @@ int db_run_add_once(struct db *d, const struct db_run *r, long long *id, char *e
  * resource_limit, launch_error, timeout: a kernel that faulted or hung once
  * does so again): what a resumed sweep skips. Load errors are run again. */
 int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, int *yes,
-                    double *ms, char *err, size_t n);
+					double *ms, char *err, size_t n);
 
 /* *yes = 1 when config cfg has a build recorded for arch with compiler (its
  * name and version), ok or failed, by a sweep of problem prob: what a resumed
  * compile-only sweep skips. */
 int db_build_recorded(struct db *d, long long cfg, long long prob, const char *arch,
-                      const char *compiler, int *yes, char *err, size_t n);
+					  const char *compiler, int *yes, char *err, size_t n);
 
 /* The generated sources kept (db_source.c), by the hash of the text
  * (gen_hash, as builds.source_hash holds it).  db_source_put keeps src
@@ -223,12 +223,12 @@ int db_source_count(struct db *d, long long *count, char *err, size_t n);
  * returned. */
 int db_compact(const char *from, const char *to, int k, long long *runs, char *err, size_t n);
 struct db_unkept {
-    long long run;
-    const char *device, *family, *precision, *params, *source_hash;
-    int radius, nx, ny, nz, rank, acc;     /* acc: 1 for an accumulating kernel */
+	long long run;
+	const char *device, *family, *precision, *params, *source_hash;
+	int radius, nx, ny, nz, rank, acc;     /* acc: 1 for an accumulating kernel */
 };
 int db_each_unkept(struct db *d, int k, int (*fn)(void *ctx, const struct db_unkept *u),
-                   void *ctx, char *err, size_t n);
+				   void *ctx, char *err, size_t n);
 
 /* Merges the fdtune database at src into d in one transaction (see
  * db_merge.c for how rows are matched): merging the same file twice adds
@@ -244,9 +244,9 @@ int db_each_unkept(struct db *d, int k, int (*fn)(void *ctx, const struct db_unk
  * itself (target need not exist), src that db_read refuses, and device
  * (NULL: all) that matches no device of src. 0, or -1 with err. */
 int db_merge_check(const char *target, const char *src, const char *device, char *err,
-                   size_t n);
+				   size_t n);
 int db_merge(struct db *d, const char *src, const char *device, long long *runs,
-             long long *builds, char *err, size_t n);
+			 long long *builds, char *err, size_t n);
 
 enum db_fmt { DB_TABLE, DB_CSV, DB_JSON };
 struct db_filter;
@@ -254,17 +254,17 @@ struct db_filter;
  * size and precision: fused xyz against two and three passes. 0 after
  * printing; DB_NOMATCH with err saying what is needed. */
 int db_strategies(struct db *d, const struct db_filter *f, enum db_fmt fmt, FILE *out,
-                  char *err, size_t n);
+				  char *err, size_t n);
 /* SQL true where the device name column d or the arch column a contains the
  * text bound to p: literally (% and _ are themselves), ASCII case aside. */
 #define DB_DEVICE_HAS(d, a, p) \
-    " (instr(lower(" d "), lower(" p ")) > 0 OR instr(lower(" a "), lower(" p ")) > 0)"
+	" (instr(lower(" d "), lower(" p ")) > 0 OR instr(lower(" a "), lower(" p ")) > 0)"
 /* SQL: column device_id is a board of the same model (vendor, name, arch)
  * as the board whose devices.id is the parameter p ("?1"). A board is its
  * UUID; what is recorded, resumed, ranked and reported is the model's. */
 #define DB_SAME_MODEL(p) \
-    "device_id IN (SELECT m.id FROM devices m JOIN devices o USING (vendor, name, arch)" \
-    " WHERE o.id = " p ")"
+	"device_id IN (SELECT m.id FROM devices m JOIN devices o USING (vendor, name, arch)" \
+	" WHERE o.id = " p ")"
 /* NULL / 0 = any.  device: device name or arch contains it (DB_DEVICE_HAS);
  * family and precision match exactly; nx, ny, nz (all or none) the size. */
 /* What "best" means: the shortest median time, the least energy a point
@@ -272,9 +272,9 @@ int db_strategies(struct db *d, const struct db_filter *f, enum db_fmt fmt, FILE
  * energy-delay product (J/Gpt x ms). */
 enum db_objective { DB_OBJ_TIME, DB_OBJ_ENERGY, DB_OBJ_EDP };
 struct db_filter {
-    const char *device, *family, *precision;
-    int radius, nx, ny, nz;
-    enum db_objective objective;        /* 0: time */
+	const char *device, *family, *precision;
+	int radius, nx, ny, nz;
+	enum db_objective objective;        /* 0: time */
 };
 /*
  * Print the fastest record of each (device, problem) matching f (f may be
@@ -294,44 +294,44 @@ struct db_filter {
  * " in PATH"); -1 on error.
  */
 int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, FILE *out,
-            char *err, size_t n);
+			char *err, size_t n);
 
 /* A successful run, as exports need it. */
 struct db_pick {
-    long long run;
-    char device[256], arch[64], family[64], precision[16], params[1024], created[32];
-    int radius, nx, ny, nz;
-    double median_ms, gbs, pct_copy;
+	long long run;
+	char device[256], arch[64], family[64], precision[16], params[1024], created[32];
+	int radius, nx, ny, nz;
+	double median_ms, gbs, pct_copy;
 };
 /* The fastest record (v_current) matching f, of the largest problem when several sizes
  * match, a storing one (params without "acc":1) before any that accumulates
  * (or run id `run` when nonzero, which must also match f). 0 with *p
  * filled; DB_NOMATCH with the message of db_best; -1 on error. */
 int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pick *p,
-            char *err, size_t n);
+			char *err, size_t n);
 /* Calls fn for every run of the device and problem of run `like`, in the
  * order they were recorded: params (JSON), status, median_ms (-1 when not
  * timed). A nonzero return of fn stops the walk and is returned. */
 int db_each_run(struct db *d, long long like,
-                int (*fn)(void *ctx, const char *params, const char *status, double ms),
-                void *ctx, char *err, size_t n);
+				int (*fn)(void *ctx, const char *params, const char *status, double ms),
+				void *ctx, char *err, size_t n);
 /* Calls fn for the k fastest records (v_current) of problem prob on the
  * device model of device dev, fastest first: params (JSON) and median_ms. A
  * nonzero return of fn stops the walk and is returned. */
 int db_each_record(struct db *d, long long dev, long long prob, int k,
-                   int (*fn)(void *ctx, const char *params, double ms), void *ctx,
-                   char *err, size_t n);
+				   int (*fn)(void *ctx, const char *params, double ms), void *ctx,
+				   char *err, size_t n);
 /* The names of the devices with ok runs matching f (NULL: any), sorted, at most max. */
 int db_devices(struct db *d, const struct db_filter *f, char names[][256], int max, int *count,
-               char *err, size_t n);
+			   char *err, size_t n);
 /* The sizes nx, ny, nz with ok runs matching f, by point count, then nx, ny,
  * nz (the order of fdt_rule.h), at most max. */
 int db_sizes(struct db *d, const struct db_filter *f, int sizes[][3], int max, int *count,
-             char *err, size_t n);
+			 char *err, size_t n);
 /* The integer at $.key of json (SQLite's json_extract); *found = 0 when
  * there is none. */
 int db_json_int(struct db *d, const char *json, const char *key, int *v, int *found,
-                char *err, size_t n);
+				char *err, size_t n);
 
 /* The relatives of a problem (db_related.c): the k fastest configurations
  * of every other problem of its family and precision with ok runs on its
@@ -347,21 +347,21 @@ int db_json_int(struct db *d, const char *json, const char *key, int *v, int *fo
  * from the others only. A relative is then a (device, problem) pair. */
 enum { DB_REL_OWN, DB_REL_OTHERS, DB_REL_ALL };
 struct db_related {
-    long long device_id, problem_id, run;
-    const char *arch;
-    int skip_size, k, per_value, devices;
+	long long device_id, problem_id, run;
+	const char *arch;
+	int skip_size, k, per_value, devices;
 };
 struct db_related_row {
-    const char *params;     /* JSON, valid during the call */
-    long long problem_id, device_id;
-    int radius, nx, ny, nz, rank;   /* rank 1: the fastest of its problem on its device */
-    int other;              /* 1: of another device than the one asked about (0 by arch) */
-    double ms;
+	const char *params;     /* JSON, valid during the call */
+	long long problem_id, device_id;
+	int radius, nx, ny, nz, rank;   /* rank 1: the fastest of its problem on its device */
+	int other;              /* 1: of another device than the one asked about (0 by arch) */
+	double ms;
 };
 /* Calls fn for each row, problem by problem, fastest first; a nonzero return
  * of fn stops the walk and is returned. -1 on a database error. */
 int db_each_related(struct db *d, const struct db_related *q,
-                    int (*fn)(void *ctx, const struct db_related_row *row), void *ctx,
-                    char *err, size_t n);
+					int (*fn)(void *ctx, const struct db_related_row *row), void *ctx,
+					char *err, size_t n);
 
 #endif

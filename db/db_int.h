@@ -57,55 +57,55 @@ struct db { sqlite3 *h; sqlite3_stmt *json; };
  * v_current: the text is frozen there, so a change to it is a new macro and
  * a new migration. */
 #define DB_CURRENT \
-    "SELECT * FROM (SELECT v.*, ROW_NUMBER() OVER (PARTITION BY device, arch, problem_id," \
-    " config_id ORDER BY created DESC, run_id DESC) AS nth FROM v_runs v" \
-    " WHERE status IN ('ok', 'wrong_result', 'compile_error', 'launch_error'," \
-    " 'resource_limit')) WHERE nth = 1 AND status = 'ok' AND median_ms IS NOT NULL"
+	"SELECT * FROM (SELECT v.*, ROW_NUMBER() OVER (PARTITION BY device, arch, problem_id," \
+	" config_id ORDER BY created DESC, run_id DESC) AS nth FROM v_runs v" \
+	" WHERE status IN ('ok', 'wrong_result', 'compile_error', 'launch_error'," \
+	" 'resource_limit')) WHERE nth = 1 AND status = 'ok' AND median_ms IS NOT NULL"
 /* DB_CURRENT_IDS_OF(cond): the run ids of DB_CURRENT among the runs r (of
  * devices d) where the SQL condition cond holds, computed on the runs and
  * devices tables alone, 3x faster than DB_CURRENT's rows over a whole
  * history, and with a cond on r.problem_id only those problems' runs are
  * ranked. With cond "1", the run ids of every row of DB_CURRENT. */
 #define DB_CURRENT_IDS_OF(cond) \
-    "SELECT id FROM (SELECT r.id, r.status, r.median_ms, ROW_NUMBER() OVER" \
-    " (PARTITION BY d.name, d.arch, r.problem_id, r.config_id ORDER BY r.created DESC," \
-    " r.id DESC) AS nth FROM runs r JOIN devices d ON d.id = r.device_id" \
-    " WHERE r.status IN ('ok', 'wrong_result', 'compile_error', 'launch_error'," \
-    " 'resource_limit') AND (" cond ")) WHERE nth = 1 AND status = 'ok'" \
-    " AND median_ms IS NOT NULL"
+	"SELECT id FROM (SELECT r.id, r.status, r.median_ms, ROW_NUMBER() OVER" \
+	" (PARTITION BY d.name, d.arch, r.problem_id, r.config_id ORDER BY r.created DESC," \
+	" r.id DESC) AS nth FROM runs r JOIN devices d ON d.id = r.device_id" \
+	" WHERE r.status IN ('ok', 'wrong_result', 'compile_error', 'launch_error'," \
+	" 'resource_limit') AND (" cond ")) WHERE nth = 1 AND status = 'ok'" \
+	" AND median_ms IS NOT NULL"
 /* A cond for it: r.problem_id is of a problem matching the filter of
  * parameters ?2 family, ?3 precision, ?4 radius, ?6-?8 size (NULL / 0 =
  * any), as db_best's queries bind them. */
 #define DB_PROBLEM_MATCH \
-    "r.problem_id IN (SELECT id FROM problems WHERE (?2 IS NULL OR family = ?2)" \
-    " AND (?3 IS NULL OR precision = ?3) AND (?4 = 0 OR radius = ?4)" \
-    " AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)))"
+	"r.problem_id IN (SELECT id FROM problems WHERE (?2 IS NULL OR family = ?2)" \
+	" AND (?3 IS NULL OR precision = ?3) AND (?4 = 0 OR radius = ?4)" \
+	" AND (?6 = 0 OR (nx = ?6 AND ny = ?7 AND nz = ?8)))"
 
 /* The SELECT of the view v_strategies (schema 3), over the passes P: the
  * view's text in migration 3, which must not change, and db_strategies'
  * query over a snapshot of v_passes (db_strategy.c). */
 #define DB_STRATEGIES(P) \
-    "SELECT *, two_pass_ms / fused_ms AS fused_vs_two,\n" \
-    " three_pass_ms / fused_ms AS fused_vs_three,\n" \
-    " CASE WHEN fused_ms <= coalesce(min(two_pass_ms, three_pass_ms), two_pass_ms, three_pass_ms,\n" \
-    "   fused_ms) THEN 'fused' WHEN two_pass_ms <= coalesce(three_pass_ms, two_pass_ms)\n" \
-    "   THEN 'two-pass' ELSE 'three-pass' END AS winner\n" \
-    "FROM (SELECT f.device, f.arch, f.radius, f.nx, f.ny, f.nz, f.precision, f.ms AS fused_ms,\n" \
-    " (SELECT min(a.ms + b.ms) FROM " P " a JOIN " P " b USING (device, arch, radius,\n" \
-    "   nx, ny, nz, precision) WHERE a.device = f.device AND a.arch = f.arch\n" \
-    "   AND a.radius = f.radius AND a.nx = f.nx AND a.ny = f.ny AND a.nz = f.nz\n" \
-    "   AND a.precision = f.precision AND a.acc = 0 AND b.acc = 1\n" \
-    "   AND ((a.family = 'xy' AND b.family = 'z') OR (a.family = 'z' AND b.family = 'xy')))\n" \
-    "  AS two_pass_ms,\n" \
-    " (SELECT min(a.ms + b.ms + c.ms) FROM " P " a JOIN " P " b USING (device, arch,\n" \
-    "   radius, nx, ny, nz, precision) JOIN " P " c USING (device, arch, radius, nx, ny,\n" \
-    "   nz, precision) WHERE a.device = f.device AND a.arch = f.arch\n" \
-    "   AND a.radius = f.radius AND a.nx = f.nx AND a.ny = f.ny AND a.nz = f.nz\n" \
-    "   AND a.precision = f.precision AND a.acc = 0 AND b.acc = 1 AND c.acc = 1\n" \
-    "   AND a.family IN ('x', 'y', 'z') AND b.family IN ('x', 'y', 'z')\n" \
-    "   AND c.family IN ('x', 'y', 'z') AND a.family <> b.family AND a.family <> c.family\n" \
-    "   AND b.family < c.family) AS three_pass_ms\n" \
-    "FROM " P " f WHERE f.family = 'xyz')"
+	"SELECT *, two_pass_ms / fused_ms AS fused_vs_two,\n" \
+	" three_pass_ms / fused_ms AS fused_vs_three,\n" \
+	" CASE WHEN fused_ms <= coalesce(min(two_pass_ms, three_pass_ms), two_pass_ms, three_pass_ms,\n" \
+	"   fused_ms) THEN 'fused' WHEN two_pass_ms <= coalesce(three_pass_ms, two_pass_ms)\n" \
+	"   THEN 'two-pass' ELSE 'three-pass' END AS winner\n" \
+	"FROM (SELECT f.device, f.arch, f.radius, f.nx, f.ny, f.nz, f.precision, f.ms AS fused_ms,\n" \
+	" (SELECT min(a.ms + b.ms) FROM " P " a JOIN " P " b USING (device, arch, radius,\n" \
+	"   nx, ny, nz, precision) WHERE a.device = f.device AND a.arch = f.arch\n" \
+	"   AND a.radius = f.radius AND a.nx = f.nx AND a.ny = f.ny AND a.nz = f.nz\n" \
+	"   AND a.precision = f.precision AND a.acc = 0 AND b.acc = 1\n" \
+	"   AND ((a.family = 'xy' AND b.family = 'z') OR (a.family = 'z' AND b.family = 'xy')))\n" \
+	"  AS two_pass_ms,\n" \
+	" (SELECT min(a.ms + b.ms + c.ms) FROM " P " a JOIN " P " b USING (device, arch,\n" \
+	"   radius, nx, ny, nz, precision) JOIN " P " c USING (device, arch, radius, nx, ny,\n" \
+	"   nz, precision) WHERE a.device = f.device AND a.arch = f.arch\n" \
+	"   AND a.radius = f.radius AND a.nx = f.nx AND a.ny = f.ny AND a.nz = f.nz\n" \
+	"   AND a.precision = f.precision AND a.acc = 0 AND b.acc = 1 AND c.acc = 1\n" \
+	"   AND a.family IN ('x', 'y', 'z') AND b.family IN ('x', 'y', 'z')\n" \
+	"   AND c.family IN ('x', 'y', 'z') AND a.family <> b.family AND a.family <> c.family\n" \
+	"   AND b.family < c.family) AS three_pass_ms\n" \
+	"FROM " P " f WHERE f.family = 'xyz')"
 
 /* The schema's migrations (db_schema.c): entry i takes version i to i + 1. */
 extern const char *const db_migrations[];
@@ -124,7 +124,7 @@ struct res { long long i[4]; double d; char t[128]; int got; };
 int db_run1(sqlite3 *h, const char *sql, const struct val *v, int nv, struct res *r);
 /* db_run1, 0 or -1 with err saying what failed (what) and a hint. */
 int db_stmt(sqlite3 *h, const char *sql, const struct val *v, int nv, struct res *r,
-            const char *what, char *err, size_t n);
+			const char *what, char *err, size_t n);
 /* sqlite3_exec of sql (several statements, no results), with db_stmt's message. */
 int db_exec(sqlite3 *h, const char *sql, const char *what, char *err, size_t n);
 /* Closes h (NULL allowed); a failure, a bug of db/, is told on stderr. */
@@ -136,7 +136,7 @@ int db_wrap(sqlite3 **h, struct db **out, char *err, size_t n);
 /* What every command says of a database of a newer fdtune: path, its
  * schema version, DB_SCHEMA_LATEST. */
 #define DB_NEWER_MSG "%s was written by a newer fdtune (schema version %d; this fdtune " \
-    "reads up to %d): use that fdtune or a later one; this one changes nothing in it"
+	"reads up to %d): use that fdtune or a later one; this one changes nothing in it"
 
 /* Recognises the database behind h (path names it in messages) without
  * writing to it: an fdtune database, or an empty file (version 0); refuses
@@ -164,12 +164,12 @@ struct db_filter;
  * device, family, precision, radius; db_filter_prepare binds them, ?5 to
  * all, ?6..?8 to the size (db_best.c). */
 #define DB_MATCH \
-    " status = 'ok' AND median_ms IS NOT NULL" \
-    " AND (?1 IS NULL OR" DB_DEVICE_HAS("device", "arch", "?1") ")" \
-    " AND (?2 IS NULL OR family = ?2) AND (?3 IS NULL OR precision = ?3)" \
-    " AND (?4 = 0 OR radius = ?4)"
+	" status = 'ok' AND median_ms IS NOT NULL" \
+	" AND (?1 IS NULL OR" DB_DEVICE_HAS("device", "arch", "?1") ")" \
+	" AND (?2 IS NULL OR family = ?2) AND (?3 IS NULL OR precision = ?3)" \
+	" AND (?4 = 0 OR radius = ?4)"
 int db_filter_prepare(sqlite3 *h, const char *sql, const struct db_filter *f, int all,
-                      sqlite3_stmt **st);
+					  sqlite3_stmt **st);
 /* " the filters (device ~x, ...)" naming the active filters, or "". */
 const char *db_filter_desc(const struct db_filter *f, char *b, size_t n);
 /* DB_NOMATCH with the message for no match: the filters and, when a size

@@ -28,88 +28,88 @@
 
 const char *db_read_query(const char *path)
 {
-    char wal[4200];
-    struct stat st;
+	char wal[4200];
+	struct stat st;
 
-    if (db_path_writable(path))
-        return "";
-    snprintf(wal, sizeof wal, "%s-wal", path);
-    return !stat(wal, &st) && st.st_size > 0 ? "mode=ro" : "immutable=1";
+	if (db_path_writable(path))
+		return "";
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	return !stat(wal, &st) && st.st_size > 0 ? "mode=ro" : "immutable=1";
 }
 
 /* Replaces *h by an in-memory copy of its main database migrated to the
  * latest schema from version ver; the file behind *h is only read. */
 static int migrate_copy(sqlite3 **h, const char *path, int ver, char *err, size_t n)
 {
-    sqlite3 *m = NULL;
-    sqlite3_backup *b;
-    int rc = sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE, NULL);
+	sqlite3 *m = NULL;
+	sqlite3_backup *b;
+	int rc = sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE, NULL);
 
-    if (rc != SQLITE_OK) {
-        rc = db_fail(err, n, "reading %s: cannot open a database in memory: %s", path,
-                     m ? sqlite3_errmsg(m) : sqlite3_errstr(rc));
-        goto done;
-    }
-    b = sqlite3_backup_init(m, "main", *h, "main");
-    if (!b) {
-        rc = db_fail(err, n, "reading %s into memory: %s", path, sqlite3_errmsg(m));
-        goto done;
-    }
-    sqlite3_backup_step(b, -1);
-    if (sqlite3_backup_finish(b) != SQLITE_OK) {
-        rc = db_fail(err, n, "reading %s into memory: %s", path, sqlite3_errmsg(m));
-        goto done;
-    }
-    rc = db_migrate(m, ver, DB_SCHEMA_LATEST, err, n);
-    if (rc)
-        goto done;
-    db_shut(*h);
+	if (rc != SQLITE_OK) {
+		rc = db_fail(err, n, "reading %s: cannot open a database in memory: %s", path,
+					 m ? sqlite3_errmsg(m) : sqlite3_errstr(rc));
+		goto done;
+	}
+	b = sqlite3_backup_init(m, "main", *h, "main");
+	if (!b) {
+		rc = db_fail(err, n, "reading %s into memory: %s", path, sqlite3_errmsg(m));
+		goto done;
+	}
+	sqlite3_backup_step(b, -1);
+	if (sqlite3_backup_finish(b) != SQLITE_OK) {
+		rc = db_fail(err, n, "reading %s into memory: %s", path, sqlite3_errmsg(m));
+		goto done;
+	}
+	rc = db_migrate(m, ver, DB_SCHEMA_LATEST, err, n);
+	if (rc)
+		goto done;
+	db_shut(*h);
     *h = m;
-    m = NULL;
+	m = NULL;
 done:
-    db_shut(m);
-    return rc ? -1 : 0;
+	db_shut(m);
+	return rc ? -1 : 0;
 }
 
 int db_read(const char *path, struct db **out, char *err, size_t n)
 {
-    sqlite3 *h = NULL;
-    char uri[4200];
-    const char *q;
-    int rc, ver;
+	sqlite3 *h = NULL;
+	char uri[4200];
+	const char *q;
+	int rc, ver;
 
-    if (out)
+	if (out)
         *out = NULL;
-    if (!path || !*path || !out)
-        return db_fail(err, n, "db_read: path and out are required");
-    if (db_path_check(path, 0, err, n))
-        return -1;
-    q = db_read_query(path);
-    db_uri(uri, sizeof uri, path, q);
-    rc = sqlite3_open_v2(uri, &h, SQLITE_OPEN_URI | (*q ? SQLITE_OPEN_READONLY :
-                         SQLITE_OPEN_READWRITE), db_fault_vfs());
-    if (rc != SQLITE_OK) {
-        rc = db_fail(err, n, "cannot open %s to read it: %s; check the path and its "
-                     "permissions", path, h ? sqlite3_errmsg(h) : sqlite3_errstr(rc));
-        goto done;
-    }
-    rc = db_exec(h, "PRAGMA query_only=1", "open read-only", err, n);
-    if (!rc)
-        rc = db_recognise(h, path, 1, &ver, err, n);
-    if (!rc && ver < DB_SCHEMA_LATEST)
-        rc = migrate_copy(&h, path, ver, err, n);
-    if (!rc)
-        rc = db_wrap(&h, out, err, n);
+	if (!path || !*path || !out)
+		return db_fail(err, n, "db_read: path and out are required");
+	if (db_path_check(path, 0, err, n))
+		return -1;
+	q = db_read_query(path);
+	db_uri(uri, sizeof uri, path, q);
+	rc = sqlite3_open_v2(uri, &h, SQLITE_OPEN_URI | (*q ? SQLITE_OPEN_READONLY :
+						 SQLITE_OPEN_READWRITE), db_fault_vfs());
+	if (rc != SQLITE_OK) {
+		rc = db_fail(err, n, "cannot open %s to read it: %s; check the path and its "
+					 "permissions", path, h ? sqlite3_errmsg(h) : sqlite3_errstr(rc));
+		goto done;
+	}
+	rc = db_exec(h, "PRAGMA query_only=1", "open read-only", err, n);
+	if (!rc)
+		rc = db_recognise(h, path, 1, &ver, err, n);
+	if (!rc && ver < DB_SCHEMA_LATEST)
+		rc = migrate_copy(&h, path, ver, err, n);
+	if (!rc)
+		rc = db_wrap(&h, out, err, n);
 done:
-    db_shut(h);
-    return rc ? -1 : 0;
+	db_shut(h);
+	return rc ? -1 : 0;
 }
 
 int db_open(const char *path, struct db **out, char *err, size_t n)
 {
-    struct stat st;
+	struct stat st;
 
-    if (path && !stat(path, &st) && S_ISREG(st.st_mode) && !db_path_writable(path))
-        return db_read(path, out, err, n);
-    return db_open_version(path, DB_SCHEMA_LATEST, out, err, n);
+	if (path && !stat(path, &st) && S_ISREG(st.st_mode) && !db_path_writable(path))
+		return db_read(path, out, err, n);
+	return db_open_version(path, DB_SCHEMA_LATEST, out, err, n);
 }

@@ -21,133 +21,133 @@
 
 int db_source_put(struct db *d, const char *hash, const char *src, char *err, size_t n)
 {
-    sqlite3 *h = NULL;
-    sqlite3_stmt *st = NULL;
-    unsigned char *z = NULL;
-    uLongf zn;
-    size_t len;
-    char sh[17];
-    int rc = -1, s;
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	unsigned char *z = NULL;
+	uLongf zn;
+	size_t len;
+	char sh[17];
+	int rc = -1, s;
 
-    if (!hash || !src || !*src)
-        return db_fail(err, n, "db_source_put: a hash and a source are required");
-    len = strlen(src);
-    gen_hash(src, sh);
-    if (strcmp(sh, hash))
-        return db_fail(err, n, "keeping a source: it hashes to %s, not to %s as its build "
-                       "says", sh, hash);
-    if (len > MAXSRC)
-        return db_fail(err, n, "keeping source %s: %zu bytes, over the %u this fdtune keeps",
-                       hash, len, MAXSRC);
-    if (db_handle(d, &h, err, n))
-        return -1;
-    zn = compressBound((uLong)len);
-    if (!(z = malloc(zn))) {
-        rc = db_fail(err, n, "keeping source %s: out of memory", hash);
-        goto done;
-    }
-    if (compress2(z, &zn, (const Bytef *)src, (uLong)len, Z_BEST_COMPRESSION) != Z_OK) {
-        rc = db_fail(err, n, "keeping source %s: zlib could not deflate it", hash);
-        goto done;
-    }
-    s = sqlite3_prepare_v2(h, "INSERT OR IGNORE INTO sources(hash, codec, size, body)"
-                              " VALUES (?1, 'zlib', ?2, ?3)", -1, &st, NULL);
-    if (s == SQLITE_OK)
-        s = sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
-    if (s == SQLITE_OK)
-        s = sqlite3_bind_int64(st, 2, (sqlite3_int64)len);
-    if (s == SQLITE_OK)
-        s = sqlite3_bind_blob(st, 3, z, (int)zn, SQLITE_STATIC);
-    if (s == SQLITE_OK)
-        s = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-    if (s != SQLITE_OK) {
-        rc = db_fail(err, n, "keeping source %s: %s%s", hash, sqlite3_errmsg(h),
-                     db_full(d) ? " (the disk is full: free space and sweep again)" : "");
-        goto done;
-    }
-    rc = 0;
+	if (!hash || !src || !*src)
+		return db_fail(err, n, "db_source_put: a hash and a source are required");
+	len = strlen(src);
+	gen_hash(src, sh);
+	if (strcmp(sh, hash))
+		return db_fail(err, n, "keeping a source: it hashes to %s, not to %s as its build "
+					   "says", sh, hash);
+	if (len > MAXSRC)
+		return db_fail(err, n, "keeping source %s: %zu bytes, over the %u this fdtune keeps",
+					   hash, len, MAXSRC);
+	if (db_handle(d, &h, err, n))
+		return -1;
+	zn = compressBound((uLong)len);
+	if (!(z = malloc(zn))) {
+		rc = db_fail(err, n, "keeping source %s: out of memory", hash);
+		goto done;
+	}
+	if (compress2(z, &zn, (const Bytef *)src, (uLong)len, Z_BEST_COMPRESSION) != Z_OK) {
+		rc = db_fail(err, n, "keeping source %s: zlib could not deflate it", hash);
+		goto done;
+	}
+	s = sqlite3_prepare_v2(h, "INSERT OR IGNORE INTO sources(hash, codec, size, body)"
+							  " VALUES (?1, 'zlib', ?2, ?3)", -1, &st, NULL);
+	if (s == SQLITE_OK)
+		s = sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
+	if (s == SQLITE_OK)
+		s = sqlite3_bind_int64(st, 2, (sqlite3_int64)len);
+	if (s == SQLITE_OK)
+		s = sqlite3_bind_blob(st, 3, z, (int)zn, SQLITE_STATIC);
+	if (s == SQLITE_OK)
+		s = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	if (s != SQLITE_OK) {
+		rc = db_fail(err, n, "keeping source %s: %s%s", hash, sqlite3_errmsg(h),
+					 db_full(d) ? " (the disk is full: free space and sweep again)" : "");
+		goto done;
+	}
+	rc = 0;
 done:
-    sqlite3_finalize(st);
-    free(z);
-    return rc;
+	sqlite3_finalize(st);
+	free(z);
+	return rc;
 }
 
 int db_source_get(struct db *d, const char *hash, char **src, char *err, size_t n)
 {
-    sqlite3 *h = NULL;
-    sqlite3_stmt *st = NULL;
-    const void *body;
-    char *out = NULL, sh[17];
-    const char *codec;
-    sqlite3_int64 size;
-    uLongf got;
-    int rc = -1, s, bn;
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	const void *body;
+	char *out = NULL, sh[17];
+	const char *codec;
+	sqlite3_int64 size;
+	uLongf got;
+	int rc = -1, s, bn;
 
     *src = NULL;
-    if (!hash || !*hash)
-        return DB_NOMATCH;
-    if (db_handle(d, &h, err, n))
-        return -1;
-    s = sqlite3_prepare_v2(h, "SELECT codec, size, body FROM sources WHERE hash = ?1", -1, &st,
-                           NULL);
-    if (s == SQLITE_OK)
-        s = sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
-    if (s != SQLITE_OK) {
-        rc = db_fail(err, n, "reading source %s: %s", hash, sqlite3_errmsg(h));
-        goto done;
-    }
-    s = sqlite3_step(st);
-    if (s == SQLITE_DONE) {
-        rc = DB_NOMATCH;
-        db_fail(err, n, "the database keeps no source of hash %s", hash);
-        goto done;
-    }
-    if (s != SQLITE_ROW) {
-        rc = db_fail(err, n, "reading source %s: %s", hash, sqlite3_errmsg(h));
-        goto done;
-    }
-    codec = (const char *)sqlite3_column_text(st, 0);
-    size = sqlite3_column_int64(st, 1);
-    body = sqlite3_column_blob(st, 2);
-    bn = sqlite3_column_bytes(st, 2);
-    if (!codec || strcmp(codec, "zlib") || size <= 0 || size > MAXSRC || !body) {
-        rc = db_fail(err, n, "source %s is kept in a form this fdtune does not read (codec "
-                     "'%s', %lld bytes)", hash, codec ? codec : "", (long long)size);
-        goto done;
-    }
-    if (!(out = malloc((size_t)size + 1))) {
-        rc = db_fail(err, n, "reading source %s: out of memory", hash);
-        goto done;
-    }
-    got = (uLongf)size;
-    if (uncompress((Bytef *)out, &got, body, (uLong)bn) != Z_OK || got != (uLongf)size) {
-        rc = db_fail(err, n, "source %s is damaged: its body does not inflate to the %lld "
-                     "bytes recorded", hash, (long long)size);
-        goto done;
-    }
-    out[size] = 0;
-    gen_hash(out, sh);
-    if (strlen(out) != (size_t)size || strcmp(sh, hash)) {
-        rc = db_fail(err, n, "source %s is damaged: it hashes to %s", hash, sh);
-        goto done;
-    }
+	if (!hash || !*hash)
+		return DB_NOMATCH;
+	if (db_handle(d, &h, err, n))
+		return -1;
+	s = sqlite3_prepare_v2(h, "SELECT codec, size, body FROM sources WHERE hash = ?1", -1, &st,
+						   NULL);
+	if (s == SQLITE_OK)
+		s = sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
+	if (s != SQLITE_OK) {
+		rc = db_fail(err, n, "reading source %s: %s", hash, sqlite3_errmsg(h));
+		goto done;
+	}
+	s = sqlite3_step(st);
+	if (s == SQLITE_DONE) {
+		rc = DB_NOMATCH;
+		db_fail(err, n, "the database keeps no source of hash %s", hash);
+		goto done;
+	}
+	if (s != SQLITE_ROW) {
+		rc = db_fail(err, n, "reading source %s: %s", hash, sqlite3_errmsg(h));
+		goto done;
+	}
+	codec = (const char *)sqlite3_column_text(st, 0);
+	size = sqlite3_column_int64(st, 1);
+	body = sqlite3_column_blob(st, 2);
+	bn = sqlite3_column_bytes(st, 2);
+	if (!codec || strcmp(codec, "zlib") || size <= 0 || size > MAXSRC || !body) {
+		rc = db_fail(err, n, "source %s is kept in a form this fdtune does not read (codec "
+					 "'%s', %lld bytes)", hash, codec ? codec : "", (long long)size);
+		goto done;
+	}
+	if (!(out = malloc((size_t)size + 1))) {
+		rc = db_fail(err, n, "reading source %s: out of memory", hash);
+		goto done;
+	}
+	got = (uLongf)size;
+	if (uncompress((Bytef *)out, &got, body, (uLong)bn) != Z_OK || got != (uLongf)size) {
+		rc = db_fail(err, n, "source %s is damaged: its body does not inflate to the %lld "
+					 "bytes recorded", hash, (long long)size);
+		goto done;
+	}
+	out[size] = 0;
+	gen_hash(out, sh);
+	if (strlen(out) != (size_t)size || strcmp(sh, hash)) {
+		rc = db_fail(err, n, "source %s is damaged: it hashes to %s", hash, sh);
+		goto done;
+	}
     *src = out;
-    out = NULL;
-    rc = 0;
+	out = NULL;
+	rc = 0;
 done:
-    sqlite3_finalize(st);
-    free(out);
-    return rc;
+	sqlite3_finalize(st);
+	free(out);
+	return rc;
 }
 
 int db_source_count(struct db *d, long long *count, char *err, size_t n)
 {
-    sqlite3 *h = NULL;
-    struct res r;
-    if (db_handle(d, &h, err, n))
-        return -1;
-    if (db_stmt(h, "SELECT count(*) FROM sources", NULL, 0, &r, "counting sources", err, n))
-        return -1;
+	sqlite3 *h = NULL;
+	struct res r;
+	if (db_handle(d, &h, err, n))
+		return -1;
+	if (db_stmt(h, "SELECT count(*) FROM sources", NULL, 0, &r, "counting sources", err, n))
+		return -1;
     *count = r.i[0];
-    return 0;
+	return 0;
 }

@@ -173,7 +173,7 @@ static int split(sqlite3 *h, struct fdtune_config *cfg, char *err, size_t n)
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *k = sqlite3_column_text(st, 0);
 		rc = SQLITE_OK;
-		if (cfg->np == 16)
+		if (cfg->np == FDTUNE_MAXP)
 			continue;
 		snprintf(cfg->name[cfg->np], sizeof cfg->name[0], "%s", k ? (const char *)k : "");
 		cfg->value[cfg->np++] = sqlite3_column_int(st, 1);
@@ -224,7 +224,7 @@ static const char *const sizes_by[] = { sizes_sql, SIZES_BY("m.j"), SIZES_BY("m.
 static int row(sqlite3 *h, sqlite3_stmt *st, struct fdtune_config *cfg, struct fdt_rule_fit *fit,
 	       char *err, size_t n)
 {
-	const char *t[3], *names[16];
+	const char *t[3], *names[FDTUNE_MAXP];
 	memset(cfg, 0, sizeof *cfg);
 	for (int i = 0; i < 3; i++)
 		t[i] = (const char *)sqlite3_column_text(st, i);

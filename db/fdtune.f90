@@ -43,7 +43,7 @@ module fdtune
     character(kind=c_char) :: family(32), device(256), params(1024)
     integer(c_int) :: radius, nx, ny, nz
     real(c_double) :: median_ms, gbs
-    integer(c_int) :: np
+    integer(c_int) :: np     ! name and value: FDTUNE_MAXP (16) of fdtune.h
     character(kind=c_char) :: name(16, 16)
     integer(c_int) :: value(16)
   end type fdtune_config

@@ -34,14 +34,16 @@ enum fdtune_source {
 	FDTUNE_DEFAULT = 2      /* nothing recorded: the family's default */
 };
 
+#define FDTUNE_MAXP 16     /* parameters a configuration holds at most */
+
 struct fdtune_config {
 	enum fdtune_source source;
 	char family[32], device[256], params[1024];     /* params: JSON object */
 	int radius, nx, ny, nz;         /* the problem the configuration was tuned for */
 	double median_ms, gbs;          /* as measured; 0 for a default */
 	int np;                         /* the parameters, also as name/value pairs */
-	char name[16][16];
-	int value[16];
+	char name[FDTUNE_MAXP][16];
+	int value[FDTUNE_MAXP];
 };
 
 /* Opens an fdtune database read-only; refuses other files, a directory, and

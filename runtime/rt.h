@@ -56,20 +56,20 @@ int rt_device(int i, struct rt_dev *d, char *err, size_t n); /* select it */
 /* The options rt_compile gives the compiler for arch, before any extra. */
 void rt_compile_options(const char *arch, char *buf, size_t n);
 int rt_compile(const char *src, const char *name, const char *arch,
-               const char *const *opts, int nopt, struct rt_prog *p,
-               char *err, size_t n);
+			   const char *const *opts, int nopt, struct rt_prog *p,
+			   char *err, size_t n);
 void rt_prog_free(struct rt_prog *p);
 
 int rt_load(const struct rt_prog *p, const char *fn, struct rt_kernel **k,
-            char *err, size_t n);
+			char *err, size_t n);
 /* Resources of a loaded kernel as the driver sees them. */
 int rt_attrs(struct rt_kernel *k, int *regs, int *lds, int *local,
-             int *max_threads, char *err, size_t n);
+			 int *max_threads, char *err, size_t n);
 /* Every later launch of k gives it bytes of dynamic LDS (0 after rt_load);
  * over 48 KiB on NVIDIA this opts the kernel in, up to the device's limit. */
 int rt_set_lds(struct rt_kernel *k, unsigned bytes, char *err, size_t n);
 int rt_launch(struct rt_kernel *k, const unsigned grid[3],
-              const unsigned block[3], void **args, char *err, size_t n);
+			  const unsigned block[3], void **args, char *err, size_t n);
 void rt_unload(struct rt_kernel *k);    /* releases report failures on stderr */
 
 int rt_alloc(void **p, size_t bytes, char *err, size_t n);

@@ -4,7 +4,9 @@
  * and no arrow from a lower folder to a higher one (runtime and gen below
  * db below tuner). And the check itself, on made-up graphs: it passes a
  * clean one, and names the edges of a circle of three files and of an
- * arrow from db/ up to tuner/.
+ * arrow from db/ up to tuner/. And one style (tests/style.sh): the C files
+ * indented with tabs, no whitespace at the end of a line; a file indented
+ * with spaces is named.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -72,8 +74,34 @@ static void made_up(void **st)
 	assert_non_null(strstr(out, "db/x.o needs y of tuner/y.o, a floor above it"));
 }
 
+static void one_style(void **st)
+{
+	char cmd[1024], out[8192], dir[] = "/tmp/t_style_XXXXXX";
+	FILE *f;
+	(void)st;
+	snprintf(cmd, sizeof cmd, "sh '%s/tests/style.sh' '%s'", root(), root());
+	if (t_sh(cmd, out, sizeof out) != 0)
+		fail_msg("%s", out);
+	assert_non_null(strstr(out, "files, clean"));
+	/* a tree of one file indented with spaces */
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/gen %s/runtime %s/db %s/tuner %s/tests %s/examples",
+		 dir, dir, dir, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "%s/db/x.c", dir);
+	assert_non_null(f = fopen(cmd, "w"));
+	fputs("int f(void)\n{\n    return 0;\n}\n", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(cmd, sizeof cmd, "sh '%s/tests/style.sh' %s", root(), dir);
+	assert_int_equal(t_sh(cmd, out, sizeof out), 1);
+	assert_non_null(strstr(out, "db/x.c:3: indented with spaces"));
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
-	const struct CMUnitTest t[] = { cmocka_unit_test(fdtune_objects), cmocka_unit_test(made_up) };
+	const struct CMUnitTest t[] = { cmocka_unit_test(fdtune_objects), cmocka_unit_test(made_up),
+		cmocka_unit_test(one_style) };
 	return cmocka_run_group_tests_name("layers", t, NULL, NULL);
 }

@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#define TN_MAXP 14      /* parameters per family */
+#define TN_MAXP 16      /* parameters per family: libfdtune's FDTUNE_MAXP at most */
 #define TN_MAXV 32      /* values per parameter domain */
 #define TN_RMAX 8
 

@@ -10,10 +10,14 @@
  * and 8: pf = 0).
  */
 #include "db.h"
+#include "fdtune.h"
 #include "tn.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* a family's parameters fit libfdtune's configurations */
+_Static_assert(TN_MAXP <= FDTUNE_MAXP, "TN_MAXP exceeds libfdtune's FDTUNE_MAXP");
 
 /* libfdtune's struct fdtune_config: at most 16 parameters, names of 15 */
 enum { LIB_NP = 16, LIB_NAME = 15 };

@@ -37,7 +37,7 @@ static const char *filters(const struct tn_report_filter *f, char *b, size_t n)
  * model's boards pool their runs (DB_SAME_MODEL), under the lowest board id,
  * and its copy bandwidth is the one last calibrated on any of them. */
 enum { S_DEV_ID, S_PROB_ID, S_DEV, S_ARCH, S_FAM, S_RAD, S_NX, S_NY, S_NZ, S_PREC, S_COPY,
-       S_CONFIGS, S_RUNS, S_OK, S_FAILS };
+	   S_CONFIGS, S_RUNS, S_OK, S_FAILS };
 static const char sections_sql[] =
 	"SELECT min(v.device_id) AS dm, v.problem_id, v.device, v.arch, v.family, v.radius,"
 	" v.nx, v.ny, v.nz, v.precision,"
