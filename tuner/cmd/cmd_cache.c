@@ -27,7 +27,7 @@ static const char usage[] =
 int tn_cmd_cache(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "max", required_argument, 0, 0x200 }, { "clean", no_argument, 0, 0x201 },
+		{ "max", required_argument, 0, TN_O_MAX }, { "clean", no_argument, 0, TN_O_CLEAN },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	struct tn_cli_seen seen = { 0 };
@@ -39,13 +39,13 @@ int tn_cmd_cache(int argc, char **argv)
 
 	while ((opt = tn_cli_getopt(argc, argv, "h", lo, &seen)) != -1) {
 		switch (opt) {
-		case 0x200:
+		case TN_O_MAX:
 			if (tn_cache_size_parse(optarg, &max, err, sizeof err)) {
 				fprintf(stderr, "fdtune cache: --max %s\n%s", err, usage);
 				return TN_EX_USAGE;
 			}
 			break;
-		case 0x201: clean = 1; break;
+		case TN_O_CLEAN: clean = 1; break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}

@@ -115,8 +115,8 @@ done:
 int tn_cmd_compact(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "db", required_argument, 0, 0x200 }, { "out", required_argument, 0, 0x201 },
-		{ "keep", required_argument, 0, 0x202 }, { "sources", required_argument, 0, 0x203 },
+		{ "db", required_argument, 0, TN_O_DB }, { "out", required_argument, 0, TN_O_OUT },
+		{ "keep", required_argument, 0, TN_O_KEEP }, { "sources", required_argument, 0, TN_O_SOURCES },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	const char *from = TN_CLI_DB_DEFAULT, *to = NULL;
@@ -129,13 +129,13 @@ int tn_cmd_compact(int argc, char **argv)
 	struct tn_cli_seen seen = { 0 };
 	while ((opt = tn_cli_getopt(argc, argv, "h", lo, &seen)) != -1) {
 		switch (opt) {
-		case 0x200: from = optarg; break;
-		case 0x201: to = optarg; break;
-		case 0x202:
+		case TN_O_DB: from = optarg; break;
+		case TN_O_OUT: to = optarg; break;
+		case TN_O_KEEP:
 			if (tn_parse_int(optarg, "--keep", 1, 1000000, &keep, err, sizeof err))
 				goto usage;
 			break;
-		case 0x203:
+		case TN_O_SOURCES:
 			if (tn_parse_int(optarg, "--sources", 0, 1000000, &srcs, err, sizeof err))
 				goto usage;
 			break;
@@ -224,7 +224,7 @@ static const char upusage[] =
 int tn_cmd_upgrade(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "db", required_argument, 0, 0x200 }, { "help", no_argument, 0, 'h' },
+		{ "db", required_argument, 0, TN_O_DB }, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
 	const char *path = TN_CLI_DB_DEFAULT;
@@ -235,7 +235,7 @@ int tn_cmd_upgrade(int argc, char **argv)
 	struct tn_cli_seen seen = { 0 };
 	while ((opt = tn_cli_getopt(argc, argv, "h", lo, &seen)) != -1) {
 		switch (opt) {
-		case 0x200: path = optarg; break;
+		case TN_O_DB: path = optarg; break;
 		case 'h': fputs(upusage, stdout); return TN_EX_OK;
 		default: fputs(upusage, stderr); return TN_EX_USAGE;
 		}

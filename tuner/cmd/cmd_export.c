@@ -44,12 +44,12 @@ TN_CLI_OBJECTIVE_HELP
 int tn_cmd_export(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "db", required_argument, 0, 0x200 }, { "out", required_argument, 0, 'o' },
-		{ "name", required_argument, 0, 0x201 }, { "run", required_argument, 0, 0x202 },
-		{ "all-devices", no_argument, 0, 0x203 },
-		{ "fortran", no_argument, 0, 0x206 }, { "source-only", no_argument, 0, 0x207 },
-		{ "all-sizes", no_argument, 0, 0x204 },
-		{ "which", required_argument, 0, 0x205 },
+		{ "db", required_argument, 0, TN_O_DB }, { "out", required_argument, 0, 'o' },
+		{ "name", required_argument, 0, TN_O_NAME }, { "run", required_argument, 0, TN_O_RUN },
+		{ "all-devices", no_argument, 0, TN_O_ALL_DEVICES },
+		{ "fortran", no_argument, 0, TN_O_FORTRAN }, { "source-only", no_argument, 0, TN_O_SOURCE_ONLY },
+		{ "all-sizes", no_argument, 0, TN_O_ALL_SIZES },
+		{ "which", required_argument, 0, TN_O_WHICH },
 		TN_CLI_FILTER_OPTIONS, TN_CLI_OBJECTIVE_OPTION, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -67,18 +67,18 @@ int tn_cmd_export(int argc, char **argv)
 			goto usage;
 		}
 		switch (opt) {
-		case 0x200: x.db_path = optarg; break;
+		case TN_O_DB: x.db_path = optarg; break;
 		case 'o': x.dir = optarg; break;
-		case 0x201: x.name = optarg; break;
-		case 0x202:
+		case TN_O_NAME: x.name = optarg; break;
+		case TN_O_RUN:
 			if (tn_parse_int(optarg, "--run", 1, 0x7fffffff, &x.run, err, sizeof err))
 				goto usage;
 			break;
-		case 0x203: x.all = 1; break;
-		case 0x206: x.fortran = 1; break;
-		case 0x207: x.source_only = 1; break;
-		case 0x204: x.sizes = 1; break;
-		case 0x205:
+		case TN_O_ALL_DEVICES: x.all = 1; break;
+		case TN_O_FORTRAN: x.fortran = 1; break;
+		case TN_O_SOURCE_ONLY: x.source_only = 1; break;
+		case TN_O_ALL_SIZES: x.sizes = 1; break;
+		case TN_O_WHICH:
 			if (tn_parse_size(optarg, &x.which[0], &x.which[1], &x.which[2], err, sizeof err))
 				goto usage;
 			break;

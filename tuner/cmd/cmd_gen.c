@@ -88,10 +88,10 @@ int tn_cmd_gen(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		TN_CLI_PROBLEM_OPTIONS,
-		{ "all", no_argument, 0, 0x200 },
+		{ "all", no_argument, 0, TN_O_ALL },
 		{ "out", required_argument, 0, 'o' },
-		{ "arch", required_argument, 0, 0x201 },
-		{ "list", no_argument, 0, 0x202 },
+		{ "arch", required_argument, 0, TN_O_ARCH },
+		{ "list", no_argument, 0, TN_O_LIST },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -113,10 +113,10 @@ int tn_cmd_gen(int argc, char **argv)
 			return TN_EX_USAGE;
 		}
 		switch (opt) {
-		case 0x200: all = 1; break;
+		case TN_O_ALL: all = 1; break;
 		case 'o': out = optarg; break;
-		case 0x201: arch = optarg; break;
-		case 0x202: listing = 1; break;
+		case TN_O_ARCH: arch = optarg; break;
+		case TN_O_LIST: listing = 1; break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}

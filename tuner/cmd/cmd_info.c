@@ -25,7 +25,7 @@ int tn_cmd_devices(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "calibrate", no_argument, 0, 'c' },
-		{ "db", required_argument, 0, 0x200 },
+		{ "db", required_argument, 0, TN_O_DB },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -38,7 +38,7 @@ int tn_cmd_devices(int argc, char **argv)
 	while ((opt = tn_cli_getopt(argc, argv, "h", lo, &seen)) != -1) {
 		switch (opt) {
 		case 'c': cal = 1; break;
-		case 0x200: path = optarg; break;
+		case TN_O_DB: path = optarg; break;
 		case 'h': fputs(devices_usage, stdout); return TN_EX_OK;
 		default: fputs(devices_usage, stderr); return TN_EX_USAGE;
 		}
@@ -120,11 +120,11 @@ TN_CLI_OBJECTIVE_HELP
 int tn_cmd_best(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "db", required_argument, 0, 0x200 },
-		{ "csv", no_argument, 0, 0x201 },
-		{ "json", no_argument, 0, 0x205 },
-		{ "all", no_argument, 0, 0x202 },
-		{ "strategies", no_argument, 0, 0x206 },
+		{ "db", required_argument, 0, TN_O_DB },
+		{ "csv", no_argument, 0, TN_O_CSV },
+		{ "json", no_argument, 0, TN_O_JSON },
+		{ "all", no_argument, 0, TN_O_ALL },
+		{ "strategies", no_argument, 0, TN_O_STRATEGIES },
 		TN_CLI_FILTER_OPTIONS, TN_CLI_OBJECTIVE_OPTION,
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
@@ -146,16 +146,16 @@ int tn_cmd_best(int argc, char **argv)
 			return TN_EX_USAGE;
 		}
 		switch (opt) {
-		case 0x200: path = optarg; break;
-		case 0x201: case 0x205:
-			if (fmt != DB_TABLE && fmt != (opt == 0x201 ? DB_CSV : DB_JSON)) {
+		case TN_O_DB: path = optarg; break;
+		case TN_O_CSV: case TN_O_JSON:
+			if (fmt != DB_TABLE && fmt != (opt == TN_O_CSV ? DB_CSV : DB_JSON)) {
 				fputs("fdtune best: --csv and --json: give one\n", stderr);
 				return TN_EX_USAGE;
 			}
-			fmt = opt == 0x201 ? DB_CSV : DB_JSON;
+			fmt = opt == TN_O_CSV ? DB_CSV : DB_JSON;
 			break;
-		case 0x202: all = 1; break;
-		case 0x206: strat = 1; break;
+		case TN_O_ALL: all = 1; break;
+		case TN_O_STRATEGIES: strat = 1; break;
 		case 'h': fputs(best_usage, stdout); return TN_EX_OK;
 		default: fputs(best_usage, stderr); return TN_EX_USAGE;
 		}

@@ -35,7 +35,7 @@ static const char usage[] =
 int tn_cmd_merge(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "db", required_argument, 0, 0x200 }, { "device", required_argument, 0, 0x201 },
+		{ "db", required_argument, 0, TN_O_DB }, { "device", required_argument, 0, TN_O_DEVICE },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	const char *path = TN_CLI_DB_DEFAULT, *device = NULL;
@@ -46,8 +46,8 @@ int tn_cmd_merge(int argc, char **argv)
 	struct tn_cli_seen seen = { 0 };
 	while ((opt = tn_cli_getopt(argc, argv, "h", lo, &seen)) != -1) {
 		switch (opt) {
-		case 0x200: path = optarg; break;
-		case 0x201:
+		case TN_O_DB: path = optarg; break;
+		case TN_O_DEVICE:
 			if (!*optarg) {
 				fprintf(stderr, "fdtune merge: --device: empty; give part of a device's "
 					"name, or its uuid\n%s", usage);

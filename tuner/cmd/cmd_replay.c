@@ -210,9 +210,9 @@ out:
 int tn_cmd_replay(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "db", required_argument, 0, 0x200 }, { "strategy", required_argument, 0, 's' },
-		{ "budget", required_argument, 0, 'b' }, { "seeds", required_argument, 0, 0x201 },
-		{ "each-size", no_argument, 0, 0x202 }, { "other-devices", no_argument, 0, 0x203 },
+		{ "db", required_argument, 0, TN_O_DB }, { "strategy", required_argument, 0, 's' },
+		{ "budget", required_argument, 0, 'b' }, { "seeds", required_argument, 0, TN_O_SEEDS },
+		{ "each-size", no_argument, 0, TN_O_EACH_SIZE }, { "other-devices", no_argument, 0, TN_O_OTHER_DEVICES },
 		TN_CLI_FILTER_OPTIONS, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -233,7 +233,7 @@ int tn_cmd_replay(int argc, char **argv)
 			goto usage;
 		}
 		switch (opt) {
-		case 0x200: path = optarg; break;
+		case TN_O_DB: path = optarg; break;
 		case 's':
 			if (tn_strategy_parse(optarg, &pl.only)) {
 				snprintf(err, sizeof err, "--strategy '%s': exhaustive, random, guided "
@@ -247,12 +247,12 @@ int tn_cmd_replay(int argc, char **argv)
 				goto usage;
 			pl.pct_set = 1;
 			break;
-		case 0x201:
+		case TN_O_SEEDS:
 			if (tn_parse_int(optarg, "--seeds", 1, 10000, &pl.seeds, err, sizeof err))
 				goto usage;
 			break;
-		case 0x202: pl.each = 1; break;
-		case 0x203: pl.others = 1; break;
+		case TN_O_EACH_SIZE: pl.each = 1; break;
+		case TN_O_OTHER_DEVICES: pl.others = 1; break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;
 		}

@@ -93,18 +93,18 @@ static int run_gnuplot(const char *dir, char *err, size_t n)
 int tn_cmd_report(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "db", required_argument, 0, 0x200 },
+		{ "db", required_argument, 0, TN_O_DB },
 		{ "out", required_argument, 0, 'o' },
 		{ "family", required_argument, 0, 'f' },
 		{ "radius", required_argument, 0, 'r' },
-		{ "device", required_argument, 0, 0x201 },
-		{ "precision", required_argument, 0, 0x202 },
+		{ "device", required_argument, 0, TN_O_DEVICE },
+		{ "precision", required_argument, 0, TN_O_PRECISION },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
 	const char *path = TN_CLI_DB_DEFAULT, *dir = REPORT_DIR_DEFAULT;
 	struct tn_report_filter f = { 0 };
-	const struct tn_family *fam;
+	struct db_filter df = { 0 };
 	char err[1024] = "";
 	int opt, rc = TN_EX_FAIL, nplots = 0;
 	struct db *db = NULL;
@@ -113,27 +113,18 @@ int tn_cmd_report(int argc, char **argv)
 	struct tn_cli_seen seen = { 0 };
 	while ((opt = tn_cli_getopt(argc, argv, "o:f:r:h", lo, &seen)) != -1) {
 		switch (opt) {
-		case 0x200: path = optarg; break;
+		case TN_O_DB: path = optarg; break;
 		case 'o': dir = optarg; break;
-		case 'f':
-			if (tn_family_find(optarg, &fam, err, sizeof err)) {
+		case 'f': case 'r': case TN_O_DEVICE: case TN_O_PRECISION:
+			/* parsed as best, export and replay parse them */
+			if (tn_cli_filter_opt(&df, opt, optarg, err, sizeof err) < 0) {
 				fprintf(stderr, "fdtune report: %s\n", err);
 				return TN_EX_USAGE;
 			}
-			f.family = optarg;
-			break;
-		case 'r':
-			if (tn_parse_radius(optarg, "--radius", &f.radius, err, sizeof err)) {
-				fprintf(stderr, "fdtune report: %s\n", err);
-				return TN_EX_USAGE;
-			}
-			break;
-		case 0x201: f.device = optarg; break;
-		case 0x202:
-			if (tn_parse_prec(optarg, &f.precision, err, sizeof err)) {
-				fprintf(stderr, "fdtune report: %s\n", err);
-				return TN_EX_USAGE;
-			}
+			f.family = df.family;
+			f.radius = df.radius;
+			f.device = df.device;
+			f.precision = df.precision;
 			break;
 		case 'h': fputs(usage, stdout); return TN_EX_OK;
 		default: fputs(usage, stderr); return TN_EX_USAGE;

@@ -214,27 +214,27 @@ static int option(struct args *a, int opt, const char *arg, char *err, size_t n)
 	struct tn_sweep_opts *o = &a->o;
 	int mc;
 	switch (opt) {
-	case 0x200: o->db_path = arg; return 0;
+	case TN_O_DB: o->db_path = arg; return 0;
 	case 'd':
 		o->ndev = 1;
 		return tn_parse_int(arg, "--device", 0, 63, &o->devices[0], err, n);
-	case 0x208: return devices(arg, o, err, n);
-	case 0x209: return seconds(arg, "--timeout", 1, 86400, &o->timeout_s, err, n);
+	case TN_O_DEVICES: return devices(arg, o, err, n);
+	case TN_O_TIMEOUT: return seconds(arg, "--timeout", 1, 86400, &o->timeout_s, err, n);
 	case 'j': return tn_parse_int(arg, "--jobs", 1, 64, &o->jobs, err, n);
-	case 0x201: o->compile_only = 1; return 0;
-	case 0x202: o->arch = arg; return 0;
-	case 0x203:
+	case TN_O_COMPILE_ONLY: o->compile_only = 1; return 0;
+	case TN_O_ARCH: o->arch = arg; return 0;
+	case TN_O_MAX_CONFIGS:
 		if (tn_parse_int(arg, "--max-configs", 1, 1 << 30, &mc, err, n))
 			return 1;
 		o->max_configs = mc;
 		return 0;
 	case 'q': o->quiet = 1; return 0;
-	case 0x20a: o->no_race = 1; return 0;
-	case 0x20c: return tn_parse_int(arg, "--places", 1, TN_PLACES_MAX, &o->places, err, n);
-	case 0x204: o->force = 1; return 0;
-	case 0x20e: a->energy = 1; return 0;
-	case 0x20f: return seconds(arg, "--energy-window", 0.05, 10, &a->window, err, n);
-	case 0x20d:
+	case TN_O_NO_RACE: o->no_race = 1; return 0;
+	case TN_O_PLACES: return tn_parse_int(arg, "--places", 1, TN_PLACES_MAX, &o->places, err, n);
+	case TN_O_FORCE: o->force = 1; return 0;
+	case TN_O_ENERGY: a->energy = 1; return 0;
+	case TN_O_ENERGY_WINDOW: return seconds(arg, "--energy-window", 0.05, 10, &a->window, err, n);
+	case TN_O_RECHECK:
 		o->force = 1;
 		return tn_parse_int(arg, "--recheck", 1, 1000, &o->recheck, err, n);
 	case 's':
@@ -243,9 +243,9 @@ static int option(struct args *a, int opt, const char *arg, char *err, size_t n)
 			return snprintf(err, n, "--strategy '%s': exhaustive, random, guided or "
 					"transfer", arg), 1;
 		return 0;
-	case 0x206: return shard(arg, o, err, n);
-	case 0x207: return budget(arg, o, err, n);
-	case 0x205:
+	case TN_O_SHARD: return shard(arg, o, err, n);
+	case TN_O_BUDGET: return budget(arg, o, err, n);
+	case TN_O_EVALS:
 		o->evals_set = 1;
 		return tn_parse_int(arg, "--evals", 1, 100, &o->evals, err, n);
 	}
@@ -333,26 +333,26 @@ int tn_cmd_sweep(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		TN_CLI_PROBLEM_OPTIONS,
-		{ "db", required_argument, 0, 0x200 },
+		{ "db", required_argument, 0, TN_O_DB },
 		{ "device", required_argument, 0, 'd' },
 		{ "jobs", required_argument, 0, 'j' },
-		{ "compile-only", no_argument, 0, 0x201 },
-		{ "arch", required_argument, 0, 0x202 },
-		{ "max-configs", required_argument, 0, 0x203 },
+		{ "compile-only", no_argument, 0, TN_O_COMPILE_ONLY },
+		{ "arch", required_argument, 0, TN_O_ARCH },
+		{ "max-configs", required_argument, 0, TN_O_MAX_CONFIGS },
 		{ "quiet", no_argument, 0, 'q' },
-		{ "force", no_argument, 0, 0x204 },
+		{ "force", no_argument, 0, TN_O_FORCE },
 		{ "strategy", required_argument, 0, 's' },
-		{ "evals", required_argument, 0, 0x205 },
-		{ "shard", required_argument, 0, 0x206 },
-		{ "budget", required_argument, 0, 0x207 },
-		{ "devices", required_argument, 0, 0x208 },
-		{ "timeout", required_argument, 0, 0x209 },
-		{ "no-race", no_argument, 0, 0x20a },
-		{ "plan", required_argument, 0, 0x20b },
-		{ "places", required_argument, 0, 0x20c },
-		{ "recheck", required_argument, 0, 0x20d },
-		{ "energy", no_argument, 0, 0x20e },
-		{ "energy-window", required_argument, 0, 0x20f },
+		{ "evals", required_argument, 0, TN_O_EVALS },
+		{ "shard", required_argument, 0, TN_O_SHARD },
+		{ "budget", required_argument, 0, TN_O_BUDGET },
+		{ "devices", required_argument, 0, TN_O_DEVICES },
+		{ "timeout", required_argument, 0, TN_O_TIMEOUT },
+		{ "no-race", no_argument, 0, TN_O_NO_RACE },
+		{ "plan", required_argument, 0, TN_O_PLAN },
+		{ "places", required_argument, 0, TN_O_PLACES },
+		{ "recheck", required_argument, 0, TN_O_RECHECK },
+		{ "energy", no_argument, 0, TN_O_ENERGY },
+		{ "energy-window", required_argument, 0, TN_O_ENERGY_WINDOW },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -377,13 +377,13 @@ int tn_cmd_sweep(int argc, char **argv)
 	a.o.timeout_s = 10;
 	while ((opt = tn_cli_getopt(argc, argv, TN_CLI_PROBLEM_SHORT "d:j:s:qh", lo, &seen)) != -1) {
 		/* the problem options take lists here: they make the plan */
-		if (opt == 'f' || opt == 'r' || opt == 'n' || opt == 0x100) {
+		if (opt == 'f' || opt == 'r' || opt == 'n' || opt == TN_O_PRECISION) {
 			*(opt == 'f' ? &a.fams : opt == 'r' ? &a.radii : opt == 'n' ? &a.sizes :
 			  &a.precs) = optarg;
 			a.lists = 1;
 			continue;
 		}
-		if (opt == 0x20b) {
+		if (opt == TN_O_PLAN) {
 			a.file = optarg;
 			continue;
 		}

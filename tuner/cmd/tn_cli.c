@@ -82,7 +82,7 @@ int tn_cli_getopt(int argc, char **argv, const char *so, const struct option *lo
 			if (name)
 				fprintf(stderr, "fdtune %s: --%s given twice; give it once%s\n",
 					argv[0], name, !strcmp(argv[0], "sweep") && (opt == 'f' || opt == 'r' ||
-					opt == 'n' || opt == 0x100) ? " (it takes a list, one list: -r 4,8)" : "");
+					opt == 'n' || opt == TN_O_PRECISION) ? " (it takes a list, one list: -r 4,8)" : "");
 			else
 				fprintf(stderr, "fdtune %s: -%c given twice; give it once\n", argv[0],
 					opt);
@@ -151,9 +151,9 @@ int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char 
 		return tn_parse_radius(arg, "--radius", &c->pb.r, err, n) ? -1 : 1;
 	case 'n':
 		return tn_parse_size(arg, &c->pb.nx, &c->pb.ny, &c->pb.nz, err, n) ? -1 : 1;
-	case 0x100:
+	case TN_O_PRECISION:
 		return tn_parse_prec(arg, &c->pb.prec, err, n) ? -1 : 1;
-	case 0x101:
+	case TN_O_SPACING:
 		return spacing(c, arg, err, n);
 	case 'p':
 		if (c->nparams == 64) {
@@ -216,12 +216,12 @@ int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, char *err, 
 		return tn_parse_radius(arg, "--radius", &f->radius, err, n) ? -1 : 1;
 	case 'n':
 		return tn_parse_size(arg, &f->nx, &f->ny, &f->nz, err, n) ? -1 : 1;
-	case 0x300:
+	case TN_O_DEVICE:
 		f->device = arg;
 		return 1;
-	case 0x301:
+	case TN_O_PRECISION:
 		return tn_parse_prec(arg, &f->precision, err, n) ? -1 : 1;
-	case 0x302:
+	case TN_O_OBJECTIVE:
 		if (!strcmp(arg, "time") || !strcmp(arg, "energy") || !strcmp(arg, "edp")) {
 			f->objective = arg[0] == 't' ? DB_OBJ_TIME : arg[1] == 'n' ? DB_OBJ_ENERGY :
 				       DB_OBJ_EDP;

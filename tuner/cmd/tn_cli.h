@@ -14,13 +14,59 @@
 
 #define TN_CLI_DB_DEFAULT "results/fdtune.db"
 
-/* Long options of the problem; getopt values >= 0x100 belong to it. */
+/* The codes getopt_long returns for long options without a short form,
+ * one per option name across every command (an option means one thing
+ * wherever it is taken). */
+enum tn_opt {
+	TN_O_ALL = 0x100,
+	TN_O_ALL_DEVICES,
+	TN_O_ALL_SIZES,
+	TN_O_ARCH,
+	TN_O_BUDGET,
+	TN_O_CLEAN,
+	TN_O_COMPILE_ONLY,
+	TN_O_CSV,
+	TN_O_DB,
+	TN_O_DEVICE,
+	TN_O_DEVICES,
+	TN_O_EACH_SIZE,
+	TN_O_ENERGY,
+	TN_O_ENERGY_WINDOW,
+	TN_O_EVALS,
+	TN_O_FORCE,
+	TN_O_FORTRAN,
+	TN_O_JSON,
+	TN_O_KEEP,
+	TN_O_LIST,
+	TN_O_MAX,
+	TN_O_MAX_CONFIGS,
+	TN_O_NAME,
+	TN_O_NO_RACE,
+	TN_O_OBJECTIVE,
+	TN_O_OTHER_DEVICES,
+	TN_O_OUT,
+	TN_O_PLACES,
+	TN_O_PLAN,
+	TN_O_PRECISION,
+	TN_O_RECHECK,
+	TN_O_RUN,
+	TN_O_SEEDS,
+	TN_O_SHARD,
+	TN_O_SOURCE_ONLY,
+	TN_O_SOURCES,
+	TN_O_SPACING,
+	TN_O_STRATEGIES,
+	TN_O_TIMEOUT,
+	TN_O_WHICH
+};
+
+/* Long options of the problem. */
 #define TN_CLI_PROBLEM_OPTIONS \
 	{ "family", required_argument, 0, 'f' }, \
 	{ "radius", required_argument, 0, 'r' }, \
 	{ "size", required_argument, 0, 'n' }, \
-	{ "precision", required_argument, 0, 0x100 }, \
-	{ "spacing", required_argument, 0, 0x101 }, \
+	{ "precision", required_argument, 0, TN_O_PRECISION }, \
+	{ "spacing", required_argument, 0, TN_O_SPACING }, \
 	{ "param", required_argument, 0, 'p' }
 #define TN_CLI_PROBLEM_SHORT "f:r:n:p:"
 #define TN_CLI_PROBLEM_HELP \
@@ -32,16 +78,16 @@
 "  -p, --param NAME=V1,V2,...  replace a parameter's domain (repeatable)\n"
 
 /* Long options that pick runs from a database, shared by best, export and
- * replay; getopt values 0x300.. belong to them. */
+ * replay. */
 #define TN_CLI_FILTER_OPTIONS \
 	{ "family", required_argument, 0, 'f' }, \
 	{ "radius", required_argument, 0, 'r' }, \
 	{ "size", required_argument, 0, 'n' }, \
-	{ "device", required_argument, 0, 0x300 }, \
-	{ "precision", required_argument, 0, 0x301 }
+	{ "device", required_argument, 0, TN_O_DEVICE }, \
+	{ "precision", required_argument, 0, TN_O_PRECISION }
 #define TN_CLI_FILTER_SHORT "f:r:n:"
 /* --objective time|energy|edp (db_filter.objective), for best and export */
-#define TN_CLI_OBJECTIVE_OPTION { "objective", required_argument, 0, 0x302 }
+#define TN_CLI_OBJECTIVE_OPTION { "objective", required_argument, 0, TN_O_OBJECTIVE }
 #define TN_CLI_OBJECTIVE_HELP \
 "  --objective O       what best means: time (default, the shortest median),\n" \
 "                      energy (the fewest joules a point, as sweep --energy\n" \
