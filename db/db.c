@@ -195,7 +195,7 @@ int db_recognise(sqlite3 *h, const char *path, int exists, int *ver, char *err, 
 	if (rc != SQLITE_OK)
 		return badfile(h, rc, path, err, n);
 	app = (int)r.i[0];
-    *ver = (int)r.i[1];
+	*ver = (int)r.i[1];
 	if (app != DB_APPLICATION_ID && (app != 0 || r.i[3] > 0 || *ver != 0))
 		return db_fail(err, n, "%s is not an fdtune database (application_id 0x%08x, %lld tables); choose another --db path",
 					path, (unsigned)app, r.i[2]);
@@ -246,7 +246,7 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
 	int rc, exists;
 
 	if (out)
-        *out = NULL;
+		*out = NULL;
 	if (!path || !*path || !out)
 		return db_fail(err, n, "db_open: path and out are required");
 	if (upto < 1 || upto > DB_SCHEMA_LATEST)
@@ -279,7 +279,7 @@ int db_wrap(sqlite3 **h, struct db **out, char *err, size_t n)
 		return db_fail(err, n, "opening %s: out of memory", sqlite3_db_filename(*h, "main"));
 	(*out)->h = *h;
 	(*out)->json = NULL;
-    *h = NULL;
+	*h = NULL;
 	return 0;
 }
 
@@ -310,7 +310,7 @@ int db_handle(struct db *d, struct sqlite3 **h, char *err, size_t n)
 {
 	if (!d || !h)
 		return db_fail(err, n, "db_handle: database and output pointer are required");
-    *h = d->h;
+	*h = d->h;
 	return 0;
 }
 

@@ -101,7 +101,7 @@ int db_run_repeats(struct db *d, long long run, const char *values, long long *i
 	sqlite3 *h = NULL;
 	int rc = -1, s;
 
-    *count = 0;
+	*count = 0;
 	if (db_handle(d, &h, err, n))
 		return -1;
 	if (prep(h, sql, run, &st) != SQLITE_OK ||

@@ -99,7 +99,7 @@ int db_compact(const char *from, const char *to, int k, long long *runs, char *e
 	if (db_exec(h, "VACUUM", "compacting", err, n) ||
 		db_stmt(h, "SELECT count(*) FROM runs", NULL, 0, &r, "counting runs", err, n))
 		goto done;
-    *runs = r.i[0];
+	*runs = r.i[0];
 	rc = 0;
 done:
 	db_shut(out);

@@ -337,8 +337,8 @@ int db_merge(struct db *d, const char *src, const char *device, long long *runs,
 		}
 		st = NULL;
 	}
-    *runs = after[0] - before[0];
-    *builds = after[1] - before[1];
+	*runs = after[0] - before[0];
+	*builds = after[1] - before[1];
 	rc = SQLITE_OK;
 detach:
 	if (sqlite3_exec(h, "DROP TABLE IF EXISTS temp.mdev; DROP TABLE IF EXISTS temp.mprob;"

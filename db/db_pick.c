@@ -100,8 +100,8 @@ int db_json_int(struct db *d, const char *json, const char *key, int *v, int *fo
 	if (src == SQLITE_OK && (src = sqlite3_bind_text(d->json, 1, json, -1, SQLITE_STATIC)) == SQLITE_OK &&
 		(src = sqlite3_bind_text(d->json, 2, key, -1, SQLITE_STATIC)) == SQLITE_OK &&
 		(src = sqlite3_step(d->json)) == SQLITE_ROW) {
-        *found = sqlite3_column_type(d->json, 0) == SQLITE_INTEGER;
-        *v = sqlite3_column_int(d->json, 0);
+		*found = sqlite3_column_type(d->json, 0) == SQLITE_INTEGER;
+		*v = sqlite3_column_int(d->json, 0);
 		rc = 0;
 	} else {
 		rc = db_fail(err, n, "db_json_int(%s): %s", key, sqlite3_errmsg(h));
@@ -124,7 +124,7 @@ int db_devices(struct db *d, const struct db_filter *f, char names[][256], int m
 	sqlite3 *h = NULL;
 	int src, rc = 0;
 
-    *count = 0;
+	*count = 0;
 	if (db_handle(d, &h, err, n))
 		return -1;
 	f = f ? f : &any;
@@ -155,7 +155,7 @@ int db_sizes(struct db *d, const struct db_filter *f, int sizes[][3], int max, i
 	sqlite3 *h = NULL;
 	int src, rc = 0;
 
-    *count = 0;
+	*count = 0;
 	if (db_handle(d, &h, err, n))
 		return -1;
 	src = db_filter_prepare(h, sql, f, 0, &st);

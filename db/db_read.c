@@ -64,7 +64,7 @@ static int migrate_copy(sqlite3 **h, const char *path, int ver, char *err, size_
 	if (rc)
 		goto done;
 	db_shut(*h);
-    *h = m;
+	*h = m;
 	m = NULL;
 done:
 	db_shut(m);
@@ -79,7 +79,7 @@ int db_read(const char *path, struct db **out, char *err, size_t n)
 	int rc, ver;
 
 	if (out)
-        *out = NULL;
+		*out = NULL;
 	if (!path || !*path || !out)
 		return db_fail(err, n, "db_read: path and out are required");
 	if (db_path_check(path, 0, err, n))

@@ -91,7 +91,7 @@ int db_reap_sweeps(struct db *d, FILE *log, int *reaped, char *err, size_t n)
 	int rc, count = 0;
 
 	if (reaped)
-        *reaped = 0;
+		*reaped = 0;
 	if (db_handle(d, &h, err, n))
 		return -1;
 	if (db_version(d) < 5)
@@ -151,7 +151,7 @@ int db_reap_sweeps(struct db *d, FILE *log, int *reaped, char *err, size_t n)
 	if (!sqlite3_get_autocommit(h))     /* after a failure: its message is in err */
 		(void)sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
 	if (reaped)
-        *reaped = count;
+		*reaped = count;
 	return rc == SQLITE_OK ? 0 : -1;
 }
 
@@ -163,7 +163,7 @@ int db_live_sweeps(struct db *d, FILE *out, const char *prefix, int *count, char
 	int rc, k = 0;
 
 	if (count)
-        *count = 0;
+		*count = 0;
 	if (db_handle(d, &h, err, n))
 		return -1;
 	if (gethostname(host, sizeof host - 1))
@@ -216,6 +216,6 @@ int db_live_sweeps(struct db *d, FILE *out, const char *prefix, int *count, char
 		db_fail(err, n, "listing running sweeps: %s", sqlite3_errmsg(h));
 	sqlite3_finalize(st);
 	if (count)
-        *count = k;
+		*count = k;
 	return rc == SQLITE_OK ? 0 : -1;
 }

@@ -34,7 +34,7 @@ static int getid(struct db *d, const char *sel, const char *ins, const struct va
 		return -1;
 	if (!r.got)
 		return db_fail(err, n, "%s: row not found after insert; retry", what);
-    *id = r.i[0];
+	*id = r.i[0];
 	return 0;
 }
 
@@ -51,7 +51,7 @@ static int one(struct db *d, const char *sql, const struct val *v, int nv, long 
 		return db_fail(err, n, "%s: %d rows matched, expected 1; pass an id returned by fdtune's db_ calls",
 					what, r.got);
 	if (id)
-        *id = r.i[0];
+		*id = r.i[0];
 	return 0;
 }
 
@@ -69,7 +69,7 @@ static int once(struct db *d, const char *sql, const struct val *v, int nv, int 
 	if (r.got > 1)
 		return db_fail(err, n, "%s: %d rows inserted, expected at most 1", what, r.got);
 	if (id)
-        *id = r.got ? r.i[0] : 0;
+		*id = r.got ? r.i[0] : 0;
 	return 0;
 }
 
@@ -124,7 +124,7 @@ int db_device_copy(struct db *d, long long dev, double *copy_gbs, char *err, siz
 		return -1;
 	if (!r.got)
 		return db_fail(err, n, "no device with id %lld; pass an id from db_device_id", dev);
-    *copy_gbs = r.d;
+	*copy_gbs = r.d;
 	return 0;
 }
 
@@ -286,7 +286,7 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
 					   " IS NOT NULL ORDER BY created DESC, id DESC LIMIT 1), -1)", v, 3, &r,
 				 "look up recorded times", err, n))
 			return -1;
-        *ms = r.d;
+		*ms = r.d;
 	}
 	if (db_stmt(d->h, "SELECT count(*) FROM runs WHERE " DB_SAME_MODEL("?1") " AND problem_id = ?2"
 				   " AND config_id = ?3 AND status IN ('ok', 'compile_error', 'wrong_result',"
@@ -294,7 +294,7 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
 				   " WHERE b.id = runs.build_id AND b.status = 'gen_error')", v, 3, &r,
 			 "look up recorded runs", err, n))
 		return -1;
-    *yes = r.i[0] > 0;
+	*yes = r.i[0] > 0;
 	return 0;
 }
 
@@ -314,7 +314,7 @@ int db_build_recorded(struct db *d, long long cfg, long long prob, const char *a
 				   " AND sweep_id IN (SELECT id FROM sweeps WHERE problem_id = ?4)", v, 4, &r,
 			 "look up recorded builds", err, n))
 		return -1;
-    *yes = r.i[0] > 0;
+	*yes = r.i[0] > 0;
 	return 0;
 }
 

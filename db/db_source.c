@@ -83,7 +83,7 @@ int db_source_get(struct db *d, const char *hash, char **src, char *err, size_t 
 	uLongf got;
 	int rc = -1, s, bn;
 
-    *src = NULL;
+	*src = NULL;
 	if (!hash || !*hash)
 		return DB_NOMATCH;
 	if (db_handle(d, &h, err, n))
@@ -131,7 +131,7 @@ int db_source_get(struct db *d, const char *hash, char **src, char *err, size_t 
 		rc = db_fail(err, n, "source %s is damaged: it hashes to %s", hash, sh);
 		goto done;
 	}
-    *src = out;
+	*src = out;
 	out = NULL;
 	rc = 0;
 done:
@@ -148,6 +148,6 @@ int db_source_count(struct db *d, long long *count, char *err, size_t n)
 		return -1;
 	if (db_stmt(h, "SELECT count(*) FROM sources", NULL, 0, &r, "counting sources", err, n))
 		return -1;
-    *count = r.i[0];
+	*count = r.i[0];
 	return 0;
 }

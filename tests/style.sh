@@ -8,7 +8,7 @@
 cd "${1:-.}" || exit 2
 files=$(find gen runtime db tuner tests examples -name '*.[ch]' | sort)
 n=$(echo "$files" | wc -l)
-bad=$(echo "$files" | xargs grep -nE '^ {4,}[^ *]|[[:space:]]+$' /dev/null)
+bad=$(echo "$files" | xargs grep -nE '^ {4,}([^ *]|\*[^ /])|[[:space:]]+$' /dev/null)
 if [ -n "$bad" ]; then
 	echo "$bad" | sed 's/^\([^:]*:[0-9]*\):.*/\1: indented with spaces, or whitespace at the end/'
 	echo "style: $(echo "$bad" | wc -l) lines of $n files break the style (.editorconfig)"

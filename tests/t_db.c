@@ -140,7 +140,7 @@ static char *best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int 
 
 	assert_non_null(m);
 	err[0] = 0;
-    *rc = db_best(d, f, fmt, all, m, err, sizeof err);
+	*rc = db_best(d, f, fmt, all, m, err, sizeof err);
 	assert_int_equal(fclose(m), 0);
 	return buf;
 }
@@ -177,7 +177,7 @@ static int record(const char **s, char f[][512], int max)
 		p++;
 	}
 	assert_true(p[0] == '\r' && p[1] == '\n');
-    *s = p + 2;
+	*s = p + 2;
 	return nf;
 }
 

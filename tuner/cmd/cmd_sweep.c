@@ -329,33 +329,36 @@ static int make_plan(struct args *a, struct tn_plan *plan)
 	return TN_EX_OK;
 }
 
+/* The sweep's options: the problem's (tn_cli.c parses them), then its own
+ * (option() above parses each). */
+static const struct option lo[] = {
+	TN_CLI_PROBLEM_OPTIONS,
+	{ "db", required_argument, 0, TN_O_DB },
+	{ "device", required_argument, 0, 'd' },
+	{ "jobs", required_argument, 0, 'j' },
+	{ "compile-only", no_argument, 0, TN_O_COMPILE_ONLY },
+	{ "arch", required_argument, 0, TN_O_ARCH },
+	{ "max-configs", required_argument, 0, TN_O_MAX_CONFIGS },
+	{ "quiet", no_argument, 0, 'q' },
+	{ "force", no_argument, 0, TN_O_FORCE },
+	{ "strategy", required_argument, 0, 's' },
+	{ "evals", required_argument, 0, TN_O_EVALS },
+	{ "shard", required_argument, 0, TN_O_SHARD },
+	{ "budget", required_argument, 0, TN_O_BUDGET },
+	{ "devices", required_argument, 0, TN_O_DEVICES },
+	{ "timeout", required_argument, 0, TN_O_TIMEOUT },
+	{ "no-race", no_argument, 0, TN_O_NO_RACE },
+	{ "plan", required_argument, 0, TN_O_PLAN },
+	{ "places", required_argument, 0, TN_O_PLACES },
+	{ "recheck", required_argument, 0, TN_O_RECHECK },
+	{ "energy", no_argument, 0, TN_O_ENERGY },
+	{ "energy-window", required_argument, 0, TN_O_ENERGY_WINDOW },
+	{ "help", no_argument, 0, 'h' },
+	{ 0, 0, 0, 0 }
+};
+
 int tn_cmd_sweep(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		TN_CLI_PROBLEM_OPTIONS,
-		{ "db", required_argument, 0, TN_O_DB },
-		{ "device", required_argument, 0, 'd' },
-		{ "jobs", required_argument, 0, 'j' },
-		{ "compile-only", no_argument, 0, TN_O_COMPILE_ONLY },
-		{ "arch", required_argument, 0, TN_O_ARCH },
-		{ "max-configs", required_argument, 0, TN_O_MAX_CONFIGS },
-		{ "quiet", no_argument, 0, 'q' },
-		{ "force", no_argument, 0, TN_O_FORCE },
-		{ "strategy", required_argument, 0, 's' },
-		{ "evals", required_argument, 0, TN_O_EVALS },
-		{ "shard", required_argument, 0, TN_O_SHARD },
-		{ "budget", required_argument, 0, TN_O_BUDGET },
-		{ "devices", required_argument, 0, TN_O_DEVICES },
-		{ "timeout", required_argument, 0, TN_O_TIMEOUT },
-		{ "no-race", no_argument, 0, TN_O_NO_RACE },
-		{ "plan", required_argument, 0, TN_O_PLAN },
-		{ "places", required_argument, 0, TN_O_PLACES },
-		{ "recheck", required_argument, 0, TN_O_RECHECK },
-		{ "energy", no_argument, 0, TN_O_ENERGY },
-		{ "energy-window", required_argument, 0, TN_O_ENERGY_WINDOW },
-		{ "help", no_argument, 0, 'h' },
-		{ 0, 0, 0, 0 }
-	};
 	struct args a;
 	struct tn_plan plan = { 0 };
 	struct tn_cli_seen seen = { 0 };
