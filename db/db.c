@@ -37,7 +37,7 @@ int db_fail(char *err, size_t n, const char *fmt, ...)
 		vsnprintf(err, n, fmt, ap);
 		va_end(ap);
 	}
-	return -1;
+	return FDT_FAIL;
 }
 
 static const char *hint(int rc)
@@ -147,7 +147,7 @@ int db_migrate(sqlite3 *h, int cur, int upto, char *err, size_t n)
 {
 	char sql[64], what[48];
 	struct res r;
-	int rc = -1, v;
+	int rc = FDT_FAIL, v;
 
 	/* db_migrations[v - 1] exists for v in 1..DB_SCHEMA_LATEST only */
 	if (cur < 0 || cur > DB_SCHEMA_LATEST || upto > DB_SCHEMA_LATEST)
@@ -187,7 +187,7 @@ int db_recognise(sqlite3 *h, const char *path, int exists, int *ver, char *err, 
 	int rc, app;
 
 	if (db_exec(h, "PRAGMA busy_timeout=5000", "set busy timeout", err, n))
-		return -1;
+		return FDT_FAIL;
 	rc = db_run1(h, "SELECT (SELECT application_id FROM pragma_application_id),"
 				 " (SELECT user_version FROM pragma_user_version),"
 				 " (SELECT count(*) FROM sqlite_master WHERE type = 'table'),"
@@ -228,11 +228,11 @@ static int setup(sqlite3 *h, const char *path, int exists, int upto, char *err, 
 	if (sqlite3_db_readonly(h, "main") != 0)
 		return db_fail(err, n, "%s cannot be opened for writing; fix its permissions or choose another --db", path);
 	if (db_recognise(h, path, exists, &ver, err, n))
-		return -1;
+		return FDT_FAIL;
 	if (db_exec(h, "PRAGMA foreign_keys=ON", "enable foreign keys", err, n) ||
 		db_exec(h, "PRAGMA synchronous=NORMAL", "set synchronous=NORMAL", err, n) ||
 		db_stmt(h, "PRAGMA journal_mode=WAL", NULL, 0, &r, "set WAL journal mode", err, n))
-		return -1;
+		return FDT_FAIL;
 	if (strcmp(r.t, "wal") != 0 && strcmp(r.t, "memory") != 0)
 		return db_fail(err, n, "cannot put %s in WAL mode (journal_mode is '%s'); put --db on a local filesystem",
 					path, r.t);
@@ -252,7 +252,7 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
 	if (upto < 1 || upto > DB_SCHEMA_LATEST)
 		return db_fail(err, n, "db_open: schema version %d is outside 1..%d", upto, DB_SCHEMA_LATEST);
 	if (db_path_check(path, 1, err, n))
-		return -1;
+		return FDT_FAIL;
 	errno = 0;
 	exists = stat(path, &st) == 0;
 	if (!exists && errno != ENOENT)

@@ -8,10 +8,11 @@
  * views).  Every write is a single autocommitted statement:
  * a crash loses nothing already recorded.
  *
- * Conventions: functions return 0 on success and -1 on error, after writing
- * a human-readable message (what went wrong, what to do) into err[0..n-1].
- * err may be NULL when n is 0.  The exceptions are db_best, db_pick and
- * db_strategies, which return DB_NOMATCH when no row matches.  Strings
+ * Conventions: functions return a status of fdt_rc.h: FDT_OK, or FDT_FAIL
+ * after writing a human-readable message (what went wrong, what to do) into
+ * err[0..n-1]. err may be NULL when n is 0.  db_best, db_pick,
+ * db_strategies and db_source_get also return FDT_NOMATCH when nothing
+ * matches; db_version returns a value, -1 on error.  Strings
  * passed in are copied; none are retained.  A struct db must be used by
  * one thread at a time.  A sweep records the process that owns it, so that
  * one left running by a dead process can be marked interrupted
@@ -23,9 +24,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "fdt_rc.h"
+
 #define DB_SCHEMA_LATEST 8            /* newest schema this build can write */
 #define DB_APPLICATION_ID 0x46445455  /* PRAGMA application_id, 'FDTU' */
-#define DB_NOMATCH 1                  /* db_best: valid query, no rows */
 
 struct db;                            /* opaque; wraps sqlite3 * */
 struct sqlite3;
@@ -53,7 +55,7 @@ int db_read(const char *path, struct db **out, char *err, size_t n);
 int db_open_version(const char *path, int upto, struct db **out, char *err, size_t n);
 /* 0 when path can be opened as a database (db_path.c): an existing regular
  * file, readable (and with write = 1, writable, in a writable directory), or
- * with write = 1 a missing file in a writable directory; else -1 with err
+ * with write = 1 a missing file in a writable directory; else FDT_FAIL with err
  * naming what is wrong with the path (a directory, a device, a missing
  * directory, permissions). db_open checks its path so. */
 int db_path_check(const char *path, int write, char *err, size_t n);
@@ -142,7 +144,7 @@ struct db_build_row {
 	char status[16];
 	int regs, lds_bytes, spill_bytes;
 };
-/* The build that run `run` timed: 0 with *b filled; -1 when the run has no
+/* The build that run `run` timed: 0 with *b filled; FDT_FAIL when the run has no
  * build, or one of another configuration than the run's (its source is
  * another kernel's), or on error, with err saying which. */
 int db_run_build(struct db *d, long long run, struct db_build_row *b, char *err, size_t n);
@@ -203,8 +205,8 @@ int db_build_recorded(struct db *d, long long cfg, long long prob, const char *a
  * (gen_hash, as builds.source_hash holds it).  db_source_put keeps src
  * deflated, unless a source of that hash is kept already; src must hash to
  * hash.  db_source_get: 0 with *src the text (malloc'ed, the caller frees),
- * checked against its hash; DB_NOMATCH with *src NULL where none is kept;
- * -1 where the one kept cannot be read back (damaged, an unknown codec).
+ * checked against its hash; FDT_NOMATCH with *src NULL where none is kept;
+ * FDT_FAIL where the one kept cannot be read back (damaged, an unknown codec).
  * db_source_count: how many are kept. */
 int db_source_put(struct db *d, const char *hash, const char *src, char *err, size_t n);
 int db_source_get(struct db *d, const char *hash, char **src, char *err, size_t n);
@@ -242,7 +244,7 @@ int db_each_unkept(struct db *d, int k, int (*fn)(void *ctx, const struct db_unk
 /* What db_merge would refuse of src before it writes anything, checked
  * before the target is opened (or created, or migrated): src that is target
  * itself (target need not exist), src that db_read refuses, and device
- * (NULL: all) that matches no device of src. 0, or -1 with err. */
+ * (NULL: all) that matches no device of src. 0, or FDT_FAIL with err. */
 int db_merge_check(const char *target, const char *src, const char *device, char *err,
 				   size_t n);
 int db_merge(struct db *d, const char *src, const char *device, long long *runs,
@@ -252,7 +254,7 @@ enum db_fmt { DB_TABLE, DB_CSV, DB_JSON };
 struct db_filter;
 /* The rows of v_strategies (db_strategy.c) matching f's device, radius,
  * size and precision: fused xyz against two and three passes. 0 after
- * printing; DB_NOMATCH with err saying what is needed. */
+ * printing; FDT_NOMATCH with err saying what is needed. */
 int db_strategies(struct db *d, const struct db_filter *f, enum db_fmt fmt, FILE *out,
 				  char *err, size_t n);
 /* SQL true where the device name column d or the arch column a contains the
@@ -288,10 +290,10 @@ struct db_filter {
  * JSON functions.  all = 1 adds a leading rank column (1 = fastest) to the
  * table and CSV.
  * Needs schema version 2.  Returns 0 after printing at least one row;
- * DB_NOMATCH (1) when no run matches: nothing is printed and err holds
+ * FDT_NOMATCH (1) when no run matches: nothing is printed and err holds
  * "no successful runs match", followed by the active filters if any and,
  * when a size was asked for, the nearest recorded size (callers may append
- * " in PATH"); -1 on error.
+ * " in PATH"); FDT_FAIL on error.
  */
 int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, FILE *out,
 			char *err, size_t n);
@@ -306,7 +308,7 @@ struct db_pick {
 /* The fastest record (v_current) matching f, of the largest problem when several sizes
  * match, a storing one (params without "acc":1) before any that accumulates
  * (or run id `run` when nonzero, which must also match f). 0 with *p
- * filled; DB_NOMATCH with the message of db_best; -1 on error. */
+ * filled; FDT_NOMATCH with the message of db_best; FDT_FAIL on error. */
 int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pick *p,
 			char *err, size_t n);
 /* Calls fn for every run of the device and problem of run `like`, in the
@@ -359,7 +361,7 @@ struct db_related_row {
 	double ms;
 };
 /* Calls fn for each row, problem by problem, fastest first; a nonzero return
- * of fn stops the walk and is returned. -1 on a database error. */
+ * of fn stops the walk and is returned. FDT_FAIL on a database error. */
 int db_each_related(struct db *d, const struct db_related *q,
 					int (*fn)(void *ctx, const struct db_related_row *row), void *ctx,
 					char *err, size_t n);

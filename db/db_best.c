@@ -102,12 +102,12 @@ static int put(struct grid *g, const char *s)
 	if (g->len == g->cap) {
 		size_t cap = g->cap ? 2 * g->cap : 256;
 		if (!(c = realloc(g->c, cap * sizeof *c)))
-			return -1;
+			return FDT_FAIL;
 		g->c = c;
 		g->cap = cap;
 	}
 	if (!(g->c[g->len] = strdup(s)))
-		return -1;
+		return FDT_FAIL;
 	g->len++;
 	return 0;
 }
@@ -243,7 +243,7 @@ int db_filter_nomatch(sqlite3 *h, const struct db_filter *f, char *err, size_t n
 	else
 		db_fail(err, n, "no successful runs match%s%s", db_filter_desc(f, desc, sizeof desc),
 				near);
-	return DB_NOMATCH;
+	return FDT_NOMATCH;
 }
 
 /* DB_JSON: one array, built by SQLite's JSON functions. */
@@ -251,7 +251,7 @@ static int best_json(sqlite3 *h, const struct db_filter *f, int all, FILE *out, 
 					 size_t n)
 {
 	sqlite3_stmt *st = NULL;
-	int src = db_filter_prepare(h, json_queries[f->objective], f, all, &st), rc = -1;
+	int src = db_filter_prepare(h, json_queries[f->objective], f, all, &st), rc = FDT_FAIL;
 
 	if (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
 		if (sqlite3_column_int(st, 1) == 0)
@@ -279,12 +279,12 @@ int db_best(struct db *d, const struct db_filter *f, enum db_fmt fmt, int all, F
 	sqlite3_stmt *st = NULL;
 	sqlite3 *h = NULL;
 	size_t i;
-	int rc = -1, src, v;
+	int rc = FDT_FAIL, src, v;
 
 	if (!out || (fmt != DB_TABLE && fmt != DB_CSV && fmt != DB_JSON))
 		return db_fail(err, n, "db_best: an output stream and a format (DB_TABLE, DB_CSV or DB_JSON) are required");
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	if ((v = db_version(d)) < 2)
 		return db_fail(err, n, "db_best: schema version %d has no v_runs view; open the database with db_open to migrate it", v);
 	f = f ? f : &any;

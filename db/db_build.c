@@ -39,13 +39,13 @@ int db_run_build(struct db *d, long long run, struct db_build_row *b, char *err,
 		" FROM runs r JOIN builds b ON b.id = r.build_id WHERE r.id = ?1";
 	sqlite3_stmt *st = NULL;
 	sqlite3 *h = NULL;
-	int rc = -1, s;
+	int rc = FDT_FAIL, s;
 
 	if (!b)
 		return db_fail(err, n, "db_run_build: no result structure");
 	memset(b, 0, sizeof *b);
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	if (prep(h, sql, run, &st) != SQLITE_OK) {
 		rc = db_fail(err, n, "reading the build of run %lld: %s", run, sqlite3_errmsg(h));
 		goto done;
@@ -99,11 +99,11 @@ int db_run_repeats(struct db *d, long long run, const char *values, long long *i
 		" ORDER BY o.id = r.id DESC, o.id DESC";
 	sqlite3_stmt *st = NULL;
 	sqlite3 *h = NULL;
-	int rc = -1, s;
+	int rc = FDT_FAIL, s;
 
 	*count = 0;
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	if (prep(h, sql, run, &st) != SQLITE_OK ||
 		(s = sqlite3_bind_text(st, 2, values, -1, SQLITE_TRANSIENT)) != SQLITE_OK)
 		goto done;
@@ -113,7 +113,7 @@ int db_run_repeats(struct db *d, long long run, const char *values, long long *i
 		rc = 0;
 done:
 	if (sqlite3_finalize(st) != SQLITE_OK && rc == 0)
-		rc = -1;
+		rc = FDT_FAIL;
 	if (rc)
 		db_fail(err, n, "reading the repeats of run %lld: %s", run, sqlite3_errmsg(h));
 	return rc;

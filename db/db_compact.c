@@ -38,7 +38,7 @@ int db_compact(const char *from, const char *to, int k, long long *runs, char *e
 	struct db *src = NULL, *dst = NULL;
 	sqlite3 *h = NULL, *out = NULL;
 	struct res r;
-	int rc = -1, s, made = 0;
+	int rc = FDT_FAIL, s, made = 0;
 
 	if (k < 1)
 		return db_fail(err, n, "compact: keep at least 1 record a problem (asked %d)", k);
@@ -46,7 +46,7 @@ int db_compact(const char *from, const char *to, int k, long long *runs, char *e
 		return db_fail(err, n, "%s exists; compact writes a new file (remove it, or name "
 					   "another)", to);
 	if (db_path_check(to, 1, err, n))
-		return -1;
+		return FDT_FAIL;
 	/* the source as db_read reads it (migrated, in memory, to this schema),
      * copied page by page into the new file */
 	if (db_read(from, &src, err, n) || db_handle(src, &h, err, n))
@@ -128,7 +128,7 @@ int db_each_unkept(struct db *d, int k, int (*fn)(void *ctx, const struct db_unk
 	int rc = 0, s;
 
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	s = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
 	if (s == SQLITE_OK)
 		s = sqlite3_bind_int(st, 1, k);

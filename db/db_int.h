@@ -172,7 +172,7 @@ int db_filter_prepare(sqlite3 *h, const char *sql, const struct db_filter *f, in
 					  sqlite3_stmt **st);
 /* " the filters (device ~x, ...)" naming the active filters, or "". */
 const char *db_filter_desc(const struct db_filter *f, char *b, size_t n);
-/* DB_NOMATCH with the message for no match: the filters and, when a size
+/* FDT_NOMATCH with the message for no match: the filters and, when a size
  * was asked for, the nearest size recorded; -1 on error. */
 int db_filter_nomatch(sqlite3 *h, const struct db_filter *f, char *err, size_t n);
 

@@ -142,7 +142,7 @@ static int attach(sqlite3 *h, const char *path, char *err, size_t n)
 	sqlite3_int64 sz = 0;
 	const char *file;
 	char uri[4200];
-	int rc = -1;
+	int rc = FDT_FAIL;
 
 	if (db_read(path, &s, err, n) || db_handle(s, &sh, err, n))
 		goto done;
@@ -234,7 +234,7 @@ int db_merge_check(const char *target, const char *src, const char *device, char
 {
 	struct db *s = NULL;
 	sqlite3 *h;
-	int rc = -1;
+	int rc = FDT_FAIL;
 
 	if (same_file(target, src, err, n) || db_read(src, &s, err, n) ||
 		db_handle(s, &h, err, n) || has_device(h, src, device, err, n))
@@ -294,11 +294,11 @@ int db_merge(struct db *d, const char *src, const char *device, long long *runs,
 	long long *cnt[2] = {before, after};
 
 	if (db_handle(d, &h, err, n) || same_file(sqlite3_db_filename(h, "main"), src, err, n))
-		return -1;
+		return FDT_FAIL;
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
 			if (attach(h, src, err, n))
-				return -1;
+				return FDT_FAIL;
 			/* deferred: the first statement takes main's write lock, and
              * src, attached read-write where this process may write it, is
              * only read */

@@ -38,10 +38,10 @@ int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pi
 #undef BY
 	sqlite3_stmt *st = NULL;
 	sqlite3 *h = NULL;
-	int src, rc = -1;
+	int src, rc = FDT_FAIL;
 
 	if (!p || db_handle(d, &h, err, n))
-		return p ? -1 : db_fail(err, n, "db_pick: no result structure");
+		return p ? FDT_FAIL : db_fail(err, n, "db_pick: no result structure");
 	f = f ? f : &any;
 	memset(p, 0, sizeof *p);
 	if (f->objective < DB_OBJ_TIME || f->objective > DB_OBJ_EDP)
@@ -76,7 +76,7 @@ int db_pick(struct db *d, const struct db_filter *f, long long run, struct db_pi
 		char desc[256];
 		if (run) {
 			db_fail(err, n, "no successful run %lld matches%s", run, db_filter_desc(f, desc, sizeof desc));
-			rc = DB_NOMATCH;
+			rc = FDT_NOMATCH;
 		} else
 			rc = db_filter_nomatch(h, f, err, n);
 	} else {
@@ -91,10 +91,10 @@ int db_json_int(struct db *d, const char *json, const char *key, int *v, int *fo
 				char *err, size_t n)
 {
 	sqlite3 *h = NULL;
-	int src, rc = -1;
+	int src, rc = FDT_FAIL;
 
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	src = d->json ? SQLITE_OK
 				  : sqlite3_prepare_v2(h, "SELECT json_extract(?1, '$.' || ?2)", -1, &d->json, NULL);
 	if (src == SQLITE_OK && (src = sqlite3_bind_text(d->json, 1, json, -1, SQLITE_STATIC)) == SQLITE_OK &&
@@ -126,7 +126,7 @@ int db_devices(struct db *d, const struct db_filter *f, char names[][256], int m
 
 	*count = 0;
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	f = f ? f : &any;
 	src = db_filter_prepare(h, sql, f, 0, &st);
 	while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
@@ -157,7 +157,7 @@ int db_sizes(struct db *d, const struct db_filter *f, int sizes[][3], int max, i
 
 	*count = 0;
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	src = db_filter_prepare(h, sql, f, 0, &st);
 	while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
 		src = SQLITE_OK;

@@ -68,7 +68,7 @@ static int migrate_copy(sqlite3 **h, const char *path, int ver, char *err, size_
 	m = NULL;
 done:
 	db_shut(m);
-	return rc ? -1 : 0;
+	return rc ? FDT_FAIL : FDT_OK;
 }
 
 int db_read(const char *path, struct db **out, char *err, size_t n)
@@ -83,7 +83,7 @@ int db_read(const char *path, struct db **out, char *err, size_t n)
 	if (!path || !*path || !out)
 		return db_fail(err, n, "db_read: path and out are required");
 	if (db_path_check(path, 0, err, n))
-		return -1;
+		return FDT_FAIL;
 	q = db_read_query(path);
 	db_uri(uri, sizeof uri, path, q);
 	rc = sqlite3_open_v2(uri, &h, SQLITE_OPEN_URI | (*q ? SQLITE_OPEN_READONLY :
@@ -102,7 +102,7 @@ int db_read(const char *path, struct db **out, char *err, size_t n)
 		rc = db_wrap(&h, out, err, n);
 done:
 	db_shut(h);
-	return rc ? -1 : 0;
+	return rc ? FDT_FAIL : FDT_OK;
 }
 
 int db_open(const char *path, struct db **out, char *err, size_t n)

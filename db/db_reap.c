@@ -44,13 +44,13 @@ int db_proc_id(long pid, char *buf, size_t n)
 
 	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
 	if (line("/proc/sys/kernel/random/boot_id", boot, sizeof boot) || line(path, stat, sizeof stat))
-		return -1;
+		return FDT_FAIL;
 	/* field 22, starttime; the command name (field 2) may hold spaces and ')' */
 	p = strrchr(stat, ')');
 	for (int field = 2; p && field < 22; field++)
 		p = strchr(p + 1, ' ');
 	if (!p || sscanf(p + 1, "%llu", &start) != 1)
-		return -1;
+		return FDT_FAIL;
 	snprintf(buf, n, "%s/%llu", boot, start);
 	return 0;
 }
@@ -93,7 +93,7 @@ int db_reap_sweeps(struct db *d, FILE *log, int *reaped, char *err, size_t n)
 	if (reaped)
 		*reaped = 0;
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	if (db_version(d) < 5)
 		return 0;       /* no pids recorded */
 	if (gethostname(host, sizeof host - 1))
@@ -165,7 +165,7 @@ int db_live_sweeps(struct db *d, FILE *out, const char *prefix, int *count, char
 	if (count)
 		*count = 0;
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	if (gethostname(host, sizeof host - 1))
 		host[0] = 0;    /* no sweep can be told to be this host's: all listed as running */
 	/* only read: a sweep whose process is gone is told, not marked (that is

@@ -27,11 +27,11 @@ static int getid(struct db *d, const char *sel, const char *ins, const struct va
 	struct res r;
 
 	if (db_stmt(d->h, sel, v, nv, &r, what, err, n))
-		return -1;
+		return FDT_FAIL;
 	if (!r.got && db_stmt(d->h, ins, v, nv, &r, what, err, n))
-		return -1;
+		return FDT_FAIL;
 	if (!r.got && db_stmt(d->h, sel, v, nv, &r, what, err, n)) /* lost a race: now present */
-		return -1;
+		return FDT_FAIL;
 	if (!r.got)
 		return db_fail(err, n, "%s: row not found after insert; retry", what);
 	*id = r.i[0];
@@ -46,7 +46,7 @@ static int one(struct db *d, const char *sql, const struct val *v, int nv, long 
 	struct res r;
 
 	if (db_stmt(d->h, sql, v, nv, &r, what, err, n))
-		return -1;
+		return FDT_FAIL;
 	if (r.got != 1)
 		return db_fail(err, n, "%s: %d rows matched, expected 1; pass an id returned by fdtune's db_ calls",
 					what, r.got);
@@ -65,7 +65,7 @@ static int once(struct db *d, const char *sql, const struct val *v, int nv, int 
 	if (!cond)
 		return one(d, sql, v, nv, id, what, err, n);
 	if (db_stmt(d->h, sql, v, nv, &r, what, err, n))
-		return -1;
+		return FDT_FAIL;
 	if (r.got > 1)
 		return db_fail(err, n, "%s: %d rows inserted, expected at most 1", what, r.got);
 	if (id)
@@ -83,7 +83,7 @@ int db_device_id(struct db *d, const struct db_device *dev, long long *id, char 
 	if (need(d, "database", err, n) || need(dev, "device", err, n) || need(id, "id", err, n) ||
 		need(dev->vendor, "device vendor", err, n) || need(dev->name, "device name", err, n) ||
 		need(dev->arch, "device arch", err, n))
-		return -1;
+		return FDT_FAIL;
 	struct val v[] = {txt(dev->vendor), txt(dev->name), txt(dev->arch),
 					  txt(dev->uuid ? dev->uuid : ""), pos(dev->sms), pos(dev->mem_bytes),
 					  pos(dev->l2_bytes), pos(dev->lds_per_block), pos(dev->max_threads)};
@@ -104,7 +104,7 @@ int db_device_set_copy(struct db *d, long long dev, double copy_gbs, double memc
 	char what[64];
 
 	if (need(d, "database", err, n))
-		return -1;
+		return FDT_FAIL;
 	snprintf(what, sizeof what, "record copy calibration of device %lld", dev);
 	struct val v[] = {num(dev), real(copy_gbs), real(memcpy_gbs), pos(bytes)};
 	return one(d, "UPDATE devices SET copy_gbs = ?2, memcpy_gbs = ?3, copy_bytes = ?4,"
@@ -117,11 +117,11 @@ int db_device_copy(struct db *d, long long dev, double *copy_gbs, char *err, siz
 	struct res r;
 
 	if (need(d, "database", err, n) || need(copy_gbs, "copy_gbs", err, n))
-		return -1;
+		return FDT_FAIL;
 	struct val v[] = {num(dev)};
 	if (db_stmt(d->h, "SELECT coalesce(copy_gbs, 0) FROM devices WHERE id = ?1", v, 1, &r,
 			 "read copy calibration", err, n))
-		return -1;
+		return FDT_FAIL;
 	if (!r.got)
 		return db_fail(err, n, "no device with id %lld; pass an id from db_device_id", dev);
 	*copy_gbs = r.d;
@@ -133,7 +133,7 @@ int db_problem_id(struct db *d, const char *family, int radius, int nx, int ny, 
 {
 	if (need(d, "database", err, n) || need(family, "family", err, n) ||
 		need(precision, "precision", err, n) || need(id, "id", err, n))
-		return -1;
+		return FDT_FAIL;
 	if (radius < 0 || nx <= 0 || ny <= 0 || nz <= 0)
 		return db_fail(err, n, "invalid problem (radius %d, %dx%dx%d): radius must be >= 0, sizes > 0",
 					radius, nx, ny, nz);
@@ -150,7 +150,7 @@ int db_config_id(struct db *d, const char *family, const char *params_json, long
 {
 	if (need(d, "database", err, n) || need(family, "family", err, n) ||
 		need(params_json, "params_json", err, n) || need(id, "id", err, n))
-		return -1;
+		return FDT_FAIL;
 	struct val v[] = {txt(family), txt(params_json)};
 	return getid(d, "SELECT id FROM configs WHERE family = ?1 AND params = ?2",
 				 "INSERT INTO configs(family, params) VALUES(?1,?2)"
@@ -163,7 +163,7 @@ int db_sweep_begin(struct db *d, const char *cmdline, const char *host, long lon
 {
 	if (need(d, "database", err, n) || need(cmdline, "cmdline", err, n) ||
 		need(host, "host", err, n) || need(mode, "mode", err, n) || need(id, "id", err, n))
-		return -1;
+		return FDT_FAIL;
 	char proc[128];
 	int v5 = db_version(d) >= 5;
 
@@ -184,7 +184,7 @@ int db_sweep_end(struct db *d, long long id, const char *status, long long n_spa
 	char what[64];
 
 	if (need(d, "database", err, n) || need(status, "status", err, n))
-		return -1;
+		return FDT_FAIL;
 	if (strcmp(status, "done") && strcmp(status, "failed") && strcmp(status, "interrupted"))
 		return db_fail(err, n, "sweep status '%s' is invalid; use done, failed or interrupted", status);
 	snprintf(what, sizeof what, "record end of sweep %lld", id);
@@ -197,7 +197,7 @@ int db_sweep_end(struct db *d, long long id, const char *status, long long n_spa
      * usually leaves room for this one row */
 	if (!db_full(d) || sqlite3_wal_checkpoint_v2(d->h, "main", SQLITE_CHECKPOINT_TRUNCATE, NULL,
 												 NULL) != SQLITE_OK)
-		return -1;
+		return FDT_FAIL;
 	return one(d, sql, v, 5, NULL, what, err, n);
 }
 
@@ -209,7 +209,7 @@ static int build_add(struct db *d, const struct db_build *b, long long prob, lon
 		need(b->compiler_version, "compiler_version", err, n) || need(b->arch, "arch", err, n) ||
 		need(b->options, "options", err, n) || need(b->source_hash, "source_hash", err, n) ||
 		need(b->status, "build status", err, n))
-		return -1;
+		return FDT_FAIL;
 	struct val v[] = {num(b->config_id), pos(b->sweep_id), txt(b->compiler),
 					  txt(b->compiler_version), txt(b->arch), txt(b->options),
 					  txt(b->source_hash), real(b->compile_ms), nneg(b->regs),
@@ -243,7 +243,7 @@ static int run_add(struct db *d, const struct db_run *x, int cond, long long *id
 {
 	if (need(d, "database", err, n) || need(x, "run", err, n) ||
 		need(x->status, "run status", err, n))
-		return -1;
+		return FDT_FAIL;
 	struct val v[] = {pos(x->sweep_id), pos(x->build_id), num(x->device_id),
 					  num(x->problem_id), num(x->config_id), txt(x->status), txt(x->message),
 					  real(x->median_ms), real(x->min_ms), real(x->max_ms), nneg(x->reps),
@@ -278,14 +278,14 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
 	struct res r;
 
 	if (need(d, "database", err, n) || need(yes, "yes", err, n))
-		return -1;
+		return FDT_FAIL;
 	struct val v[] = {num(dev), num(prob), num(cfg)};
 	if (ms) {
 		if (db_stmt(d->h, "SELECT coalesce((SELECT median_ms FROM runs WHERE " DB_SAME_MODEL("?1")
 					   " AND problem_id = ?2 AND config_id = ?3 AND status = 'ok' AND median_ms"
 					   " IS NOT NULL ORDER BY created DESC, id DESC LIMIT 1), -1)", v, 3, &r,
 				 "look up recorded times", err, n))
-			return -1;
+			return FDT_FAIL;
 		*ms = r.d;
 	}
 	if (db_stmt(d->h, "SELECT count(*) FROM runs WHERE " DB_SAME_MODEL("?1") " AND problem_id = ?2"
@@ -293,7 +293,7 @@ int db_run_recorded(struct db *d, long long dev, long long prob, long long cfg, 
 				   " 'resource_limit', 'launch_error', 'timeout') AND NOT EXISTS (SELECT 1 FROM builds b"
 				   " WHERE b.id = runs.build_id AND b.status = 'gen_error')", v, 3, &r,
 			 "look up recorded runs", err, n))
-		return -1;
+		return FDT_FAIL;
 	*yes = r.i[0] > 0;
 	return 0;
 }
@@ -305,7 +305,7 @@ int db_build_recorded(struct db *d, long long cfg, long long prob, const char *a
 
 	if (need(d, "database", err, n) || need(yes, "yes", err, n) || need(arch, "arch", err, n) ||
 		need(compiler, "compiler", err, n))
-		return -1;
+		return FDT_FAIL;
 	/* the source depends on the problem (radius, precision): a build counts
      * only for the problem of its sweep */
 	struct val v[] = {num(cfg), txt(arch), txt(compiler), num(prob)};
@@ -313,7 +313,7 @@ int db_build_recorded(struct db *d, long long cfg, long long prob, const char *a
 				   " AND compiler = ?3 AND status IN ('ok', 'compile_error')"
 				   " AND sweep_id IN (SELECT id FROM sweeps WHERE problem_id = ?4)", v, 4, &r,
 			 "look up recorded builds", err, n))
-		return -1;
+		return FDT_FAIL;
 	*yes = r.i[0] > 0;
 	return 0;
 }
@@ -322,7 +322,7 @@ int db_energy_add(struct db *d, long long run, const struct db_energy *e, char *
 {
 	if (need(d, "database", err, n) || need(e, "energy", err, n) ||
 		need(e->source, "energy source", err, n))
-		return -1;
+		return FDT_FAIL;
 	if (db_version(d) < 8)
 		return db_fail(err, n, "db_energy_add: schema %d has no energy table; open the database "
 					   "with db_open to migrate it", db_version(d));

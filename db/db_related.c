@@ -64,7 +64,7 @@ int db_each_related(struct db *d, const struct db_related *q,
 	int src, rc = 0;
 
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	src = sqlite3_prepare_v2(h, related_sql, -1, &st, NULL);
 	if (src == SQLITE_OK)
 		src = sqlite3_bind_int64(st, 1, q->device_id);
@@ -125,7 +125,7 @@ static int walk_rows(struct db *d, const char *sql, const long long *b, int nb,
 	int src, rc = 0;
 
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	src = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
 	for (int i = 0; i < nb && src == SQLITE_OK; i++)
 		src = sqlite3_bind_int64(st, i + 1, b[i]);

@@ -27,7 +27,7 @@ int db_source_put(struct db *d, const char *hash, const char *src, char *err, si
 	uLongf zn;
 	size_t len;
 	char sh[17];
-	int rc = -1, s;
+	int rc = FDT_FAIL, s;
 
 	if (!hash || !src || !*src)
 		return db_fail(err, n, "db_source_put: a hash and a source are required");
@@ -40,7 +40,7 @@ int db_source_put(struct db *d, const char *hash, const char *src, char *err, si
 		return db_fail(err, n, "keeping source %s: %zu bytes, over the %u this fdtune keeps",
 					   hash, len, MAXSRC);
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	zn = compressBound((uLong)len);
 	if (!(z = malloc(zn))) {
 		rc = db_fail(err, n, "keeping source %s: out of memory", hash);
@@ -81,13 +81,13 @@ int db_source_get(struct db *d, const char *hash, char **src, char *err, size_t 
 	const char *codec;
 	sqlite3_int64 size;
 	uLongf got;
-	int rc = -1, s, bn;
+	int rc = FDT_FAIL, s, bn;
 
 	*src = NULL;
 	if (!hash || !*hash)
-		return DB_NOMATCH;
+		return FDT_NOMATCH;
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	s = sqlite3_prepare_v2(h, "SELECT codec, size, body FROM sources WHERE hash = ?1", -1, &st,
 						   NULL);
 	if (s == SQLITE_OK)
@@ -98,7 +98,7 @@ int db_source_get(struct db *d, const char *hash, char **src, char *err, size_t 
 	}
 	s = sqlite3_step(st);
 	if (s == SQLITE_DONE) {
-		rc = DB_NOMATCH;
+		rc = FDT_NOMATCH;
 		db_fail(err, n, "the database keeps no source of hash %s", hash);
 		goto done;
 	}
@@ -145,9 +145,9 @@ int db_source_count(struct db *d, long long *count, char *err, size_t n)
 	sqlite3 *h = NULL;
 	struct res r;
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	if (db_stmt(h, "SELECT count(*) FROM sources", NULL, 0, &r, "counting sources", err, n))
-		return -1;
+		return FDT_FAIL;
 	*count = r.i[0];
 	return 0;
 }

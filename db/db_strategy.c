@@ -73,7 +73,7 @@ int db_strategies(struct db *d, const struct db_filter *f, enum db_fmt fmt, FILE
 	int rc, rows = 0, csv = fmt == DB_CSV;
 
 	if (db_handle(d, &h, err, n))
-		return -1;
+		return FDT_FAIL;
 	/* a reader's connection is query_only (db_read.c), which refuses even a
      * temporary table: lifted for the snapshot alone, the main file untouched */
 	if (db_run1(h, "PRAGMA query_only", NULL, 0, &q) != SQLITE_OK)
@@ -91,7 +91,7 @@ int db_strategies(struct db *d, const struct db_filter *f, enum db_fmt fmt, FILE
 				"version 3? open the database with this fdtune once to migrate it)",
 				sqlite3_errmsg(h));
 		sqlite3_finalize(st);
-		return -1;
+		return FDT_FAIL;
 	}
 	if (fmt == DB_JSON) {
 		if ((rc = sqlite3_step(st)) == SQLITE_ROW &&
@@ -131,7 +131,7 @@ int db_strategies(struct db *d, const struct db_filter *f, enum db_fmt fmt, FILE
 		db_fail(err, n, "no fused xyz runs match; the strategies compare a tuned xyz "
 				"sweep with sweeps of x, y, z and xy for the same problem (acc=1 for "
 				"the accumulating passes): see results/h100/families.sh");
-		return DB_NOMATCH;
+		return FDT_NOMATCH;
 	}
 	return 0;
 }

@@ -72,7 +72,7 @@ int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
 	rc = sqlite3_open_v2(path, &d->h, SQLITE_OPEN_READONLY, NULL);
 	if (rc == SQLITE_OK && access(path, F_OK)) {
 		lib_fail(err, n, "cannot open %s: no such file", path);
-		rc = -1;
+		rc = FDT_FAIL;
 	}
 	if (rc == SQLITE_OK && !dir_writable(path)) {
 		char uri[4200];
@@ -87,18 +87,18 @@ int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
 	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW &&
 	    sqlite3_column_int(st, 0) != 0x46445455) {
 		lib_fail(err, n, "%s is not an fdtune database", path);
-		rc = -1;
+		rc = FDT_FAIL;
 	} else if (rc == SQLITE_ROW && sqlite3_column_int(st, 1) < 0) {
 		lib_fail(err, n, "%s is not an fdtune database: unknown schema version %d", path,
 			 sqlite3_column_int(st, 1));
-		rc = -1;
+		rc = FDT_FAIL;
 	} else if (rc == SQLITE_ROW && sqlite3_column_int(st, 1) < 2) {
 		/* best and the other readers migrate a copy in memory only; merge
 		 * writes its target at the current schema */
 		lib_fail(err, n, "%s has schema version %d, before the views libfdtune reads; "
 			 "copy it into a database of the current schema with `fdtune merge --db "
 			 "NEW.db %s` and open NEW.db", path, sqlite3_column_int(st, 1), path);
-		rc = -1;
+		rc = FDT_FAIL;
 	} else if (rc == SQLITE_ROW) {
 		d->schema = sqlite3_column_int(st, 1);
 		rc = SQLITE_OK;
@@ -106,10 +106,10 @@ int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
 	if (rc != SQLITE_OK && rc != -1)
 		lib_fail(err, n, "cannot open %s: %s", path, d->h ? sqlite3_errmsg(d->h) : "no memory");
 	if (rc == SQLITE_OK && !st)
-		rc = -1;
+		rc = FDT_FAIL;
 	if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK) {
 		lib_fail(err, n, "%s: %s", path, sqlite3_errmsg(d->h));
-		rc = -1;
+		rc = FDT_FAIL;
 	}
 	if (rc != SQLITE_OK) {
 		fdtune_close(d);

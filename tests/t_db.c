@@ -411,14 +411,14 @@ static void test_roundtrip(void **state)
 	/* no match: nothing printed, distinct code, explained */
 	flt.radius = 2;
 	out = best(d, &flt, DB_CSV, 0, &rc);
-	assert_int_equal(rc, DB_NOMATCH);
+	assert_int_equal(rc, FDT_NOMATCH);
 	assert_string_equal(out, "");
 	assert_non_null(strstr(err, "no successful runs match"));
 	free(out);
 	flt.radius = 0;
 	flt.family = "box3d";
 	out = best(d, &flt, DB_TABLE, 1, &rc);
-	assert_int_equal(rc, DB_NOMATCH);
+	assert_int_equal(rc, FDT_NOMATCH);
 	assert_string_equal(out, "");
 	assert_string_equal(err, "no successful runs match the filters (device ~sm_9, family box3d)");
 	free(out);

@@ -108,11 +108,11 @@ static void kept_and_read_back(void **st)
 	assert_int_equal(qi(d, "SELECT count(*) FROM sources WHERE codec = 'zlib' AND "
 			       "CAST(body AS TEXT) LIKE '%kernel%'"), 0);
 	/* a source that does not hash as its build says is refused */
-	assert_int_equal(db_source_put(d, "0123456789abcdef", src, err, sizeof err), -1);
+	assert_int_equal(db_source_put(d, "0123456789abcdef", src, err, sizeof err), FDT_FAIL);
 	assert_non_null(strstr(err, "hashes to"));
-	/* none kept: DB_NOMATCH, no text */
+	/* none kept: FDT_NOMATCH, no text */
 	got = (char *)1;
-	assert_int_equal(db_source_get(d, "fedcba9876543210", &got, err, sizeof err), DB_NOMATCH);
+	assert_int_equal(db_source_get(d, "fedcba9876543210", &got, err, sizeof err), FDT_NOMATCH);
 	assert_null(got);
 	db_close(d);
 }
@@ -132,7 +132,7 @@ static void damaged_is_an_error(void **st)
 	/* a body that is not deflated text */
 	snprintf(sql, sizeof sql, "UPDATE sources SET body = x'00112233' WHERE hash = '%s'", hash);
 	assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
-	assert_int_equal(db_source_get(d, hash, &got, err, sizeof err), -1);
+	assert_int_equal(db_source_get(d, hash, &got, err, sizeof err), FDT_FAIL);
 	assert_null(got);
 	assert_non_null(strstr(err, "damaged"));
 	/* another source's body under this hash: inflates, but hashes otherwise */
@@ -141,7 +141,7 @@ static void damaged_is_an_error(void **st)
 	snprintf(sql, 200, "UPDATE sources SET (body, size) = (SELECT body, size FROM sources "
 		 "WHERE hash = '%s') WHERE hash = '%s'", sql + 200, hash);
 	assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
-	assert_int_equal(db_source_get(d, hash, &got, err, sizeof err), -1);
+	assert_int_equal(db_source_get(d, hash, &got, err, sizeof err), FDT_FAIL);
 	assert_null(got);
 	assert_non_null(strstr(err, "hashes to"));
 	db_close(d);
@@ -195,9 +195,9 @@ static void compact_keeps_the_fastest(void **st)
 	assert_int_equal(qi(d, "SELECT count(*) FROM builds WHERE log IS NOT NULL"), 10);
 	db_close(d);
 	/* it writes a new file, never over one */
-	assert_int_equal(db_compact(full, small, 3, &runs, err, sizeof err), -1);
+	assert_int_equal(db_compact(full, small, 3, &runs, err, sizeof err), FDT_FAIL);
 	assert_non_null(strstr(err, "exists"));
-	assert_int_equal(db_compact(full, small, 0, &runs, err, sizeof err), -1);
+	assert_int_equal(db_compact(full, small, 0, &runs, err, sizeof err), FDT_FAIL);
 }
 
 /* The records without a kept source are walked, fastest first. */

@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 		return tn_worker_main(argc - 1, argv + 1);
 	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		printf("fdtune %s (templates: %s)\n", FDT_VERSION, gen_template_dir());
-		return TN_EX_OK;
+		return FDT_OK;
 	}
 	if (argc > 2 && !strcmp(argv[1], "help")) {     /* help COMMAND: COMMAND --help */
 		char *help[] = { argv[2], "--help", NULL };
@@ -59,11 +59,11 @@ int main(int argc, char **argv)
 		if (argc > 2)
 			fprintf(stderr, "fdtune help: unknown command '%s'\n", argv[2]);
 		fputs(usage, argc < 2 || argc > 2 ? stderr : stdout);
-		return argc < 2 || argc > 2 ? TN_EX_USAGE : TN_EX_OK;
+		return argc < 2 || argc > 2 ? FDT_USAGE : FDT_OK;
 	}
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "fdtune: unknown command '%s'\n%s", argv[1], usage);
-	return TN_EX_USAGE;
+	return FDT_USAGE;
 }

@@ -14,15 +14,13 @@
 #ifndef TN_H
 #define TN_H
 
+#include "fdt_rc.h"
 #include <stddef.h>
 
 #define TN_MAXP 16      /* parameters per family: libfdtune's FDTUNE_MAXP at most */
 #define TN_MAXV 32      /* values per parameter domain */
 #define TN_RMAX 8
 
-/* Exit statuses of fdtune's commands, which the modules that do their work
- * (report, export) return too: written, failed, bad usage, nothing matched. */
-enum { TN_EX_OK = 0, TN_EX_FAIL = 1, TN_EX_USAGE = 2, TN_EX_NOMATCH = 3 };
 
 struct tn_family;
 
@@ -139,7 +137,7 @@ struct tn_family {
 /* tn_families.c */
 extern const struct tn_family *const tn_families[];
 const struct tn_family *tn_family(const char *name);
-/* *f = tn_family(name), 0; else 2 (a usage error) with err saying
+/* *f = tn_family(name), FDT_OK; else FDT_USAGE with err saying
  * "--family 'NAME': unknown; families: ..." (NAME's bytes that would not
  * show written \xNN). */
 int tn_family_find(const char *name, const struct tn_family **f, char *err, size_t n);

@@ -17,14 +17,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The temporary file of path, in its directory: DIR/.BASE.PID.tmp; -1 when
- * it does not fit tn. */
+/* The temporary file of path, in its directory: DIR/.BASE.PID.tmp;
+ * FDT_FAIL when it does not fit tn. */
 static int tmp_of(const char *path, char *tmp, size_t tn)
 {
 	const char *b = strrchr(path, '/');
 	int d = b ? (int)(b - path) + 1 : 0;
 	int k = snprintf(tmp, tn, "%.*s.%s.%ld.tmp", d, path, path + d, (long)getpid());
-	return k < 0 || (size_t)k >= tn ? -1 : 0;
+	return k < 0 || (size_t)k >= tn ? FDT_FAIL : FDT_OK;
 }
 
 int tn_mkdirs(const char *dir, char *err, size_t n)
@@ -33,7 +33,7 @@ int tn_mkdirs(const char *dir, char *err, size_t n)
 	size_t len = strlen(dir);
 	if (len >= sizeof p) {
 		snprintf(err, n, "cannot create %.200s...: path too long", dir);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	memcpy(p, dir, len + 1);
 	for (size_t i = 1; i <= len; i++) {
@@ -42,7 +42,7 @@ int tn_mkdirs(const char *dir, char *err, size_t n)
 		p[i] = 0;
 		if (mkdir(p, 0777) && errno != EEXIST) {
 			snprintf(err, n, "cannot create %.900s: %s", p, strerror(errno));
-			return TN_EX_FAIL;
+			return FDT_FAIL;
 		}
 		p[i] = dir[i];
 	}
@@ -73,16 +73,16 @@ int tn_file_open(const char *path, FILE **f, char *err, size_t n)
 	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
 		snprintf(err, n, "cannot write %.900s: it is a symbolic link, which fdtune does not "
 			 "write through; remove it or choose another --out", path);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
 		snprintf(err, n, "cannot write %.900s: %s", path, S_ISDIR(st.st_mode) ?
 			 strerror(EISDIR) : "it exists and is not a regular file");
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	if (tmp_of(path, tmp, sizeof tmp)) {
 		snprintf(err, n, "cannot write %.900s: path too long", path);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
 	if (fd < 0 || !(*f = fdopen(fd, "w"))) {
@@ -91,7 +91,7 @@ int tn_file_open(const char *path, FILE **f, char *err, size_t n)
 			close(fd);
 			unlink(tmp);
 		}
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	return 0;
 }
@@ -121,7 +121,7 @@ int tn_file_close(FILE *f, const char *path, int *replaced, char *err, size_t n)
 		return 0;
 	unlink(tmp);
 	snprintf(err, n, "cannot write %.900s: %s", path, strerror(e));
-	return TN_EX_FAIL;
+	return FDT_FAIL;
 }
 
 void tn_file_abort(FILE *f, const char *path)
@@ -141,7 +141,7 @@ int tn_file_read(const char *path, char **text, char *err, size_t n)
 	*text = NULL;
 	if (!(f = fopen(path, "rb"))) {
 		snprintf(err, n, "cannot read %.900s: %s", path, strerror(errno));
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	errno = 0;
 	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
@@ -156,5 +156,5 @@ int tn_file_read(const char *path, char **text, char *err, size_t n)
 	snprintf(err, n, "cannot read %.900s: %s", path, strerror(e));
 	free(*text);
 	*text = NULL;
-	return TN_EX_FAIL;
+	return FDT_FAIL;
 }

@@ -1,7 +1,7 @@
 /*
  * tn_file.h: the files fdtune's commands write and the templates they read
  * whole (tn_file.c), each failure told with the path and the system's reason.
- * Functions return 0, or TN_EX_FAIL with the message in err[0..n).
+ * Functions return 0, or FDT_FAIL with the message in err[0..n).
  */
 #ifndef TN_FILE_H
 #define TN_FILE_H

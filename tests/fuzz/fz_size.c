@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s, err[512];
-	int nx = 0, ny = 0, nz = 0, v = 0;
+	int nx = 0, ny = 0, nz = 0, v = 0, used = 0;
 	const char *prec = NULL;
 	struct db_filter f;
 
@@ -50,11 +50,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		break;
 	case 4:
-		if (tn_cli_filter_opt(&f, 'n', s, err, sizeof err) == 1 && (f.nx < 1 || f.nz > 65536))
+		if (!tn_cli_filter_opt(&f, 'n', s, &used, err, sizeof err) && used &&
+		    (f.nx < 1 || f.nz > 65536))
 			abort();
 		break;
 	case 5:
-		if (tn_cli_filter_opt(&f, 'r', s, err, sizeof err) == 1 &&
+		if (!tn_cli_filter_opt(&f, 'r', s, &used, err, sizeof err) && used &&
 		    (f.radius < 1 || f.radius > TN_RMAX))
 			abort();
 		break;

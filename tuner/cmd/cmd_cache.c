@@ -42,30 +42,30 @@ int tn_cmd_cache(int argc, char **argv)
 		case TN_O_MAX:
 			if (tn_cache_size_parse(optarg, &max, err, sizeof err)) {
 				fprintf(stderr, "fdtune cache: --max %s\n%s", err, usage);
-				return TN_EX_USAGE;
+				return FDT_USAGE;
 			}
 			break;
 		case TN_O_CLEAN: clean = 1; break;
-		case 'h': fputs(usage, stdout); return TN_EX_OK;
-		default: fputs(usage, stderr); return TN_EX_USAGE;
+		case 'h': fputs(usage, stdout); return FDT_OK;
+		default: fputs(usage, stderr); return FDT_USAGE;
 		}
 	}
 	if (optind < argc || (clean && max >= 0)) {
 		fprintf(stderr, "fdtune cache: %s\n%s", optind < argc ? "unexpected argument" :
 			"--max and --clean: give one", usage);
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	if (tn_cache_limit(&limit, err, sizeof err)) {
 		fprintf(stderr, "fdtune cache: %s\n", err);
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	if (!(dir = tn_cache_dir())) {  /* tn_cache_dir said why on stderr */
 		printf("fdtune cache: off, nothing to show\n");
-		return clean || max >= 0 ? TN_EX_FAIL : TN_EX_OK;
+		return clean || max >= 0 ? FDT_FAIL : FDT_OK;
 	}
 	if (tn_cache_trim(dir, clean ? 0 : max, &u, err, sizeof err)) {
 		fprintf(stderr, "fdtune cache: %s\n", err);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	tn_cache_fmt(u.bytes, a, sizeof a);
 	tn_cache_fmt(limit, b, sizeof b);
@@ -80,5 +80,5 @@ int tn_cmd_cache(int argc, char **argv)
 	if (u.foreign)
 		printf("fdtune cache: %lld other files there are not fdtune's; left as they are\n",
 		       u.foreign);
-	return TN_EX_OK;
+	return FDT_OK;
 }

@@ -43,7 +43,7 @@ struct lack {
 	struct db_unkept u;
 	char *dev, *fam, *prec, *params, *hash;
 };
-struct lacks { struct lack *a; int n, cap; };
+struct lacks { struct lack *a; int n, cap, oom; };     /* oom: collect ran out of memory */
 
 static int collect(void *ctx, const struct db_unkept *u)
 {
@@ -53,7 +53,7 @@ static int collect(void *ctx, const struct db_unkept *u)
 		int cap = l->cap ? 2 * l->cap : 64;
 		struct lack *a = realloc(l->a, (size_t)cap * sizeof *a);
 		if (!a)
-			return 1;
+			return l->oom = 1;
 		l->a = a;
 		l->cap = cap;
 	}
@@ -64,7 +64,7 @@ static int collect(void *ctx, const struct db_unkept *u)
 	x->prec = strdup(u->precision);
 	x->params = strdup(u->params);
 	x->hash = strdup(u->source_hash);
-	return !x->dev || !x->fam || !x->prec || !x->params || !x->hash;
+	return l->oom = !x->dev || !x->fam || !x->prec || !x->params || !x->hash;
 }
 
 static void lacks_free(struct lacks *l)
@@ -123,7 +123,7 @@ int tn_cmd_compact(int argc, char **argv)
 	struct lacks l = { 0 };
 	struct db *db = NULL;
 	char err[2048];
-	int opt, keep = 100, srcs = 8, rc = TN_EX_FAIL, again = 0, lost = 0, lostbest = 0, w;
+	int opt, keep = 100, srcs = 8, rc = FDT_FAIL, again = 0, lost = 0, lostbest = 0;
 	long long runs = 0, nsrc = 0;
 
 	struct tn_cli_seen seen = { 0 };
@@ -139,8 +139,8 @@ int tn_cmd_compact(int argc, char **argv)
 			if (tn_parse_int(optarg, "--sources", 0, 1000000, &srcs, err, sizeof err))
 				goto usage;
 			break;
-		case 'h': fputs(usage, stdout); return TN_EX_OK;
-		default: fputs(usage, stderr); return TN_EX_USAGE;
+		case 'h': fputs(usage, stdout); return FDT_OK;
+		default: fputs(usage, stderr); return FDT_USAGE;
 		}
 	}
 	if (optind < argc) {
@@ -159,12 +159,12 @@ int tn_cmd_compact(int argc, char **argv)
 	}
 	if (db_compact(from, to, keep, &runs, err, sizeof err)) {
 		fprintf(stderr, "fdtune compact: %s\n", err);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	if (db_open(to, &db, err, sizeof err))
 		goto fail;
-	if (srcs && (w = db_each_unkept(db, srcs, collect, &l, err, sizeof err))) {
-		if (w > 0)
+	if (srcs && db_each_unkept(db, srcs, collect, &l, err, sizeof err)) {
+		if (l.oom)
 			snprintf(err, sizeof err, "out of memory");
 		goto fail;
 	}
@@ -196,11 +196,11 @@ int tn_cmd_compact(int argc, char **argv)
 		fprintf(stderr, "fdtune compact: %d bests cannot embed their measured builds; `fdtune "
 			"sweep --recheck 3 --db %s` with their problems times them again\n", lostbest,
 			from);
-	rc = lostbest ? TN_EX_FAIL : TN_EX_OK;
+	rc = lostbest ? FDT_FAIL : FDT_OK;
 	goto done;
 usage:
 	fprintf(stderr, "fdtune compact: %s\n%s", err, usage);
-	return TN_EX_USAGE;
+	return FDT_USAGE;
 fail:
 	fprintf(stderr, "fdtune compact: %s\n", err);
 	db_close(db);
@@ -236,27 +236,27 @@ int tn_cmd_upgrade(int argc, char **argv)
 	while ((opt = tn_cli_getopt(argc, argv, "h", lo, &seen)) != -1) {
 		switch (opt) {
 		case TN_O_DB: path = optarg; break;
-		case 'h': fputs(upusage, stdout); return TN_EX_OK;
-		default: fputs(upusage, stderr); return TN_EX_USAGE;
+		case 'h': fputs(upusage, stdout); return FDT_OK;
+		default: fputs(upusage, stderr); return FDT_USAGE;
 		}
 	}
 	if (optind < argc || !*path) {
 		fprintf(stderr, "fdtune upgrade: %s\n%s", *path ? "unexpected argument" :
 			"--db needs a path", upusage);
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	/* checked as a reader first, so that a missing file is not made */
 	if (tn_cli_db_read(path, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune upgrade: %s\n", err);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	db_close(db);
 	db = NULL;
 	if (db_open(path, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune upgrade: %s\n", err);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	printf("fdtune upgrade: %s: at schema %d\n", path, db_version(db));
 	db_close(db);
-	return TN_EX_OK;
+	return FDT_OK;
 }

@@ -59,13 +59,12 @@ int tn_cmd_export(int argc, char **argv)
 	int opt, rc;
 
 	struct tn_cli_seen seen = { 0 };
+	int used;
 	while ((opt = tn_cli_getopt(argc, argv, "o:h" TN_CLI_FILTER_SHORT, lo, &seen)) != -1) {
-		switch (tn_cli_filter_opt(&x.flt, opt, optarg, err, sizeof err)) {
-		case 1:
-			continue;
-		case -1:
+		if (tn_cli_filter_opt(&x.flt, opt, optarg, &used, err, sizeof err))
 			goto usage;
-		}
+		if (used)
+			continue;
 		switch (opt) {
 		case TN_O_DB: x.db_path = optarg; break;
 		case 'o': x.dir = optarg; break;
@@ -82,8 +81,8 @@ int tn_cmd_export(int argc, char **argv)
 			if (tn_parse_size(optarg, &x.which[0], &x.which[1], &x.which[2], err, sizeof err))
 				goto usage;
 			break;
-		case 'h': fputs(usage, stdout); return TN_EX_OK;
-		default: fputs(usage, stderr); return TN_EX_USAGE;
+		case 'h': fputs(usage, stdout); return FDT_OK;
+		default: fputs(usage, stderr); return FDT_USAGE;
 		}
 	}
 	if (optind < argc) {
@@ -108,7 +107,7 @@ int tn_cmd_export(int argc, char **argv)
 		goto usage;
 	if (!x.flt.family && !x.run)
 		x.flt.family = "xyz";   /* as for fdtune sweep */
-	rc = TN_EX_FAIL;
+	rc = FDT_FAIL;
 	if (!tn_cli_db_read(x.db_path, &db, err, sizeof err))   /* read only: a shared database */
 		rc = tn_export(db, &x, err, sizeof err);
 	db_close(db);
@@ -117,5 +116,5 @@ int tn_cmd_export(int argc, char **argv)
 	return rc;
 usage:
 	fprintf(stderr, "fdtune export: %s\n", err);
-	return TN_EX_USAGE;
+	return FDT_USAGE;
 }

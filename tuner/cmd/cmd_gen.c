@@ -49,7 +49,7 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 	const struct tn_family *f = c->pb.fam;
 	long long total = tn_space_size(&c->sp), wrote = 0, pruned = 0, replaced = 0;
 	if (tn_mkdirs(dir, err, n))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	for (long long i = 0; i < total; i++) {
 		int v[TN_MAXP];
 		char path[4096], why[256], *src;
@@ -67,12 +67,12 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 		if (o < sizeof path)
 			snprintf(path + o, sizeof path - o, ".cu");
 		if (tn_source(&c->pb, v, &src, err, n))
-			return TN_EX_FAIL;
+			return FDT_FAIL;
 		if (!tn_file_open(path, &fp, err, n))
 			fputs(src, fp);
 		free(src);
 		if (!fp || tn_file_close(fp, path, &again, err, n))
-			return TN_EX_FAIL;
+			return FDT_FAIL;
 		wrote++;
 		replaced += again;
 	}
@@ -81,7 +81,7 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 	if (replaced)
 		fprintf(stderr, "; %lld of them replaced files already there", replaced);
 	fputs(")\n", stderr);
-	return TN_EX_OK;
+	return FDT_OK;
 }
 
 int tn_cmd_gen(int argc, char **argv)
@@ -104,26 +104,26 @@ int tn_cmd_gen(int argc, char **argv)
 
 	tn_cli_problem_init(&c);
 	struct tn_cli_seen seen = { 0 };
+	int used;
 	while ((opt = tn_cli_getopt(argc, argv, TN_CLI_PROBLEM_SHORT "o:h", lo, &seen)) != -1) {
-		switch (tn_cli_problem_opt(&c, opt, optarg, err, sizeof err)) {
-		case 1:
-			continue;
-		case -1:
+		if (tn_cli_problem_opt(&c, opt, optarg, &used, err, sizeof err)) {
 			fprintf(stderr, "fdtune gen: %s\n", err);
-			return TN_EX_USAGE;
+			return FDT_USAGE;
 		}
+		if (used)
+			continue;
 		switch (opt) {
 		case TN_O_ALL: all = 1; break;
 		case 'o': out = optarg; break;
 		case TN_O_ARCH: arch = optarg; break;
 		case TN_O_LIST: listing = 1; break;
-		case 'h': fputs(usage, stdout); return TN_EX_OK;
-		default: fputs(usage, stderr); return TN_EX_USAGE;
+		case 'h': fputs(usage, stdout); return FDT_OK;
+		default: fputs(usage, stderr); return FDT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fdtune gen: unexpected argument '%s'\n%s", argv[optind], usage);
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	/* --list takes -f (one family), checked as everywhere: an unknown one
 	 * is a usage error */
@@ -135,12 +135,12 @@ int tn_cmd_gen(int argc, char **argv)
 		family |= seen.opt[i] == 'f';
 	if (listing) {
 		list(family ? c.pb.fam : NULL);
-		return TN_EX_OK;
+		return FDT_OK;
 	}
 	tn_limits_of_arch(arch, &lim);
 	if (all != !!out) {
 		fprintf(stderr, "fdtune gen: --all and --out go together\n");
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	if (all) {
 		rc = write_all(&c, &lim, out, err, sizeof err);
@@ -157,19 +157,19 @@ int tn_cmd_gen(int argc, char **argv)
 		if (given && c.sp.n[i] != 1) {
 			fprintf(stderr, "fdtune gen: --param %s has %d values; gen prints one "
 				"configuration (use --all for a space)\n", name, c.sp.n[i]);
-			return TN_EX_USAGE;
+			return FDT_USAGE;
 		}
 		v[i] = c.sp.v[i][0];
 	}
 	if (c.pb.fam->check(&c.pb, v, &lim, why, sizeof why)) {
 		fprintf(stderr, "fdtune gen: impossible configuration for %s: %s\n", arch, why);
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	if (tn_source(&c.pb, v, &src, err, sizeof err)) {
 		fprintf(stderr, "fdtune gen: %s\n", err);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	fputs(src, stdout);
 	free(src);
-	return TN_EX_OK;
+	return FDT_OK;
 }

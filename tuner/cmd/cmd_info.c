@@ -31,7 +31,7 @@ int tn_cmd_devices(int argc, char **argv)
 	};
 	const char *path = TN_CLI_DB_DEFAULT;
 	char err[1024], comp[64];
-	int opt, cal = 0, ndev, rc = TN_EX_OK;
+	int opt, cal = 0, ndev, rc = FDT_OK;
 	struct db *db = NULL;
 
 	struct tn_cli_seen seen = { 0 };
@@ -39,28 +39,28 @@ int tn_cmd_devices(int argc, char **argv)
 		switch (opt) {
 		case 'c': cal = 1; break;
 		case TN_O_DB: path = optarg; break;
-		case 'h': fputs(devices_usage, stdout); return TN_EX_OK;
-		default: fputs(devices_usage, stderr); return TN_EX_USAGE;
+		case 'h': fputs(devices_usage, stdout); return FDT_OK;
+		default: fputs(devices_usage, stderr); return FDT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fdtune devices: unexpected argument '%s'\n", argv[optind]);
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	rt_compiler(comp, sizeof comp);
 	printf("platform %s, compiler %s\n", rt_platform(), comp);
 	if (rt_init(&ndev, err, sizeof err)) {
 		fprintf(stderr, "fdtune devices: %s\n", err);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	if (!ndev) {
 		printf("no GPU found; fdtune can still compile for %s (fdtune sweep runs "
 		       "compile-only)\n", rt_default_arch());
-		return cal ? TN_EX_FAIL : TN_EX_OK;
+		return cal ? FDT_FAIL : FDT_OK;
 	}
 	if (db_path_check(path, 1, err, sizeof err) || db_open(path, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune devices: %s\n", err);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	for (int i = 0; i < ndev; i++) {
 		struct rt_dev d;
@@ -92,7 +92,7 @@ int tn_cmd_devices(int argc, char **argv)
 	goto done;
 fail:
 	fprintf(stderr, "fdtune devices: %s\n", err);
-	rc = TN_EX_FAIL;
+	rc = FDT_FAIL;
 done:
 	db_close(db);
 	return rc;
@@ -137,62 +137,62 @@ int tn_cmd_best(int argc, char **argv)
 	struct db *db = NULL;
 
 	struct tn_cli_seen seen = { 0 };
+	int used;
 	while ((opt = tn_cli_getopt(argc, argv, "h" TN_CLI_FILTER_SHORT, lo, &seen)) != -1) {
-		switch (tn_cli_filter_opt(&f, opt, optarg, err, sizeof err)) {
-		case 1:
-			continue;
-		case -1:
+		if (tn_cli_filter_opt(&f, opt, optarg, &used, err, sizeof err)) {
 			fprintf(stderr, "fdtune best: %s\n", err);
-			return TN_EX_USAGE;
+			return FDT_USAGE;
 		}
+		if (used)
+			continue;
 		switch (opt) {
 		case TN_O_DB: path = optarg; break;
 		case TN_O_CSV: case TN_O_JSON:
 			if (fmt != DB_TABLE && fmt != (opt == TN_O_CSV ? DB_CSV : DB_JSON)) {
 				fputs("fdtune best: --csv and --json: give one\n", stderr);
-				return TN_EX_USAGE;
+				return FDT_USAGE;
 			}
 			fmt = opt == TN_O_CSV ? DB_CSV : DB_JSON;
 			break;
 		case TN_O_ALL: all = 1; break;
 		case TN_O_STRATEGIES: strat = 1; break;
-		case 'h': fputs(best_usage, stdout); return TN_EX_OK;
-		default: fputs(best_usage, stderr); return TN_EX_USAGE;
+		case 'h': fputs(best_usage, stdout); return FDT_OK;
+		default: fputs(best_usage, stderr); return FDT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fdtune best: unexpected argument '%s'\n", argv[optind]);
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	if (strat && f.objective != DB_OBJ_TIME) {
 		fputs("fdtune best: --strategies compares times: leave --objective out\n", stderr);
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	if (strat && (all || (f.family && strcmp(f.family, "xyz")))) {
 		fprintf(stderr, "fdtune best: %s\n", all ? "--strategies and --all: give one" :
 			"--strategies compares the passes of xyz problems: give -f xyz or no -f");
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	if (tn_cli_db_read(path, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune best: %s\n", err);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	rc = strat ? db_strategies(db, &f, fmt, stdout, err, sizeof err) :
 		     db_best(db, &f, fmt, all, stdout, err, sizeof err);
 	/* sweeps still running: their results may change the answer */
-	if (rc >= 0 && db_live_sweeps(db, stderr, "fdtune best: ", &live, err, sizeof err))
+	if (rc != FDT_FAIL && db_live_sweeps(db, stderr, "fdtune best: ", &live, err, sizeof err))
 		fprintf(stderr, "fdtune best: %s\n", err);
-	else if (rc >= 0 && live)
+	else if (rc != FDT_FAIL && live)
 		fprintf(stderr, "fdtune best: not final: %d sweep%s above still run%s and may change "
 			"it\n", live, live > 1 ? "s" : "", live > 1 ? "" : "s");
 	db_close(db);
-	if (rc == 1) {
+	if (rc == FDT_NOMATCH) {
 		fprintf(stderr, "fdtune best: %s in %s\n", err, path);
-		return TN_EX_NOMATCH;
+		return FDT_NOMATCH;
 	}
 	if (rc) {
 		fprintf(stderr, "fdtune best: %s\n", err);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
-	return TN_EX_OK;
+	return FDT_OK;
 }

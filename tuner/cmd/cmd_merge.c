@@ -41,7 +41,7 @@ int tn_cmd_merge(int argc, char **argv)
 	const char *path = TN_CLI_DB_DEFAULT, *device = NULL;
 	struct db *db = NULL;
 	char err[2048];
-	int opt, rc = TN_EX_OK, created;
+	int opt, rc = FDT_OK, created;
 
 	struct tn_cli_seen seen = { 0 };
 	while ((opt = tn_cli_getopt(argc, argv, "h", lo, &seen)) != -1) {
@@ -51,28 +51,28 @@ int tn_cmd_merge(int argc, char **argv)
 			if (!*optarg) {
 				fprintf(stderr, "fdtune merge: --device: empty; give part of a device's "
 					"name, or its uuid\n%s", usage);
-				return TN_EX_USAGE;
+				return FDT_USAGE;
 			}
 			device = optarg;
 			break;
-		case 'h': fputs(usage, stdout); return TN_EX_OK;
-		default: fputs(usage, stderr); return TN_EX_USAGE;
+		case 'h': fputs(usage, stdout); return FDT_OK;
+		default: fputs(usage, stderr); return FDT_USAGE;
 		}
 	}
 	if (optind == argc) {
 		fprintf(stderr, "fdtune merge: no source database given\n%s", usage);
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	if (db_path_check(path, 1, err, sizeof err)) {
 		fprintf(stderr, "fdtune merge: %s; nothing was merged\n", err);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	/* each bad source is named, before the target is opened: a refused
 	 * merge leaves it as it was, its schema too */
 	for (int i = optind; i < argc; i++)
 		if (db_merge_check(path, argv[i], device, err, sizeof err)) {
 			fprintf(stderr, "fdtune merge: %s\n", err);
-			rc = TN_EX_FAIL;
+			rc = FDT_FAIL;
 		}
 	if (rc) {
 		fprintf(stderr, "fdtune merge: nothing was merged into %s\n", path);
@@ -81,7 +81,7 @@ int tn_cmd_merge(int argc, char **argv)
 	created = access(path, F_OK) != 0;
 	if (db_open(path, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune merge: %s; nothing was merged\n", err);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	for (int i = optind; i < argc; i++) {
 		long long runs, builds;
@@ -90,7 +90,7 @@ int tn_cmd_merge(int argc, char **argv)
 			if (i + 1 < argc)
 				fprintf(stderr, "fdtune merge: %d sources after %s not merged\n",
 					argc - i - 1, argv[i]);
-			rc = TN_EX_FAIL;
+			rc = FDT_FAIL;
 			break;
 		}
 		printf("%s: %lld runs and %lld builds added to %s\n", argv[i], runs, builds, path);
@@ -104,7 +104,7 @@ int tn_cmd_merge(int argc, char **argv)
 	/* after the merges, so that the sweeps merged in are checked too */
 	if (db_reap_sweeps(db, stderr, NULL, err, sizeof err)) {
 		fprintf(stderr, "fdtune merge: %s\n", err);
-		rc = TN_EX_FAIL;
+		rc = FDT_FAIL;
 	}
 	db_close(db);
 	return rc;

@@ -64,7 +64,7 @@ static int add(void *p, const char *params, const char *status, double ms)
 	struct space *s = p;
 	int v[TN_MAXP];
 	if (tn_config_parse(s->db, s->fam, params, v, NULL, s->err, sizeof s->err))
-		return -1;
+		return FDT_FAIL;
 	if (strcmp(status, "ok"))
 		ms = -1;
 	for (long long i = 0; i < s->n; i++)
@@ -79,12 +79,12 @@ static int add(void *p, const char *params, const char *status, double ms)
 		double *m;
 		if (!c) {
 			snprintf(s->err, sizeof s->err, "out of memory for %lld configurations", cap);
-			return -1;
+			return FDT_FAIL;
 		}
 		s->cfg = c;
 		if (!(m = realloc(s->ms, (size_t)cap * sizeof *m))) {
 			snprintf(s->err, sizeof s->err, "out of memory for %lld configurations", cap);
-			return -1;
+			return FDT_FAIL;
 		}
 		s->ms = m;
 		s->cap = cap;
@@ -222,16 +222,15 @@ int tn_cmd_replay(int argc, char **argv)
 	struct db *db = NULL;
 	struct plan pl = { .all = 1, .pct = 10, .seeds = 25, .only = TN_EXHAUSTIVE };
 	char err[1024];
-	int opt, rc = TN_EX_FAIL;
+	int opt, rc = FDT_FAIL;
 
 	struct tn_cli_seen seen = { 0 };
+	int used;
 	while ((opt = tn_cli_getopt(argc, argv, "s:b:h" TN_CLI_FILTER_SHORT, lo, &seen)) != -1) {
-		switch (tn_cli_filter_opt(&flt, opt, optarg, err, sizeof err)) {
-		case 1:
-			continue;
-		case -1:
+		if (tn_cli_filter_opt(&flt, opt, optarg, &used, err, sizeof err))
 			goto usage;
-		}
+		if (used)
+			continue;
 		switch (opt) {
 		case TN_O_DB: path = optarg; break;
 		case 's':
@@ -253,8 +252,8 @@ int tn_cmd_replay(int argc, char **argv)
 			break;
 		case TN_O_EACH_SIZE: pl.each = 1; break;
 		case TN_O_OTHER_DEVICES: pl.others = 1; break;
-		case 'h': fputs(usage, stdout); return TN_EX_OK;
-		default: fputs(usage, stderr); return TN_EX_USAGE;
+		case 'h': fputs(usage, stdout); return FDT_OK;
+		default: fputs(usage, stderr); return FDT_USAGE;
 		}
 	}
 	if (optind < argc) {
@@ -264,11 +263,11 @@ int tn_cmd_replay(int argc, char **argv)
 	if (tn_cli_db_read(path, &db, err, sizeof err))
 		goto fail;
 	if ((rc = db_pick(db, &flt, 0, &p, err, sizeof err))) {
-		rc = rc == DB_NOMATCH ? TN_EX_NOMATCH : TN_EX_FAIL;
+		rc = rc == FDT_NOMATCH ? FDT_NOMATCH : FDT_FAIL;
 		fprintf(stderr, "fdtune replay: %s in %s\n", err, path);
 		goto done;
 	}
-	rc = TN_EX_FAIL;
+	rc = FDT_FAIL;
 	if (!pl.each) {
 		if (replay(db, &p, &pl, err, sizeof err))
 			goto fail;
@@ -292,11 +291,11 @@ int tn_cmd_replay(int argc, char **argv)
 				goto fail;
 		}
 	}
-	rc = TN_EX_OK;
+	rc = FDT_OK;
 	goto done;
 usage:
 	fprintf(stderr, "fdtune replay: %s\n", err);
-	return TN_EX_USAGE;
+	return FDT_USAGE;
 fail:
 	fprintf(stderr, "fdtune replay: %s\n", err);
 done:

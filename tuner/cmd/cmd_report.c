@@ -38,7 +38,7 @@ REPORT_DIR_DEFAULT ")\n"
 "Exit status: 0 report written, 3 nothing matched, 1 error, 2 usage.\n";
 
 /* Runs "gnuplot plots.gp" in dir and waits for it: 0 when it exits 0, else
- * TN_EX_FAIL with the reason in err (gnuplot missing: what to install). */
+ * FDT_FAIL with the reason in err (gnuplot missing: what to install). */
 static int run_gnuplot(const char *dir, char *err, size_t n)
 {
 	char *const argv[] = { "gnuplot", "plots.gp", NULL };
@@ -48,13 +48,13 @@ static int run_gnuplot(const char *dir, char *err, size_t n)
 
 	if (pipe(fd)) {
 		snprintf(err, n, "cannot start gnuplot: %s", strerror(errno));
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	if (fcntl(fd[1], F_SETFD, FD_CLOEXEC) || (pid = fork()) < 0) {
 		snprintf(err, n, "cannot start gnuplot: %s", strerror(errno));
 		close(fd[0]);
 		close(fd[1]);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
 	if (!pid) { /* child: on failure, tells the parent through the pipe */
 		close(fd[0]);
@@ -73,7 +73,7 @@ static int run_gnuplot(const char *dir, char *err, size_t n)
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR) {
 			snprintf(err, n, "waiting for gnuplot: %s", strerror(errno));
-			return TN_EX_FAIL;
+			return FDT_FAIL;
 		}
 	if (got == (ssize_t)sizeof e && e[0] == 2 && e[1] == ENOENT)
 		snprintf(err, n, "gnuplot not found: install gnuplot-nox (apt-get install "
@@ -87,7 +87,7 @@ static int run_gnuplot(const char *dir, char *err, size_t n)
 			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), dir);
 	else
 		return 0;
-	return TN_EX_FAIL;
+	return FDT_FAIL;
 }
 
 int tn_cmd_report(int argc, char **argv)
@@ -106,35 +106,36 @@ int tn_cmd_report(int argc, char **argv)
 	struct tn_report_filter f = { 0 };
 	struct db_filter df = { 0 };
 	char err[1024] = "";
-	int opt, rc = TN_EX_FAIL, nplots = 0;
+	int opt, rc = FDT_FAIL, nplots = 0;
 	struct db *db = NULL;
 	struct sqlite3 *h;
 
 	struct tn_cli_seen seen = { 0 };
+	int used;
 	while ((opt = tn_cli_getopt(argc, argv, "o:f:r:h", lo, &seen)) != -1) {
 		switch (opt) {
 		case TN_O_DB: path = optarg; break;
 		case 'o': dir = optarg; break;
 		case 'f': case 'r': case TN_O_DEVICE: case TN_O_PRECISION:
 			/* parsed as best, export and replay parse them */
-			if (tn_cli_filter_opt(&df, opt, optarg, err, sizeof err) < 0) {
+			if (tn_cli_filter_opt(&df, opt, optarg, &used, err, sizeof err)) {
 				fprintf(stderr, "fdtune report: %s\n", err);
-				return TN_EX_USAGE;
+				return FDT_USAGE;
 			}
 			f.family = df.family;
 			f.radius = df.radius;
 			f.device = df.device;
 			f.precision = df.precision;
 			break;
-		case 'h': fputs(usage, stdout); return TN_EX_OK;
-		default: fputs(usage, stderr); return TN_EX_USAGE;
+		case 'h': fputs(usage, stdout); return FDT_OK;
+		default: fputs(usage, stderr); return FDT_USAGE;
 		}
 	}
 	if (optind < argc || !*dir || !*path) {
 		fprintf(stderr, "fdtune report: %s%s%s\n%s", optind < argc ? "unexpected argument '" :
 			"--db and --out need a non-empty path", optind < argc ? argv[optind] : "",
 			optind < argc ? "'" : "", usage);
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	if (tn_cli_db_read(path, &db, err, sizeof err) || db_handle(db, &h, err, sizeof err))
 		goto done;

@@ -207,12 +207,14 @@ static int budget(const char *arg, struct tn_sweep_opts *o, char *err, size_t n)
 	return 0;
 }
 
-/* One option of the sweep's own (not the problem's) into a; 0, or 1 with
- * err set on a bad value, 2 for an option it does not know. */
-static int option(struct args *a, int opt, const char *arg, char *err, size_t n)
+/* One option of the sweep's own (not the problem's) into a: *used = 0 for
+ * an option it does not know; FDT_OK, or FDT_FAIL with err set on a bad
+ * value. */
+static int option(struct args *a, int opt, const char *arg, int *used, char *err, size_t n)
 {
 	struct tn_sweep_opts *o = &a->o;
 	int mc;
+	*used = 1;
 	switch (opt) {
 	case TN_O_DB: o->db_path = arg; return 0;
 	case 'd':
@@ -249,7 +251,8 @@ static int option(struct args *a, int opt, const char *arg, char *err, size_t n)
 		o->evals_set = 1;
 		return tn_parse_int(arg, "--evals", 1, 100, &o->evals, err, n);
 	}
-	return 2;
+	*used = 0;
+	return FDT_OK;
 }
 
 /* The options that cannot hold together, and an arch the compiler does not
@@ -295,7 +298,7 @@ static int check(struct args *a, char *err, size_t n)
 }
 
 /* The plan of a's problems into plan, each with some configuration that
- * can run, and the database path writable; an exit status, TN_EX_OK when
+ * can run, and the database path writable; an exit status, FDT_OK when
  * it may run (the message on stderr otherwise). */
 static int make_plan(struct args *a, struct tn_plan *plan)
 {
@@ -309,7 +312,7 @@ static int make_plan(struct args *a, struct tn_plan *plan)
 		     tn_plan_lists(plan, a->fams, a->radii, a->sizes, a->precs, &pc, err,
 				   sizeof err))) {
 		fprintf(stderr, "fdtune sweep: %s\n", err);
-		return rc == 2 ? TN_EX_USAGE : TN_EX_FAIL;
+		return rc == FDT_USAGE ? FDT_USAGE : FDT_FAIL;
 	}
 	for (int i = 0; i < plan->n; i++) {    /* nothing of a problem can run: refused */
 		struct tn_cli_problem one = a->c;
@@ -324,9 +327,9 @@ static int make_plan(struct args *a, struct tn_plan *plan)
 	}
 	if (db_path_check(a->o.db_path, 1, err, sizeof err)) {  /* before any GPU starts */
 		fprintf(stderr, "fdtune sweep: %s\n", err);
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	}
-	return TN_EX_OK;
+	return FDT_OK;
 }
 
 /* The sweep's options: the problem's (tn_cli.c parses them), then its own
@@ -362,6 +365,7 @@ int tn_cmd_sweep(int argc, char **argv)
 	struct args a;
 	struct tn_plan plan = { 0 };
 	struct tn_cli_seen seen = { 0 };
+	int used;
 	char err[2048], cmd[4096];
 	int opt, rc;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -392,28 +396,27 @@ int tn_cmd_sweep(int argc, char **argv)
 		}
 		if (opt == 'h') {
 			fputs(usage, stdout);
-			return TN_EX_OK;
+			return FDT_OK;
 		}
-		/* a problem option: 1 taken, -1 a bad value, 0 not one */
-		rc = tn_cli_problem_opt(&a.c, opt, optarg, err, sizeof err);
-		if (rc < 0)
+		/* a problem option, or one of the sweep's own */
+		if (tn_cli_problem_opt(&a.c, opt, optarg, &used, err, sizeof err))
 			goto bad;
-		if (rc > 0)
+		if (used)
 			continue;
-		if ((rc = option(&a, opt, optarg, err, sizeof err)) == 2) {
-			fputs(usage, stderr);
-			return TN_EX_USAGE;
-		}
-		if (rc)
+		if (option(&a, opt, optarg, &used, err, sizeof err))
 			goto bad;
+		if (!used) {
+			fputs(usage, stderr);
+			return FDT_USAGE;
+		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fdtune sweep: unexpected argument '%s'\n%s", argv[optind], usage);
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	if (check(&a, err, sizeof err))
 		goto bad;
-	if ((rc = make_plan(&a, &plan)) != TN_EX_OK) {
+	if ((rc = make_plan(&a, &plan)) != FDT_OK) {
 		tn_plan_free(&plan);
 		return rc;
 	}
@@ -426,10 +429,10 @@ int tn_cmd_sweep(int argc, char **argv)
 	tn_plan_free(&plan);
 	if (rc) {
 		fprintf(stderr, "fdtune sweep: %s\n", err);
-		return rc == 2 ? TN_EX_USAGE : TN_EX_FAIL;
+		return rc == FDT_USAGE ? FDT_USAGE : FDT_FAIL;
 	}
-	return TN_EX_OK;
+	return FDT_OK;
 bad:
 	fprintf(stderr, "fdtune sweep: %s\n", err);
-	return TN_EX_USAGE;
+	return FDT_USAGE;
 }

@@ -123,10 +123,10 @@ static int spacing(struct tn_cli_problem *c, const char *s, char *err, size_t n)
 		h[1] = h[2] = h[0];
 	if (!ok || (k != 1 && k != 3)) {
 		snprintf(err, n, "--spacing '%s': expected H or HX,HY,HZ, all positive", s);
-		return -1;
+		return FDT_USAGE;
 	}
 	memcpy(c->pb.h, h, sizeof h);
-	return 1;
+	return FDT_OK;
 }
 
 /* Says on stderr when arg (NAME=V1,...) names a parameter of params[0..np)
@@ -141,42 +141,45 @@ static void param_twice(const char *const *params, int np, const char *arg)
 				"%s is taken\n", (int)k, arg, params[i], arg, arg);
 }
 
-int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char *err, size_t n)
+int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, int *used, char *err,
+		       size_t n)
 {
+	*used = 1;
 	switch (opt) {
 	case 'f':
 		family_name = arg;
-		return 1;
+		return FDT_OK;
 	case 'r':
-		return tn_parse_radius(arg, "--radius", &c->pb.r, err, n) ? -1 : 1;
+		return tn_parse_radius(arg, "--radius", &c->pb.r, err, n) ? FDT_USAGE : FDT_OK;
 	case 'n':
-		return tn_parse_size(arg, &c->pb.nx, &c->pb.ny, &c->pb.nz, err, n) ? -1 : 1;
+		return tn_parse_size(arg, &c->pb.nx, &c->pb.ny, &c->pb.nz, err, n) ? FDT_USAGE : FDT_OK;
 	case TN_O_PRECISION:
-		return tn_parse_prec(arg, &c->pb.prec, err, n) ? -1 : 1;
+		return tn_parse_prec(arg, &c->pb.prec, err, n) ? FDT_USAGE : FDT_OK;
 	case TN_O_SPACING:
 		return spacing(c, arg, err, n);
 	case 'p':
 		if (c->nparams == 64) {
 			snprintf(err, n, "--param given more than 64 times");
-			return -1;
+			return FDT_USAGE;
 		}
 		param_twice(c->params, c->nparams, arg);
 		c->params[c->nparams++] = arg;
-		return 1;
+		return FDT_OK;
 	}
-	return 0;
+	*used = 0;
+	return FDT_OK;
 }
 
 int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n)
 {
 	const struct tn_family *f;
 	if (tn_family_find(family_name, &f, err, n))
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	c->pb.fam = f;
 	tn_space_default(f, &c->sp);
 	for (int i = 0; i < c->nparams; i++)
 		if (tn_space_set(&c->sp, c->params[i], err, n))
-			return TN_EX_USAGE;
+			return FDT_USAGE;
 	return 0;
 }
 
@@ -205,33 +208,36 @@ int tn_cli_db_read(const char *path, struct db **db, char *err, size_t n)
 	return 1;
 }
 
-int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, char *err, size_t n)
+int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, int *used, char *err,
+		      size_t n)
 {
 	const struct tn_family *fam;
+	*used = 1;
 	switch (opt) {
 	case 'f':       /* as gen and sweep: an unknown family is a usage error */
 		f->family = arg;
-		return tn_family_find(arg, &fam, err, n) ? -1 : 1;
+		return tn_family_find(arg, &fam, err, n) ? FDT_USAGE : FDT_OK;
 	case 'r':
-		return tn_parse_radius(arg, "--radius", &f->radius, err, n) ? -1 : 1;
+		return tn_parse_radius(arg, "--radius", &f->radius, err, n) ? FDT_USAGE : FDT_OK;
 	case 'n':
-		return tn_parse_size(arg, &f->nx, &f->ny, &f->nz, err, n) ? -1 : 1;
+		return tn_parse_size(arg, &f->nx, &f->ny, &f->nz, err, n) ? FDT_USAGE : FDT_OK;
 	case TN_O_DEVICE:
 		f->device = arg;
-		return 1;
+		return FDT_OK;
 	case TN_O_PRECISION:
-		return tn_parse_prec(arg, &f->precision, err, n) ? -1 : 1;
+		return tn_parse_prec(arg, &f->precision, err, n) ? FDT_USAGE : FDT_OK;
 	case TN_O_OBJECTIVE:
 		if (!strcmp(arg, "time") || !strcmp(arg, "energy") || !strcmp(arg, "edp")) {
 			f->objective = arg[0] == 't' ? DB_OBJ_TIME : arg[1] == 'n' ? DB_OBJ_ENERGY :
 				       DB_OBJ_EDP;
-			return 1;
+			return FDT_OK;
 		}
 		snprintf(err, n, "--objective '%s': expected time (the shortest median), energy "
 			 "(the fewest joules a point) or edp (energy x time)", arg);
-		return -1;
+		return FDT_USAGE;
 	}
-	return 0;
+	*used = 0;
+	return FDT_OK;
 }
 
 int tn_cli_space_check(const struct tn_cli_problem *c, const char *arch, char *err, size_t n)
@@ -269,5 +275,5 @@ int tn_cli_space_check(const struct tn_cli_problem *c, const char *arch, char *e
 	if (o > 0 && (size_t)o < n)
 		snprintf(err + o, n - (size_t)o, "; fdtune gen --list shows every parameter, and "
 			 "nothing was recorded");
-	return TN_EX_USAGE;
+	return FDT_USAGE;
 }

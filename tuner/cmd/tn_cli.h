@@ -92,10 +92,11 @@ enum tn_opt {
 "  --objective O       what best means: time (default, the shortest median),\n" \
 "                      energy (the fewest joules a point, as sweep --energy\n" \
 "                      measured) or edp (energy x time)\n"
-/* 1 when opt was a filter option (stored in f), 0 when not, -1 on a bad
- * value or an unknown family (message in err); tn_cli_getopt refuses an
- * option given twice. */
-int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, char *err, size_t n);
+/* One getopt result: *used = 1 when opt was a filter option (stored in f),
+ * 0 when not; FDT_OK, or FDT_USAGE on a bad value or an unknown family
+ * (message in err). tn_cli_getopt refuses an option given twice. */
+int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, int *used, char *err,
+		      size_t n);
 
 /* The options a command's tn_cli_getopt has returned; zero it first. */
 struct tn_cli_seen {
@@ -119,11 +120,12 @@ struct tn_cli_problem {
 };
 
 void tn_cli_problem_init(struct tn_cli_problem *c);
-/* Handles one getopt result of the problem options: 1 if it was one of
- * them, 0 if not, -1 on a bad value (message in err; tn_cli_getopt refuses
- * an option given twice). -p twice for one parameter is warned about on
- * stderr; the last is taken. */
-int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, char *err, size_t n);
+/* Handles one getopt result of the problem options: *used = 1 if it was one
+ * of them, 0 if not; FDT_OK, or FDT_USAGE on a bad value (message in err;
+ * tn_cli_getopt refuses an option given twice). -p twice for one parameter
+ * is warned about on stderr; the last is taken. */
+int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, int *used, char *err,
+		       size_t n);
 /* Resolves the family and applies --param; 0 or an EX_ code. */
 int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n);
 /* db_read of path (read only: a mistyped --db creates nothing). Where it
@@ -131,7 +133,7 @@ int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n);
  * err also names the databases fdtune's repository ships (results/GPU/
  * fdtune.db under the working directory) and the --db that reads one. */
 int tn_cli_db_read(const char *path, struct db **db, char *err, size_t n);
-/* TN_EX_USAGE, with err naming why and the domains of the parameters given
+/* FDT_USAGE, with err naming why and the domains of the parameters given
  * with -p, when no configuration of c's space passes its family's
  * constraints for the limits of arch (tn_limits_of_arch); else 0. */
 int tn_cli_space_check(const struct tn_cli_problem *c, const char *arch, char *err, size_t n);

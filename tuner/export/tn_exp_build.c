@@ -71,7 +71,7 @@ static void try_run(struct db *db, const struct tn_family *fam, const struct tn_
 		return;
 	}
 	m->build = b.id;
-	if ((g = db_source_get(db, b.source_hash, &kept, e, sizeof e)) < 0) {
+	if ((g = db_source_get(db, b.source_hash, &kept, e, sizeof e)) == FDT_FAIL) {
 		snprintf(m->why, sizeof m->why, "not embedded: %.600s", e);
 		return;
 	}

@@ -48,9 +48,9 @@ int tn_exp_header(FILE *o, const char *name, const struct tn_abi *abi, const str
 	char s[3][32], *text;
 	struct tn_exp_said q;
 	if (!f || tn_coef_unit(f, p->radius, w))
-		return snprintf(err, n, "no weights for %s R=%d", p->family, p->radius), TN_EX_FAIL;
+		return snprintf(err, n, "no weights for %s R=%d", p->family, p->radius), FDT_FAIL;
 	if (tn_exp_template("fdt_abi.h", &text, err, n))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	for (int a = 0; a < 3; a++)
 		tn_exp_scale(f, a, "0", s[a], sizeof s[a]);
 	tn_exp_say(p, db_path, &q);
@@ -194,7 +194,7 @@ int tn_exp_template(const char *file, char **text, char *err, size_t n)
 		return 0;
 	l = strlen(err);
 	snprintf(err + l, n - l, "; set FDTUNE_TEMPLATES to fdtune's templates directory");
-	return TN_EX_FAIL;
+	return FDT_FAIL;
 }
 
 int tn_exp_close(FILE *f, int rc, const char *path, char *err, size_t n)
@@ -205,7 +205,7 @@ int tn_exp_close(FILE *f, int rc, const char *path, char *err, size_t n)
 		return rc;
 	}
 	if (tn_file_close(f, path, &replaced, err, n))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	if (replaced)
 		fprintf(stderr, "fdtune export: %s existed and was replaced\n", path);
 	return 0;

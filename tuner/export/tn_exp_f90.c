@@ -75,7 +75,7 @@ static int abi_types(FILE *o, char *err, size_t n)
 				continue;
 			if (prev && a->off <= prev->off)
 				return snprintf(err, n, "templates/fdt_abi.h: %s.%s is not after %s in C, as "
-						"tn_exp_f90.c's table has it", a->s, a->f, prev->f), TN_EX_FAIL;
+						"tn_exp_f90.c's table has it", a->s, a->f, prev->f), FDT_FAIL;
 			if (!prev || strcmp(a->ft, prev->ft) || a->c != prev->c)
 				fprintf(o, "%s    %s :: ", prev ? "\n" : "", a->ft);
 			else
@@ -122,7 +122,7 @@ int tn_exp_f90(FILE *o, const char *name, const struct tn_abi *abi, const struct
 	char prec[4 * sizeof p->precision];
 
 	if (!f || tn_coef_unit(f, p->radius, w))
-		return snprintf(err, n, "no weights for %s R=%d", p->family, p->radius), TN_EX_FAIL;
+		return snprintf(err, n, "no weights for %s R=%d", p->family, p->radius), FDT_FAIL;
 	for (int a = 0; a < 3; a++)     /* every h is used (-Wunused-dummy-argument) */
 		tn_exp_scale(f, a, NULL, s[a], sizeof s[a]);
 	provenance(o, name, p, np, cfg, db_path);
@@ -150,7 +150,7 @@ int tn_exp_f90(FILE *o, const char *name, const struct tn_abi *abi, const struct
 		name, name, name, name, tn_exp_esc(p->precision, 0, prec, sizeof prec), real, name,
 		p->radius);
 	if (abi_types(o, err, n))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	fprintf(o, "  interface\n"
 		"    ! Launches on stream (a cudaStream_t or hipStream_t; c_null_ptr for the\n"
 		"    ! default stream); returns 0, or the runtime's error code for the launch.\n"

@@ -67,32 +67,32 @@ int tn_exp_name(const char *name, int fortran, char *err, size_t n)
 {
 	if (!*name || strlen(name) > 100) {
 		snprintf(err, n, "--name: 1 to 100 characters");
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	for (const char *c = name; *c; c++)
 		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 		      (c > name && *c >= '0' && *c <= '9'))) {
 			snprintf(err, n, "--name '%s': not a C identifier", name);
-			return TN_EX_USAGE;
+			return FDT_USAGE;
 		}
 	if (refused(name)) {
 		snprintf(err, n, "--name '%s': %s; choose another name (it prefixes the exported "
 			 "symbols: NAME_launch, NAME_coef, NAME_kernel)", name, refused(name));
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	if (clash(name)) {
 		snprintf(err, n, "--name '%s': the export's own names begin with %s (fd_real, fd_grid, "
 			 "fd_coef, FD_TYPES, FD_RT, fdt_rule_pick, ...; in any case, as Fortran sees "
 			 "them), and NAME_launch, NAME_coef, NAME_kernel, ... would run into them; "
 			 "choose another name", name, clash(name));
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	/* Fortran names have at most 63 characters (NAME_fdtune) and start with a letter */
 	if (fortran && (strlen(name) > 56 || !((*name >= 'a' && *name <= 'z') ||
 						(*name >= 'A' && *name <= 'Z')))) {
 		snprintf(err, n, "--fortran: --name '%.100s' must start with a letter and have at "
 			 "most 56 characters (Fortran names have at most 63: NAME_fdtune)", name);
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	return 0;
 }

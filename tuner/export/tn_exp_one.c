@@ -133,23 +133,23 @@ static int pick(struct db *db, const struct tn_export *x, struct runs *r, char *
 	int rc;
 	r->nd = 1;
 	if (x->all && db_devices(db, &x->flt, r->dev, MAXDEV, &r->nd, err, n))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	if (x->all && !r->nd) {
 		snprintf(err, n, "no successful runs match");
-		return in_db(TN_EX_NOMATCH, x, err, n);
+		return in_db(FDT_NOMATCH, x, err, n);
 	}
 	for (int i = 0; i < r->nd; i++) {
 		struct db_filter one = x->flt;
 		if (x->all)
 			one.device = r->dev[i];
 		if ((rc = db_pick(db, &one, x->run, &r->p[i], err, n)))
-			return in_db(rc == DB_NOMATCH ? TN_EX_NOMATCH : TN_EX_FAIL, x, err, n);
+			return in_db(rc == FDT_NOMATCH ? FDT_NOMATCH : FDT_FAIL, x, err, n);
 		if (!x->all && !x->run && !x->flt.device)
 			said_device(db, x, &r->p[0]);
 		if (strcmp(r->p[i].family, r->p[0].family) || r->p[i].radius != r->p[0].radius)
 			return snprintf(err, n, "the devices disagree on the problem (%s R=%d and %s "
 					"R=%d); give --family", r->p[0].family, r->p[0].radius,
-					r->p[i].family, r->p[i].radius), TN_EX_FAIL;
+					r->p[i].family, r->p[i].radius), FDT_FAIL;
 	}
 	return 0;
 }
@@ -173,20 +173,20 @@ static int by_size(struct db *db, const struct tn_export *x, char *err, size_t n
 	name = name ? name : nm;
 	rc = tn_exp_sizes(db, &f, x->all, x->dir, name, x->db_path, x->which[0] ? x->which : NULL,
 			  x->source_only, err, n);
-	if (rc == TN_EX_NOMATCH)
+	if (rc == FDT_NOMATCH)
 		return in_db(rc, x, err, n);
 	if (rc || !x->fortran || x->which[0])
 		return rc;
 	if (db_pick(db, &f, 0, &p[0], err, n) || !(fam = tn_family(f.family)))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	abi = tn_abi_of(fam);
 	snprintf(cfg[0], sizeof cfg[0], "the largest recorded size's %s; NAME_launch picks one per "
 		 "grid (the table in %.40s.h)", tn_exp_esc(p[0].params, 0, params, sizeof params), name);
 	if (tn_exp_file(x->dir, name, ".f90", path, sizeof path, &o, err, n) ||
 	    tn_exp_close(o, tn_exp_f90(o, name, &abi, p, 1, cfg, x->db_path, err, n), path, err, n))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	printf("%s/%s.f90: module %s_fdtune\n", x->dir, name, name);
-	return TN_EX_OK;
+	return FDT_OK;
 }
 
 /* Writes NAME.h, NAME.cu and with fortran NAME.f90 of r. */
@@ -197,24 +197,24 @@ static int write_files(const struct tn_export *x, const char *name, const struct
 	char path[4096];
 	FILE *f;
 	if (tn_mkdirs(x->dir, err, n))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	if (tn_exp_file(x->dir, name, ".h", path, sizeof path, &f, err, n) ||
 	    tn_exp_close(f, tn_exp_header(f, name, abi, r->p, np, r->cfg, x->db_path,
 					  all ? r->cfg[r->nd] : NULL, NULL, r->m, all ? r->nd + 1 : 1,
 					  err, n), path, err, n))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	if (tn_exp_file(x->dir, name, ".cu", path, sizeof path, &f, err, n))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	if (all)
 		cu_devices(f, name, abi, prelude, r);
 	else
 		cu_one(f, name, abi, r);
 	if (tn_exp_close(f, 0, path, err, n))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	if (x->fortran && (tn_exp_file(x->dir, name, ".f90", path, sizeof path, &f, err, n) ||
 			   tn_exp_close(f, tn_exp_f90(f, name, abi, r->p, np, r->cfg, x->db_path,
 						      err, n), path, err, n)))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	return 0;
 }
 
@@ -230,10 +230,10 @@ int tn_export(struct db *db, const struct tn_export *x, char *err, size_t n)
 	if (x->sizes)
 		return by_size(db, x, err, n);
 	if (!(r = calloc(1, sizeof *r)))
-		return snprintf(err, n, "out of memory"), TN_EX_FAIL;
+		return snprintf(err, n, "out of memory"), FDT_FAIL;
 	if ((rc = pick(db, x, r, err, n)))
 		goto done;
-	rc = TN_EX_FAIL;
+	rc = FDT_FAIL;
 	if (!(fam = tn_family(r->p[0].family))) {
 		snprintf(err, n, "run %lld is of family '%s', which this fdtune does not know",
 			 r->p[0].run, r->p[0].family);
@@ -278,7 +278,7 @@ int tn_export(struct db *db, const struct tn_export *x, char *err, size_t n)
 		printf("  and on any other device: %s\n", r->cfg[r->nd]);
 	if (x->fortran)
 		printf("%s/%s.f90: module %s_fdtune\n", x->dir, name, name);
-	rc = TN_EX_OK;
+	rc = FDT_OK;
 done:
 	for (int i = 0; i <= MAXDEV; i++) {
 		free(r->src[i]);

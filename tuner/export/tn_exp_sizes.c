@@ -54,33 +54,33 @@ static int build(struct db *db, const struct tn_family *fam, const struct db_fil
 	int v[TN_MAXP], sz[MAXE][3], ns, rc;
 	char cfg[512];
 	if (db_devices(db, f, t->dev, MAXDEV, &t->nd, err, n))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	if (!t->nd) {
 		struct db_pick p;
 		rc = db_pick(db, f, 0, &p, err, n);     /* its message names the filters */
-		return rc == DB_NOMATCH ? TN_EX_NOMATCH : TN_EX_FAIL;
+		return rc == FDT_NOMATCH ? FDT_NOMATCH : FDT_FAIL;
 	}
 	if (!all && t->nd > 1) {
 		snprintf(err, n, "%d devices have runs of %s R=%d %s (%s, %s%s); give --device or "
 			 "--all-devices", t->nd, f->family, f->radius, f->precision, t->dev[0],
 			 t->dev[1], t->nd > 2 ? ", ..." : "");
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	for (int d = 0; d < t->nd; d++) {
 		struct db_filter one = *f;
 		one.device = t->dev[d];
 		t->first[d] = t->ne;
 		if (db_sizes(db, &one, sz, MAXE - t->ne, &ns, err, n))
-			return TN_EX_FAIL;
+			return FDT_FAIL;
 		for (int s = 0; s < ns; s++) {
 			struct db_pick *p = &t->p[t->ne];
 			one.nx = sz[s][0];
 			one.ny = sz[s][1];
 			one.nz = sz[s][2];
 			if ((rc = db_pick(db, &one, 0, p, err, n)))
-				return rc == DB_NOMATCH ? TN_EX_NOMATCH : TN_EX_FAIL;
+				return rc == FDT_NOMATCH ? FDT_NOMATCH : FDT_FAIL;
 			if (tn_exp_kernel(db, fam, p, p->params, 0, NULL, v, cfg, NULL, NULL, NULL, NULL, err, n))
-				return TN_EX_FAIL;
+				return FDT_FAIL;
 			t->size[t->ne] = (struct fdt_rule_size){ p->nx, p->ny, p->nz,
 								 kernel_index(t, fam, v, cfg) };
 			snprintf(t->ecfg[t->ne], sizeof t->ecfg[0], "kernel %d: %.480s",
@@ -92,7 +92,7 @@ static int build(struct db *db, const struct tn_family *fam, const struct db_fil
 	/* the default, also when it is one of the tuned kernels: the last */
 	if (tn_exp_kernel(db, fam, &t->p[0], fam->dflt, 1, NULL, t->v[t->nk], t->cfg[t->nk], NULL,
 			  NULL, NULL, NULL, err, n))
-		return TN_EX_FAIL;
+		return FDT_FAIL;
 	{
 		const char *names[TN_MAXP];
 		for (int i = 0; i < fam->np; i++)
@@ -100,7 +100,7 @@ static int build(struct db *db, const struct tn_family *fam, const struct db_fil
 		fdt_rule_fit_of(names, t->v[t->nk], fam->np, &t->fit[t->nk]);
 	}
 	t->nk++;
-	return TN_EX_OK;
+	return FDT_OK;
 }
 
 /* --which: what each device's table gives grid w. */
@@ -231,21 +231,21 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 	char *src[MAXE + 1] = { 0 }, *prelude = NULL, *rule = NULL, kname[200], fpath[4096];
 	char doc[1024];
 	struct gen_def pd[] = { { "dbl", !strcmp(f->precision, "fp64") } };
-	int rc = TN_EX_FAIL, v[TN_MAXP];
+	int rc = FDT_FAIL, v[TN_MAXP];
 	FILE *o = NULL;
 
 	memset(&t, 0, sizeof t);
 	if (!fam) {
 		snprintf(err, n, "unknown family '%s'; fdtune gen --list lists them", f->family);
-		return TN_EX_USAGE;
+		return FDT_USAGE;
 	}
 	abi = tn_abi_of(fam);
 	if ((rc = build(db, fam, f, all, &t, err, n)))
 		return rc;
-	rc = TN_EX_FAIL;
+	rc = FDT_FAIL;
 	if (w) {
 		which(&t, w);
-		return TN_EX_OK;
+		return FDT_OK;
 	}
 	for (int k = 0; k < t.nk; k++) {
 		if (k < t.nk - 1)
@@ -301,7 +301,7 @@ int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *
 	for (int e = 0; e < t.ne; e++)
 		printf("  %dx%dx%d on %s: %s, %.1f GB/s\n", t.size[e].nx, t.size[e].ny, t.size[e].nz,
 		       t.p[e].device, t.ecfg[e], t.p[e].gbs);
-	rc = TN_EX_OK;
+	rc = FDT_OK;
 done:
 	for (int k = 0; k <= MAXE; k++) {
 		free(src[k]);

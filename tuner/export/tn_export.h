@@ -39,7 +39,7 @@ struct tn_export {
  * status; err says what failed, or matched nothing. */
 int tn_export(struct db *db, const struct tn_export *x, char *err, size_t n);
 /* 0 when name may name an export (files and symbols; with fortran, the
- * Fortran module too); else TN_EX_USAGE and why in err. */
+ * Fortran module too); else FDT_USAGE and why in err. */
 int tn_exp_name(const char *name, int fortran, char *err, size_t n);
 
 /* ---- shared by the export's files ---- */
@@ -97,7 +97,7 @@ int tn_exp_template(const char *file, char **text, char *err, size_t n);
 /* Closes f, the file path that a writer wrote, and returns the writer's
  * status rc when it failed (its message in err; path left as it was), else
  * 0 once the file is renamed over path (a replaced file is said on stderr)
- * or TN_EX_FAIL when writing, closing or renaming failed (the path and the
+ * or FDT_FAIL when writing, closing or renaming failed (the path and the
  * reason in err). */
 int tn_exp_close(FILE *f, int rc, const char *path, char *err, size_t n);
 /* Configuration params (JSON) of p's problem as values v and text cfg and,

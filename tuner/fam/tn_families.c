@@ -53,5 +53,5 @@ int tn_family_find(const char *name, const struct tn_family **f, char *err, size
 		o += snprintf(err + o, n - (size_t)o, "': unknown; families:");
 	for (int i = 0; tn_families[i] && o > 0 && (size_t)o < n; i++)
 		o += snprintf(err + o, n - (size_t)o, " %s", tn_families[i]->name);
-	return 2;
+	return FDT_USAGE;
 }

@@ -37,7 +37,7 @@ static int add(struct tn_plan *pl, const struct tn_problem *pb, const struct tn_
 		    q->nz == pb->nz && !strcmp(q->prec, pb->prec)) {
 			snprintf(err, n, "%s is in the plan twice; name each problem once",
 				 pl->p[i].name);
-			return 2;
+			return FDT_USAGE;
 		}
 	}
 	if (pl->n == pl->cap) {
@@ -62,7 +62,7 @@ static int add(struct tn_plan *pl, const struct tn_problem *pb, const struct tn_
 		snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : 0), c->params[i]);
 		if (tn_param_index(pb->fam, name) >= 0 &&
 		    tn_space_set(&it->sp, c->params[i], err, n))
-			return 2;
+			return FDT_USAGE;
 	}
 	tn_problem_name(&it->pb, it->name, sizeof it->name);
 	pl->n++;
@@ -87,7 +87,7 @@ static int params_used(struct tn_plan *pl, const struct tn_plan_common *c, char 
 				size_t o = strlen(err);
 				snprintf(err + o, n - o, " (nor has any other family of the plan)");
 			}
-			return 2;
+			return FDT_USAGE;
 		}
 	}
 	return 0;
@@ -112,7 +112,7 @@ static int empty_item(const char *opt, const char *list, char *err, size_t n)
 {
 	snprintf(err, n, "%s '%s': an empty item in the list; expected values separated by "
 		 "single commas", opt, list);
-	return 2;
+	return FDT_USAGE;
 }
 
 int tn_plan_lists(struct tn_plan *pl, const char *fams, const char *radii, const char *sizes,
@@ -128,22 +128,22 @@ int tn_plan_lists(struct tn_plan *pl, const char *fams, const char *radii, const
 		if (!*ft)
 			return empty_item("--family", fams, err, n);
 		if (tn_family_find(ft, &pb.fam, err, n))
-			return 2;
+			return FDT_USAGE;
 		for (b = radii; token(&b, rt, sizeof rt);) {
 			if (!*rt)
 				return empty_item("--radius", radii, err, n);
 			if (tn_parse_radius(rt, "--radius", &pb.r, err, n))
-				return 2;
+				return FDT_USAGE;
 			for (d = sizes; token(&d, st, sizeof st);) {
 				if (!*st)
 					return empty_item("--size", sizes, err, n);
 				if (tn_parse_size(st, &pb.nx, &pb.ny, &pb.nz, err, n))
-					return 2;
+					return FDT_USAGE;
 				for (e = precs; token(&e, pt, sizeof pt);) {
 					if (!*pt)
 						return empty_item("--precision", precs, err, n);
 					if (tn_parse_prec(pt, &pb.prec, err, n))
-						return 2;
+						return FDT_USAGE;
 					if ((rc = add(pl, &pb, c, err, n)))
 						return rc;
 				}
@@ -152,7 +152,7 @@ int tn_plan_lists(struct tn_plan *pl, const char *fams, const char *radii, const
 	}
 	if (!pl->n) {
 		snprintf(err, n, "the plan is empty: give -f, -r, -n and --precision a value each");
-		return 2;
+		return FDT_USAGE;
 	}
 	return params_used(pl, c, err, n);
 }
@@ -174,7 +174,7 @@ static int line(struct tn_plan *pl, char *s, const struct tn_plan_common *c, cha
 	if (k < 3 || k > 4) {
 		snprintf(err, n, "expected FAMILY RADIUS SIZE [PRECISION], e.g. 'xyz 4 512 fp32'; "
 			 "got %d field%s", k, k == 1 ? "" : "s");
-		return 2;
+		return FDT_USAGE;
 	}
 	memset(&pb, 0, sizeof pb);
 	pb.prec = "fp32";
@@ -182,7 +182,7 @@ static int line(struct tn_plan *pl, char *s, const struct tn_plan_common *c, cha
 	    tn_parse_radius(w[1], "radius", &pb.r, err, n) ||
 	    tn_parse_size(w[2], &pb.nx, &pb.ny, &pb.nz, err, n) ||
 	    (k == 4 && tn_parse_prec(w[3], &pb.prec, err, n)))
-		return 2;
+		return FDT_USAGE;
 	return add(pl, &pb, c, err, n);
 }
 
@@ -204,12 +204,12 @@ int tn_plan_file(struct tn_plan *pl, const char *path, const struct tn_plan_comm
 		if (memchr(buf, 0, (size_t)len)) {
 			snprintf(why, sizeof why, "a NUL byte: a plan is text, one problem a line "
 				 "(is this a binary file?)");
-			rc = 2;
+			rc = FDT_USAGE;
 			break;
 		}
 		if (len > 1023) {
 			snprintf(why, sizeof why, "a line over 1022 characters");
-			rc = 2;
+			rc = FDT_USAGE;
 			break;
 		}
 		/* a UTF-8 byte order mark, as some editors write, is no part of the text */
@@ -226,7 +226,7 @@ int tn_plan_file(struct tn_plan *pl, const char *path, const struct tn_plan_comm
 	} else if (!pl->n) {
 		snprintf(err, n, "%s: no problems in it; write one a line as FAMILY RADIUS SIZE "
 			 "[PRECISION], e.g. 'xyz 4 512 fp32'", path);
-		rc = 2;
+		rc = FDT_USAGE;
 	} else if ((rc = params_used(pl, c, err, n))) {
 		;
 	}

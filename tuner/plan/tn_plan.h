@@ -30,13 +30,13 @@ struct tn_plan_common {
 };
 
 /* The cross product of the comma lists fams (-f), radii (-r), sizes (-n)
- * and precs (--precision), families outermost. 0, or 2 (bad usage) with err
+ * and precs (--precision), families outermost. FDT_OK, or FDT_USAGE with err
  * naming the option and the bad value; a problem named twice is refused. */
 int tn_plan_lists(struct tn_plan *pl, const char *fams, const char *radii, const char *sizes,
 		  const char *precs, const struct tn_plan_common *c, char *err, size_t n);
 /* The problems of the plan file at path: one a line, "FAMILY RADIUS SIZE
  * [PRECISION]" (fp32 when left out), blank lines and # comments ignored.
- * 0; 1 when the file cannot be read; 2 for a bad line, err saying
+ * FDT_OK; FDT_FAIL when the file cannot be read; FDT_USAGE for a bad line, err saying
  * "path:line: what is wrong". */
 int tn_plan_file(struct tn_plan *pl, const char *path, const struct tn_plan_common *c,
 		 char *err, size_t n);

@@ -98,14 +98,14 @@ static const struct plot {
 	  "'' using 1:2:(sprintf('%.0f', $2)) with labels offset 0,1 notitle" },
 };
 
-/* Puts "what: SQLite's message" into err; returns TN_EX_FAIL. */
+/* Puts "what: SQLite's message" into err; returns FDT_FAIL. */
 static int sql_fail(sqlite3 *h, const char *what, char *err, size_t n)
 {
 	snprintf(err, n, "%s: %s", what, sqlite3_errmsg(h));
-	return TN_EX_FAIL;
+	return FDT_FAIL;
 }
 
-/* Prepares sql and binds ?1 = dev and ?2 = prob; 0 or TN_EX_FAIL. */
+/* Prepares sql and binds ?1 = dev and ?2 = prob; 0 or FDT_FAIL. */
 static int prep_ids(sqlite3 *h, const char *sql, long long dev, long long prob,
 		    sqlite3_stmt **st, char *err, size_t n)
 {
@@ -146,7 +146,7 @@ static int dump(sqlite3 *h, const char *sql, long long dev, long long prob, cons
 	sqlite3_stmt *st = NULL;
 	FILE *f = NULL;
 	char path[4096];
-	int rc = TN_EX_FAIL, step;
+	int rc = FDT_FAIL, step;
 
 	*rows = 0;
 	snprintf(path, sizeof path, "%s/%s.dat", dir, base);
@@ -175,7 +175,7 @@ static int dump(sqlite3 *h, const char *sql, long long dev, long long prob, cons
 done:
 	if (f && fclose(f) && !rc) {
 		snprintf(err, n, "cannot write %.900s: %s", path, strerror(errno));
-		rc = TN_EX_FAIL;
+		rc = FDT_FAIL;
 	}
 	if (sqlite3_finalize(st) != SQLITE_OK && !rc)
 		rc = sql_fail(h, "report plot data", err, n);
@@ -334,7 +334,7 @@ static int write_report(sqlite3 *h, sqlite3_stmt *sec, const char *path,
 	char mdp[4096], gpp[4096], fl[600];
 	const char *fls;
 	FILE *md = NULL, *gp = NULL;
-	int rc = TN_EX_FAIL, step = SQLITE_ROW;
+	int rc = FDT_FAIL, step = SQLITE_ROW;
 
 	snprintf(mdp, sizeof mdp, "%s/report.md", dir);
 	snprintf(gpp, sizeof gpp, "%s/plots.gp", dir);
@@ -363,11 +363,11 @@ static int write_report(sqlite3 *h, sqlite3_stmt *sec, const char *path,
 done:
 	if (md && fclose(md) && !rc) {
 		snprintf(err, n, "cannot write %.900s: %s", mdp, strerror(errno));
-		rc = TN_EX_FAIL;
+		rc = FDT_FAIL;
 	}
 	if (gp && fclose(gp) && !rc) {
 		snprintf(err, n, "cannot write %.900s: %s", gpp, strerror(errno));
-		rc = TN_EX_FAIL;
+		rc = FDT_FAIL;
 	}
 	return rc;
 }
@@ -376,12 +376,12 @@ done:
  * problem, which the sections' queries read: a window over every run for
  * each radius plot would cost a report minutes on a large database. The
  * file stays untouched: query_only is lifted for that alone, then set back
- * as it was. 0 or TN_EX_FAIL. */
+ * as it was. 0 or FDT_FAIL. */
 static int records(sqlite3 *h, char *err, size_t n)
 {
 	sqlite3_stmt *st = NULL;
 	char qo[32];
-	int rc = TN_EX_FAIL;
+	int rc = FDT_FAIL;
 
 	if (sqlite3_prepare_v2(h, "PRAGMA query_only", -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW) {
@@ -410,7 +410,7 @@ int tn_report_write(struct sqlite3 *h, const char *path, const struct tn_report_
 	sqlite3_stmt *sec = NULL;
 	char fl[600];
 	const char *fls;
-	int rc = TN_EX_FAIL, step;
+	int rc = FDT_FAIL, step;
 
 	*nplots = 0;
 	if (records(h, err, n))
@@ -427,7 +427,7 @@ int tn_report_write(struct sqlite3 *h, const char *path, const struct tn_report_
 		fls = filters(f, fl, sizeof fl);
 		snprintf(err, n, "nothing to report: no runs in %.900s%s%s", path,
 			 *fls ? " match " : " (fdtune sweep records them)", fls);
-		rc = TN_EX_NOMATCH;
+		rc = FDT_NOMATCH;
 	} else if (step != SQLITE_ROW) {
 		sql_fail(h, "report sections", err, n);
 	} else if (!(rc = tn_mkdirs(dir, err, n))) {

@@ -19,8 +19,8 @@ struct tn_report_filter { const char *device, *family, *precision; int radius; }
  * (device, problem) pairs with runs matching f, creating dir (and its
  * parents) when missing; files of the same names are replaced. *nplots = how
  * many plots plots.gp draws (each as .png and .svg, when run in dir; 0 when
- * no pair has a successful run). Returns 0; TN_EX_NOMATCH when no run
- * matches (nothing is written); TN_EX_FAIL on a database or file error. The
+ * no pair has a successful run). Returns 0; FDT_NOMATCH when no run
+ * matches (nothing is written); FDT_FAIL on a database or file error. The
  * message is in err[0..n-1] whenever it does not return 0.
  */
 int tn_report_write(struct sqlite3 *h, const char *path, const struct tn_report_filter *f,

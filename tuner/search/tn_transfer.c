@@ -50,7 +50,7 @@ static int add(void *p, const struct db_related_row *w)
 
 	/* a parameter recorded before it existed takes its default */
 	if (tn_config_parse(a->db, f, w->params, v, NULL, a->err, sizeof a->err))
-		return -1;
+		return FDT_FAIL;
 	if (w->problem_id != a->last_prob || w->device_id != a->last_dev) {
 		/* its rank 1 comes first */
 		s->nprob++;
@@ -73,7 +73,7 @@ static int add(void *p, const struct db_related_row *w)
 			s->v = nv;
 		if (!nv || !(ns = realloc(s->score, (size_t)cap * sizeof *ns))) {
 			snprintf(a->err, sizeof a->err, "out of memory for %lld seeds", cap);
-			return -1;
+			return FDT_FAIL;
 		}
 		s->score = ns;
 		a->cap = cap;

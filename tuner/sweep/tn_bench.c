@@ -334,8 +334,9 @@ static void set_free(struct fset *s)
 
 /* A new placement of b's fields in *s: each allocated while every earlier
  * placement is still held, so that it lies elsewhere, and copied from b's.
- * 0 when done; 1 when device memory is lacking (nothing is left allocated);
- * 2 when a copy failed (err says why; the GPU may be unusable). */
+ * FDT_OK when done; FDT_REFUSED when device memory is lacking (nothing is
+ * left allocated); FDT_FAIL when a copy failed (err says why; the GPU may
+ * be unusable). */
 static int set_new(const struct tn_bench *b, struct fset *s, char *err, size_t n)
 {
 	const size_t bytes = (size_t)b->l.total * b->es;
@@ -349,16 +350,16 @@ static int set_new(const struct tn_bench *b, struct fset *s, char *err, size_t n
 			if (rt_alloc(&s->f[j][i], bytes, err, n)) {
 				s->f[j][i] = NULL;
 				set_free(s);
-				return 1;
+				return FDT_REFUSED;
 			}
 			if (rt_copy(s->f[j][i], cur.f[j][i], bytes, err, n)) {
 				set_free(s);
-				return 2;
+				return FDT_FAIL;
 			}
 		}
 	if (rt_sync(err, n)) {
 		set_free(s);
-		return 2;
+		return FDT_FAIL;
 	}
 	return 0;
 }
@@ -382,11 +383,11 @@ static int time_places(struct tn_bench *b, struct kctx *c, struct tn_stats *st, 
 		struct tn_stats s;
 		char e2[256];
 		const int k = set_new(b, &set[np], e2, sizeof e2);
-		if (k == 1) {
+		if (k == FDT_REFUSED) {
 			full = 1;
 			break;
 		}
-		if (k == 2) {
+		if (k) {
 			snprintf(err, n, "%s", e2);
 			rc = 1;
 			break;
@@ -470,8 +471,8 @@ static int check_field(struct tn_bench *b, void *out, int f, int acc, long long 
 
 /* Validates config v: one launch, or the family's steps from the initial
  * fields, ping-pong, after which both fields are checked. Returns 0 with
- * *bad set, 1 when the GPU failed (status launch_error), 2 when the launch
- * was refused (resource_limit, the context intact). */
+ * *bad set, FDT_FAIL when the GPU failed (status launch_error), FDT_REFUSED
+ * when the launch was refused (resource_limit, the context intact). */
 static int validate(struct tn_bench *b, struct kctx *c, int acc, long long *bad,
 		    struct tn_result *res, char *err, size_t n)
 {
@@ -486,18 +487,18 @@ static int validate(struct tn_bench *b, struct kctx *c, int acc, long long *bad,
 			   rt_fill(b->dout[0], 0xff, bytes, err, n);
 	if (rc || rt_sync(err, n)) {
 		res->status = "launch_error";
-		return 1;
+		return FDT_FAIL;
 	}
 	/* step s writes dout when s is even: launch nrot s swaps as often */
 	for (int s = 0; s < (steps > 0 ? steps : 1); s++)
 		if (launch_kernel(c, s * b->nrot, err, n)) {
 			res->status = "resource_limit";
-			return 2;
+			return FDT_REFUSED;
 		}
 	/* reference 0 is for din (a), 1 for dout (b) */
 	if (rt_sync(err, n) || check_field(b, b->dout[0], steps > 0, acc, bad, res, err, n)) {
 		res->status = "launch_error";
-		return 1;
+		return FDT_FAIL;
 	}
 	if (!*bad && steps > 0) {       /* din: the other field */
 		char keep[512];
@@ -505,7 +506,7 @@ static int validate(struct tn_bench *b, struct kctx *c, int acc, long long *bad,
 		snprintf(keep, sizeof keep, "%s", res->msg);
 		if (check_field(b, b->din[0], 0, 0, bad, res, err, n)) {
 			res->status = "launch_error";
-			return 1;
+			return FDT_FAIL;
 		}
 		if (!*bad) {
 			res->max_err = fmax(e, res->max_err);
@@ -561,7 +562,7 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 	res->reps = -1;
 	if ((rc = validate(b, &c, acc, &bad, res, err, n))) {
 		snprintf(res->msg, sizeof res->msg, "%s", err);
-		return rc == 2 ? 0 : 1;
+		return rc == FDT_REFUSED ? FDT_OK : FDT_FAIL;
 	}
 	res->check_s = tn_now_s() - t0;
 	if (bad) {

@@ -102,7 +102,7 @@ static int take(void *p, const char *params, double ms)
 	char json[512], why[256];
 	(void)ms;
 	if (tn_config_parse(a->c->db, f, params, v, NULL, a->err, sizeof a->err))
-		return -1;
+		return FDT_FAIL;
 	/* a twin of one taken (a record of older templates and today's of the same
 	 * kernel) is timed again too, under its own configuration, and does not
 	 * count among the k */

@@ -97,7 +97,7 @@ static int prepare(struct tn_job *j, const struct tn_limits *lim, long long off,
 		snprintf(err, n, "%s: none of its %lld configurations can run here (e.g. %s); "
 			 "leave it out, or change its space with -p", j->name, j->total,
 			 j->first_why);
-		return 2;
+		return FDT_USAGE;
 	}
 	return 0;
 }

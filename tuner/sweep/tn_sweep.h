@@ -51,9 +51,10 @@ struct tn_sweep_opts {
 	unsigned long long seed;
 };
 
-/* 0: the sweep ran to its end (configurations may have failed, as
- * recorded); 2: a problem of it has no configuration that can run (nothing
- * is recorded); 1: it could not start or had to stop, err says why.
+/* FDT_OK: the sweep ran to its end (configurations may have failed, as
+ * recorded); FDT_USAGE: a problem of it has no configuration that can run
+ * (nothing is recorded); FDT_FAIL: it could not start or had to stop, err
+ * says why.
  * A plan records one sweep (a row of the sweeps table) per problem. */
 int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n);
 
