@@ -36,7 +36,7 @@ static int lib_fail(char *err, size_t n, const char *fmt, ...)
 		vsnprintf(err, n, fmt, ap);
 		va_end(ap);
 	}
-	return 1;
+	return FDT_FAIL;
 }
 
 /* Whether the directory of path takes new files (WAL readers need to). */
@@ -113,10 +113,10 @@ int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
 	}
 	if (rc != SQLITE_OK) {
 		fdtune_close(d);
-		return 1;
+		return FDT_FAIL;
 	}
 	*db = d;
-	return 0;
+	return FDT_OK;
 }
 
 void fdtune_close(fdtune_db *db)
@@ -156,10 +156,10 @@ static int fallback(const char *family, int radius, const char *precision, int n
 					      k ? "," : "", cfg->name[k], cfg->value[k]);
 		}
 		snprintf(cfg->params + o, sizeof cfg->params - o, "}");
-		return 0;
+		return FDT_OK;
 	}
 	lib_fail(err, n, "fdtune_lookup: unknown family '%s'", family);
-	return 1;
+	return FDT_FAIL;
 }
 
 /* Splits cfg->params into name/value pairs with json_each. */
@@ -238,11 +238,11 @@ static int row(sqlite3 *h, sqlite3_stmt *st, struct fdtune_config *cfg, struct f
 	cfg->median_ms = sqlite3_column_double(st, 7);
 	cfg->gbs = sqlite3_column_double(st, 8);
 	if (split(h, cfg, err, n))
-		return 1;
+		return FDT_FAIL;
 	for (int i = 0; i < cfg->np; i++)
 		names[i] = cfg->name[i];
 	fdt_rule_fit_of(names, cfg->value, cfg->np, fit);
-	return 0;
+	return FDT_OK;
 }
 
 int fdtune_lookup(fdtune_db *db, const char *device, const char *family, int radius,
@@ -268,27 +268,27 @@ int fdtune_lookup_by(fdtune_db *db, enum fdtune_objective obj, const char *devic
 	memset(cfg, 0, sizeof *cfg);
 	if (!family || !precision || !device) {
 		lib_fail(err, n, "fdtune_lookup: device, family and precision are required");
-		return 1;
+		return FDT_FAIL;
 	}
 	/* a default labelled with a problem fdtune cannot tune would pass for an answer */
 	if (radius < 1 || radius > FDTUNE_RMAX) {
 		lib_fail(err, n, "fdtune_lookup: radius %d: fdtune tunes radii 1..%d", radius,
 			 FDTUNE_RMAX);
-		return 1;
+		return FDT_FAIL;
 	}
 	if (nx < 1 || ny < 1 || nz < 1) {
 		lib_fail(err, n, "fdtune_lookup: size %dx%dx%d: every extent must be at least 1",
 			 nx, ny, nz);
-		return 1;
+		return FDT_FAIL;
 	}
 	if (strcmp(precision, "fp32") && strcmp(precision, "fp64")) {
 		lib_fail(err, n, "fdtune_lookup: precision '%.40s': fp32 or fp64", precision);
-		return 1;
+		return FDT_FAIL;
 	}
 	if (obj != FDTUNE_TIME && obj != FDTUNE_ENERGY && obj != FDTUNE_EDP) {
 		lib_fail(err, n, "fdtune_lookup_by: objective %d: FDTUNE_TIME, FDTUNE_ENERGY or "
 			 "FDTUNE_EDP", (int)obj);
-		return 1;
+		return FDT_FAIL;
 	}
 	if (!db)
 		return fallback(family, radius, precision, nx, ny, nz, cfg, err, n);
@@ -345,7 +345,7 @@ int fdtune_lookup_by(fdtune_db *db, enum fdtune_objective obj, const char *devic
 	free(t);
 	free(fit);
 	if (failed)
-		return 1;
+		return FDT_FAIL;
 	return pick >= 0 ? 0 : fallback(family, radius, precision, nx, ny, nz, cfg, err, n);
 }
 

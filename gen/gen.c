@@ -6,6 +6,7 @@
  * It is started with posix_spawn, which stays cheap in a large process.
  */
 #define _GNU_SOURCE             /* pipe2 */
+#include "fdt_rc.h"
 #include "gen.h"
 
 #include <ctype.h>
@@ -45,13 +46,13 @@ int gen_template_check(const char *tmpl, char *err, size_t n)
 	char path[4096];
 	template_path(dir, tmpl, path, sizeof path);
 	if (!access(path, R_OK))
-		return 0;
+		return FDT_OK;
 	snprintf(err, n, "cannot read the template %.1000s (%s): %s; %s", path, strerror(errno),
 		 env && *env ? "FDTUNE_TEMPLATES names no templates directory" :
 		 "the templates built in are missing",
 		 env && *env ? "set it to fdtune's templates directory, or unset it" :
 		 "set FDTUNE_TEMPLATES to fdtune's templates directory");
-	return 1;
+	return FDT_FAIL;
 }
 
 void gen_hash_bytes(const void *p, size_t n, char hex[17])
@@ -148,13 +149,13 @@ int gen_source(const char *tmpl, const char *kernel, const struct gen_def *defs,
 	*src = NULL;
 	if (ndef > MAXDEF) {
 		snprintf(err, n, "gen: too many parameters (%d, at most %d)", ndef, MAXDEF);
-		return 1;
+		return FDT_FAIL;
 	}
 	template_path(dir, tmpl, path, sizeof path);
 	if (access(path, R_OK)) {
 		snprintf(err, n, "template %s: %s; set FDTUNE_TEMPLATES to the templates/ "
 			 "directory of fdtune", path, strerror(errno));
-		return 1;
+		return FDT_FAIL;
 	}
 	argv[na++] = (char *)(m4 && *m4 ? m4 : "m4");
 	argv[na++] = "-P";
@@ -170,7 +171,7 @@ int gen_source(const char *tmpl, const char *kernel, const struct gen_def *defs,
 		if (defs[i].name[k] || snprintf(defbuf[i], sizeof defbuf[i], "-DFDT_%s=%d", up,
 						defs[i].value) >= (int)sizeof defbuf[i]) {
 			snprintf(err, n, "gen: parameter name '%s' is too long", defs[i].name);
-			return 1;
+			return FDT_FAIL;
 		}
 		argv[na++] = defbuf[i];
 		if (off < sizeof params)

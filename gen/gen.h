@@ -9,6 +9,8 @@
 #ifndef GEN_H
 #define GEN_H
 
+#include "fdt_rc.h"     /* the functions that can fail return its statuses */
+
 #include <stddef.h>
 
 struct gen_def { const char *name; int value; };

@@ -6,6 +6,7 @@
  * objects carry them in their msgpack metadata note.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "fdt_rc.h"
 #include "rt.h"
 
 #include <stdio.h>
@@ -63,15 +64,15 @@ int rt_init(int *ndev, char *err, size_t n)
 	hipError_t e = hipInit(0);
 	*ndev = 0;
 	if (e == hipErrorNoDevice)
-		return 0;
+		return FDT_OK;
 	HIP(e, "hipInit");
 	e = hipGetDeviceCount(ndev);
 	if (e == hipErrorNoDevice) {
 		*ndev = 0;
-		return 0;
+		return FDT_OK;
 	}
 	HIP(e, "hipGetDeviceCount");
-	return 0;
+	return FDT_OK;
 }
 
 int rt_device(int i, struct rt_dev *d, char *err, size_t n)
@@ -106,7 +107,7 @@ int rt_device(int i, struct rt_dev *d, char *err, size_t n)
 	d->max_threads = p.maxThreadsPerBlock;
 	d->regs_block = p.regsPerBlock;
 	d->warp = p.warpSize;
-	return 0;
+	return FDT_OK;
 }
 
 static double now_ms(void)
@@ -227,7 +228,7 @@ int rt_compile(const char *src, const char *name, const char *arch,
 
 	if (nopt + nb + 1 > (int)(sizeof all / sizeof all[0])) {
 		snprintf(err, n, "rt_compile: too many options (%d)", nopt);
-		return 1;
+		return FDT_FAIL;
 	}
 	all[na++] = arch_opt(arch, ab, sizeof ab);
 	for (int i = 0; i < nb; i++)
@@ -294,21 +295,21 @@ int rt_load(const struct rt_prog *p, const char *fn, struct rt_kernel **k,
 	hipError_t e;
 	if (!x) {
 		snprintf(err, n, "out of memory");
-		return 1;
+		return FDT_FAIL;
 	}
 	if ((e = hipModuleLoadData(&x->mod, p->code)) != hipSuccess) {
 		snprintf(err, n, "hipModuleLoadData: %s", hipGetErrorString(e));
 		free(x);
-		return 1;
+		return FDT_FAIL;
 	}
 	if ((e = hipModuleGetFunction(&x->fn, x->mod, fn)) != hipSuccess) {
 		snprintf(err, n, "hipModuleGetFunction(%s): %s", fn, hipGetErrorString(e));
 		warn(hipModuleUnload(x->mod), "hipModuleUnload");
 		free(x);
-		return 1;
+		return FDT_FAIL;
 	}
 	*k = x;
-	return 0;
+	return FDT_OK;
 }
 
 int rt_attrs(struct rt_kernel *k, int *regs, int *lds, int *local,
@@ -319,7 +320,7 @@ int rt_attrs(struct rt_kernel *k, int *regs, int *lds, int *local,
 	HIP(hipFuncGetAttribute(local, HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, k->fn), "local");
 	HIP(hipFuncGetAttribute(max_threads, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
 				k->fn), "max threads");
-	return 0;
+	return FDT_OK;
 }
 
 int rt_set_lds(struct rt_kernel *k, unsigned bytes, char *err, size_t n)
@@ -337,7 +338,7 @@ int rt_set_lds(struct rt_kernel *k, unsigned bytes, char *err, size_t n)
 	(void)n;
 #endif
 	k->lds = bytes;
-	return 0;
+	return FDT_OK;
 }
 
 int rt_launch(struct rt_kernel *k, const unsigned g[3], const unsigned b[3],
@@ -345,7 +346,7 @@ int rt_launch(struct rt_kernel *k, const unsigned g[3], const unsigned b[3],
 {
 	HIP(hipModuleLaunchKernel(k->fn, g[0], g[1], g[2], b[0], b[1], b[2], k->lds, 0,
 				  args, NULL), "launch");
-	return 0;
+	return FDT_OK;
 }
 
 void rt_unload(struct rt_kernel *k)
@@ -361,7 +362,7 @@ int rt_alloc(void **p, size_t bytes, char *err, size_t n)
 	char what[64];
 	snprintf(what, sizeof what, "hipMalloc(%zu MiB)", bytes >> 20);
 	HIP(hipMalloc(p, bytes), what);
-	return 0;
+	return FDT_OK;
 }
 
 void rt_free(void *p) { if (p) warn(hipFree(p), "hipFree"); }
@@ -369,7 +370,7 @@ void rt_free(void *p) { if (p) warn(hipFree(p), "hipFree"); }
 int rt_host_alloc(void **p, size_t bytes, char *err, size_t n)
 {
 	HIP(hipHostMalloc(p, bytes, 0), "hipHostMalloc");
-	return 0;
+	return FDT_OK;
 }
 
 void rt_host_free(void *p) { if (p) warn(hipHostFree(p), "hipHostFree"); }
@@ -377,31 +378,31 @@ void rt_host_free(void *p) { if (p) warn(hipHostFree(p), "hipHostFree"); }
 int rt_upload(void *d, const void *s, size_t b, char *err, size_t n)
 {
 	HIP(hipMemcpy(d, s, b, hipMemcpyHostToDevice), "copy to device");
-	return 0;
+	return FDT_OK;
 }
 
 int rt_download(void *d, const void *s, size_t b, char *err, size_t n)
 {
 	HIP(hipMemcpy(d, s, b, hipMemcpyDeviceToHost), "copy from device");
-	return 0;
+	return FDT_OK;
 }
 
 int rt_copy(void *d, const void *s, size_t b, char *err, size_t n)
 {
 	HIP(hipMemcpy(d, s, b, hipMemcpyDeviceToDevice), "device copy");
-	return 0;
+	return FDT_OK;
 }
 
 int rt_fill(void *d, int v, size_t b, char *err, size_t n)
 {
 	HIP(hipMemset(d, v, b), "hipMemset");
-	return 0;
+	return FDT_OK;
 }
 
 int rt_sync(char *err, size_t n)
 {
 	HIP(hipDeviceSynchronize(), "kernel execution");
-	return 0;
+	return FDT_OK;
 }
 
 int rt_timer_new(struct rt_timer **t, char *err, size_t n)
@@ -410,22 +411,22 @@ int rt_timer_new(struct rt_timer **t, char *err, size_t n)
 	hipError_t e;
 	if (!x) {
 		snprintf(err, n, "out of memory");
-		return 1;
+		return FDT_FAIL;
 	}
 	if ((e = hipEventCreate(&x->a)) != hipSuccess ||
 	    (e = hipEventCreate(&x->b)) != hipSuccess) {
 		snprintf(err, n, "hipEventCreate: %s", hipGetErrorString(e));
 		rt_timer_free(x);
-		return 1;
+		return FDT_FAIL;
 	}
 	*t = x;
-	return 0;
+	return FDT_OK;
 }
 
 int rt_timer_start(struct rt_timer *t, char *err, size_t n)
 {
 	HIP(hipEventRecord(t->a, 0), "hipEventRecord");
-	return 0;
+	return FDT_OK;
 }
 
 int rt_timer_stop(struct rt_timer *t, float *ms, char *err, size_t n)
@@ -433,7 +434,7 @@ int rt_timer_stop(struct rt_timer *t, float *ms, char *err, size_t n)
 	HIP(hipEventRecord(t->b, 0), "hipEventRecord");
 	HIP(hipEventSynchronize(t->b), "kernel execution");
 	HIP(hipEventElapsedTime(ms, t->a, t->b), "hipEventElapsedTime");
-	return 0;
+	return FDT_OK;
 }
 
 void rt_timer_free(struct rt_timer *t)

@@ -10,6 +10,8 @@
 #ifndef RT_H
 #define RT_H
 
+#include "fdt_rc.h"     /* the functions that can fail return its statuses */
+
 #include <stddef.h>
 
 /* Properties of one GPU as fdtune records them. */

@@ -8,6 +8,7 @@
  * levels whose layout changed across releases): they are -1.
  */
 #define _GNU_SOURCE
+#include "fdt_rc.h"
 #include "rt_energy.h"
 #include "rt.h"
 
@@ -89,18 +90,18 @@ static int open_nvml(struct rt_energy *e, const struct rt_dev *d, char *err, siz
 	e->nv_clock = (nv_clock_t)sym(e, "nvmlDeviceGetClockInfo", &miss);
 	if (miss) {
 		snprintf(err, n, "NVML lacks the energy functions (a driver older than Volta's?)");
-		return 1;
+		return FDT_FAIL;
 	}
 	if ((s = init())) {
 		snprintf(err, n, "NVML: nvmlInit: %s", why(e, s));
-		return 1;
+		return FDT_FAIL;
 	}
 	e->inited = 1;
 	if ((s = by_uuid(d->uuid, &e->dev))) {
 		snprintf(err, n, "NVML has no GPU %s (%s): %s", d->uuid, d->name, why(e, s));
-		return 1;
+		return FDT_FAIL;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 static int open_rsmi(struct rt_energy *e, const struct rt_dev *d, char *err, size_t n)
@@ -121,20 +122,20 @@ static int open_rsmi(struct rt_energy *e, const struct rt_dev *d, char *err, siz
 	e->rs_error = (rs_str_t)sym(e, "rsmi_status_string", &miss);
 	if (miss) {
 		snprintf(err, n, "ROCm SMI lacks the energy functions (a release before 4.0?)");
-		return 1;
+		return FDT_FAIL;
 	}
 	if (sscanf(d->pci, "pci:%x:%x:%x", &dom, &bus, &dev) != 3) {
 		snprintf(err, n, "GPU %s has no PCI location to find it by in ROCm SMI", d->name);
-		return 1;
+		return FDT_FAIL;
 	}
 	if ((s = init(0))) {
 		snprintf(err, n, "ROCm SMI: rsmi_init: %s", why(e, s));
-		return 1;
+		return FDT_FAIL;
 	}
 	e->inited = 1;
 	if ((s = count(&nd))) {
 		snprintf(err, n, "ROCm SMI: %s", why(e, s));
-		return 1;
+		return FDT_FAIL;
 	}
 	for (uint32_t i = 0; i < nd; i++) {
 		uint64_t b = 0;
@@ -142,11 +143,11 @@ static int open_rsmi(struct rt_energy *e, const struct rt_dev *d, char *err, siz
 		if (!pci(i, &b) && (b >> 32) == dom && (b >> 8 & 0xff) == bus &&
 		    (b >> 3 & 0x1f) == dev) {
 			e->ind = i;
-			return 0;
+			return FDT_OK;
 		}
 	}
 	snprintf(err, n, "ROCm SMI has no GPU at %s (%s) among its %u", d->pci, d->name, nd);
-	return 1;
+	return FDT_FAIL;
 }
 
 int rt_energy_open(const struct rt_dev *dev, struct rt_energy **ep, char *err, size_t n)
@@ -157,7 +158,7 @@ int rt_energy_open(const struct rt_dev *dev, struct rt_energy **ep, char *err, s
 	*ep = NULL;
 	if (!e) {
 		snprintf(err, n, "out of memory");
-		return 1;
+		return FDT_FAIL;
 	}
 	e->amd = !strcmp(dev->vendor, "amd");
 	snprintf(e->what, sizeof e->what, "%s", e->amd ? "ROCm SMI" : "NVML");
@@ -169,15 +170,15 @@ int rt_energy_open(const struct rt_dev *dev, struct rt_energy **ep, char *err, s
 		const char *d = dlerror();
 		snprintf(err, n, "cannot load %s (%s): %s", e->what, path, d ? d : "not found");
 		free(e);
-		return 1;
+		return FDT_FAIL;
 	}
 	rc = e->amd ? open_rsmi(e, dev, err, n) : open_nvml(e, dev, err, n);
 	if (rc) {
 		rt_energy_close(e);
-		return 1;
+		return FDT_FAIL;
 	}
 	*ep = e;
-	return 0;
+	return FDT_OK;
 }
 
 int rt_energy_read(struct rt_energy *e, double *joules, char *err, size_t n)
@@ -189,13 +190,13 @@ int rt_energy_read(struct rt_energy *e, double *joules, char *err, size_t n)
 		if ((s = e->rs_energy(e->ind, &c, &res, &ts)))
 			return snprintf(err, n, "ROCm SMI energy: %s", why(e, s)), 1;
 		*joules = (double)c * res * 1e-6;       /* counts of res microjoules */
-		return 0;
+		return FDT_OK;
 	}
 	unsigned long long mj = 0;
 	if ((s = e->nv_energy(e->dev, &mj)))
 		return snprintf(err, n, "NVML energy: %s", why(e, s)), 1;
 	*joules = (double)mj * 1e-3;
-	return 0;
+	return FDT_OK;
 }
 
 int rt_energy_state(struct rt_energy *e, struct rt_power_state *st, char *err, size_t n)
@@ -209,7 +210,7 @@ int rt_energy_state(struct rt_energy *e, struct rt_power_state *st, char *err, s
 		st->watts = (double)p * 1e-6;
 		if (!e->rs_cap(e->ind, 0, &p))
 			st->limit_w = (double)p * 1e-6;
-		return 0;
+		return FDT_OK;
 	}
 	unsigned v = 0;
 	if ((s = e->nv_power(e->dev, &v)))
@@ -221,7 +222,7 @@ int rt_energy_state(struct rt_energy *e, struct rt_power_state *st, char *err, s
 		st->sm_mhz = v;
 	if (!e->nv_clock(e->dev, NV_CLOCK_MEM, &v))
 		st->mem_mhz = v;
-	return 0;
+	return FDT_OK;
 }
 
 const char *rt_energy_source(const struct rt_energy *e)

@@ -46,7 +46,7 @@ int tn_mkdirs(const char *dir, char *err, size_t n)
 		}
 		p[i] = dir[i];
 	}
-	return 0;
+	return FDT_OK;
 }
 
 /* For the tests only, as FDTUNE_FAULT=full:N is under the database: with
@@ -93,7 +93,7 @@ int tn_file_open(const char *path, FILE **f, char *err, size_t n)
 		}
 		return FDT_FAIL;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 int tn_file_close(FILE *f, const char *path, int *replaced, char *err, size_t n)
@@ -118,7 +118,7 @@ int tn_file_close(FILE *f, const char *path, int *replaced, char *err, size_t n)
 	if (replaced)
 		*replaced = !e && existed;
 	if (!e)
-		return 0;
+		return FDT_OK;
 	unlink(tmp);
 	snprintf(err, n, "cannot write %.900s: %s", path, strerror(e));
 	return FDT_FAIL;
@@ -152,7 +152,7 @@ int tn_file_read(const char *path, char **text, char *err, size_t n)
 		e = ferror(f) && errno ? errno : EIO;
 	fclose(f);
 	if (!e)
-		return 0;
+		return FDT_OK;
 	snprintf(err, n, "cannot read %.900s: %s", path, strerror(e));
 	free(*text);
 	*text = NULL;

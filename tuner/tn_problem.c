@@ -28,10 +28,10 @@ int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
 	x = strtol(s, &end, 10);
 	if (end == s || *end || errno || x < lo || x > hi) {
 		snprintf(err, n, "%s: '%s' is not an integer in %d..%d", what, s, lo, hi);
-		return 1;
+		return FDT_FAIL;
 	}
 	*v = (int)x;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_parse_radius(const char *s, const char *what, int *r, char *err, size_t n)
@@ -62,10 +62,10 @@ int tn_parse_size(const char *s, int *nx, int *ny, int *nz, char *err, size_t n)
 		*ny = *nz = *nx;
 	else if (k != 3)
 		goto bad;
-	return 0;
+	return FDT_OK;
 bad:
 	snprintf(err, n, "--size '%s': expected N or NXxNYxNZ with every extent in 1..65536", s);
-	return 1;
+	return FDT_FAIL;
 }
 
 void tn_limits_of_arch(const char *arch, struct tn_limits *lim)
@@ -94,10 +94,10 @@ int tn_parse_prec(const char *s, const char **prec, char *err, size_t n)
 {
 	if (!strcmp(s, "fp32") || !strcmp(s, "fp64")) {
 		*prec = !strcmp(s, "fp32") ? "fp32" : "fp64";
-		return 0;
+		return FDT_OK;
 	}
 	snprintf(err, n, "--precision '%s': expected fp32 or fp64", s);
-	return 1;
+	return FDT_FAIL;
 }
 
 int tn_param_shown(const struct tn_family *f, const int *v, int i)

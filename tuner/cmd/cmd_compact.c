@@ -92,7 +92,7 @@ static int regenerate(struct db *db, const struct lack *x, int *kept, char *why,
 
 	*kept = 0;
 	if (tn_family_find(x->fam, &f, why, wn))
-		return 0;
+		return FDT_OK;
 	struct tn_problem pb = { f, x->u.radius, x->u.nx, x->u.ny, x->u.nz, x->prec, { 1, 1, 1 } };
 	if (tn_config_parse(db, f, x->params, v, NULL, why, wn) ||
 	    tn_source(&pb, v, &src, why, wn))

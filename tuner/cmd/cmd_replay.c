@@ -103,7 +103,7 @@ static int play(const struct space *sp, enum tn_strategy st, long long budget,
 	long long idx[64];
 	int m;
 	if (tn_search_new(st, sp->cfg, sp->fam->np, sp->n, budget, seed, &s, err, n))
-		return 1;
+		return FDT_FAIL;
 	*kept = sd ? tn_search_seed(s, sd->v, TN_MAXP, sd->n) : 0;
 	*best = INFINITY;
 	*used = 0;
@@ -116,7 +116,7 @@ static int play(const struct space *sp, enum tn_strategy st, long long budget,
 			++*used;
 		}
 	tn_search_free(s);
-	return 0;
+	return FDT_OK;
 }
 
 /* Replays the strategies of pl against the runs of p's device and problem. */
@@ -134,7 +134,7 @@ static int replay(struct db *db, const struct db_pick *p, const struct plan *pl,
 	sp.db = db;
 	if (!(sp.fam = tn_family(p->family))) {
 		snprintf(err, en, "family '%s' is unknown to this fdtune", p->family);
-		return 1;
+		return FDT_FAIL;
 	}
 	if (db_each_run(db, p->run, add, &sp, err, en)) {
 		if (*sp.err)

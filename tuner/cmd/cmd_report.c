@@ -86,7 +86,7 @@ static int run_gnuplot(const char *dir, char *err, size_t n)
 			 WIFEXITED(st) ? "exit status" : "signal",
 			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), dir);
 	else
-		return 0;
+		return FDT_OK;
 	return FDT_FAIL;
 }
 

@@ -6,6 +6,7 @@
  * the database opened.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "fdt_rc.h"
 #include "rt.h"
 #include "tn_cli.h"
 #include "tn_bench.h"
@@ -150,9 +151,9 @@ static int seconds(const char *s, const char *what, double lo, double hi, double
 	*v = strtod(s, &end);
 	if (end == s || *end || !(*v >= lo && *v <= hi)) {
 		snprintf(err, n, "%s '%s': expected seconds, %g..%g", what, s, lo, hi);
-		return 1;
+		return FDT_FAIL;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 /* --devices I,J,...: GPU ordinals, each once (checked later), no empty entry. */
@@ -169,11 +170,11 @@ static int devices(const char *arg, struct tn_sweep_opts *o, char *err, size_t n
 		if (o->ndev == TN_MAXDEV)
 			return snprintf(err, n, "--devices: at most %d GPUs", TN_MAXDEV), 1;
 		if (tn_parse_int(tok, "--devices", 0, 63, &o->devices[o->ndev++], err, n))
-			return 1;
+			return FDT_FAIL;
 	}
 	if (!o->ndev)
 		return snprintf(err, n, "--devices '%s': expected GPU ordinals such as 0,1", arg), 1;
-	return 0;
+	return FDT_OK;
 }
 
 /* --shard I/N, 0 <= I < N; not sscanf: its %d has no defined result for
@@ -190,7 +191,7 @@ static int shard(const char *arg, struct tn_sweep_opts *o, char *err, size_t n)
 	}
 	if (no || o->shard >= o->shards)
 		return snprintf(err, n, "--shard '%s': expected I/N with 0 <= I < N", arg), 1;
-	return 0;
+	return FDT_OK;
 }
 
 /* --budget 8h, 90m, 600s or 600. */
@@ -204,7 +205,7 @@ static int budget(const char *arg, struct tn_sweep_opts *o, char *err, size_t n)
 		return snprintf(err, n, "--budget '%s': expected a time such as 8h, 90m or 600s",
 				arg), 1;
 	o->budget_s = v * unit;
-	return 0;
+	return FDT_OK;
 }
 
 /* One option of the sweep's own (not the problem's) into a: *used = 0 for
@@ -216,25 +217,25 @@ static int option(struct args *a, int opt, const char *arg, int *used, char *err
 	int mc;
 	*used = 1;
 	switch (opt) {
-	case TN_O_DB: o->db_path = arg; return 0;
+	case TN_O_DB: o->db_path = arg; return FDT_OK;
 	case 'd':
 		o->ndev = 1;
 		return tn_parse_int(arg, "--device", 0, 63, &o->devices[0], err, n);
 	case TN_O_DEVICES: return devices(arg, o, err, n);
 	case TN_O_TIMEOUT: return seconds(arg, "--timeout", 1, 86400, &o->timeout_s, err, n);
 	case 'j': return tn_parse_int(arg, "--jobs", 1, 64, &o->jobs, err, n);
-	case TN_O_COMPILE_ONLY: o->compile_only = 1; return 0;
-	case TN_O_ARCH: o->arch = arg; return 0;
+	case TN_O_COMPILE_ONLY: o->compile_only = 1; return FDT_OK;
+	case TN_O_ARCH: o->arch = arg; return FDT_OK;
 	case TN_O_MAX_CONFIGS:
 		if (tn_parse_int(arg, "--max-configs", 1, 1 << 30, &mc, err, n))
-			return 1;
+			return FDT_FAIL;
 		o->max_configs = mc;
-		return 0;
-	case 'q': o->quiet = 1; return 0;
-	case TN_O_NO_RACE: o->no_race = 1; return 0;
+		return FDT_OK;
+	case 'q': o->quiet = 1; return FDT_OK;
+	case TN_O_NO_RACE: o->no_race = 1; return FDT_OK;
 	case TN_O_PLACES: return tn_parse_int(arg, "--places", 1, TN_PLACES_MAX, &o->places, err, n);
-	case TN_O_FORCE: o->force = 1; return 0;
-	case TN_O_ENERGY: a->energy = 1; return 0;
+	case TN_O_FORCE: o->force = 1; return FDT_OK;
+	case TN_O_ENERGY: a->energy = 1; return FDT_OK;
 	case TN_O_ENERGY_WINDOW: return seconds(arg, "--energy-window", 0.05, 10, &a->window, err, n);
 	case TN_O_RECHECK:
 		o->force = 1;
@@ -244,7 +245,7 @@ static int option(struct args *a, int opt, const char *arg, int *used, char *err
 		if (tn_strategy_parse(arg, &o->strategy))
 			return snprintf(err, n, "--strategy '%s': exhaustive, random, guided or "
 					"transfer", arg), 1;
-		return 0;
+		return FDT_OK;
 	case TN_O_SHARD: return shard(arg, o, err, n);
 	case TN_O_BUDGET: return budget(arg, o, err, n);
 	case TN_O_EVALS:
@@ -290,11 +291,11 @@ static int check(struct args *a, char *err, size_t n)
 				"--compile-only" : o->strategy_set ? "-s" : o->evals_set ? "--evals" :
 				o->shards > 1 ? "--shard" : "-p"), 1;
 	if (o->arch && arch_compiles(o->arch, err, n))
-		return 1;
+		return FDT_FAIL;
 	if (a->file && a->lists)
 		return snprintf(err, n, "--plan names the problems; leave out -f, -r, -n and "
 				"--precision, or leave out --plan"), 1;
-	return 0;
+	return FDT_OK;
 }
 
 /* The plan of a's problems into plan, each with some configuration that

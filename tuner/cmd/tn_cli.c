@@ -7,6 +7,7 @@
  * allowed.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "fdt_rc.h"
 #include "tn_cli.h"
 
 #include <errno.h>
@@ -180,7 +181,7 @@ int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n)
 	for (int i = 0; i < c->nparams; i++)
 		if (tn_space_set(&c->sp, c->params[i], err, n))
 			return FDT_USAGE;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_cli_db_read(const char *path, struct db **db, char *err, size_t n)
@@ -188,15 +189,15 @@ int tn_cli_db_read(const char *path, struct db **db, char *err, size_t n)
 	glob_t g;
 	size_t l;
 	if (!db_read(path, db, err, n))
-		return 0;
+		return FDT_OK;
 	if (strcmp(path, TN_CLI_DB_DEFAULT) || !access(path, F_OK) || errno != ENOENT)
-		return 1;
+		return FDT_FAIL;
 	l = strlen(err);
 	memset(&g, 0, sizeof g);
 	if (glob("results/*/fdtune.db", 0, NULL, &g) || g.gl_pathc == 0) {
 		snprintf(err + l, n - l, " (a sweep writes it: make sweep, or fdtune sweep)");
 		globfree(&g);
-		return 1;
+		return FDT_FAIL;
 	}
 	l += (size_t)snprintf(err + l, n - l, ". No sweep has written it yet; the databases of "
 			      "fdtune's own measurements are");
@@ -205,7 +206,7 @@ int tn_cli_db_read(const char *path, struct db **db, char *err, size_t n)
 	if (l < n)
 		snprintf(err + l, n - l, ": give one with --db, for example --db %s", g.gl_pathv[0]);
 	globfree(&g);
-	return 1;
+	return FDT_FAIL;
 }
 
 int tn_cli_filter_opt(struct db_filter *f, int opt, const char *arg, int *used, char *err,
@@ -253,7 +254,7 @@ int tn_cli_space_check(const struct tn_cli_problem *c, const char *arch, char *e
 	for (long long i = 0; i < total; i++) {
 		tn_space_at(&c->sp, i, v);
 		if (!f->check(pb, v, &lim, i ? tmp : why, i ? sizeof tmp : sizeof why))
-			return 0;
+			return FDT_OK;
 	}
 	o = snprintf(err, n, "no configuration of this space can run: all %lld fail the "
 		     "constraints of %s R=%d %s on %s (e.g. %s)", total, f->name, pb->r, pb->prec,

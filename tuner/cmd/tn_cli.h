@@ -126,7 +126,7 @@ void tn_cli_problem_init(struct tn_cli_problem *c);
  * is warned about on stderr; the last is taken. */
 int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, int *used, char *err,
 		       size_t n);
-/* Resolves the family and applies --param; 0 or an EX_ code. */
+/* Resolves the family and applies --param; FDT_OK or another fdt_rc.h status. */
 int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n);
 /* db_read of path (read only: a mistyped --db creates nothing). Where it
  * fails because nothing is at the default path (a fresh clone: no sweep yet),

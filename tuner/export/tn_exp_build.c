@@ -8,6 +8,7 @@
  * keeps, else (a record from before sources were kept) the one today's
  * templates generate, where it hashes as the build's did.
  */
+#include "fdt_rc.h"
 #include "tn_exp_build.h"
 #include "tn_export.h"
 #include "gen.h"
@@ -140,10 +141,10 @@ int tn_measured_get(struct db *db, const struct tn_family *fam, const struct db_
 	m->run = p->run;
 	if (off) {
 		snprintf(m->why, sizeof m->why, "not embedded: exported with --source-only");
-		return 0;
+		return FDT_OK;
 	}
 	if (tn_source(&pb, v, &src, err, n))
-		return 1;
+		return FDT_FAIL;
 	gen_hash(src, sh);
 	{
 		char vals[TN_MAXP * 48] = "{";

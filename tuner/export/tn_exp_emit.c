@@ -7,6 +7,7 @@
  * every file needs: outside text escaped, the files opened and closed with
  * the reason of any failure, the templates it pastes read.
  */
+#include "fdt_rc.h"
 #include "gen.h"
 #include "tn_export.h"
 #include "tn_exp_build.h"
@@ -119,7 +120,7 @@ int tn_exp_header(FILE *o, const char *name, const struct tn_abi *abi, const str
 			"#define %s_BY_SIZE 1\n\n", name, name, name);
 	fprintf(o, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
 	free(text);
-	return 0;
+	return FDT_OK;
 }
 
 void tn_exp_launch(FILE *o, const struct tn_abi *abi, const char *ind, const char *name, int k,
@@ -191,7 +192,7 @@ int tn_exp_template(const char *file, char **text, char *err, size_t n)
 	size_t l;
 	snprintf(path, sizeof path, "%s/%s", gen_template_dir(), file);
 	if (!tn_file_read(path, text, err, n))
-		return 0;
+		return FDT_OK;
 	l = strlen(err);
 	snprintf(err + l, n - l, "; set FDTUNE_TEMPLATES to fdtune's templates directory");
 	return FDT_FAIL;
@@ -208,7 +209,7 @@ int tn_exp_close(FILE *f, int rc, const char *path, char *err, size_t n)
 		return FDT_FAIL;
 	if (replaced)
 		fprintf(stderr, "fdtune export: %s existed and was replaced\n", path);
-	return 0;
+	return FDT_OK;
 }
 
 /* The kernel of configuration params (JSON; parameters it lacks take their
@@ -228,7 +229,7 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
 	int moved;
 	const int acc = tn_param_role(fam, TN_ROLE_ACC);
 	if (tn_config_parse(db, fam, params, v, NULL, err, n))
-		return 1;
+		return FDT_FAIL;
 	if (acc >= 0 && v[acc])
 		return snprintf(err, n, "run %lld accumulates into its output (acc=1: out += ...), "
 				"and an exported kernel stores; export a run with acc=0 (sweep with "
@@ -237,11 +238,11 @@ int tn_exp_kernel(struct db *db, const struct tn_family *fam, const struct db_pi
 		(void)tn_default_fit(&pb, v, &moved, why, sizeof why);
 	tn_config_text(fam, v, cfg, 512);
 	if (!kname)
-		return 0;
+		return FDT_OK;
 	if (gen_source(fam->tmpl, kname, d, tn_defs(&pb, v, d), src, err, n))
-		return 1;
+		return FDT_FAIL;
 	fam->geom_src(&pb, v, grid, block);
 	if (dyn)
 		*dyn = tn_dyn_lds(&pb, v);
-	return 0;
+	return FDT_OK;
 }

@@ -17,6 +17,7 @@
  * Fortran names are at most 63 characters and start with a letter, so NAME
  * is at most 56 characters and starts with a letter (tn_exp_name).
  */
+#include "fdt_rc.h"
 #include "tn_export.h"
 
 #include <stddef.h>
@@ -85,7 +86,7 @@ static int abi_types(FILE *o, char *err, size_t n)
 		}
 		fprintf(o, "\n  end type %s\n\n", doc[d].s);
 	}
-	return 0;
+	return FDT_OK;
 }
 
 /* The comment block: the problem and, for each run, where it came from. */
@@ -184,5 +185,5 @@ int tn_exp_f90(FILE *o, const char *name, const struct tn_abi *abi, const struct
 		"  end subroutine %s_coef\n\nend module %s_fdtune\n", s[0], s[1], s[2],
 		f->axes & 1 ? one : zero, f->axes & 2 ? one : zero, f->axes & 4 ? one : zero,
 		p->radius, name, name);
-	return 0;
+	return FDT_OK;
 }

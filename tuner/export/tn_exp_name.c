@@ -8,6 +8,7 @@
  * Also the escapes of text an export writes into C (tn_exp_esc), for the
  * emitters of every part of an export.
  */
+#include "fdt_rc.h"
 #include "tn_export.h"
 
 #include <ctype.h>
@@ -94,7 +95,7 @@ int tn_exp_name(const char *name, int fortran, char *err, size_t n)
 			 "most 56 characters (Fortran names have at most 63: NAME_fdtune)", name);
 		return FDT_USAGE;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 /* The escape of s[i] (tn_exp_esc, lit) into e[0..8); its length. */

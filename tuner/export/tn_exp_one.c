@@ -6,6 +6,7 @@
  * its own function here or there that writes its launch switch, and every
  * kernel's launch statement is tn_exp_launch's.
  */
+#include "fdt_rc.h"
 #include "gen.h"
 #include "tn_export.h"
 #include "tn_file.h"
@@ -127,7 +128,7 @@ static void said_device(struct db *db, const struct tn_export *x, const struct d
 }
 
 /* The runs of x into r: the best (or x->run), or with all the best of each
- * device. A TN_EX_ status. */
+ * device. An fdt_rc.h status. */
 static int pick(struct db *db, const struct tn_export *x, struct runs *r, char *err, size_t n)
 {
 	int rc;
@@ -151,7 +152,7 @@ static int pick(struct db *db, const struct tn_export *x, struct runs *r, char *
 					"R=%d); give --family", r->p[0].family, r->p[0].radius,
 					r->p[i].family, r->p[i].radius), FDT_FAIL;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 /* --all-sizes, and with fortran NAME.f90: one launch for every size, so the
@@ -215,7 +216,7 @@ static int write_files(const struct tn_export *x, const char *name, const struct
 			   tn_exp_close(f, tn_exp_f90(f, name, abi, r->p, np, r->cfg, x->db_path,
 						      err, n), path, err, n)))
 		return FDT_FAIL;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_export(struct db *db, const struct tn_export *x, char *err, size_t n)

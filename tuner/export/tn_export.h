@@ -35,7 +35,7 @@ struct tn_export {
 				 * this grid and write nothing */
 };
 
-/* Exports x from db: writes the files and prints what went where. A TN_EX_
+/* Exports x from db: writes the files and prints what went where. An fdt_rc.h
  * status; err says what failed, or matched nothing. */
 int tn_export(struct db *db, const struct tn_export *x, char *err, size_t n);
 /* 0 when name may name an export (files and symbols; with fortran, the
@@ -120,7 +120,7 @@ void tn_exp_launch(FILE *o, const struct tn_abi *abi, const char *indent, const 
  * problem of f (family, radius, precision; device, or every device with
  * all), one kernel per distinct configuration, into DIR/NAME.cu and NAME.h;
  * with which (a grid), prints what that grid gets instead; source_only:
- * embed no measured build. A TN_EX_ status; err says what failed. */
+ * embed no measured build. An fdt_rc.h status; err says what failed. */
 int tn_exp_sizes(struct db *db, const struct db_filter *f, int all, const char *dir,
 		 const char *name, const char *db_path, const int *which, int source_only,
 		 char *err, size_t n);

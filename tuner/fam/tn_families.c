@@ -5,6 +5,7 @@
  * and listed (docs/contributing.md); what descriptors share is in
  * fam_share.c, below this table, so that no descriptor depends on it.
  */
+#include "fdt_rc.h"
 #include "fam.h"
 
 #include <stdio.h>
@@ -43,7 +44,7 @@ int tn_family_find(const char *name, const struct tn_family **f, char *err, size
 {
 	int o;
 	if ((*f = tn_family(name)))
-		return 0;
+		return FDT_OK;
 	/* bytes that would not show (a BOM, control characters) are written \xNN */
 	o = snprintf(err, n, "--family '");
 	for (const unsigned char *c = (const unsigned char *)name; *c && o > 0 && (size_t)o < n &&

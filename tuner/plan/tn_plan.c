@@ -6,6 +6,7 @@
  * parameter; one that no family has is refused.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "fdt_rc.h"
 #include "tn_plan.h"
 
 #include <errno.h>
@@ -45,7 +46,7 @@ static int add(struct tn_plan *pl, const struct tn_problem *pb, const struct tn_
 		struct tn_plan_item *p = realloc(pl->p, (size_t)cap * sizeof *p);
 		if (!p) {
 			snprintf(err, n, "out of memory for a plan of %d problems", cap);
-			return 1;
+			return FDT_FAIL;
 		}
 		pl->p = p;
 		pl->cap = cap;
@@ -66,7 +67,7 @@ static int add(struct tn_plan *pl, const struct tn_problem *pb, const struct tn_
 	}
 	tn_problem_name(&it->pb, it->name, sizeof it->name);
 	pl->n++;
-	return 0;
+	return FDT_OK;
 }
 
 /* Every --param names a parameter of some family of the plan. */
@@ -90,7 +91,7 @@ static int params_used(struct tn_plan *pl, const struct tn_plan_common *c, char 
 			return FDT_USAGE;
 		}
 	}
-	return 0;
+	return FDT_OK;
 }
 
 /* The next comma-separated token of *s into tok; 0 at the end (*s NULL).
@@ -170,7 +171,7 @@ static int line(struct tn_plan *pl, char *s, const struct tn_plan_common *c, cha
 		else
 			k++;
 	if (!k)
-		return 0;
+		return FDT_OK;
 	if (k < 3 || k > 4) {
 		snprintf(err, n, "expected FAMILY RADIUS SIZE [PRECISION], e.g. 'xyz 4 512 fp32'; "
 			 "got %d field%s", k, k == 1 ? "" : "s");
@@ -197,7 +198,7 @@ int tn_plan_file(struct tn_plan *pl, const char *path, const struct tn_plan_comm
 	memset(pl, 0, sizeof *pl);
 	if (!f) {
 		snprintf(err, n, "--plan %s: %s", path, strerror(errno));
-		return 1;
+		return FDT_FAIL;
 	}
 	while (!rc && (len = getline(&buf, &cap, f)) >= 0) {
 		no++;

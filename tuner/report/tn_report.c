@@ -114,7 +114,7 @@ static int prep_ids(sqlite3 *h, const char *sql, long long dev, long long prob,
 	if (sqlite3_bind_int64(*st, 1, dev) != SQLITE_OK ||
 	    sqlite3_bind_int64(*st, 2, prob) != SQLITE_OK)
 		return sql_fail(h, "report query", err, n);
-	return 0;
+	return FDT_OK;
 }
 
 /* Column c of st with d digits after the point, or "-" when NULL. */

@@ -4,6 +4,7 @@
  * position of each value in its (sorted, distinct) domain, so the neighbours
  * of a configuration are found in O(parameters).
  */
+#include "fdt_rc.h"
 #include "tn_search.h"
 
 #include <math.h>
@@ -133,12 +134,12 @@ int tn_search_new(enum tn_strategy kind, const int *cfg, int np, long long n, lo
 	if (s->start > s->budget)
 		s->start = s->budget;
 	*out = s;
-	return 0;
+	return FDT_OK;
 fail:
 	snprintf(err, en, "search: out of memory or an empty space");
 fail2:
 	tn_search_free(s);
-	return 1;
+	return FDT_FAIL;
 }
 
 void tn_search_free(struct tn_search *s)

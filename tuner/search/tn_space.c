@@ -49,7 +49,7 @@ int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n)
 
 	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof name) {
 		snprintf(err, n, "--param '%s': expected NAME=V1,V2,...", spec);
-		return 1;
+		return FDT_FAIL;
 	}
 	memcpy(name, spec, (size_t)(eq - spec));
 	name[eq - spec] = 0;
@@ -58,7 +58,7 @@ int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n)
 				 name, f->name);
 		for (int i = 0; i < f->np && o > 0 && (size_t)o < n; i++)
 			o += snprintf(err + o, n - (size_t)o, " %s", f->p[i].name);
-		return 1;
+		return FDT_FAIL;
 	}
 	for (p = eq + 1;;) {
 		char *end;
@@ -68,12 +68,12 @@ int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n)
 		if (end == p || errno || x < 0 || x > 1 << 20 || (*end && *end != ',')) {
 			snprintf(err, n, "--param %s: '%s' is not a list of non-negative integers",
 				 name, eq + 1);
-			return 1;
+			return FDT_FAIL;
 		}
 		if (x < f->p[idx].lo || x > f->p[idx].hi) {
 			snprintf(err, n, "--param %s=%ld: outside %d..%d", name, x, f->p[idx].lo,
 				 f->p[idx].hi);
-			return 1;
+			return FDT_FAIL;
 		}
 		/* a value given again is one configuration, not two: kept once, in
 		 * the order first given */
@@ -81,7 +81,7 @@ int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n)
 			;
 		if (dup == cnt && cnt == TN_MAXV) {
 			snprintf(err, n, "--param %s: more than %d values", name, TN_MAXV);
-			return 1;
+			return FDT_FAIL;
 		}
 		if (dup == cnt)
 			v[cnt++] = (int)x;
@@ -91,7 +91,7 @@ int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n)
 	}
 	s->n[idx] = cnt;
 	memcpy(s->v[idx], v, sizeof v);
-	return 0;
+	return FDT_OK;
 }
 
 long long tn_space_size(const struct tn_space *s)
@@ -129,13 +129,13 @@ int tn_config_parse(struct db *db, const struct tn_family *f, const char *json, 
 	for (int k = 0; k < f->np; k++) {
 		int found;
 		if (db_json_int(db, json, f->p[k].name, &v[k], &found, err, n))
-			return 1;
+			return FDT_FAIL;
 		if (!found)
 			v[k] = f->p[k].v[0];
 		else if (given)
 			*given |= 1u << k;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 void tn_config_text(const struct tn_family *f, const int *v, char *buf, size_t n)
@@ -165,29 +165,29 @@ int tn_config_named(const struct tn_family *f, const char *text, int *v, char *e
 		}
 		if (s[k] != '=' || k == 0 || k >= sizeof name) {
 			snprintf(err, n, "'%.40s' in '%.200s': not name=value", s, text);
-			return 1;
+			return FDT_FAIL;
 		}
 		memcpy(name, s, k);
 		name[k] = 0;
 		if ((i = tn_param_index(f, name)) < 0) {
 			snprintf(err, n, "%s has no parameter '%s'", f->name, name);
-			return 1;
+			return FDT_FAIL;
 		}
 		errno = 0;
 		val = strtol(s + k + 1, &end, 10);
 		if (end == s + k + 1 || (*end && *end != ' ') || errno || val < INT_MIN ||
 		    val > INT_MAX) {
 			snprintf(err, n, "%s=%.40s: not an integer", name, s + k + 1);
-			return 1;
+			return FDT_FAIL;
 		}
 		if (set[i]++) {
 			snprintf(err, n, "%s given twice in '%.200s'", name, text);
-			return 1;
+			return FDT_FAIL;
 		}
 		v[i] = (int)val;
 		s = end;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 int tn_default_fit(const struct tn_problem *pb, int *v, int *moved, char *why, size_t n)

@@ -16,6 +16,7 @@
  * seed lies outside the job's domains, tn_transfer_widen adds it to the
  * space.
  */
+#include "fdt_rc.h"
 #include "tn_transfer.h"
 
 #include <math.h>
@@ -97,7 +98,7 @@ int tn_transfer_seeds(struct db *d, const struct db_related *q, const struct tn_
 		if (*a.err)
 			snprintf(err, n, "transfer: %s", a.err);
 		tn_seeds_free(s);
-		return 1;
+		return FDT_FAIL;
 	}
 	/* best score first; ties keep the order of the relatives */
 	for (long long i = 1; i < s->n; i++) {
@@ -112,7 +113,7 @@ int tn_transfer_seeds(struct db *d, const struct db_related *q, const struct tn_
 		s->score[j] = sc;
 		memcpy(s->v + j * TN_MAXP, v, sizeof v);
 	}
-	return 0;
+	return FDT_OK;
 }
 
 void tn_seeds_free(struct tn_seeds *s)
@@ -177,7 +178,7 @@ int tn_transfer_widen(const struct tn_problem *pb, const struct tn_space *sp,
 				snprintf(err, en, "out of memory widening the space");
 				*n -= *added;   /* what was appended is dropped */
 				*added = 0;
-				return 1;
+				return FDT_FAIL;
 			}
 			*cfgs = q;
 		}
@@ -188,5 +189,5 @@ int tn_transfer_widen(const struct tn_problem *pb, const struct tn_space *sp,
 			if (fresh[k])
 				dom[k][nd[k]++] = v[k];
 	}
-	return 0;
+	return FDT_OK;
 }

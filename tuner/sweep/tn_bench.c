@@ -25,6 +25,7 @@
  * one placement until the next contender are timed on a typical one.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "fdt_rc.h"
 #include "tn_bench.h"
 #include "tn_time.h"
 #include "gen.h"
@@ -82,14 +83,14 @@ static int check_gpu(struct tn_bench *b, void *out, void *ref, void *mag, void *
 	void *args[] = { &out, &ref, &mag, &base, &halo, &q, &b->dres };
 	if (rt_upload(b->dres, res, sizeof res, err, n) || rt_launch(b->check, g, blk, args, err, n) ||
 	    rt_sync(err, n) || rt_download(res, b->dres, sizeof res, err, n))
-		return 1;
+		return FDT_FAIL;
 	*bad = (long long)res[0];
 	memcpy(&e, &res[2], sizeof e);          /* float bits in the low half */
 	memcpy(&bo, &res[3], sizeof bo);
 	*max_err = e;
 	*bound = bo;
 	tn_describe_bad(&b->l, *bad, (long long)res[1], msg, mn);
-	return 0;
+	return FDT_OK;
 }
 
 /* A field of nel fp32 elements as elements of es bytes (malloc'ed), the
@@ -121,7 +122,7 @@ static int upload_field(void *dst, const float *src, long long nel, int es, char
 	int rc;
 	if (!w) {
 		snprintf(err, n, "out of host memory for a field of %lld elements", nel);
-		return 1;
+		return FDT_FAIL;
 	}
 	rc = rt_upload(dst, w, (size_t)nel * es, err, n);
 	free(w);
@@ -173,7 +174,7 @@ struct tn_pcost tn_bench_cost(const struct tn_problem *pb, const struct rt_dev *
 static int oom(const struct tn_problem *pb, char *err, size_t n)
 {
 	snprintf(err, n, "out of host memory for a %dx%dx%d problem", pb->nx, pb->ny, pb->nz);
-	return 1;
+	return FDT_FAIL;
 }
 
 int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct tn_hdata *hd,
@@ -203,7 +204,7 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct 
 		snprintf(err, n, "the problem needs %.1f GiB of device memory; %s has %.1f GiB; "
 			 "choose a smaller --size", need / (1 << 30), dev->name,
 			 dev->mem / (double)(1 << 30));
-		return 1;
+		return FDT_FAIL;
 	}
 	b->in = hd->in;
 	b->in2 = hd->in2;
@@ -247,10 +248,10 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct 
 			     upload_field(b->dvel[i], b->vel, b->l.total, b->es, err, n)))
 			goto fail;
 	}
-	return 0;
+	return FDT_OK;
 fail:
 	tn_bench_close(b);
-	return 1;
+	return FDT_FAIL;
 }
 
 void tn_bench_close(struct tn_bench *b)
@@ -361,7 +362,7 @@ static int set_new(const struct tn_bench *b, struct fset *s, char *err, size_t n
 		set_free(s);
 		return FDT_FAIL;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 /* Times c on b->places - 1 more placements of the fields after st, the
@@ -406,7 +407,7 @@ static int time_places(struct tn_bench *b, struct kctx *c, struct tn_stats *st, 
 	if (rc) {                       /* the fields stay where the failure was */
 		for (int i = 0; i < np - 1; i++)
 			set_free(&set[i]);
-		return 1;
+		return FDT_FAIL;
 	}
 	for (int i = 0; i < np; i++)    /* insertion sort of the indices: np is small */
 		for (int j = ord[i] = i; j > 0 && m[ord[j]] < m[ord[j - 1]]; j--) {
@@ -425,7 +426,7 @@ static int time_places(struct tn_bench *b, struct kctx *c, struct tn_stats *st, 
 		len += snprintf(msg + len, mn - (size_t)len, " %.6f", m[i]);
 	if (len > 0 && (size_t)len < mn)
 		snprintf(msg + len, mn - (size_t)len, " ms%s", full ? "; no device memory for more" : "");
-	return 0;
+	return FDT_OK;
 }
 
 /* Checks field out (device) against reference f (0, or 1 for the wave's
@@ -445,11 +446,11 @@ static int check_field(struct tn_bench *b, void *out, int f, int acc, long long 
 	    check_gpu(b, out, (char *)b->dref + f * pts * 8, (char *)b->dmag + f * pts * 4,
 		      acc ? b->dbase : NULL, dhalo, bad, &res->max_err, &res->bound, res->msg,
 		      sizeof res->msg, err, n))
-		return 1;
+		return FDT_FAIL;
 	if (!(b->mode & TN_CHECK_CPU))
-		return 0;
+		return FDT_OK;
 	if (rt_download(b->out, out, (size_t)b->l.total * b->es, err, n))
-		return 1;
+		return FDT_FAIL;
 	struct tn_chk q = { &b->l, b->out, b->es, acc ? b->base : NULL,
 			    wave ? (f ? b->hb : b->ha) : NULL, b->ref + f * pts, b->mag + f * pts,
 			    b->terms };
@@ -460,13 +461,13 @@ static int check_field(struct tn_bench *b, void *out, int f, int acc, long long 
 			 "bad points, max error %g, bound %g on the GPU; %lld, %g, %g on "
 			 "the CPU", *bad, res->max_err, res->bound, bad2, e2, b2);
 		*bad = -1;
-		return 0;
+		return FDT_OK;
 	}
 	*bad = bad2;
 	res->max_err = e2;
 	res->bound = b2;
 	snprintf(res->msg, sizeof res->msg, "%s", m2);
-	return 0;
+	return FDT_OK;
 }
 
 /* Validates config v: one launch, or the family's steps from the initial
@@ -514,7 +515,7 @@ static int validate(struct tn_bench *b, struct kctx *c, int acc, long long *bad,
 			snprintf(res->msg, sizeof res->msg, "%s", keep);
 		}
 	}
-	return 0;
+	return FDT_OK;
 }
 
 static int sync_all(void *ctx, char *err, size_t n)
@@ -534,15 +535,15 @@ static int energy(struct tn_bench *b, struct kctx *c, double ms, struct tn_resul
 	char e2[256];
 	if (tn_energy_measure(b->meter, &run, &res->e, e2, sizeof e2)) {
 		if (rt_sync(err, n))
-			return 1;
+			return FDT_FAIL;
 		const size_t l = strlen(res->msg);
 		snprintf(res->msg + l, sizeof res->msg - l, "%senergy not measured: %s",
 			 l ? "; " : "", e2);
-		return 0;
+		return FDT_OK;
 	}
 	res->energy = 1;
 	snprintf(res->esrc, sizeof res->esrc, "%s", rt_energy_source(b->meter));
-	return 0;
+	return FDT_OK;
 }
 
 int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
@@ -579,7 +580,7 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 	     time_places(b, &c, &st, res->msg, sizeof res->msg, err, n))) {
 		res->status = "launch_error";
 		snprintf(res->msg, sizeof res->msg, "%s", err);
-		return 1;
+		return FDT_FAIL;
 	}
 	if (st.group > 1) {
 		const size_t l = strlen(res->msg);
@@ -589,7 +590,7 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 	if (b->meter && b->energy_s > 0 && energy(b, &c, st.median, res, err, n)) {
 		res->status = "launch_error";
 		snprintf(res->msg, sizeof res->msg, "%s", err);
-		return 1;
+		return FDT_FAIL;
 	}
 	res->status = "ok";
 	res->median = st.median;
@@ -599,5 +600,5 @@ int tn_bench_run(struct tn_bench *b, struct rt_kernel *k, const int *v,
 	res->gbs = b->pb->fam->bytes(b->pb, v) / (st.median * 1e6);
 	res->mcells = (double)b->pb->nx * b->pb->ny * b->pb->nz / (st.median * 1e3);
 	res->pct = b->copy_gbs > 0 ? 100.0 * res->gbs / b->copy_gbs : NAN;
-	return 0;
+	return FDT_OK;
 }

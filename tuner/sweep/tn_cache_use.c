@@ -11,6 +11,7 @@
  * as foreign.
  */
 #define _GNU_SOURCE
+#include "fdt_rc.h"
 #include "tn_cache.h"
 
 #include <dirent.h>
@@ -50,7 +51,7 @@ int tn_cache_size_parse(const char *s, long long *bytes, char *err, size_t n)
 	if (!s || end == s || errno || v < 0) {
 		snprintf(err, n, "'%s' is no size: give bytes, or a number with K, M or G "
 			 "(1024-based), for example 2G", s ? s : "");
-		return 1;
+		return FDT_FAIL;
 	}
 	switch (*end) {
 	case 'k': case 'K': v *= 1024.0; end++; break;
@@ -63,10 +64,10 @@ int tn_cache_size_parse(const char *s, long long *bytes, char *err, size_t n)
 	if (*end || v > 9e18) {
 		snprintf(err, n, "'%s' is no size: give bytes, or a number with K, M or G "
 			 "(1024-based), for example 2G", s);
-		return 1;
+		return FDT_FAIL;
 	}
 	*bytes = (long long)v;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_cache_limit(long long *max, char *err, size_t n)
@@ -74,13 +75,13 @@ int tn_cache_limit(long long *max, char *err, size_t n)
 	const char *e = getenv("FDTUNE_CACHE_MAX");
 	*max = TN_CACHE_MAX_DEFAULT;
 	if (!e || !*e)
-		return 0;
+		return FDT_OK;
 	if (tn_cache_size_parse(e, max, err, n)) {
 		size_t l = strlen(err);
 		snprintf(err + l, n - l, " (FDTUNE_CACHE_MAX)");
-		return 1;
+		return FDT_FAIL;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 /* The size of dir/name, and its modification time; -1 when it is missing. */
@@ -115,7 +116,7 @@ int tn_cache_trim(const char *dir, long long max, struct tn_cache_use *u, char *
 	memset(u, 0, sizeof *u);
 	if (!(d = opendir(dir))) {
 		snprintf(err, n, "cannot read the compile cache %s: %s", dir, strerror(errno));
-		return 1;
+		return FDT_FAIL;
 	}
 	while ((e = readdir(d))) {
 		const char *s = e->d_name, *dot = strchr(s, '.');

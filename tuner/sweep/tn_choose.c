@@ -7,6 +7,7 @@
  * domains, and the sweep says where they came from. --recheck replaces a
  * job's configurations by its fastest records, to be timed again.
  */
+#include "fdt_rc.h"
 #include "tn_run.h"
 
 #include <stdio.h>
@@ -20,12 +21,12 @@ static int widen(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 {
 	long long added = 0;
 	if (c->o->shards > 1)
-		return 0;
+		return FDT_OK;
 	if (tn_transfer_widen(j->pb, j->sp, &c->lim, &j->sd, &j->cfgs, &j->nv, &added, err, n))
-		return 1;
+		return FDT_FAIL;
 	j->runnable += added;
 	j->widened += added;
-	return 0;
+	return FDT_OK;
 }
 
 /* The strategy of job j: -s, else transfer where the database holds ok runs
@@ -46,9 +47,9 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 
 	*st = o->strategy_set ? o->strategy : TN_EXHAUSTIVE;
 	if (o->strategy_set && o->strategy != TN_TRANSFER)
-		return 0;
+		return FDT_OK;
 	if (tn_transfer_seeds(c->db, &q, pb, &j->sd, err, n))
-		return 1;
+		return FDT_FAIL;
 	if (!o->evals_set)
 		*evals = TN_TRANSFER_EVALS;
 	if (j->sd.nother == j->sd.nprob)
@@ -64,7 +65,7 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 	if (!o->strategy_set && j->sd.nprob > 0)
 		*st = TN_TRANSFER;
 	if (c->gpu && *st == TN_TRANSFER && widen(c, j, err, n))
-		return 1;
+		return FDT_FAIL;
 	if (!o->strategy_set && j->sd.nprob > 0) {
 		if (c->gpu)
 			fprintf(stderr, "fdtune: %s holds %s %s results at %s: a transfer search "
@@ -81,7 +82,7 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 			"GPU, nor any on another: the transfer search starts at random\n", o->db_path,
 			pb->fam->name, pb->prec);
 	}
-	return 0;
+	return FDT_OK;
 }
 
 /* Recheck: the state of the walk over job j's records. */
@@ -139,21 +140,21 @@ int tn_recheck(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 		j->rjson = rj;
 	if (!cf || !rj) {
 		snprintf(err, n, "out of memory");
-		return 1;
+		return FDT_FAIL;
 	}
 	j->nv = 0;
 	*j->first_why = 0;
 	if (db_each_record(c->db, c->dev_id[0], j->prob_id, most, take, &a, err, n)) {
 		if (*a.err)
 			snprintf(err, n, "recheck: %s", a.err);
-		return 1;
+		return FDT_FAIL;
 	}
 	j->pruned = a.pruned;
 	j->total = j->nv + a.pruned;    /* the sweep's space: the records it took */
 	if (!j->nv && !a.pruned) {
 		fprintf(stderr, "fdtune: sweep %lld: %s: nothing recorded on %s, nothing to "
 			"recheck\n", j->sweep_id, j->name, c->wk[0].dev.name);
-		return 0;
+		return FDT_OK;
 	}
 	fprintf(stderr, "fdtune: sweep %lld: %s: rechecking the %d fastest kernels recorded on "
 		"%s, %lld records", j->sweep_id, j->name, a.distinct, c->wk[0].dev.name, j->nv);
@@ -167,5 +168,5 @@ int tn_recheck(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 		fprintf(stderr, "; %lld that cannot run here left (e.g. %s)", a.pruned,
 			j->first_why);
 	fputc('\n', stderr);
-	return 0;
+	return FDT_OK;
 }

@@ -94,7 +94,7 @@ int tn_energy_measure(struct rt_energy *e, const struct tn_energy_run *r,
 		res->seconds += t1 - t0;
 	}
 	if (r->sync(r->ctx, err, n) || rt_energy_state(e, &res->state, err, n))
-		return 1;
+		return FDT_FAIL;
 	memcpy(sorted, p, sizeof p);
 	for (int i = 1; i < nw; i++)    /* insertion sort: a few windows */
 		for (int k = i; k > 0 && sorted[k] < sorted[k - 1]; k--) {
@@ -106,11 +106,11 @@ int tn_energy_measure(struct rt_energy *e, const struct tn_energy_run *r,
 	res->watts = nw % 2 ? sorted[nw / 2] : 0.5 * (sorted[nw / 2 - 1] + sorted[nw / 2]);
 	res->spread = res->watts > 0 ? (sorted[nw - 1] - sorted[0]) / res->watts : NAN;
 	res->joules_launch = res->watts * r->ms * 1e-3;
-	return 0;
+	return FDT_OK;
 fail:
 	{
 		char e2[64];
 		(void)r->sync(r->ctx, e2, sizeof e2);  /* what was queued, drained */
 	}
-	return 1;
+	return FDT_FAIL;
 }

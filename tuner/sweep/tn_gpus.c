@@ -8,6 +8,7 @@
  * host data made once by the sweep for all of them (tn_hshare.h).
  */
 #define _GNU_SOURCE
+#include "fdt_rc.h"
 #include "tn_run.h"
 #include "rt.h"
 
@@ -29,13 +30,13 @@ int tn_run_setup(struct tn_run *c, char *err, size_t n)
 			snprintf(err, n, "--devices (-d) names GPUs, but there is no %s GPU here%s%s;"
 				 " leave it out for a compile-only sweep", rt_platform(),
 				 *why ? ": " : "", why);
-			return 1;
+			return FDT_FAIL;
 		}
 		if (!o->compile_only && o->recheck) {   /* refused before it is announced */
 			snprintf(err, n, "--recheck times recorded configurations again on a GPU, "
 				 "and there is no %s GPU here%s%s: run it where the GPU is",
 				 rt_platform(), *why ? ": " : "", why);
-			return 1;
+			return FDT_FAIL;
 		}
 		if (!o->compile_only)
 			fprintf(stderr, "fdtune: no %s GPU here%s%s; running a compile-only sweep "
@@ -43,7 +44,7 @@ int tn_run_setup(struct tn_run *c, char *err, size_t n)
 				"is timed%s\n", rt_platform(), *why ? ": " : "", why, c->arch,
 				(o->strategy_set && o->strategy != TN_EXHAUSTIVE) || o->evals_set ?
 				" (-s and --evals, which steer GPU sweeps, do not apply)" : "");
-		return 0;
+		return FDT_OK;
 	}
 	c->nwk = o->ndev > 0 ? o->ndev : 1;
 	for (int w = 0; w < c->nwk; w++) {
@@ -54,32 +55,32 @@ int tn_run_setup(struct tn_run *c, char *err, size_t n)
 		if (k->device >= ndev) {
 			snprintf(err, n, "GPU %d: only %d GPU(s) present (0..%d)", k->device, ndev,
 				 ndev - 1);
-			return 1;
+			return FDT_FAIL;
 		}
 		for (int v = 0; v < w; v++)
 			if (c->wk[v].device == k->device) {
 				snprintf(err, n, "--devices names GPU %d twice", k->device);
-				return 1;
+				return FDT_FAIL;
 			}
 	}
 	/* every worker starts at once (each initialises its GPU); then their answers */
 	for (int w = 0; w < c->nwk; w++)
 		if (tn_wk_start(&c->wk[w], err, n))
-			return 1;
+			return FDT_FAIL;
 	for (int w = 0; w < c->nwk; w++) {
 		struct tn_wk *k = &c->wk[w];
 		if (tn_wk_hello(k, err, n))
-			return 1;
+			return FDT_FAIL;
 		if (w && strcmp(k->dev.name, c->wk[0].dev.name)) {
 			snprintf(err, n, "GPUs %d and %d differ (%s, %s): the GPUs of one sweep share "
 				 "out its space, so they must be of one model; run one sweep per model",
 				 c->wk[0].device, k->device, c->wk[0].dev.name, k->dev.name);
-			return 1;
+			return FDT_FAIL;
 		}
 	}
 	c->gpu = 1;
 	c->arch = c->wk[0].dev.arch;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_run_devices(struct tn_run *c, char *err, size_t n)
@@ -91,12 +92,12 @@ int tn_run_devices(struct tn_run *c, char *err, size_t n)
 			d->lds_block, d->max_threads };
 		if (db_device_id(c->db, &dd, &c->dev_id[w], err, n) ||
 		    db_device_copy(c->db, c->dev_id[w], &c->copy[w], err, n))
-			return 1;
+			return FDT_FAIL;
 		if (c->copy[w] <= 0) {
 			fprintf(stderr, "fdtune: measuring the copy bandwidth of GPU %d, %s ...\n",
 				c->wk[w].device, d->name);
 			if (tn_wk_calibrate_ask(&c->wk[w], err, n))
-				return 1;
+				return FDT_FAIL;
 			cal[w] = 1;
 		}
 	}
@@ -108,11 +109,11 @@ int tn_run_devices(struct tn_run *c, char *err, size_t n)
 		if (cal[w] && (tn_wk_calibrate_get(&c->wk[w], &c->copy[w], &mgbs, &bytes, err, n) ||
 			       db_device_set_copy(c->db, c->dev_id[w], c->copy[w], mgbs, bytes, err,
 						  n)))
-			return 1;
+			return FDT_FAIL;
 		fprintf(stderr, "fdtune: GPU %d: %s (%s), copy bandwidth %.0f GB/s\n",
 			c->wk[w].device, d->name, d->arch, c->copy[w]);
 	}
-	return 0;
+	return FDT_OK;
 }
 
 /* What worker w's cache needs to know; data: the path of the job's host
@@ -141,7 +142,7 @@ int tn_run_open(struct tn_run *c, int j, char *err, size_t n)
 	char data[64];
 	int rc = 0;
 	if (c->opened == j)
-		return 0;
+		return FDT_OK;
 	c->opened = -1;
 	data_of(c, j, data, sizeof data);       /* once for all the workers */
 	for (int w = 0; w < c->nwk && !rc; w++)
@@ -153,10 +154,10 @@ int tn_run_open(struct tn_run *c, int j, char *err, size_t n)
 	if (rc) {
 		char e2[1024];
 		(void)tn_run_opened(c, e2, sizeof e2);  /* the others' answers, read */
-		return 1;
+		return FDT_FAIL;
 	}
 	c->opened = j;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_run_opened(struct tn_run *c, char *err, size_t n)
@@ -182,7 +183,7 @@ int tn_run_worker_up(struct tn_run *c, int w, char *err, size_t n)
 	struct tn_wk *k = &c->wk[w];
 	char data[64];
 	if (k->pid > 0)
-		return 0;
+		return FDT_OK;
 	data_of(c, (int)(c->cur - c->jobs), data, sizeof data);
 	const struct tn_wk_cache wc = cache_of(c, w, data);
 	if (k->starts)

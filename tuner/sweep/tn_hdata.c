@@ -12,6 +12,7 @@
  * worker that makes its own copy has the same bits as the shared one.
  */
 #define _GNU_SOURCE
+#include "fdt_rc.h"
 #include "tn_hdata.h"
 
 #include <errno.h>
@@ -158,7 +159,7 @@ int tn_hdata_make(struct tn_hdata *h, const struct tn_problem *pb, int share, ch
 		snprintf(err, n, "out of host memory for the %.1f GiB of fields and reference of a "
 			 "%dx%dx%d problem; choose a smaller --size", p.size / 1073741824.0, pb->nx,
 			 pb->ny, pb->nz);
-		return 1;
+		return FDT_FAIL;
 	}
 	point(h, m, &p);
 	header_of(pb, p.size, (struct header *)m);
@@ -173,7 +174,7 @@ int tn_hdata_make(struct tn_hdata *h, const struct tn_problem *pb, int share, ch
 				      (double *)h->ref, (double *)h->ref + pts, (float *)h->mag,
 				      (float *)h->mag + pts, err, n)) {
 			tn_hdata_free(h);
-			return 1;
+			return FDT_FAIL;
 		}
 	} else {
 		pb->fam->ref(pb, &h->c, &h->l, h->in, (double *)h->ref, (float *)h->mag);
@@ -182,7 +183,7 @@ int tn_hdata_make(struct tn_hdata *h, const struct tn_problem *pb, int share, ch
 		tn_fill_random((float *)h->base, h->l.total, 0xba5e + (unsigned long long)pts);
 		tn_poison_halo(&h->l, (float *)h->base);
 	}
-	return 0;
+	return FDT_OK;
 }
 
 void tn_hdata_path(const struct tn_hdata *h, char *buf, size_t n)
@@ -206,31 +207,31 @@ int tn_hdata_map(struct tn_hdata *h, const struct tn_problem *pb, const char *pa
 	p = parts_of(pb, &h->l);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		snprintf(err, n, "cannot open the sweep's fields at %s: %s", path, strerror(errno));
-		return 1;
+		return FDT_FAIL;
 	}
 	if (fstat(fd, &st) || (size_t)st.st_size != p.size) {
 		snprintf(err, n, "the sweep's fields at %s are not those of a %dx%dx%d %s problem "
 			 "(%lld bytes, %zu expected)", path, pb->nx, pb->ny, pb->nz, pb->fam->name,
 			 (long long)st.st_size, p.size);
 		close(fd);
-		return 1;
+		return FDT_FAIL;
 	}
 	m = mmap(NULL, p.size, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);                      /* the mapping keeps the file */
 	if (m == MAP_FAILED) {
 		snprintf(err, n, "cannot map the sweep's fields at %s: %s", path, strerror(errno));
-		return 1;
+		return FDT_FAIL;
 	}
 	header_of(pb, p.size, &want);
 	if (memcmp(m, &want, sizeof want)) {
 		snprintf(err, n, "the sweep's fields at %s are not those of a %dx%dx%d %s problem",
 			 path, pb->nx, pb->ny, pb->nz, pb->fam->name);
 		munmap(m, p.size);
-		return 1;
+		return FDT_FAIL;
 	}
 	point(h, m, &p);
 	weights(h, pb);
-	return 0;
+	return FDT_OK;
 }
 
 void tn_hdata_free(struct tn_hdata *h)

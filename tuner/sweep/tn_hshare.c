@@ -5,6 +5,7 @@
  * is made twice at once, and the other waits on the condition.
  */
 #define _GNU_SOURCE
+#include "fdt_rc.h"
 #include "tn_hshare.h"
 #include "tn_hdata.h"
 
@@ -92,7 +93,7 @@ int tn_hshare_new(struct tn_hshare **sp, const struct tn_problem *const *pbs, in
 	if (!s || !(s->s = calloc((size_t)(n > 0 ? n : 1), sizeof *s->s))) {
 		free(s);
 		snprintf(err, en, "out of memory");
-		return 1;
+		return FDT_FAIL;
 	}
 	s->n = n;
 	s->budget = budget;
@@ -109,7 +110,7 @@ int tn_hshare_new(struct tn_hshare **sp, const struct tn_problem *const *pbs, in
 	s->thread = !pthread_create(&s->th, NULL, ahead, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	*sp = s;                /* without the thread, each is made when asked */
-	return 0;
+	return FDT_OK;
 }
 
 void tn_hshare_skip(struct tn_hshare *s, int j)

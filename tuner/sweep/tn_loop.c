@@ -10,6 +10,7 @@
  * belong to another problem.
  */
 #define _GNU_SOURCE
+#include "fdt_rc.h"
 #include "tn_run.h"
 #include "rt.h"
 #include "tn_cache.h"
@@ -63,9 +64,9 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 			tn_item_clear(it);
 			free(it);
 			if (bad)
-				return 1;
+				return FDT_FAIL;
 		}
-		return 0;
+		return FDT_OK;
 	}
 	/* the scan starts one past the last GPU served, so that idle GPUs take
 	 * turns when compiling is the bottleneck */
@@ -108,11 +109,11 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 		k->deadline = k->t_job + tn_limit_s(c);
 		c->turn = w;
 	}
-	return 0;
+	return FDT_OK;
 bad:
 	tn_item_clear(it);
 	free(it);
-	return 1;
+	return FDT_FAIL;
 }
 
 int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
@@ -131,7 +132,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	if (tn_pool_new(&pool, c->cur->pb, c->arch, id, cache, o->jobs, err, n)) {
 		char e2[1024];
 		(void)tn_run_opened(c, e2, sizeof e2);
-		return 1;
+		return FDT_FAIL;
 	}
 	for (;;) {
 		int stopping = tn_stopping(c);

@@ -8,6 +8,7 @@
  * share its build, a copy of it each, and are compiled once.
  */
 #define _GNU_SOURCE
+#include "fdt_rc.h"
 #include "tn_pool.h"
 #include "gen.h"
 #include "tn_cache.h"
@@ -177,7 +178,7 @@ int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *ar
 	*pp = NULL;
 	if (!p) {
 		snprintf(err, n, "out of memory");
-		return 1;
+		return FDT_FAIL;
 	}
 	p->pb = pb;
 	p->arch = arch;
@@ -187,7 +188,7 @@ int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *ar
 	if (pipe2(p->fd, O_CLOEXEC | O_NONBLOCK)) {
 		snprintf(err, n, "pipe: %s", strerror(errno));
 		free(p);
-		return 1;
+		return FDT_FAIL;
 	}
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
@@ -197,10 +198,10 @@ int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *ar
 	if (!p->nt) {
 		snprintf(err, n, "cannot start a compile thread");
 		tn_pool_free(p);
-		return 1;
+		return FDT_FAIL;
 	}
 	*pp = p;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_pool_fd(const struct tn_pool *p) { return p->fd[0]; }

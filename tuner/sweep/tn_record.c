@@ -8,6 +8,7 @@
  * resumed sweep.
  */
 #define _GNU_SOURCE
+#include "fdt_rc.h"
 #include "tn_run.h"
 
 #include <math.h>
@@ -64,7 +65,7 @@ static int record_build(struct tn_run *c, struct tn_item *it, char *err, size_t 
 	j->shared += it->shared;
 	j->t_build += it->build_s;
 	if (db_config_id(c->db, f->name, json, &it->cfg_id, err, n))
-		return 1;
+		return FDT_FAIL;
 	memset(&b, 0, sizeof b);
 	b.config_id = it->cfg_id;
 	b.sweep_id = j->sweep_id;
@@ -130,9 +131,9 @@ static int record_run(struct tn_run *c, struct tn_item *it, int w, const struct 
 	id = 1;
 	if (c->o->force || c->o->recheck ? db_run_add(c->db, &r, &id, err, n) :
 	    db_run_add_once(c->db, &r, &id, err, n))
-		return 1;
+		return FDT_FAIL;
 	if (keep && db_source_put(c->db, it->hash, it->src, err, n))
-		return 1;
+		return FDT_FAIL;
 	if (id > 0 && res->energy) {
 		const double pts = (double)j->pb->nx * j->pb->ny * j->pb->nz;
 		const struct rt_power_state *ps = &res->e.state;
@@ -141,14 +142,14 @@ static int record_run(struct tn_run *c, struct tn_item *it, int w, const struct 
 			res->e.seconds, res->e.windows, ps->limit_w > 0 ? ps->limit_w : NAN,
 			ps->sm_mhz > 0 ? ps->sm_mhz : NAN, ps->mem_mhz > 0 ? ps->mem_mhz : NAN };
 		if (db_energy_add(c->db, id, &e, err, n))
-			return 1;
+			return FDT_FAIL;
 	}
 	if (id)
 		tally(j, res->status);
 	else
 		j->others++;
 	tn_progress_step(&c->pr, res->gbs, res->pct);
-	return 0;
+	return FDT_OK;
 }
 
 int tn_start_item(struct tn_run *c, struct tn_item *it, int *gpu, char *err, size_t n)
@@ -157,13 +158,13 @@ int tn_start_item(struct tn_run *c, struct tn_item *it, int *gpu, char *err, siz
 	int bad = it->bad_gen || it->bad_compile;
 	*gpu = 0;
 	if (record_build(c, it, err, n))
-		return 1;
+		return FDT_FAIL;
 	if (!c->gpu && !it->build_id) {
 		j->others++;
 		j->done++;
 		tn_search_report(j->search, it->idx, -1);
 		tn_progress_step(&c->pr, NAN, NAN);
-		return 0;
+		return FDT_OK;
 	}
 	if (!c->gpu) {
 		tally(j, bad ? "compile_error" : "built");
@@ -177,7 +178,7 @@ int tn_start_item(struct tn_run *c, struct tn_item *it, int *gpu, char *err, siz
 		j->done++;
 		tn_search_report(j->search, it->idx, -1);
 		tn_progress_step(&c->pr, NAN, NAN);
-		return 0;
+		return FDT_OK;
 	}
 	if (bad) {
 		struct tn_result res;
@@ -186,7 +187,7 @@ int tn_start_item(struct tn_run *c, struct tn_item *it, int *gpu, char *err, siz
 		return record_run(c, it, 0, &res, err, n);
 	}
 	*gpu = 1;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_finish(struct tn_run *c, int w, char *err, size_t n)
@@ -206,7 +207,7 @@ int tn_finish(struct tn_run *c, int w, char *err, size_t n)
 		k->job = NULL;
 		tn_item_clear(it);
 		free(it);
-		return 0;
+		return FDT_OK;
 	}
 	if (dead) {
 		empty_result(&d.res, "launch_error");

@@ -11,6 +11,7 @@
  * each problem keeps its best and a rerun resumes every one.
  */
 #define _GNU_SOURCE
+#include "fdt_rc.h"
 #include "tn_run.h"
 #include "rt.h"
 #include "tn_cache.h"
@@ -43,6 +44,8 @@ static int user_signal(const struct tn_run *c)
 	return sig;
 }
 
+/* A predicate: 1 when a user's signal stopped the sweep (err then says so,
+ * with when, and what err said before in parentheses), else 0. */
 static int stopped_by_user(const struct tn_run *c, const char *when, char *err, size_t n)
 {
 	char why[768];
@@ -70,12 +73,12 @@ static int prepare(struct tn_job *j, const struct tn_limits *lim, long long off,
 	int v[TN_MAXP];
 	/* a wrong FDTUNE_TEMPLATES would record gen_error for every configuration */
 	if (gen_template_check(f->tmpl, err, n))
-		return 1;
+		return FDT_FAIL;
 	j->total = tn_space_size(j->sp);
 	j->best_gbs = j->best_pct = NAN;
 	if (!(j->cfgs = calloc((size_t)j->total * TN_MAXP, sizeof *j->cfgs))) {   /* unused 0 */
 		snprintf(err, n, "out of memory for a space of %lld configurations", j->total);
-		return 1;
+		return FDT_FAIL;
 	}
 	for (long long i = 0; i < j->total; i++) {
 		int mine = o->shards <= 1 || (off + i) % o->shards == o->shard;
@@ -92,14 +95,14 @@ static int prepare(struct tn_job *j, const struct tn_limits *lim, long long off,
 			memcpy(j->cfgs + j->nv++ * TN_MAXP, v, sizeof v);
 	}
 	if (!j->runnable && o->recheck)         /* its configurations are its records */
-		return 0;
+		return FDT_OK;
 	if (!j->runnable) {
 		snprintf(err, n, "%s: none of its %lld configurations can run here (e.g. %s); "
 			 "leave it out, or change its space with -p", j->name, j->total,
 			 j->first_why);
 		return FDT_USAGE;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 /* Appends a recorded outcome to the job's priors. */
@@ -113,11 +116,11 @@ static int add_prior(struct tn_job *j, long long idx, double ms, char *err, size
 		j->prior_idx = q;
 	if (!p || !q) {
 		snprintf(err, n, "out of memory");
-		return 1;
+		return FDT_FAIL;
 	}
 	j->prior_ms[j->nprior] = ms;
 	j->prior_idx[j->nprior++] = idx;
-	return 0;
+	return FDT_OK;
 }
 
 /* Drops from the job's configurations those already recorded, keeping the
@@ -135,16 +138,16 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 		double ms = -1;
 		tn_config_json(f, j->cfgs + i * TN_MAXP, json, sizeof json);
 		if (db_config_id(c->db, f->name, json, &id, err, n))
-			return 1;
+			return FDT_FAIL;
 		for (int w = 0; w < (c->gpu ? c->nwk : 1) && !yes; w++)
 			if (c->gpu ? db_run_recorded(c->db, c->dev_id[w], j->prob_id, id, &yes, &ms,
 						     err, n) :
 			    db_build_recorded(c->db, id, j->prob_id, c->arch, c->compiler, &yes,
 						   err, n))
-				return 1;
+				return FDT_FAIL;
 		if (yes && prior) {
 			if (add_prior(j, keep, ms, err, n))     /* its index once kept */
-				return 1;
+				return FDT_FAIL;
 		} else if (yes) {
 			continue;
 		}
@@ -153,7 +156,7 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 	}
 	j->skipped = j->nv - keep;
 	j->nv = keep;
-	return 0;
+	return FDT_OK;
 }
 
 /* Begins job j: its sweep row, what is recorded, its search. plan: a GPU
@@ -170,7 +173,7 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 	    db_sweep_begin(c->db, o->cmdline, host, c->dev_id[0], j->prob_id,
 			   c->gpu ? "gpu" : "compile-only", &j->sweep_id, err, n) ||
 	    (o->recheck ? tn_recheck(c, j, err, n) : tn_choose(c, j, &st, &evals, err, n)))
-		return 1;
+		return FDT_FAIL;
 	if (o->recheck) {       /* its records, fastest first, each timed again */
 		j->target = j->nv;
 		return j->nv && tn_search_new(TN_EXHAUSTIVE, j->cfgs, TN_MAXP, j->nv, 0, o->seed,
@@ -182,17 +185,17 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 	       TN_GUIDED;
 	prior = c->gpu && kind != TN_EXHAUSTIVE;
 	if (!o->force && skip_recorded(c, j, prior, err, n))
-		return 1;
+		return FDT_FAIL;
 	j->target = !c->gpu || st == TN_EXHAUSTIVE ? j->nv : (j->nv * evals + 99) / 100;
 	fprintf(stderr, "fdtune: sweep %lld: %s: %lld configurations to run, %lld already "
 		"recorded (--force runs them again), %lld pruned%s%s%s\n", j->sweep_id, j->name,
 		j->nv - j->nprior, j->skipped + j->nprior, j->pruned, j->pruned ? " (e.g. " : "",
 		j->first_why, j->pruned ? ")" : "");
 	if (!j->nv)
-		return 0;
+		return FDT_OK;
 	if (tn_search_new(kind, j->cfgs, TN_MAXP, j->nv, kind == TN_EXHAUSTIVE ? 0 : j->target,
 			  o->seed, &j->search, err, n))
-		return 1;
+		return FDT_FAIL;
 	if (plan && kind == TN_GUIDED) {        /* half of the first pass local search */
 		long long p = tn_order_pass(j->nv, j->target);
 		tn_search_set_start(j->search, p > 1 ? p / 2 : 1);
@@ -220,7 +223,7 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 		fprintf(stderr, "fdtune: %s search, at most %lld configurations (%d%% of %lld), "
 			"%lld of them known from earlier runs\n", tn_strategy_name(kind), j->target,
 			st == TN_EXHAUSTIVE ? 100 : evals, j->nv, j->nprior);
-	return 0;
+	return FDT_OK;
 }
 
 /* Evaluations job j may still make. */
@@ -236,17 +239,17 @@ static int step(struct tn_run *c, int i, long long chunk, char *err, size_t n)
 	struct tn_job *j = &c->jobs[i];
 	long long before = j->proposed;
 	if (!j->search)
-		return 0;
+		return FDT_OK;
 	c->cur = j;
 	if (c->njobs > 1)
 		tn_progress_job(&c->pr, i + 1, c->njobs, j->name, j->best_gbs, j->best_pct);
 	if (c->gpu && tn_run_open(c, i, err, n))
-		return 1;
+		return FDT_FAIL;
 	if (tn_step(c, chunk, err, n))
-		return 1;
+		return FDT_FAIL;
 	if (j->proposed == before && !tn_stopping(c) && !maxed(c))
 		j->target = j->nprior + j->proposed;    /* the search has nothing more */
-	return 0;
+	return FDT_OK;
 }
 
 /* 1 when a job has evaluations left, or some proposed that a stop cut short. */
@@ -352,9 +355,9 @@ static int end(struct tn_run *c, struct tn_job *j, int failed, const char *err)
 	if (db_sweep_end(c->db, j->sweep_id, st, j->total, j->pruned, msg, e2, sizeof e2) &&
 	    db_sweep_end(c->db, j->sweep_id, st, j->total, j->pruned, msg, e2, sizeof e2)) {
 		fprintf(stderr, "fdtune: %s\n", e2);
-		return 1;
+		return FDT_FAIL;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 /* Starts making the jobs' host data for the workers to share (tn_hshare.h),
@@ -367,7 +370,7 @@ static int share(struct tn_run *c, char *err, size_t n)
 	int rc;
 	if (!pbs) {
 		snprintf(err, n, "out of memory");
-		return 1;
+		return FDT_FAIL;
 	}
 	for (int i = 0; i < c->njobs; i++)
 		pbs[i] = c->jobs[i].pb;

@@ -58,7 +58,7 @@ int tn_helper_load(const char *tmpl, const char *kernel, const struct gen_def *d
 	int rc = 1;
 	*k = NULL;
 	if (gen_source(tmpl, kernel, d, nd, &src, err, n))
-		return 1;
+		return FDT_FAIL;
 	if (!rt_compile(src, tmpl, arch, NULL, 0, &p, err, n))
 		rc = rt_load(&p, kernel, k, err, n);
 	rt_prog_free(&p);
@@ -84,7 +84,7 @@ static int hold(struct tn_hold *h, int g, char *err, size_t n)
 	if (!h->k) {
 		const struct gen_def d[] = { { "bs", 32 } };
 		if (tn_helper_load("spin.m4", "fdt_spin", d, 1, h->arch, &h->k, err, n))
-			return 1;
+			return FDT_FAIL;
 	}
 	return rt_launch(h->k, grid, blk, args, err, n);
 }
@@ -96,18 +96,18 @@ int tn_measure(struct rt_timer *t, struct tn_hold *hk, tn_launch_fn fn, void *ct
 	int k = 0, g = 1, li = 0;
 	for (int i = 0; i < warm; i++)
 		if (fn(ctx, i, err, n) || rt_sync(err, n))
-			return 1;
+			return FDT_FAIL;
 	while (k < MAXS) {
 		const int batch = k ? 10 : 3;
 		for (int b = 0; b < batch && k < MAXS; b++, k++) {
 			float ms;
 			if ((g > 1 && hk && hold(hk, g, err, n)) || rt_timer_start(t, err, n))
-				return 1;
+				return FDT_FAIL;
 			for (int j = 0; j < g; j++)
 				if (fn(ctx, li++, err, n))
-					return 1;
+					return FDT_FAIL;
 			if (rt_timer_stop(t, &ms, err, n))
-				return 1;
+				return FDT_FAIL;
 			s[k] = (double)ms / g;
 			total += ms;
 		}
@@ -135,7 +135,7 @@ int tn_measure(struct rt_timer *t, struct tn_hold *hk, tn_launch_fn fn, void *ct
 	}
 	st->reps = k * g;
 	st->group = g;
-	return 0;
+	return FDT_OK;
 }
 
 struct cctx { struct rt_kernel *k; void *a, *b; unsigned g[3], blk[3]; long long n4; size_t bytes; };

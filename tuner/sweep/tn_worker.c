@@ -6,6 +6,7 @@
  * is readable the whole reply is there.
  */
 #define _GNU_SOURCE
+#include "fdt_rc.h"
 #include "tn_worker.h"
 #include "tn_fault.h"
 
@@ -120,18 +121,18 @@ static int answer(struct tn_wk *w, double limit, struct rep *r, char *err, size_
 		tn_wk_kill(w);
 		snprintf(err, n, "GPU %d: the worker did not answer within %.0f s; it was killed",
 			 w->device, limit);
-		return 1;
+		return FDT_FAIL;
 	}
 	if (k < 0 || get(w->from, r, sizeof *r)) {
 		reap(w);
 		snprintf(err, n, "GPU %d: %s", w->device, w->why);
-		return 1;
+		return FDT_FAIL;
 	}
 	if (r->status) {
 		snprintf(err, n, "GPU %d: %s", w->device, r->err);
-		return 1;
+		return FDT_FAIL;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 int tn_wk_start(struct tn_wk *w, char *err, size_t n)
@@ -167,16 +168,16 @@ int tn_wk_start(struct tn_wk *w, char *err, size_t n)
 		return snprintf(err, n, "cannot start a worker process: %s", strerror(rc)), 1;
 	}
 	w->starts++;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_wk_hello(struct tn_wk *w, char *err, size_t n)
 {
 	struct rep r;
 	if (answer(w, 300, &r, err, n))
-		return 1;
+		return FDT_FAIL;
 	w->dev = r.dev;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_wk_spawn(struct tn_wk *w, char *err, size_t n)
@@ -191,7 +192,7 @@ int tn_wk_calibrate_ask(struct tn_wk *w, char *err, size_t n)
 	q.type = REQ_CAL;
 	if (request(w->to, &q, sizeof q))
 		return snprintf(err, n, "GPU %d: the worker is gone", w->device), 1;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_wk_calibrate_get(struct tn_wk *w, double *copy, double *memcpy_gbs, long long *bytes,
@@ -199,11 +200,11 @@ int tn_wk_calibrate_get(struct tn_wk *w, double *copy, double *memcpy_gbs, long 
 {
 	struct rep r;
 	if (answer(w, 600, &r, err, n))
-		return 1;
+		return FDT_FAIL;
 	*copy = r.copy;
 	*memcpy_gbs = r.mcpy;
 	*bytes = r.bytes;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_wk_calibrate(struct tn_wk *w, double *copy, double *memcpy_gbs, long long *bytes,
@@ -232,18 +233,18 @@ int tn_wk_open_ask(struct tn_wk *w, const struct tn_problem *pb, long long key,
 	snprintf(q.data, sizeof q.data, "%s", wc->data);
 	if (request(w->to, &q, sizeof q))
 		return snprintf(err, n, "GPU %d: the worker is gone", w->device), 1;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_wk_open_get(struct tn_wk *w, char *err, size_t n)
 {
 	struct rep r;
 	if (answer(w, 1800, &r, err, n))        /* the CPU reference of a large grid */
-		return 1;
+		return FDT_FAIL;
 	w->built += r.built;
 	w->hits += !r.built;
 	w->evicted += r.evicted;
-	return 0;
+	return FDT_OK;
 }
 
 int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, long long key,
@@ -268,7 +269,7 @@ int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
 		tn_wk_kill(w);
 		return snprintf(err, n, "GPU %d: the worker is gone: %s", w->device, w->why), 1;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 int tn_wk_read(struct tn_wk *w, struct tn_wk_done *d)
@@ -389,13 +390,13 @@ static int build_slot(void *ctx, int s, long long key, char *err, size_t n)
 			fprintf(stderr, "fdtune: %s; each worker computes its own fields and "
 				"reference instead\n", why);
 		if (tn_hdata_make(&t->hd, &t->pb, 0, err, n))
-			return 1;
+			return FDT_FAIL;
 	}
 	if (tn_bench_open(&t->b, &t->pb, &t->hd, o->me, o->copy, err, n)) {
 		tn_hdata_free(&t->hd);
-		return 1;
+		return FDT_FAIL;
 	}
-	return 0;
+	return FDT_OK;
 }
 
 static void release_slot(void *ctx, int s)
