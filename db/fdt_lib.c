@@ -50,6 +50,10 @@ static int dir_writable(const char *path)
 	return !access(d, W_OK);
 }
 
+/* fdtune_open's rc holds SQLite's codes, or SAID: a failure whose message
+ * is already in err. */
+#define SAID (-1)
+
 int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
 {
 	fdtune_db *d;
@@ -72,7 +76,7 @@ int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
 	rc = sqlite3_open_v2(path, &d->h, SQLITE_OPEN_READONLY, NULL);
 	if (rc == SQLITE_OK && access(path, F_OK)) {
 		lib_fail(err, n, "cannot open %s: no such file", path);
-		rc = FDT_FAIL;
+		rc = SAID;
 	}
 	if (rc == SQLITE_OK && !dir_writable(path)) {
 		char uri[4200];
@@ -87,29 +91,29 @@ int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
 	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW &&
 	    sqlite3_column_int(st, 0) != 0x46445455) {
 		lib_fail(err, n, "%s is not an fdtune database", path);
-		rc = FDT_FAIL;
+		rc = SAID;
 	} else if (rc == SQLITE_ROW && sqlite3_column_int(st, 1) < 0) {
 		lib_fail(err, n, "%s is not an fdtune database: unknown schema version %d", path,
 			 sqlite3_column_int(st, 1));
-		rc = FDT_FAIL;
+		rc = SAID;
 	} else if (rc == SQLITE_ROW && sqlite3_column_int(st, 1) < 2) {
 		/* best and the other readers migrate a copy in memory only; merge
 		 * writes its target at the current schema */
 		lib_fail(err, n, "%s has schema version %d, before the views libfdtune reads; "
 			 "copy it into a database of the current schema with `fdtune merge --db "
 			 "NEW.db %s` and open NEW.db", path, sqlite3_column_int(st, 1), path);
-		rc = FDT_FAIL;
+		rc = SAID;
 	} else if (rc == SQLITE_ROW) {
 		d->schema = sqlite3_column_int(st, 1);
 		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_OK && rc != -1)
+	if (rc != SQLITE_OK && rc != SAID)
 		lib_fail(err, n, "cannot open %s: %s", path, d->h ? sqlite3_errmsg(d->h) : "no memory");
 	if (rc == SQLITE_OK && !st)
-		rc = FDT_FAIL;
+		rc = SAID;
 	if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_OK) {
 		lib_fail(err, n, "%s: %s", path, sqlite3_errmsg(d->h));
-		rc = FDT_FAIL;
+		rc = SAID;
 	}
 	if (rc != SQLITE_OK) {
 		fdtune_close(d);
