@@ -37,7 +37,10 @@ const char *gen_template_dir(void)
  * come from dir). */
 static void template_path(const char *dir, const char *tmpl, char *path, size_t n)
 {
-	snprintf(path, n, tmpl[0] == '/' ? "%.0s%s" : "%s/%s", dir, tmpl);
+	if (tmpl[0] == '/')
+		snprintf(path, n, "%s", tmpl);
+	else
+		snprintf(path, n, "%s/%s", dir, tmpl);
 }
 
 int gen_template_check(const char *tmpl, char *err, size_t n)

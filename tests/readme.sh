@@ -178,8 +178,9 @@ done
 says "\`./fdtune best --db \$D -f F -r R -n 512 --precision P\` (\`--db \$H\` for the H200)" "the table's command"
 
 # energy (issue 36): energy.sql's rows of time-best against energy-best
-en() { sqlite3 "$db" < "$(dirname "$0")/../results/h100/energy/energy.sql" |
-	awk -F'|' -v OFS='|' -v p="$1" '{ for (i = 2; i < NF; i++) gsub(/^ +| +$/, "", $i) } $2 == p'; }
+sqlite3 "$db" < "$(dirname "$0")/../results/h100/energy/energy.sql" > "$tmp/energy"
+en() { awk -F'|' -v OFS='|' -v p="$1" '{ for (i = 2; i < NF; i++) gsub(/^ +| +$/, "", $i) } $2 == p' \
+	"$tmp/energy"; }
 IFS='|' read -r _ _ tj _ tw ej _ ew sv ls _ _ _ <<EOF
 $(en 'xyz R=4 512x512x512')
 EOF

@@ -103,8 +103,7 @@ int tn_cmd_report(int argc, char **argv)
 		{ 0, 0, 0, 0 }
 	};
 	const char *path = TN_CLI_DB_DEFAULT, *dir = REPORT_DIR_DEFAULT;
-	struct tn_report_filter f = { 0 };
-	struct db_filter df = { 0 };
+	struct db_filter f = { 0 };     /* --device, --family, --radius, --precision */
 	char err[1024] = "";
 	int opt, rc = FDT_FAIL, nplots = 0;
 	struct db *db = NULL;
@@ -118,14 +117,10 @@ int tn_cmd_report(int argc, char **argv)
 		case 'o': dir = optarg; break;
 		case 'f': case 'r': case TN_O_DEVICE: case TN_O_PRECISION:
 			/* parsed as best, export and replay parse them */
-			if (tn_cli_filter_opt(&df, opt, optarg, &used, err, sizeof err)) {
+			if (tn_cli_filter_opt(&f, opt, optarg, &used, err, sizeof err)) {
 				fprintf(stderr, "fdtune report: %s\n", err);
 				return FDT_USAGE;
 			}
-			f.family = df.family;
-			f.radius = df.radius;
-			f.device = df.device;
-			f.precision = df.precision;
 			break;
 		case 'h': fputs(usage, stdout); return FDT_OK;
 		default: fputs(usage, stderr); return FDT_USAGE;

@@ -21,7 +21,7 @@
 
 /* The filters of f as command-line options, written into b[0..n-1]; returns
  * them without the leading space ("" when there are none). */
-static const char *filters(const struct tn_report_filter *f, char *b, size_t n)
+static const char *filters(const struct db_filter *f, char *b, size_t n)
 {
 	char r[32] = "";
 	if (f->radius)
@@ -328,7 +328,7 @@ done:
 /* Writes DIR/report.md, DIR/plots.gp and the .dat files for every section
  * of sec (already bound, its first row stepped); *nplots = plots to draw. */
 static int write_report(sqlite3 *h, sqlite3_stmt *sec, const char *path,
-			const struct tn_report_filter *f, const char *dir, int *nplots,
+			const struct db_filter *f, const char *dir, int *nplots,
 			char *err, size_t n)
 {
 	char mdp[4096], gpp[4096], fl[600];
@@ -404,7 +404,7 @@ done:
 	return rc;
 }
 
-int tn_report_write(struct sqlite3 *h, const char *path, const struct tn_report_filter *f,
+int tn_report_write(struct sqlite3 *h, const char *path, const struct db_filter *f,
 		    const char *dir, int *nplots, char *err, size_t n)
 {
 	sqlite3_stmt *sec = NULL;

@@ -8,10 +8,10 @@
 #include <stddef.h>
 
 struct sqlite3;
-
-/* Which runs are reported; NULL / 0 = any. device matches the device's name
- * or arch with LIKE '%device%'; family and radius match exactly. */
-struct tn_report_filter { const char *device, *family, *precision; int radius; };
+/* Which runs are reported (db.h's filter: its device, family, radius and
+ * precision; NULL / 0 = any). device matches the device's name or arch with
+ * LIKE '%device%'; family and radius match exactly. */
+struct db_filter;
 
 /*
  * Writes DIR/report.md, DIR/plots.gp and DIR/dNpM-{nw,shape,radius}.dat from
@@ -23,7 +23,7 @@ struct tn_report_filter { const char *device, *family, *precision; int radius; }
  * matches (nothing is written); FDT_FAIL on a database or file error. The
  * message is in err[0..n-1] whenever it does not return 0.
  */
-int tn_report_write(struct sqlite3 *h, const char *path, const struct tn_report_filter *f,
+int tn_report_write(struct sqlite3 *h, const char *path, const struct db_filter *f,
 		    const char *dir, int *nplots, char *err, size_t n);
 
 #endif
