@@ -246,7 +246,7 @@ static void readers(void)
 	export("--all-devices");
 	if (!db_open(path, &d, err, sizeof err)) {
 		struct db_pick p;
-		struct tn_report_filter rf = { 0 };
+		struct db_filter rf = { 0 };
 		sqlite3 *h;
 		int cnt = 0, np;
 		for (int k = 0; k < 2; k++) {
