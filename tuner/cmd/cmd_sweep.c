@@ -74,6 +74,10 @@ static const char usage[] =
 "                        record the median of their medians; 1..16 (3; 1: one\n"
 "                        placement): a kernel's time can move by 4% with where\n"
 "                        its fields lie\n"
+"      --queue N         runs each GPU's worker holds, 1 or 2 (2): with 2 the next\n"
+"                        run waits in the worker while it measures one, so the\n"
+"                        GPU does not wait for the sweep to record each run; 1\n"
+"                        sends a run only once the last is answered\n"
 "      --recheck K       time again only the K fastest kernels recorded for each\n"
 "                        problem on this GPU model (1..1000), each under the\n"
 "                        configuration it was recorded as: a configuration's\n"
@@ -233,6 +237,7 @@ static int option(struct args *a, int opt, const char *arg, int *used, char *err
 		return FDT_OK;
 	case 'q': o->quiet = 1; return FDT_OK;
 	case TN_O_NO_RACE: o->no_race = 1; return FDT_OK;
+	case TN_O_QUEUE: return tn_parse_int(arg, "--queue", 1, TN_QUEUE, &o->queue, err, n);
 	case TN_O_PLACES: return tn_parse_int(arg, "--places", 1, TN_PLACES_MAX, &o->places, err, n);
 	case TN_O_FORCE: o->force = 1; return FDT_OK;
 	case TN_O_ENERGY: a->energy = 1; return FDT_OK;
@@ -354,6 +359,7 @@ static const struct option lo[] = {
 	{ "no-race", no_argument, 0, TN_O_NO_RACE },
 	{ "plan", required_argument, 0, TN_O_PLAN },
 	{ "places", required_argument, 0, TN_O_PLACES },
+	{ "queue", required_argument, 0, TN_O_QUEUE },
 	{ "recheck", required_argument, 0, TN_O_RECHECK },
 	{ "energy", no_argument, 0, TN_O_ENERGY },
 	{ "energy-window", required_argument, 0, TN_O_ENERGY_WINDOW },

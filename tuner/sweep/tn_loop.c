@@ -2,8 +2,10 @@
  * tn_loop.c: one step of a sweep: the current job's search proposes
  * configurations, a pool of threads compiles them (tn_pool.c) while the
  * workers, one per GPU, measure those already compiled (tn_worker.c). The
- * loop keeps the compilers fed, hands built items to idle workers, records
- * what comes back, and ends when the step's share is run, the search is
+ * loop keeps the compilers fed, hands built items to the workers (a run in
+ * progress each, and one queued behind it, so that a GPU goes on while the
+ * loop records), records what comes back, and ends when the step's share
+ * is run, the search is
  * over, or a stop (signal, budget) has let the runs in progress finish;
  * builds that end after a stop signal are left unrecorded.
  * Every item proposed in a step is finished in it, so the next step may
@@ -52,10 +54,54 @@ static int propose(struct tn_run *c, struct tn_pool *pool, int want, long long *
 	return m;
 }
 
-/* Hands built items to idle workers (or, compile-only, records them). */
+/* Sends it to worker w: as its run in progress where it has none (the
+ * worker started first if it is not running, and replaced once if found
+ * gone), else queued behind that run (tn_wk_queue), its code kept until it
+ * starts. 1 with err set where no worker took it; the caller frees it. */
+static int give(struct tn_run *c, int w, struct tn_item *it, char *err, size_t n)
+{
+	struct tn_wk *k = &c->wk[w];
+	unsigned grid[3], block[3];
+	struct tn_wk_time tm = { 0 };
+
+	c->cur->pb->fam->geom(c->cur->pb, it->v, grid, block);
+	tm.race_ms = c->o->no_race ? 0 : c->cur->best_ms;
+	tm.best_ms = c->cur->best_ms;
+	tm.places = c->o->places > 0 ? c->o->places : TN_PLACES;
+	tm.energy_s = c->o->energy_s;
+	if (k->job) {
+		int q = tn_wk_queue(k, &it->prog, it->v, grid, block, &tm);
+		k->next = it;
+		k->next_sent = !q;
+		if (q == 2)
+			fprintf(stderr, "\nfdtune: GPU %d: a run could not be queued (%s); it is "
+				"sent again when the run in progress ends\n", k->device,
+				strerror(errno));
+		return FDT_OK;
+	}
+	for (int t = 0; tn_run_worker_up(c, w, err, n) ||
+	     tn_wk_submit(k, &it->prog, it->v, grid, block, &tm, err, n); t++) {
+		tn_wk_kill(k);
+		if (t)
+			return FDT_FAIL;
+		fprintf(stderr, "fdtune: %s; starting a new worker\n", err);
+	}
+	/* the code is in the worker: keep only what is recorded (the source
+	 * too: a contender's is kept with its run, tn_record.c) */
+	rt_prog_free(&it->prog);
+	k->job = it;
+	k->t_job = tn_now_s();
+	k->deadline = k->t_job + tn_limit_s(c);
+	return FDT_OK;
+}
+
+/* Hands built items to workers, up to depth each (a run in progress and
+ * depth - 1 queued: the worker goes on to the next run while the sweep
+ * records the last), or, compile-only, records them. */
 static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, char *err, size_t n)
 {
 	struct tn_item *it;
+	const int depth = c->o->queue > 0 ? c->o->queue : TN_QUEUE;
 	if (!c->gpu) {
 		while (!tn_stop_signal && (it = tn_pool_take(pool))) {
 			int g, bad;
@@ -68,52 +114,62 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 		}
 		return FDT_OK;
 	}
-	/* the scan starts one past the last GPU served, so that idle GPUs take
-	 * turns when compiling is the bottleneck */
-	for (int u = 0; u < c->nwk; u++) {
-		int w = (c->turn + 1 + u) % c->nwk;
-		struct tn_wk *k = &c->wk[w];
-		unsigned grid[3], block[3];
-		struct tn_wk_time tm = { 0 };
-		int g = 0;
-		while (!tn_stop_signal && !k->job && !g && (it = tn_pool_take(pool))) {
-			if (tn_start_item(c, it, &g, err, n))
-				goto bad;
-			if (!g) {
-				(*inflight)--;
-				tn_item_clear(it);
-				free(it);
+	/* idle workers first, then queues; within each, the scan starts one
+	 * past the last GPU served, so that GPUs take turns when compiling is
+	 * the bottleneck */
+	for (int pass = 0; pass < 2; pass++)
+		for (int u = 0; u < c->nwk; u++) {
+			int w = (c->turn + 1 + u) % c->nwk, g = 0;
+			struct tn_wk *k = &c->wk[w];
+			if (pass ? !k->job || k->next || depth < 2 : k->job != NULL)
+				continue;
+			while (!tn_stop_signal && !g && (it = tn_pool_take(pool))) {
+				if (tn_start_item(c, it, &g, err, n))
+					goto bad;
+				if (!g) {
+					(*inflight)--;
+					tn_item_clear(it);
+					free(it);
+				}
 			}
-		}
-		if (!g)
-			continue;
-		c->cur->pb->fam->geom(c->cur->pb, it->v, grid, block);
-		/* a worker found gone as it is started or given the job is
-		 * replaced once, and the job goes to the new one */
-		tm.race_ms = c->o->no_race ? 0 : c->cur->best_ms;
-		tm.best_ms = c->cur->best_ms;
-		tm.places = c->o->places > 0 ? c->o->places : TN_PLACES;
-		tm.energy_s = c->o->energy_s;
-		for (int t = 0; tn_run_worker_up(c, w, err, n) ||
-		     tn_wk_submit(k, &it->prog, it->v, grid, block, &tm, err, n); t++) {
-			tn_wk_kill(k);
-			if (t)
+			if (!g)
+				return FDT_OK;  /* nothing built is left */
+			if (give(c, w, it, err, n))
 				goto bad;
-			fprintf(stderr, "fdtune: %s; starting a new worker\n", err);
+			c->turn = w;
 		}
-		/* the code is in the worker: keep only what is recorded (the
-		 * source too: a contender's is kept with its run, tn_record.c) */
-		rt_prog_free(&it->prog);
-		k->job = it;
-		k->t_job = tn_now_s();
-		k->deadline = k->t_job + tn_limit_s(c);
-		c->turn = w;
-	}
 	return FDT_OK;
 bad:
 	tn_item_clear(it);
 	free(it);
 	return FDT_FAIL;
+}
+
+/* After worker w's run in progress is recorded (answered, died or killed):
+ * the run queued behind it becomes the one in progress where the worker
+ * took it; else it is given again (to a new worker where this one is
+ * gone), or, in a stop, left unrecorded for the resumed sweep. */
+static int advance(struct tn_run *c, int w, long long *inflight, char *err, size_t n)
+{
+	struct tn_wk *k = &c->wk[w];
+	struct tn_item *it = k->next;
+	if (!it)
+		return FDT_OK;
+	k->next = NULL;
+	if (k->pid > 0 && k->next_sent) {
+		rt_prog_free(&it->prog);
+		k->job = it;
+		k->t_job = tn_now_s();
+		k->deadline = k->t_job + tn_limit_s(c);
+		return FDT_OK;
+	}
+	if (!tn_stopping(c) && !give(c, w, it, err, n))
+		return FDT_OK;
+	(*inflight)--;
+	tn_search_report(c->cur->search, it->idx, -1);
+	tn_item_clear(it);
+	free(it);
+	return tn_stopping(c) ? FDT_OK : FDT_FAIL;
 }
 
 int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
@@ -123,7 +179,8 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	static char id[700];            /* what decides the code, besides the source */
 	char opts[512];
 	long long inflight = 0, left = chunk > 0 ? chunk : -1;
-	int over = 0, rc = 1, want_max = 2 * o->jobs + c->nwk + 4, opened = 0;
+	const int depth = o->queue > 0 ? o->queue : TN_QUEUE;
+	int over = 0, rc = 1, want_max = 2 * o->jobs + 2 * c->nwk + 4, opened = 0;
 	double t0 = tn_now_s();
 	const char *cache = tn_cache_dir();
 
@@ -136,7 +193,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	}
 	for (;;) {
 		int stopping = tn_stopping(c);
-		int busy = 0, nfd = 0, wait_ms = 1000;
+		int busy = 0, room = 0, nfd = 0, wait_ms = 1000;
 		struct pollfd pf[TN_MAXDEV + 1];
 		int who[TN_MAXDEV + 1];
 
@@ -159,15 +216,17 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		}
 		if (!stopping && feed(c, pool, &inflight, err, n))
 			goto out;
-		for (int w = 0; w < c->nwk; w++)
+		for (int w = 0; w < c->nwk; w++) {
 			busy += c->wk[w].job != NULL;
+			room += !c->wk[w].job || (!c->wk[w].next && depth > 1);
+		}
 		if ((stopping && !busy) || (over && inflight == 0))
 			break;
 		if (!stopping && !over && inflight == 0)
 			continue;       /* all done: the search proposes more or is over */
-		/* the pool's pipe only matters while something could take a build:
+		/* the pool's pipe only matters while a worker could take a build:
 		 * otherwise it stays readable and the wait would spin */
-		if (!stopping && (!c->gpu || busy < c->nwk)) {
+		if (!stopping && (!c->gpu || room)) {
 			pf[nfd] = (struct pollfd){ tn_pool_fd(pool), POLLIN, 0 };
 			who[nfd++] = -1;
 		}
@@ -189,11 +248,11 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 				continue;
 			if (pf[i].revents) {
 				inflight--;
-				if (tn_finish(c, w, err, n))
+				if (tn_finish(c, w, err, n) || advance(c, w, &inflight, err, n))
 					goto out;
 			} else if (tn_now_s() > c->wk[w].deadline) {
 				inflight--;
-				if (tn_overrun(c, w, err, n))
+				if (tn_overrun(c, w, err, n) || advance(c, w, &inflight, err, n))
 					goto out;
 			}
 		}

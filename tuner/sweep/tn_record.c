@@ -216,6 +216,7 @@ int tn_finish(struct tn_run *c, int w, char *err, size_t n)
 	} else {
 		c->cur->t_check += d.check_s;
 		c->cur->t_time += d.time_s;
+		k->work_s += d.check_s + d.time_s;
 		if (*d.energy_err)
 			fprintf(stderr, "\nfdtune: GPU %d: energy is not measured: %s; the runs are "
 				"timed as without --energy\n", k->device, d.energy_err);

@@ -66,11 +66,15 @@ void tn_summary(const struct tn_run *c)
 				"for them, %d released for room\n", hs.made, c->njobs, hs.make_s,
 				c->nwk, hs.wait_s, hs.released);
 		}
-		/* what the GPUs' pace lost to the sweep: the time each held no job */
+		/* what the GPUs' pace lost to the sweep: the time each held no job,
+		 * and the time it validated and timed (the rest of a held job is
+		 * the worker's reading and loading of the code) */
 		fprintf(stderr, "fdtune: of the steps' %.1f s, GPU", tt);
 		for (int w = 0; w < c->nwk; w++)
-			fprintf(stderr, "%s %d held a configuration %.0f%%", w ? "," : "",
-				c->wk[w].device, tt > 0 ? 100 * c->wk[w].busy_s / tt : 0.0);
+			fprintf(stderr, "%s %d held a configuration %.0f%% and measured %.0f%%",
+				w ? "," : "", c->wk[w].device,
+				tt > 0 ? 100 * c->wk[w].busy_s / tt : 0.0,
+				tt > 0 ? 100 * c->wk[w].work_s / tt : 0.0);
 		fputc('\n', stderr);
 		fprintf(stderr, "fdtune: fields put on the GPUs %lld times for %d problem(s) on "
 			"%d GPU(s); %lld switches found them held, %lld released for room\n", b,

@@ -17,6 +17,7 @@
 #include "tn_plan.h"
 
 #define TN_MAXDEV 16
+#define TN_QUEUE 2              /* runs a worker holds: one in progress, one queued */
 
 struct tn_sweep_opts {
 	const struct tn_problem *pb;    /* one problem and its space, or: */
@@ -28,6 +29,8 @@ struct tn_sweep_opts {
 	int no_race;            /* time every configuration fully (tn_bench.h) */
 	int places;             /* placements of the fields a contender is timed on
 				 * (tn_bench.h); 0: TN_PLACES */
+	int queue;              /* runs each worker holds, 1..TN_QUEUE: 1 waits for each
+				 * answer before the next run is sent; 0: TN_QUEUE */
 	const char *exe;        /* the fdtune executable for workers; NULL: this one */
 	int jobs;               /* compile threads */
 	int compile_only;       /* do not use a GPU even if one is present */

@@ -162,6 +162,10 @@ int tn_wk_start(struct tn_wk *w, char *err, size_t n)
 	close(from[1]);
 	w->to = to[1];
 	w->from = from[0];
+	/* room for a queued run's request and code (tn_wk_queue): 1 MiB where
+	 * the system allows (pipe-max-size), else what the pipe has */
+	(void)fcntl(w->to, F_SETPIPE_SZ, 1 << 20);
+	w->pipe_cap = fcntl(w->to, F_GETPIPE_SZ);
 	if (rc) {
 		w->pid = 0;
 		reap(w);
@@ -253,18 +257,40 @@ int tn_wk_open(struct tn_wk *w, const struct tn_problem *pb, long long key,
 	return tn_wk_open_ask(w, pb, key, wc, err, n) || tn_wk_open_get(w, err, n);
 }
 
+static void run_req(struct req *q, const struct rt_prog *p, const int *v, const unsigned grid[3],
+		    const unsigned block[3], const struct tn_wk_time *tm)
+{
+	memset(q, 0, sizeof *q);
+	q->type = REQ_RUN;
+	memcpy(q->v, v, sizeof q->v);
+	memcpy(q->grid, grid, sizeof q->grid);
+	memcpy(q->block, block, sizeof q->block);
+	q->size = (long long)p->size;
+	q->tm = *tm;
+}
+
+int tn_wk_queue(struct tn_wk *w, const struct rt_prog *p, const int *v,
+		const unsigned grid[3], const unsigned block[3], const struct tn_wk_time *tm)
+{
+	struct req q;
+	if (w->pid <= 0 || (long long)(sizeof q + p->size) > w->pipe_cap)
+		return 1;
+	run_req(&q, p, v, grid, block, tm);
+	/* the pipe holds at most the rest of the run in progress, which the
+	 * worker is reading (it answered the one before), so this write waits
+	 * at most for that read; a failed one found the worker gone, and the
+	 * sweep learns it from the answer to its run in progress */
+	if (tn_fault_pipe() || put(w->to, &q, sizeof q) || put(w->to, p->code, p->size))
+		return 2;
+	return 0;
+}
+
 int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
 		 const unsigned grid[3], const unsigned block[3], const struct tn_wk_time *tm,
 		 char *err, size_t n)
 {
 	struct req q;
-	memset(&q, 0, sizeof q);
-	q.type = REQ_RUN;
-	memcpy(q.v, v, sizeof q.v);
-	memcpy(q.grid, grid, sizeof q.grid);
-	memcpy(q.block, block, sizeof q.block);
-	q.size = (long long)p->size;
-	q.tm = *tm;
+	run_req(&q, p, v, grid, block, tm);
 	if (request(w->to, &q, sizeof q) || request(w->to, p->code, p->size)) {
 		tn_wk_kill(w);
 		return snprintf(err, n, "GPU %d: the worker is gone: %s", w->device, w->why), 1;

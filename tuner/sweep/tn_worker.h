@@ -23,6 +23,9 @@ struct tn_wk {
 	int to, from;           /* pipes: requests to it, replies from it */
 	struct rt_dev dev;
 	void *job;              /* the sweep's item in progress, NULL when idle */
+	void *next;             /* the item queued behind it (tn_wk_queue), NULL: none */
+	int next_sent;          /* its request is in the pipe: the worker runs it next */
+	long long pipe_cap;     /* bytes the request pipe holds */
 	double deadline;        /* CLOCK_MONOTONIC seconds the job may run until */
 	int starts;             /* processes started for this GPU */
 	char why[256];          /* how the last process ended, when it died */
@@ -30,7 +33,9 @@ struct tn_wk {
 	long long built, hits, evicted; /* its opens of problems, over all its processes:
 					 * benches built, found held, released for room */
 	double t_job;           /* when the job in progress was sent (tn_loop.c) */
-	double busy_s;          /* seconds it held a job, from its sending to its answer */
+	double busy_s;          /* seconds it held a job, from its sending (or, queued,
+				 * the answer before it) to its answer */
+	double work_s;          /* seconds of those it said it validated and timed */
 };
 
 /* What a worker's cache of open problems (tn_pcache.h) needs to know. */
@@ -90,6 +95,15 @@ struct tn_wk_time {
 int tn_wk_submit(struct tn_wk *w, const struct rt_prog *p, const int *v,
 		 const unsigned grid[3], const unsigned block[3], const struct tn_wk_time *tm,
 		 char *err, size_t n);
+/* Queues one run behind the run in progress, as tn_wk_submit sends one:
+ * the worker starts it as soon as it has answered, without waiting for the
+ * sweep. 0: sent. Else the worker is left as it is and the run is not its
+ * to make: 1 where the request would not fit in the pipe at once (the
+ * write could block the sweep until the worker reads; nothing is sent), 2
+ * where it could not be written (the worker is gone: the answer to its run
+ * in progress says so). */
+int tn_wk_queue(struct tn_wk *w, const struct rt_prog *p, const int *v,
+		const unsigned grid[3], const unsigned block[3], const struct tn_wk_time *tm);
 /* Reads the answer to the run in progress. Nonzero: the worker died first
  * (w->why says how); it is reaped and must be spawned again. */
 int tn_wk_read(struct tn_wk *w, struct tn_wk_done *d);
