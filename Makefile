@@ -21,7 +21,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 $(WARN) -fopenmp -MMD -MP
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Igen -Iruntime -Idb -Ituner -Ituner/cmd -Ituner/fam -Ituner/ref -Ituner/search -Ituner/sweep -Ituner/report -Ituner/export -Ituner/plan -DFDT_TEMPLATE_DIR='"$(CURDIR)/templates"'
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Igen -Iruntime -Idb -Ituner -Ituner/cmd -Ituner/fam -Ituner/ref -Ituner/search -Ituner/sweep -Ituner/report -Ituner/export -Ituner/plan -Ituner/online -DFDT_TEMPLATE_DIR='"$(CURDIR)/templates"'
 LDLIBS = -lsqlite3 -lz -lpthread -lm -ldl
 NV_CPPFLAGS = -DRT_NVIDIA -I$(CUDA)/include
 NV_LIBS = -L$(CUDA)/lib64 -Wl,-rpath,$(CUDA)/lib64 -lnvrtc -ldl
@@ -31,7 +31,7 @@ AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 B = build
 # every family descriptor (tuner/fam/fam_*.c) is built: a new family is its
 # template, its descriptor and its line in tuner/fam/tn_families.c
-CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_pick.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_reap.c db/db_read.c db/db_source.c db/db_compact.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
+CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_pick.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_kin.c db/db_reap.c db/db_read.c db/db_source.c db/db_compact.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
        tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
        $(sort $(wildcard tuner/fam/fam_*.c)) tuner/search/tn_search.c tuner/search/tn_transfer.c \
        tuner/ref/tn_ref_mixed.c tuner/ref/tn_ref_wave.c tuner/plan/tn_plan.c tuner/plan/tn_order.c tuner/plan/tn_pcache.c tuner/tn_file.c
@@ -41,7 +41,10 @@ TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_hdata.c tuner/sweep/tn_hshare.c tun
        tuner/export/tn_exp_build.c tuner/export/tn_exp_emit.c tuner/export/tn_exp_one.c tuner/export/tn_exp_sizes.c \
        tuner/export/tn_exp_f90.c tuner/export/tn_exp_name.c \
        tuner/main.c
+# online tuning in a user's run (tuner/online): libfdtune's, with the runtime
+ONLINE = tuner/online/tn_online.c tuner/online/tn_online_pick.c
 CORE_O = $(CORE:%.c=$(B)/%.o)
+ONLINE_O = $(ONLINE:%.c=$(B)/%.o)
 TOOL_O = $(TOOL:%.c=$(B)/%.o)
 
 # Platforms whose toolchain is here: both on a developer's or CI machine.
@@ -220,7 +223,7 @@ T_CPU = $(if $(HAVE_HIP),$(B)/t_compile-amd) $(B)/t_cli $(B)/t_readme
 T_CPU += $(if $(HAVE_CUDA),$(B)/t_compile-nvidia) $(B)/t_pkg $(B)/t_shipped $(B)/t_lib
 T_CPU += $(B)/t_export $(B)/t_robust $(B)/t_example $(B)/t_fortran $(B)/t_plan $(B)/t_share $(B)/t_hdata $(B)/t_energy $(B)/t_layers
 T_CPU += $(B)/t_input $(B)/t_report $(B)/t_core $(B)/t_rule $(B)/t_strategy
-T_CPU += $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_source
+T_CPU += $(B)/t_online $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_source
 # what the tests make themselves (t_example), made before they run at once
 T_MADE = $(B)/libfdtune.a $(EX)/wave-cpu $(if $(FORTRAN),$(EX)/wave_f-cpu)
 
@@ -232,6 +235,8 @@ $(B)/t_strategy: $(B)/tests/t_strategy.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_transfer: $(B)/tests/t_transfer.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+$(B)/t_online: $(B)/tests/t_online.o $(B)/tests/t_util.o $(ONLINE_O) $(CORE_O) $(B)/$(GPU)/rt.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) -lpthread $(TESTLIBS)
 $(B)/t_mixed: $(B)/tests/t_mixed.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_wave: $(B)/tests/t_wave.o $(B)/tests/t_ref.o $(CORE_O)
@@ -259,7 +264,7 @@ $(B)/t_energy: $(B)/tests/t_energy.o $(B)/tests/t_util.o $(B)/runtime/rt_energy.
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 
 # t_layers checks the objects of fdtune and libfdtune, so it is made after them
-LAYER_O = $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o $(B)/db/fdt_lib.o
+LAYER_O = $(CORE_O) $(ONLINE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o $(B)/db/fdt_lib.o
 $(B)/tests/t_layers.o: CPPFLAGS += -DT_LAYER_OBJS='"$(LAYER_O)"' -DT_LAYER_B='"$(B)"'
 $(B)/t_layers: $(B)/tests/t_layers.o $(B)/tests/t_util.o | $(LAYER_O)
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)

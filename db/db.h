@@ -366,4 +366,26 @@ int db_each_related(struct db *d, const struct db_related *q,
 					int (*fn)(void *ctx, const struct db_related_row *row), void *ctx,
 					char *err, size_t n);
 
+/* The kin of a problem (db_kin.c), which need not be recorded: the k
+ * fastest configurations of every recorded size of family, radius and
+ * precision on every device model, each relative's rows together, fastest
+ * first. other is 1 for a model other than the one named device and arch
+ * (an unrecorded device: every row). hash: a kept source of the row's
+ * configuration at this radius and precision (db_source_get), NULL where
+ * none is kept. The database is only read. */
+struct db_kin {
+	const char *family, *precision, *device, *arch;
+	int radius, k;
+};
+struct db_kin_row {
+	struct db_related_row r;
+	const char *hash, *device;      /* valid during the call */
+	long long config_id;
+};
+/* Calls fn for each row; a nonzero return of fn stops the walk and is
+ * returned. FDT_FAIL on a database error. */
+int db_each_kin(struct db *d, const struct db_kin *q,
+				int (*fn)(void *ctx, const struct db_kin_row *row), void *ctx,
+				char *err, size_t n);
+
 #endif

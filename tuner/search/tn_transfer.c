@@ -84,17 +84,33 @@ static int add(void *p, const struct db_related_row *w)
 	return 0;
 }
 
+/* tn_transfer_seeds' walk: db_each_related with the seeds' settings. */
+struct rel_walk { struct db *d; struct db_related q; };
+
+static int rel_walk(void *q, int (*fn)(void *ctx, const struct db_related_row *row), void *ctx,
+		    char *err, size_t n)
+{
+	struct rel_walk *w = q;
+	return db_each_related(w->d, &w->q, fn, ctx, err, n);
+}
+
 int tn_transfer_seeds(struct db *d, const struct db_related *q, const struct tn_problem *pb,
 		      struct tn_seeds *s, char *err, size_t n)
 {
+	struct rel_walk w = { d, *q };
+	if (w.q.k <= 0)
+		w.q.k = TN_TRANSFER_TOP;
+	w.q.per_value = 1;
+	return tn_transfer_rank(d, rel_walk, &w, pb, s, err, n);
+}
+
+int tn_transfer_rank(struct db *d, tn_walk walk, void *q, const struct tn_problem *pb,
+		     struct tn_seeds *s, char *err, size_t n)
+{
 	struct acc a = { d, pb, s, 0, 0, 0, 0, "" };
-	struct db_related rq = *q;
 
 	memset(s, 0, sizeof *s);
-	if (rq.k <= 0)
-		rq.k = TN_TRANSFER_TOP;
-	rq.per_value = 1;
-	if (db_each_related(d, &rq, add, &a, err, n)) {
+	if (walk(q, add, &a, err, n)) {
 		if (*a.err)
 			snprintf(err, n, "transfer: %s", a.err);
 		tn_seeds_free(s);

@@ -34,6 +34,15 @@ struct tn_seeds {
 int tn_transfer_seeds(struct db *d, const struct db_related *q, const struct tn_problem *pb,
 		      struct tn_seeds *s, char *err, size_t n);
 void tn_seeds_free(struct tn_seeds *s);
+/* The walk seeds come from: fn called with each relative's rows together,
+ * its fastest first (db_each_related's order, and db_each_kin's); a
+ * nonzero return of fn stops it and is returned. */
+typedef int (*tn_walk)(void *q, int (*fn)(void *ctx, const struct db_related_row *row),
+		       void *ctx, char *err, size_t n);
+/* The seeds for pb from the rows walk(q, ...) gives, scored as above: what
+ * tn_transfer_seeds does over db_each_related. */
+int tn_transfer_rank(struct db *d, tn_walk walk, void *q, const struct tn_problem *pb,
+		     struct tn_seeds *s, char *err, size_t n);
 
 /* A seed outside a space's domains (another GPU's best with a value the
  * default domains leave out, zu = 3) is no seed: the search never proposes

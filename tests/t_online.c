@@ -1,0 +1,322 @@
+/*
+ * t_online.c: CPU tests of online tuning (tuner/online). The candidates of
+ * a size the shipped H100 database has not seen (iso3dfd and xyz R = 8 at
+ * 800x240x160) come from its records, ranked as the transfer search ranks
+ * them, each with its kept source, and compile on the background thread
+ * with the platform's run-time compiler, no GPU needed; a GPU model the
+ * database lacks gets the same candidates from the H100's records. A kept
+ * source that does not compile fails with the compiler's message, one
+ * whose text is not the recorded one is passed over, and the others are
+ * built. The choice, on made-up timings: every kernel timed in turn, a
+ * built candidate validated first, a failed validation dropped, no choice
+ * while a compile is pending, the fastest median chosen with the tuning's
+ * cost, and the default again where the chosen is dropped.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "gen.h"
+#include "rt.h"
+#include "tn.h"
+#include "tn_online.h"
+#include "t_util.h"
+
+static char dir[] = "/tmp/fdt_onXXXXXX";
+static char err[1024];
+
+static const char *shipped(void)
+{
+	const char *p = getenv("RESULTS_DB");
+	return p ? p : "results/h100/fdtune.db";
+}
+
+static struct tn_problem problem(const char *fam, int r, int nx, int ny, int nz)
+{
+	struct tn_problem pb = { tn_family(fam), r, nx, ny, nz, "fp32", { 10, 10, 10 } };
+	assert_non_null(pb.fam);
+	return pb;
+}
+
+/* Opens the candidates of pb on device from the database at path, waits
+ * for their compiles where join is 1, and checks what every candidate must
+ * be. */
+static struct tn_online *opened_j(const char *path, struct tn_problem pb, const char *device,
+				  int join)
+{
+	struct db *d = NULL;
+	struct tn_online *on = NULL;
+	if (db_read(path, &d, err, sizeof err))
+		fail_msg("%s: %s", path, err);
+	/* the H100's arch, or on an AMD build the default target of hiprtc */
+	if (tn_on_open(d, &pb, device, strcmp(rt_platform(), "nvidia") ? rt_default_arch() : "sm_90",
+		       NULL, &on, err, sizeof err))
+		fail_msg("tn_on_open: %s", err);
+	db_close(d);            /* the candidates hold their sources */
+	if (join)
+		tn_on_join(on);
+	for (int i = 0; i < on->nc; i++) {
+		const struct tn_on_cand *c = &on->c[i];
+		assert_int_equal(strlen(c->hash), 16);
+		assert_true(c->block[0] * c->block[1] * c->block[2] >= 32);
+		assert_true(c->block[0] * c->block[1] * c->block[2] <= 1024);
+		assert_true(c->grid[0] >= 1 && c->grid[1] >= 1 && c->grid[2] >= 1);
+		assert_true(i == 0 || c->score <= on->c[i - 1].score);
+		for (int j = 0; j < i; j++)
+			assert_string_not_equal(c->params, on->c[j].params);
+	}
+	return on;
+}
+
+static struct tn_online *opened(const char *path, struct tn_problem pb, const char *device)
+{
+	return opened_j(path, pb, device, 1);
+}
+
+static void shipped_candidates(void **st)
+{
+	static const char *const fams[] = { "iso3dfd", "xyz" };
+	(void)st;
+	if (access(shipped(), R_OK))
+		skip();
+	for (int f = 0; f < 2; f++) {
+		struct tn_online *on = opened(shipped(), problem(fams[f], 8, 800, 240, 160),
+					      "NVIDIA H100 80GB HBM3");
+		tn_on_report(on, stderr);
+		assert_int_equal(on->nc, TN_ON_CANDS);
+		assert_true(on->kin >= 2);
+		for (int i = 0; i < on->nc; i++) {
+			const struct tn_on_cand *c = &on->c[i];
+			assert_non_null(strstr(c->from, "H100"));
+			if (c->state != TN_ON_BUILT)
+				fail_msg("%s candidate %d: %s", fams[f], i, c->why);
+			assert_non_null(c->prog.code);
+			assert_true(c->prog.size > 1000);
+			assert_null(c->src);
+		}
+		assert_true(on->compile_s > 0);
+		tn_on_close(on);
+	}
+}
+
+/* A GPU model the database has no record of: the H100's records, every
+ * one "other", rank the same candidates. */
+static void other_model(void **st)
+{
+	struct tn_online *a, *b;
+	(void)st;
+	if (access(shipped(), R_OK))
+		skip();
+	a = opened_j(shipped(), problem("xyz", 8, 800, 240, 160), "NVIDIA H100 80GB HBM3", 0);
+	b = opened_j(shipped(), problem("xyz", 8, 800, 240, 160), "NVIDIA H200", 0);
+	assert_int_equal(a->nc, b->nc);
+	for (int i = 0; i < a->nc; i++)
+		assert_string_equal(a->c[i].params, b->c[i].params);
+	tn_on_close(a);
+	tn_on_close(b);
+}
+
+/* The shipped database copied, its first candidate's kept source replaced
+ * by one that does not compile (its hash its own), its second's by a text
+ * that is not the one recorded. */
+static void damaged_sources(void **st)
+{
+	char path[256], cmd[1024], out[4096], bad_hash[17], h1[17], h2[17];
+	struct tn_online *on;
+	struct db *d = NULL;
+	sqlite3 *h = NULL;
+	char *src = NULL, *bad, *sql;
+	(void)st;
+	if (access(shipped(), R_OK))
+		skip();
+	on = opened(shipped(), problem("iso3dfd", 8, 800, 240, 160), "NVIDIA H100 80GB HBM3");
+	assert_true(on->nc >= 3);
+	snprintf(h1, sizeof h1, "%s", on->c[0].hash);
+	snprintf(h2, sizeof h2, "%s", on->c[1].hash);
+	tn_on_close(on);
+	snprintf(path, sizeof path, "%s/damaged.db", dir);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", shipped(), path);
+	t_ok(cmd, out, sizeof out);
+	assert_int_equal(db_open(path, &d, err, sizeof err), 0);
+	assert_int_equal(db_source_get(d, h1, &src, err, sizeof err), 0);
+	assert_non_null(bad = malloc(strlen(src) + 64));
+	sprintf(bad, "#error fdtune test: a kept source that does not compile\n%s", src);
+	gen_hash(bad, bad_hash);
+	assert_int_equal(db_source_put(d, bad_hash, bad, err, sizeof err), 0);
+	assert_int_equal(db_handle(d, &h, err, sizeof err), 0);
+	sql = sqlite3_mprintf("UPDATE builds SET source_hash = '%q' WHERE source_hash = '%q';"
+			      "UPDATE sources SET hash = 'fdt0000000000000' WHERE hash = '%q';"
+			      "UPDATE builds SET source_hash = 'fdt0000000000000' WHERE"
+			      " source_hash = '%q'", bad_hash, h1, h2, h2);
+	assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_free(sql);
+	db_close(d);
+	free(src);
+	free(bad);
+
+	on = opened(path, problem("iso3dfd", 8, 800, 240, 160), "NVIDIA H100 80GB HBM3");
+	tn_on_report(on, stderr);
+	assert_int_equal(on->damaged, 1);
+	assert_int_equal(on->nc, TN_ON_CANDS);
+	assert_string_equal(on->c[0].hash, bad_hash);
+	assert_int_equal(on->c[0].state, TN_ON_FAILED);
+	assert_non_null(strstr(on->c[0].why, "a kept source that does not compile"));
+	assert_null(on->c[0].prog.code);
+	for (int i = 1; i < on->nc; i++) {
+		assert_string_not_equal(on->c[i].hash, "fdt0000000000000");
+		assert_int_equal(on->c[i].state, TN_ON_BUILT);
+	}
+	/* the failed one never runs */
+	for (int k = 0; k < 10; k++)
+		assert_int_not_equal(tn_on_next(on), 0);
+	tn_on_close(on);
+}
+
+/* An online tuning of three candidates, made by hand (no database). */
+static struct tn_online *three(enum tn_on_state s0, enum tn_on_state s1, enum tn_on_state s2)
+{
+	struct tn_online *on = calloc(1, sizeof *on);
+	assert_non_null(on);
+	assert_int_equal(pthread_mutex_init(&on->mu, NULL), 0);
+	on->pb = problem("xyz", 4, 100, 100, 100);
+	snprintf(on->arch, sizeof on->arch, "sm_90");
+	on->nc = 3;
+	on->tries = 5;
+	on->turn = on->chosen = TN_ON_DEFAULT;
+	on->c[0].state = s0;
+	on->c[1].state = s1;
+	on->c[2].state = s2;
+	for (int i = 0; i < 3; i++)
+		snprintf(on->c[i].params, sizeof on->c[i].params, "{\"k\":%d}", i);
+	return on;
+}
+
+/* The time of kernel i in a made-up run: the default 1.0 ms, then 0.9, 0.8
+ * and 1.2 ms, with a little noise that leaves the order. */
+static double ms_of(int i, int step)
+{
+	static const double base[] = { 1.0, 0.9, 0.8, 1.2 };
+	return base[i + 1] * (1 + 0.01 * ((step * 7) % 3 - 1));
+}
+
+static void choice_in_turn(void **st)
+{
+	struct tn_online *on = three(TN_ON_VALID, TN_ON_VALID, TN_ON_VALID);
+	int seen[4] = { 0 }, step, k;
+	(void)st;
+	for (step = 0; step < 4; step++) {      /* every kernel once, before any twice */
+		k = tn_on_next(on);
+		seen[k + 1]++;
+		tn_on_timed(on, k, ms_of(k, step));
+	}
+	assert_true(seen[0] == 1 && seen[1] == 1 && seen[2] == 1 && seen[3] == 1);
+	for (; step < 20; step++) {
+		assert_int_equal(on->settled, 0);
+		k = tn_on_next(on);
+		tn_on_timed(on, k, ms_of(k, step));
+	}
+	k = tn_on_next(on);     /* the 21st step chooses */
+	assert_int_equal(on->settled, 1);
+	assert_int_equal(k, 1);
+	assert_int_equal(on->chosen, 1);
+	assert_int_equal(on->steps_tuning, 21);
+	/* 5 timings of each over the chosen's 0.8 ms: about 5 x (0.2 + 0.1 + 0 + 0.4) */
+	assert_true(fabs(on->cost_ms - 3.5) < 0.1);
+	for (step = 0; step < 50; step++)
+		assert_int_equal(tn_on_next(on), 1);
+	tn_on_timed(on, 1, NAN);
+	tn_on_timed(on, 1, 0.1);        /* after the choice: not counted */
+	assert_int_equal(on->c[1].nt, 5);
+	tn_on_report(on, stderr);
+	/* the chosen fails later: the default again */
+	tn_on_drop(on, 1, "launch: made up");
+	assert_int_equal(tn_on_next(on), TN_ON_DEFAULT);
+	tn_on_close(on);
+}
+
+static void validation_first(void **st)
+{
+	struct tn_online *on = three(TN_ON_VALID, TN_ON_BUILT, TN_ON_COMPILING);
+	int k, step;
+	(void)st;
+	assert_int_equal(tn_on_next(on), 1);    /* built: validated before anything */
+	tn_on_checked(on, 1, 0, "max error 3e-2 over a bound of 1e-5");
+	assert_int_equal(on->c[1].state, TN_ON_DROPPED);
+	assert_non_null(strstr(on->c[1].why, "validation: max error"));
+	tn_on_timed(on, 1, 0.01);               /* a dropped one's timing is ignored */
+	assert_int_equal(on->c[1].nt, 0);
+	for (step = 0; step < 40; step++) {     /* the compile pending: no choice */
+		k = tn_on_next(on);
+		assert_true(k == TN_ON_DEFAULT || k == 0);
+		tn_on_timed(on, k, ms_of(k, step));
+	}
+	assert_int_equal(on->settled, 0);
+	assert_int_equal(on->c[0].nt, 5);
+	pthread_mutex_lock(&on->mu);
+	on->c[2].state = TN_ON_BUILT;
+	pthread_mutex_unlock(&on->mu);
+	assert_int_equal(tn_on_next(on), 2);
+	tn_on_checked(on, 2, 1, NULL);
+	tn_on_timed(on, 2, ms_of(2, 0));
+	for (step = 1; !on->settled && step < 100; step++) {
+		k = tn_on_next(on);
+		tn_on_timed(on, k, ms_of(k, step));
+	}
+	assert_int_equal(on->settled, 1);
+	assert_int_equal(on->chosen, 0);        /* 0.9 against the default's 1.0 and 1.2 */
+	assert_int_equal(on->c[2].nt, 5);
+	tn_on_report(on, stderr);
+	tn_on_close(on);
+}
+
+static void nothing_to_try(void **st)
+{
+	struct tn_online *on = three(TN_ON_FAILED, TN_ON_DROPPED, TN_ON_FAILED);
+	int step;
+	(void)st;
+	for (step = 0; step < 6; step++) {
+		assert_int_equal(tn_on_next(on), TN_ON_DEFAULT);
+		tn_on_timed(on, TN_ON_DEFAULT, 1.0);
+	}
+	assert_int_equal(on->settled, 1);
+	assert_int_equal(on->chosen, TN_ON_DEFAULT);
+	assert_true(fabs(on->cost_ms) < 1e-9);
+	tn_on_close(on);
+}
+
+static int setup(void **st)
+{
+	(void)st;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+	(void)st;
+	t_rmtree(dir);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(choice_in_turn),
+		cmocka_unit_test(validation_first),
+		cmocka_unit_test(nothing_to_try),
+		cmocka_unit_test(shipped_candidates),
+		cmocka_unit_test(other_model),
+		cmocka_unit_test(damaged_sources),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

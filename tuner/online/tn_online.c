@@ -1,0 +1,260 @@
+/*
+ * tn_online.c: an online tuning's candidates (tn_online.h) and their
+ * compiles. The kin's rows (db_each_kin) are ranked by tn_transfer_rank
+ * while this file notes, for each configuration, a kept source and the
+ * record it came from; the candidates are the best-ranked configurations
+ * that have a kept source whose text still hashes as recorded and that the
+ * device can run (the family's check). A thread then compiles them, best
+ * first, with the options a sweep uses for the arch (rt_compile), and
+ * marks each BUILT or FAILED; the time loop never waits for it.
+ */
+#define _GNU_SOURCE
+#include "fdt_rc.h"
+#include "tn_online.h"
+#include "gen.h"
+#include "tn_transfer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A configuration of the kin with a kept source: its values, the source's
+ * hash, and the record it was found at. */
+struct kept {
+	int v[TN_MAXP];
+	char hash[17], from[320];
+};
+
+/* The walk given to tn_transfer_rank: db_each_kin, noting what it passes. */
+struct walk {
+	struct db *d;
+	struct db_kin q;
+	const struct tn_problem *pb;
+	int (*fn)(void *ctx, const struct db_related_row *row);
+	void *ctx;
+	struct kept *k;
+	int nk, cap, rows;
+	long long last_prob, last_dev;
+	int relatives;
+	char err[256];
+};
+
+static int note(void *p, const struct db_kin_row *w)
+{
+	struct walk *a = p;
+	int v[TN_MAXP] = { 0 }, i;
+	a->rows++;
+	if (w->r.problem_id != a->last_prob || w->r.device_id != a->last_dev) {
+		a->relatives++;
+		a->last_prob = w->r.problem_id;
+		a->last_dev = w->r.device_id;
+	}
+	if (w->hash && strlen(w->hash) == 16 &&
+	    !tn_config_parse(a->d, a->pb->fam, w->r.params, v, NULL, a->err, sizeof a->err)) {
+		for (i = 0; i < a->nk && memcmp(a->k[i].v, v, sizeof v); i++)
+			;
+		if (i == a->nk) {
+			if (a->nk == a->cap) {
+				int cap = a->cap ? 2 * a->cap : 64;
+				struct kept *nk = realloc(a->k, (size_t)cap * sizeof *nk);
+				if (!nk) {
+					snprintf(a->err, sizeof a->err, "out of memory");
+					return FDT_FAIL;
+				}
+				a->k = nk;
+				a->cap = cap;
+			}
+			memcpy(a->k[i].v, v, sizeof v);
+			snprintf(a->k[i].hash, sizeof a->k[i].hash, "%s", w->hash);
+			snprintf(a->k[i].from, sizeof a->k[i].from, "%s, %dx%dx%d, %.4f ms",
+				 w->device, w->r.nx, w->r.ny, w->r.nz, w->r.ms);
+			a->nk++;
+		}
+	}
+	*a->err = 0;    /* a configuration this build cannot parse is no candidate */
+	return a->fn(a->ctx, &w->r);
+}
+
+static int walk(void *q, int (*fn)(void *ctx, const struct db_related_row *row), void *ctx,
+		char *err, size_t n)
+{
+	struct walk *a = q;
+	a->fn = fn;
+	a->ctx = ctx;
+	return db_each_kin(a->d, &a->q, note, a, err, n);
+}
+
+static void *compiler(void *p)
+{
+	struct tn_online *on = p;
+	for (int i = 0; i < on->nc; i++) {
+		struct tn_on_cand *c = &on->c[i];
+		struct rt_prog prog;
+		char why[512] = "";
+		double t0;
+		int bad;
+		pthread_mutex_lock(&on->mu);
+		if (on->quit) {
+			pthread_mutex_unlock(&on->mu);
+			break;
+		}
+		c->state = TN_ON_COMPILING;
+		pthread_mutex_unlock(&on->mu);
+		t0 = tn_now_s();
+		memset(&prog, 0, sizeof prog);
+		bad = rt_compile(c->src, on->pb.fam->tmpl, on->arch, NULL, 0, &prog, why, sizeof why);
+		pthread_mutex_lock(&on->mu);
+		on->compile_s += tn_now_s() - t0;
+		free(c->src);
+		c->src = NULL;
+		if (bad) {
+			/* the log's first error says more than the status */
+			const char *e = prog.log ? strstr(prog.log, "error") : NULL;
+			int len = e ? (int)strcspn(e, "\n") : 0;
+			c->state = TN_ON_FAILED;
+			snprintf(c->why, sizeof c->why, "compile: %s%s%.*s", why, e ? ": " : "", len,
+				 e ? e : "");
+			rt_prog_free(&prog);
+		} else {
+			c->prog = prog;
+			c->state = TN_ON_BUILT;
+		}
+		pthread_mutex_unlock(&on->mu);
+	}
+	return NULL;
+}
+
+/* Adds configuration k as a candidate, with its kept source, where the
+ * device can run it and the source is sound: 1 taken, else 0, with
+ * on->unfit or on->damaged counting why (a source that cannot be read, or
+ * whose text is not the one recorded, is passed over: the user's run goes
+ * on without it). */
+static int take(struct tn_online *on, struct db *d, const struct kept *k, double score,
+		const struct tn_limits *lim)
+{
+	struct tn_on_cand *c = &on->c[on->nc];
+	char why[256], h[17];
+	char *src = NULL;
+	if (on->pb.fam->check(&on->pb, k->v, lim, why, sizeof why))
+		return on->unfit++, 0;
+	if (db_source_get(d, k->hash, &src, why, sizeof why))
+		return on->damaged++, 0;
+	gen_hash(src, h);
+	if (strcmp(h, k->hash)) {
+		free(src);
+		return on->damaged++, 0;
+	}
+	memset(c, 0, sizeof *c);
+	memcpy(c->v, k->v, sizeof c->v);
+	tn_config_json(on->pb.fam, k->v, c->params, sizeof c->params);
+	snprintf(c->hash, sizeof c->hash, "%s", k->hash);
+	snprintf(c->from, sizeof c->from, "%s", k->from);
+	c->score = score;
+	c->src = src;
+	on->pb.fam->geom(&on->pb, k->v, c->grid, c->block);
+	c->lds = tn_dyn_lds(&on->pb, k->v);
+	c->state = TN_ON_QUEUED;
+	on->nc++;
+	return 1;
+}
+
+int tn_on_open(struct db *d, const struct tn_problem *pb, const char *device, const char *arch,
+	       const struct tn_on_opts *o, struct tn_online **out, char *err, size_t n)
+{
+	struct tn_online *on = calloc(1, sizeof *on);
+	struct walk w;
+	struct tn_seeds s;
+	struct tn_limits lim;
+	int want = o && o->cands > 0 ? o->cands : TN_ON_CANDS;
+
+	*out = NULL;
+	if (!on)
+		return snprintf(err, n, "out of memory"), FDT_FAIL;
+	if (pthread_mutex_init(&on->mu, NULL)) {
+		free(on);
+		return snprintf(err, n, "online tuning: cannot make a lock"), FDT_FAIL;
+	}
+	on->pb = *pb;
+	snprintf(on->device, sizeof on->device, "%s", device ? device : "");
+	snprintf(on->arch, sizeof on->arch, "%s", arch);
+	on->tries = o && o->tries > 0 ? o->tries : TN_ON_TRIES;
+	if (on->tries > TN_ON_TRIES_MAX)
+		on->tries = TN_ON_TRIES_MAX;
+	if (want > TN_ON_MAX)
+		want = TN_ON_MAX;
+	on->chosen = TN_ON_DEFAULT;
+	on->turn = TN_ON_DEFAULT;
+	if (o && o->lim)
+		lim = *o->lim;
+	else
+		tn_limits_of_arch(arch, &lim);
+	memset(&w, 0, sizeof w);
+	w.d = d;
+	w.pb = pb;
+	w.q = (struct db_kin){ pb->fam->name, pb->prec, on->device, arch, pb->r, TN_TRANSFER_TOP };
+	w.last_prob = w.last_dev = -1;
+	if (tn_transfer_rank(d, walk, &w, pb, &s, err, n)) {
+		free(w.k);
+		tn_on_close(on);
+		return FDT_FAIL;
+	}
+	on->seeds = (int)s.n;
+	on->kin = w.relatives;
+	for (long long i = 0; i < s.n && on->nc < want; i++) {
+		const int *v = s.v + i * TN_MAXP;
+		int k = 0;
+		while (k < w.nk && memcmp(w.k[k].v, v, sizeof w.k[k].v))
+			k++;
+		if (k == w.nk)
+			on->nosrc++;
+		else
+			take(on, d, &w.k[k], s.score[i], &lim);
+	}
+	tn_seeds_free(&s);
+	free(w.k);
+	if (on->nc && pthread_create(&on->th, NULL, compiler, on)) {
+		/* no thread: the candidates stay queued and the default runs */
+		for (int i = 0; i < on->nc; i++) {
+			on->c[i].state = TN_ON_FAILED;
+			snprintf(on->c[i].why, sizeof on->c[i].why, "no thread to compile it");
+		}
+	} else {
+		on->running = on->nc > 0;
+	}
+	*out = on;
+	return FDT_OK;
+}
+
+void tn_on_join(struct tn_online *on)
+{
+	if (on && on->running) {
+		pthread_join(on->th, NULL);
+		on->running = 0;
+	}
+}
+
+void tn_on_close(struct tn_online *on)
+{
+	if (!on)
+		return;
+	if (on->running) {
+		pthread_mutex_lock(&on->mu);
+		on->quit = 1;
+		pthread_mutex_unlock(&on->mu);
+		tn_on_join(on);
+	}
+	for (int i = 0; i < on->nc; i++) {
+		free(on->c[i].src);
+		rt_prog_free(&on->c[i].prog);
+	}
+	pthread_mutex_destroy(&on->mu);
+	free(on);
+}
+
+enum tn_on_state tn_on_state_of(struct tn_online *on, int i)
+{
+	enum tn_on_state s;
+	pthread_mutex_lock(&on->mu);
+	s = on->c[i].state;
+	pthread_mutex_unlock(&on->mu);
+	return s;
+}
