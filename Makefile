@@ -42,7 +42,7 @@ TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_hdata.c tuner/sweep/tn_hshare.c tun
        tuner/export/tn_exp_f90.c tuner/export/tn_exp_name.c \
        tuner/main.c
 # online tuning in a user's run (tuner/online): libfdtune's, with the runtime
-ONLINE = tuner/online/tn_online.c tuner/online/tn_online_pick.c
+ONLINE = tuner/online/tn_online.c tuner/online/tn_online_pick.c tuner/online/tn_online_run.c
 CORE_O = $(CORE:%.c=$(B)/%.o)
 ONLINE_O = $(ONLINE:%.c=$(B)/%.o)
 TOOL_O = $(TOOL:%.c=$(B)/%.o)

@@ -22,6 +22,7 @@
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -295,6 +296,104 @@ static void nothing_to_try(void **st)
 	tn_on_close(on);
 }
 
+/* The validation's comparison, on host copies of a span of xyz R = 2 at
+ * 10x6x5 (rows of 16, planes of 10 rows). */
+static void compare_checks(void **st)
+{
+	struct tn_problem pb = problem("xyz", 2, 10, 6, 5);
+	struct fd_grid g = { 10, 6, 5, 16, 160 };
+	long long lead, len;
+	float *base, *a, *b;
+	char why[512];
+	(void)st;
+	assert_non_null(base = aligned_alloc(256, 1 << 16));
+	tn_on_span(&pb, &g, (char *)base + 4096, &lead, &len);
+	assert_true(lead >= 2 * 160 + 2 * 16 + 2 && lead * 4 <= 4096);
+	assert_int_equal(((uintptr_t)base + 4096 - (uintptr_t)(lead * 4)) % 256, 0);
+	assert_true(len >= lead + 6 * 160 + 7 * 16 + 12);
+	assert_non_null(a = malloc((size_t)len * sizeof *a));
+	assert_non_null(b = malloc((size_t)len * sizeof *b));
+	srand(7);
+	for (long long t = 0; t < len; t++)
+		a[t] = (float)rand() / RAND_MAX - 0.5f;
+	/* poisoned: the interior near a's, the rest left as poison */
+	memset(b, 0xff, (size_t)len * sizeof *b);
+	for (int z = 0; z < 5; z++)
+		for (int y = 0; y < 6; y++)
+			for (int x = 0; x < 10; x++) {
+				long long t = lead + z * 160 + y * 16 + x;
+				b[t] = a[t] * (1 + 1e-6f);
+			}
+	assert_int_equal(tn_on_compare(&pb, &g, a, b, lead, len, 1, why, sizeof why), 0);
+	b[lead + 3 * 160 + 2 * 16 + 4] += 0.01f;
+	assert_int_equal(tn_on_compare(&pb, &g, a, b, lead, len, 1, why, sizeof why), 1);
+	assert_non_null(strstr(why, "differs"));
+	assert_non_null(strstr(why, "at 516 elements"));
+	b[lead + 3 * 160 + 2 * 16 + 4] = NAN;
+	assert_int_equal(tn_on_compare(&pb, &g, a, b, lead, len, 1, why, sizeof why), 1);
+	b[lead + 3 * 160 + 2 * 16 + 4] = a[lead + 3 * 160 + 2 * 16 + 4];
+	b[lead + 3 * 160 + 2 * 16 + 10] = 0;    /* x = nx: the halo */
+	assert_int_equal(tn_on_compare(&pb, &g, a, b, lead, len, 1, why, sizeof why), 1);
+	assert_non_null(strstr(why, "outside the interior, 522 elements"));
+	/* not poisoned (a kernel that reads its output): the rest as a's */
+	memcpy(b, a, (size_t)len * sizeof *b);
+	assert_int_equal(tn_on_compare(&pb, &g, a, b, lead, len, 0, why, sizeof why), 0);
+	b[lead - 1] = 1;                        /* x = -1 */
+	assert_int_equal(tn_on_compare(&pb, &g, a, b, lead, len, 0, why, sizeof why), 1);
+	assert_non_null(strstr(why, "outside the interior, -1 elements"));
+	free(a);
+	free(b);
+	free(base);
+}
+
+static int dflt_calls;
+static int dflt_kernel(void *ctx, void *const *fields)
+{
+	(void)fields;
+	dflt_calls++;
+	return *(int *)ctx;
+}
+
+/* Without a GPU (the CPU machine): the candidates are dropped, said once,
+ * and the program's kernel runs every step; a failure of its own is the
+ * step's. */
+static void step_without_gpu(void **st)
+{
+	struct tn_on_opts o = { 2, 0, NULL };
+	struct tn_problem pb = problem("iso3dfd", 8, 800, 240, 160);
+	struct fd_grid g = { 800, 240, 160, 832, 832LL * 256 };
+	float coef[28] = { 0 };
+	void *fields[3] = { NULL, NULL, NULL };
+	struct tn_online *on = NULL;
+	struct db *d = NULL;
+	int fail = 0, nd = 0;
+	char why[256];
+	struct tn_on_call k = { fields, 3, &g, coef, dflt_kernel, &fail };
+	(void)st;
+	if (access(shipped(), R_OK) || (!rt_init(&nd, why, sizeof why) && nd > 0))
+		skip();                 /* a GPU: t_gpu runs the example online */
+	assert_int_equal(db_read(shipped(), &d, err, sizeof err), 0);
+	assert_int_equal(tn_on_open(d, &pb, "NVIDIA H100 80GB HBM3", "sm_90", &o, &on, err,
+				    sizeof err), 0);
+	db_close(d);
+	assert_int_equal(on->nc, 2);
+	k.nf = 0;
+	assert_int_equal(tn_on_step(on, &k, err, sizeof err), FDT_USAGE);
+	k.nf = 3;
+	dflt_calls = 0;
+	for (int s = 0; s < 10; s++)
+		assert_int_equal(tn_on_step(on, &k, err, sizeof err), 0);
+	assert_int_equal(dflt_calls, 10);
+	tn_on_join(on);
+	for (int i = 0; i < on->nc; i++)
+		assert_int_equal(tn_on_state_of(on, i), TN_ON_DROPPED);
+	assert_true(on->settled && on->chosen == TN_ON_DEFAULT);
+	fail = 1;
+	assert_int_equal(tn_on_step(on, &k, err, sizeof err), FDT_FAIL);
+	assert_non_null(strstr(err, "own kernel failed"));
+	tn_on_close(on);
+}
+
 static int setup(void **st)
 {
 	(void)st;
@@ -314,6 +413,8 @@ int main(void)
 		cmocka_unit_test(choice_in_turn),
 		cmocka_unit_test(validation_first),
 		cmocka_unit_test(nothing_to_try),
+		cmocka_unit_test(compare_checks),
+		cmocka_unit_test(step_without_gpu),
 		cmocka_unit_test(shipped_candidates),
 		cmocka_unit_test(other_model),
 		cmocka_unit_test(damaged_sources),

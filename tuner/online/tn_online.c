@@ -97,6 +97,10 @@ static void *compiler(void *p)
 			pthread_mutex_unlock(&on->mu);
 			break;
 		}
+		if (c->state != TN_ON_QUEUED) {         /* dropped meanwhile */
+			pthread_mutex_unlock(&on->mu);
+			continue;
+		}
 		c->state = TN_ON_COMPILING;
 		pthread_mutex_unlock(&on->mu);
 		t0 = tn_now_s();
@@ -106,7 +110,9 @@ static void *compiler(void *p)
 		on->compile_s += tn_now_s() - t0;
 		free(c->src);
 		c->src = NULL;
-		if (bad) {
+		if (c->state == TN_ON_DROPPED) {        /* while it compiled */
+			rt_prog_free(&prog);
+		} else if (bad) {
 			/* the log's first error says more than the status */
 			const char *e = prog.log ? strstr(prog.log, "error") : NULL;
 			int len = e ? (int)strcspn(e, "\n") : 0;
@@ -244,8 +250,12 @@ void tn_on_close(struct tn_online *on)
 	}
 	for (int i = 0; i < on->nc; i++) {
 		free(on->c[i].src);
+		if (on->c[i].kern)
+			rt_unload(on->c[i].kern);
 		rt_prog_free(&on->c[i].prog);
 	}
+	if (on->timer)
+		rt_timer_free(on->timer);
 	pthread_mutex_destroy(&on->mu);
 	free(on);
 }

@@ -10,6 +10,7 @@
  *
  *   tn_online.c       the candidates, and their compiles in the background
  *   tn_online_pick.c  which kernel each time step runs, until one is chosen
+ *   tn_online_run.c   a time step on the GPU: validation, launch, timing
  *
  * The time loop asks tn_on_next which kernel to launch (a candidate, or
  * TN_ON_DEFAULT: the user's own), validates a candidate once before its
@@ -33,6 +34,7 @@
 #define TN_ON_TRIES 5           /* timings of each kernel by default */
 #define TN_ON_TRIES_MAX 32
 #define TN_ON_DEFAULT (-1)      /* tn_on_next: the user's own kernel */
+#define TN_ON_FIELDS 4          /* fields a kernel takes at most */
 
 /* A candidate's life: compiled in the background, then validated once by
  * the time loop, then timed; FAILED (compile) and DROPPED (load, launch or
@@ -48,6 +50,7 @@ struct tn_on_cand {
 	double score;           /* the transfer's */
 	char *src;              /* the kept source (freed once compiled) */
 	struct rt_prog prog;    /* its code, once BUILT */
+	struct rt_kernel *kern; /* loaded at its first turn (tn_online_run.c) */
 	unsigned grid[3], block[3];
 	long long lds;          /* dynamic LDS bytes every launch gives */
 	enum tn_on_state state;
@@ -85,6 +88,9 @@ struct tn_online {
 	int settled;
 	long long steps, steps_tuning;  /* steps asked for; of them before the choice */
 	double cost_ms;         /* the tuning's time: each tried step over the chosen's */
+	struct rt_timer *timer; /* tn_on_step's */
+	int ordinal;            /* the GPU the program runs on (tn_on_open: 0) */
+	int gpu;                /* tn_on_step's runtime: 0 not asked yet, 1 ready, -1 none */
 };
 
 /* Takes pb's candidates for device (its name, "" when unknown) and arch
@@ -116,5 +122,41 @@ void tn_on_timed(struct tn_online *on, int i, double ms);
 double tn_on_median(const struct tn_online *on, int i);
 /* What was tried, what won, and what the tuning cost, as text. */
 void tn_on_report(struct tn_online *on, FILE *out);
+
+/* tn_online_run.c. A time step as the program calls it: its kernel's
+ * fields (device pointers at interior point (0,0,0), the output first, in
+ * the order of the family's kernel ABI, fdt_abi.h), its grid and weights
+ * (a struct fd_coef of the problem's precision), and its own kernel: dflt
+ * launches it on the default stream on the fields it is given, with this
+ * grid and these weights, and returns 0 once launched. */
+struct tn_on_call {
+	void *const *fields;
+	int nf;
+	const struct fd_grid *g;
+	const void *coef;
+	int (*dflt)(void *ctx, void *const *fields);
+	void *ctx;
+};
+/* Runs one step: the kernel tn_on_next names, validated first if it is a
+ * candidate not yet validated, timed until the choice is made. A candidate
+ * that fails is dropped (said on stderr) and the program's kernel runs the
+ * step. The first step starts the runtime on GPU on->ordinal (its primary
+ * context: the one the CUDA and HIP runtimes use); where there is none,
+ * every candidate is dropped, said once, and the program's kernel runs
+ * every step. 0; FDT_USAGE for a call without fields or kernel; FDT_FAIL where
+ * the program's own kernel failed (err says so). */
+int tn_on_step(struct tn_online *on, const struct tn_on_call *k, char *err, size_t n);
+/* The span of a field at p that the kernel ABI lets pb's kernels touch,
+ * in elements: lead before interior point (0,0,0), len in all; its start
+ * keeps p's alignment modulo 256 bytes. */
+void tn_on_span(const struct tn_problem *pb, const struct fd_grid *g, const void *p,
+		long long *lead, long long *len);
+/* Compares the program's output a with a candidate's b (host copies of a
+ * span, tn_on_span): the interior within the precision's tolerance (1e-4,
+ * fp64 1e-10, of the largest |a| there; NaN never), every other element as
+ * it was: a's, or where poisoned the poison (every byte 0xff). 0, or 1
+ * with why saying where and by how much. */
+int tn_on_compare(const struct tn_problem *pb, const struct fd_grid *g, const void *a,
+		  const void *b, long long lead, long long len, int poisoned, char *why, size_t n);
 
 #endif

@@ -1,0 +1,234 @@
+/*
+ * tn_online_run.c: one time step of a user's run under online tuning
+ * (tn_online.h), on the GPU: the kernel tn_on_next names is launched on
+ * the user's fields, through the runtime (rt.h) on the default stream, and
+ * timed with device events until the choice is made; after it, the chosen
+ * kernel runs untimed. A candidate is loaded at its first turn and
+ * validated once, before it touches the user's fields, against the user's
+ * own kernel on scratch copies of the fields: the copies span every point
+ * the kernel ABI lets a kernel read (R halo points on every side, rows and
+ * planes as the grid says), with the same alignment; the candidate's
+ * output copy is poisoned first unless the kernel reads its output (acc=1,
+ * a time step), its interior must match the user's kernel's within the
+ * precision's tolerance, and every other point must be left as it was. A
+ * candidate that cannot be loaded, launched or validated is dropped with a
+ * message, and that step runs the user's kernel: nothing the run computed
+ * is lost. (A kernel that faults the GPU would end the process's context
+ * with it; the candidates are records that ran on their device and handle
+ * any grid, and their first launch is the validation's, on the copies.)
+ */
+#define _GNU_SOURCE
+#include "fdt_rc.h"
+#include "tn_online.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tn_on_span(const struct tn_problem *pb, const struct fd_grid *g, const void *p,
+		long long *lead, long long *len)
+{
+	const long long r = pb->r, es = tn_elem_size(pb);
+	long long off = r * g->slice + r * g->ld + r;
+	off += (long long)(((uintptr_t)p - (uintptr_t)(off * es)) % 256) / es;
+	*lead = off;
+	*len = off + (g->nz - 1 + r) * g->slice + (g->ny - 1 + r) * g->ld + g->nx + r;
+}
+
+/* 1 when candidate i reads its output (it accumulates, or is a time step). */
+static int reads_out(const struct tn_online *on, int i)
+{
+	const struct tn_family *f = on->pb.fam;
+	int a = tn_param_role(f, TN_ROLE_ACC);
+	return f->steps > 0 || (a >= 0 && on->c[i].v[a] == 1);
+}
+
+static int launch(struct tn_online *on, int i, void *const *fields, const struct tn_on_call *k,
+		  char *err, size_t n)
+{
+	void *args[TN_ON_FIELDS + 2];
+	struct fd_grid g = *k->g;
+	for (int f = 0; f < k->nf; f++)
+		args[f] = (void *)&fields[f];
+	args[k->nf] = &g;
+	args[k->nf + 1] = (void *)k->coef;
+	return rt_launch(on->c[i].kern, on->c[i].grid, on->c[i].block, args, err, n);
+}
+
+int tn_on_compare(const struct tn_problem *pb, const struct fd_grid *g, const void *a,
+		  const void *b, long long lead, long long len, int poisoned, char *why, size_t n)
+{
+	const int es = tn_elem_size(pb), d = es == 8;
+	const double tol = d ? 1e-10 : 1e-4;
+	double big = 0, worst = 0;
+	long long bad = -1;
+	for (int pass = 0; pass < 2; pass++)
+		for (long long t = 0; t < len; t++) {
+			long long q = t - lead, z = q >= 0 ? q / g->slice : -((-q + g->slice - 1) / g->slice);
+			long long rz = q - z * g->slice, y = rz / g->ld, x = rz - y * g->ld;
+			int in = z >= 0 && z < g->nz && y < g->ny && x < g->nx;
+			double va = d ? ((const double *)a)[t] : ((const float *)a)[t];
+			double vb = d ? ((const double *)b)[t] : ((const float *)b)[t];
+			if (pass == 0) {
+				if (in && fabs(va) > big)
+					big = fabs(va);
+				continue;
+			}
+			if (in) {
+				double e = fabs(vb - va);
+				if (!(e <= tol * big + 1e-30)) {
+					if (bad < 0 || !(e <= worst))
+						bad = t;
+					worst = isnan(e) ? INFINITY : e > worst ? e : worst;
+				}
+			} else if (poisoned ? memcmp((const char *)b + t * es,
+						  "\xff\xff\xff\xff\xff\xff\xff\xff", (size_t)es) :
+				   memcmp((const char *)b + t * es, (const char *)a + t * es, (size_t)es)) {
+				snprintf(why, n, "it wrote outside the interior, %lld elements from point "
+					 "(0,0,0)", t - lead);
+				return FDT_FAIL;
+			}
+		}
+	if (bad >= 0) {
+		snprintf(why, n, "its output differs from the program's kernel by %.3g at %lld "
+			 "elements from point (0,0,0), over the tolerance %.1g x %.3g", worst,
+			 bad - lead, tol, big);
+		return FDT_FAIL;
+	}
+	return FDT_OK;
+}
+
+/* Validates candidate i against the user's kernel on scratch copies of the
+ * fields. 0, or 1 with why (what was wrong, or what could not be done). */
+static int validate(struct tn_online *on, int i, const struct tn_on_call *k, char *why, size_t n)
+{
+	const int es = tn_elem_size(&on->pb), poison = !reads_out(on, i);
+	void *a[TN_ON_FIELDS] = { 0 }, *b[TN_ON_FIELDS] = { 0 };
+	void *pa[TN_ON_FIELDS], *pb[TN_ON_FIELDS];
+	void *ha = NULL, *hb = NULL;
+	long long lead[TN_ON_FIELDS], len[TN_ON_FIELDS];
+	int rc = FDT_FAIL;
+
+	for (int f = 0; f < k->nf; f++) {
+		const char *p = k->fields[f];
+		tn_on_span(&on->pb, k->g, p, &lead[f], &len[f]);
+		if (rt_alloc(&a[f], (size_t)(len[f] * es), why, n) ||
+		    rt_alloc(&b[f], (size_t)(len[f] * es), why, n) ||
+		    rt_copy(a[f], p - lead[f] * es, (size_t)(len[f] * es), why, n) ||
+		    (f == 0 && poison ? rt_fill(b[f], 0xff, (size_t)(len[f] * es), why, n) :
+		     rt_copy(b[f], p - lead[f] * es, (size_t)(len[f] * es), why, n)))
+			goto out;
+		pa[f] = (char *)a[f] + lead[f] * es;
+		pb[f] = (char *)b[f] + lead[f] * es;
+	}
+	if (k->dflt(k->ctx, pa)) {
+		snprintf(why, n, "the program's kernel failed on the copies");
+		goto out;
+	}
+	if (launch(on, i, pb, k, why, n) || rt_sync(why, n))
+		goto out;
+	if (!(ha = malloc((size_t)(len[0] * es))) || !(hb = malloc((size_t)(len[0] * es)))) {
+		snprintf(why, n, "out of memory for the comparison");
+		goto out;
+	}
+	if (rt_download(ha, a[0], (size_t)(len[0] * es), why, n) ||
+	    rt_download(hb, b[0], (size_t)(len[0] * es), why, n))
+		goto out;
+	rc = tn_on_compare(&on->pb, k->g, ha, hb, lead[0], len[0], poison, why, n);
+out:
+	free(ha);
+	free(hb);
+	for (int f = 0; f < k->nf; f++) {
+		rt_free(a[f]);
+		rt_free(b[f]);
+	}
+	return rc;
+}
+
+/* Loads candidate i's code and gives its launches their dynamic LDS. */
+static int load(struct tn_online *on, int i, char *why, size_t n)
+{
+	struct tn_on_cand *c = &on->c[i];
+	if (rt_load(&c->prog, "fdt_kernel", &c->kern, why, n))
+		return FDT_FAIL;
+	if (rt_set_lds(c->kern, (unsigned)c->lds, why, n)) {
+		rt_unload(c->kern);
+		c->kern = NULL;
+		return FDT_FAIL;
+	}
+	return FDT_OK;
+}
+
+static void dropped(struct tn_online *on, int i, const char *what, const char *why)
+{
+	char m[700];
+	snprintf(m, sizeof m, "%s: %s", what, why);
+	tn_on_drop(on, i, m);
+	fprintf(stderr, "fdtune online: candidate #%d (%s) dropped: %s; the run goes on\n", i + 1,
+		on->c[i].params, m);
+}
+
+/* Starts the runtime on the program's GPU, once; without one, drops every
+ * candidate and settles on the program's kernel. */
+static void start(struct tn_online *on)
+{
+	char why[400] = "no GPU";
+	struct rt_dev d;
+	int nd = 0;
+	if (!rt_init(&nd, why, sizeof why) && on->ordinal < nd &&
+	    !rt_device(on->ordinal, &d, why, sizeof why)) {
+		on->gpu = 1;
+		return;
+	}
+	if (!nd && !strcmp(why, "no GPU"))
+		snprintf(why, sizeof why, "no GPU %d here", on->ordinal);
+	on->gpu = -1;
+	fprintf(stderr, "fdtune online: %s; the program's kernel runs every step\n", why);
+	for (int i = 0; i < on->nc; i++)
+		tn_on_drop(on, i, why);
+	on->settled = 1;
+	on->chosen = TN_ON_DEFAULT;
+}
+
+int tn_on_step(struct tn_online *on, const struct tn_on_call *k, char *err, size_t n)
+{
+	char why[512];
+	int i, timed;
+	float ms = 0;
+
+	if (k->nf < 1 || k->nf > TN_ON_FIELDS || !k->dflt || !k->g || !k->coef)
+		return snprintf(err, n, "online step: 1..%d fields, the grid, the weights and the "
+				"program's kernel are needed", TN_ON_FIELDS), FDT_USAGE;
+	if (!on->gpu)
+		start(on);
+	i = tn_on_next(on);
+	if (i >= 0 && !on->c[i].kern && load(on, i, why, sizeof why)) {
+		dropped(on, i, "load", why);
+		i = TN_ON_DEFAULT;
+	}
+	if (i >= 0 && tn_on_state_of(on, i) == TN_ON_BUILT) {
+		int bad = validate(on, i, k, why, sizeof why);
+		tn_on_checked(on, i, !bad, why);
+		if (bad) {
+			fprintf(stderr, "fdtune online: candidate #%d (%s) dropped: validation: %s; "
+				"the run goes on\n", i + 1, on->c[i].params, why);
+			i = TN_ON_DEFAULT;
+		}
+	}
+	timed = !on->settled;
+	if (timed && !on->timer && rt_timer_new(&on->timer, why, sizeof why))
+		timed = 0;
+	if (timed && rt_timer_start(on->timer, why, sizeof why))
+		timed = 0;
+	if (i >= 0 && launch(on, i, k->fields, k, why, sizeof why)) {
+		dropped(on, i, "launch", why);
+		i = TN_ON_DEFAULT;
+		timed = 0;
+	}
+	if (i == TN_ON_DEFAULT && k->dflt(k->ctx, k->fields))
+		return snprintf(err, n, "online step: the program's own kernel failed"), FDT_FAIL;
+	if (timed && !rt_timer_stop(on->timer, &ms, why, sizeof why))
+		tn_on_timed(on, i, ms);
+	return FDT_OK;
+}
