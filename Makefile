@@ -41,9 +41,12 @@ TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_hdata.c tuner/sweep/tn_hshare.c tun
        tuner/export/tn_exp_build.c tuner/export/tn_exp_emit.c tuner/export/tn_exp_one.c tuner/export/tn_exp_sizes.c \
        tuner/export/tn_exp_f90.c tuner/export/tn_exp_name.c \
        tuner/main.c
-# online tuning in a user's run (tuner/online): libfdtune's, with the runtime
-ONLINE = tuner/online/tn_online.c tuner/online/tn_online_pick.c tuner/online/tn_online_run.c
+# online tuning in a user's run (tuner/online): libfdtune's, with the runtime;
+# what a program that calls it links besides SQLite (pkg-config --static)
+ONLINE = tuner/online/tn_online.c tuner/online/tn_online_pick.c tuner/online/tn_online_run.c \
+	tuner/online/fdt_online.c
 CORE_O = $(CORE:%.c=$(B)/%.o)
+ONLINE_LIBS = $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) -lz -lgomp -lpthread -lm
 ONLINE_O = $(ONLINE:%.c=$(B)/%.o)
 TOOL_O = $(TOOL:%.c=$(B)/%.o)
 
@@ -82,8 +85,10 @@ $(B)/amd/rt.o: runtime/rt.c
 
 # ---- libfdtune: the run-time lookup library (db/fdtune.h) ----
 PREFIX ?= /usr/local
-$(B)/libfdtune.a: $(B)/db/fdt_lib.o
-	$(AR) rcs $@ $^
+# the lookups (fdt_lib.o: SQLite alone), and online tuning (tuner/online,
+# with the tuner's core and the runtime: a program links only what it calls)
+$(B)/libfdtune.a: $(B)/db/fdt_lib.o $(ONLINE_O) $(CORE_O) $(B)/$(GPU)/rt.o
+	rm -f $@ && $(AR) rcs $@ $^
 
 lib: $(B)/libfdtune.a
 
@@ -128,8 +133,8 @@ install: $(B)/libfdtune.a $(INST)/fdtune
 	install -m 644 db/fdtune.h $(PREFIX)/include/fdtune.h
 	install -m 644 db/fdtune.f90 $(PREFIX)/include/fdtune.f90
 	install -m 644 $(B)/libfdtune.a $(PREFIX)/lib/libfdtune.a
-	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: $(VERSION)\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\n' \
-	  '$(PREFIX)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
+	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: $(VERSION)\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\nLibs.private: %s\n' \
+	  '$(PREFIX)' '$(ONLINE_LIBS)' > $(PREFIX)/lib/pkgconfig/fdtune.pc
 	install -m 755 $(INST)/fdtune $(PREFIX)/bin/fdtune
 	install -m 644 templates/*.m4 templates/*.h $(PREFIX)/share/fdtune/templates
 	install -m 644 cmake/fdtuneConfig.cmake $(PREFIX)/lib/cmake/fdtune/fdtuneConfig.cmake
@@ -175,13 +180,17 @@ $(EX)/wave_k.h $(EX)/wave_k.cu $(EX)/wave_k.f90 &: $(EX_FDTUNE) $(EXAMPLE_DB)
 	./$(EX_FDTUNE) export --db $(EXAMPLE_DB) $(EXAMPLE_PICK) --out $(EX) --name wave_k --fortran --all-sizes
 $(EX)/%.o: examples/wave/%.c $(EX)/wave_k.h
 	$(CC) $(CPPFLAGS) -I$(EX) -Iexamples/wave $(CFLAGS) -c -o $@ $<
+comma := ,
+# --online: libfdtune's online tuning, and what it links (nvcc takes -Xlinker
+# where gcc and hipcc take -Wl,)
+EX_LIBS = $(B)/libfdtune.a -lsqlite3 $(ONLINE_LIBS)
 $(EX)/wave_dev.o: examples/wave/wave_dev.cu examples/wave/wave.h
 	@mkdir -p $(EX)
 	$(GPUCC) -Iexamples/wave -c -o $@ $<
 $(EX)/wave_k.o: $(EX)/wave_k.cu
 	$(GPUCC) -c -o $@ $<
-$(EX)/wave: $(EX)/wave.o $(EX_HOST) $(EX)/wave_dev.o $(EX)/wave_k.o
-	$(GPULD) -o $@ $^ -lm
+$(EX)/wave: $(EX)/wave.o $(EX_HOST) $(EX)/wave_dev.o $(EX)/wave_k.o $(B)/libfdtune.a
+	$(GPULD) -o $@ $(filter %.o,$^) $(if $(NVCC),$(subst -Wl$(comma),-Xlinker ,$(EX_LIBS)),$(EX_LIBS)) -lm
 # the Fortran driver, where gfortran is: gfortran links it with the nvcc (or
 # hipcc) objects and the runtime, libgfortran static so that it runs where
 # gfortran is not installed
@@ -200,15 +209,15 @@ example:
 	@$(MAKE) --no-print-directory $(EX)/wave $(if $(FORTRAN),$(EX)/wave_f)
 	$(EX)/wave --out $(EX)/out $(EXAMPLE_ARGS)
 # the same drivers on the CPU stepper (wave_cpu.c), for small grids and the tests
-$(EX)/wave-cpu: $(EX)/wave.o $(EX_HOST) $(EX)/wave_cpu.o
-	$(CC) $(CFLAGS) -o $@ $^ -lm
+$(EX)/wave-cpu: $(EX)/wave.o $(EX_HOST) $(EX)/wave_cpu.o $(B)/libfdtune.a
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(EX_LIBS) -lm
 $(EX)/wave_f-cpu: $(EX)/wave_f.o $(EX)/wave_k_f.o $(EX)/wave_host.o $(EX)/wave_cpu.o
 	$(FORTRAN) -fopenmp -o $@ $^ -lm
 # its CPU test: the propagator on a CPU stepper, the example on a GPU
 $(B)/tests/t_example.o: CPPFLAGS += -I$(EX) -Iexamples/wave
 $(B)/tests/t_example.o: $(EX)/wave_k.h $(EX)/wave-cpu
-$(B)/t_example: $(B)/tests/t_example.o $(B)/tests/t_util.o $(EX_HOST) $(EX)/wave_cpu.o
-	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz -lm $(TESTLIBS)
+$(B)/t_example: $(B)/tests/t_example.o $(B)/tests/t_util.o $(EX_HOST) $(EX)/wave_cpu.o $(B)/libfdtune.a
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(EX_LIBS) -lm $(TESTLIBS)
 
 # ---- generated kernels, in the build tree only ----
 gen-all: fdtune
@@ -245,7 +254,7 @@ $(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_record.
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_source: $(B)/tests/t_source.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
-$(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(B)/libfdtune.a $(CORE_O)
+$(B)/t_lib: $(B)/tests/t_lib.o $(B)/tests/t_util.o $(CORE_O) $(B)/libfdtune.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_fortran: $(B)/tests/t_fortran.o $(B)/tests/t_util.o $(B)/libfdtune.a
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
@@ -260,7 +269,7 @@ $(B)/libfake_nvml.so: tests/fake_nvml.c
 	@mkdir -p $(B)
 	$(CC) -std=c11 $(WARN) -O2 -shared -fPIC -o $@ $<
 $(B)/tests/t_energy.o: CPPFLAGS += -DFAKE_NVML_PATH='"$(CURDIR)/$(B)/libfake_nvml.so"'
-$(B)/t_energy: $(B)/tests/t_energy.o $(B)/tests/t_util.o $(B)/runtime/rt_energy.o $(B)/tuner/sweep/tn_energy.o $(B)/libfdtune.a $(CORE_O) | $(B)/libfake_nvml.so
+$(B)/t_energy: $(B)/tests/t_energy.o $(B)/tests/t_util.o $(B)/runtime/rt_energy.o $(B)/tuner/sweep/tn_energy.o $(CORE_O) $(B)/libfdtune.a | $(B)/libfake_nvml.so
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 
 # t_layers checks the objects of fdtune and libfdtune, so it is made after them

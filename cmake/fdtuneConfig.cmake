@@ -5,6 +5,11 @@
 #   fdtune::fdtune          imported target: libfdtune.a, the directory of
 #                           fdtune.h and its SQLite dependency
 #                           (target_link_libraries(app PRIVATE fdtune::fdtune))
+#   fdtune::online          fdtune::fdtune with what its online tuning
+#                           (fdtune_online_*) links besides: the run-time
+#                           compiler (NVRTC, or hiprtc in ROCm's amdhip64),
+#                           zlib, OpenMP (the CPU references' loops),
+#                           threads and libdl
 #   fdtune_EXECUTABLE       the installed fdtune command
 #   fdtune_FORTRAN_MODULE   the source of Fortran module fdtune (libfdtune's
 #                           interface); add it to a Fortran target's sources
@@ -40,6 +45,28 @@ if(NOT TARGET fdtune::fdtune)
     IMPORTED_LINK_INTERFACE_LANGUAGES C
     INTERFACE_INCLUDE_DIRECTORIES "${_fdtune_prefix}/include"
     INTERFACE_LINK_LIBRARIES SQLite::SQLite3)
+endif()
+
+if(NOT TARGET fdtune::online)
+  find_dependency(ZLIB)
+  find_dependency(Threads)
+  find_package(OpenMP QUIET COMPONENTS C)
+  set(_fdtune_omp "")
+  if(TARGET OpenMP::OpenMP_C)
+    set(_fdtune_omp OpenMP::OpenMP_C)
+  endif()
+  find_package(CUDAToolkit QUIET)
+  if(TARGET CUDA::nvrtc)
+    set(_fdtune_rtc CUDA::nvrtc)
+  else()
+    find_library(_fdtune_rtc NAMES amdhip64 HINTS /opt/rocm/lib)
+    if(NOT _fdtune_rtc)
+      set(_fdtune_rtc "")
+    endif()
+  endif()
+  add_library(fdtune::online INTERFACE IMPORTED)
+  set_target_properties(fdtune::online PROPERTIES INTERFACE_LINK_LIBRARIES
+    "fdtune::fdtune;${_fdtune_rtc};ZLIB::ZLIB;${_fdtune_omp};Threads::Threads;${CMAKE_DL_LIBS};m")
 endif()
 
 set(fdtune_EXECUTABLE "${_fdtune_prefix}/bin/fdtune")

@@ -18,6 +18,7 @@
 #define FDTUNE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,7 +32,8 @@ typedef struct fdtune_db fdtune_db;
 enum fdtune_source {
 	FDTUNE_EXACT = 0,       /* the best record for this device and problem */
 	FDTUNE_NEAREST = 1,     /* the best record for this device at the nearest size */
-	FDTUNE_DEFAULT = 2      /* nothing recorded: the family's default */
+	FDTUNE_DEFAULT = 2,     /* nothing recorded: the family's default */
+	FDTUNE_ONLINE = 3       /* chosen by online tuning (fdtune_online_settled) */
 };
 
 #define FDTUNE_MAXP 16     /* parameters a configuration holds at most */
@@ -93,6 +95,65 @@ int fdtune_lookup_by(fdtune_db *db, enum fdtune_objective obj, const char *devic
 /* The value of parameter name in cfg, or def when it has none (or cfg or
  * name is NULL). */
 int fdtune_param(const struct fdtune_config *cfg, const char *name, int def);
+
+/*
+ * Online tuning: a problem the database has no record of (a grid size it
+ * has not seen, a GPU model it lacks) tuned inside the program's own run.
+ * fdtune_online_open takes the candidates: the bests of the problem's kin
+ * in db_path (the same family, radius and precision at other sizes and on
+ * other GPUs), ranked as fdtune's transfer search ranks relatives, each
+ * compiled on a background thread with NVRTC or hiprtc from the source the
+ * database keeps, so the program needs neither m4 nor fdtune's templates
+ * and its time loop never waits for a compiler. fdtune_online_step then
+ * runs one time step: the program's own kernel, or a candidate (validated
+ * once first against the program's kernel on scratch copies of the
+ * fields), timed with device events, each in turn, until every kernel has
+ * been timed the opts' tries times; then the fastest runs every step.
+ * Every candidate computes the same step, so the physics is never
+ * disturbed, and a candidate that fails to compile, load, launch or
+ * validate is dropped with a message on stderr while the program's kernel
+ * runs that step. Launches go to the default stream of the GPU's primary
+ * context (the one the CUDA and HIP runtimes use). Link the online
+ * functions with `pkg-config --static --libs fdtune` (they need the
+ * run-time compiler, zlib and threads) or CMake's fdtune::online.
+ */
+typedef struct fdtune_online fdtune_online;
+
+/* The program's own kernel: launches it on the default stream on fields
+ * (device pointers at interior point (0,0,0), the output first, as the
+ * family's kernel takes them: the export's NAME_launch arguments), with
+ * the grid and weights of the tuning; 0 once launched. */
+typedef int (*fdtune_kernel_fn)(void *ctx, void *const *fields);
+
+struct fdtune_online_opts {
+	int gpu;                /* the ordinal of the GPU the program runs on (0) */
+	int candidates;         /* candidates to try, 1..16 (0: 6) */
+	int tries;              /* timings of each kernel before the choice, 1..32 (0: 5) */
+};
+
+/* Starts online tuning of (family, radius, nx x ny x nz, precision) on GPU
+ * o->gpu (o may be NULL) from the database at db_path, which is only read.
+ * Fails for what fdtune_lookup refuses, and where the database cannot be
+ * read; a problem with no kin, or no GPU, is no failure: its steps run the
+ * program's kernel. */
+int fdtune_online_open(const char *db_path, const char *family, int radius, int nx, int ny,
+		       int nz, const char *precision, const struct fdtune_online_opts *o,
+		       fdtune_online **ot, char *err, size_t n);
+/* One time step (see above): nfields fields, grid a struct fd_grid and coef
+ * a struct fd_coef of the problem's precision (fdt_abi.h, as NAME.h defines
+ * them), kernel the program's own. Fails only where the program's kernel
+ * failed, or for missing arguments. */
+int fdtune_online_step(fdtune_online *ot, void *const *fields, int nfields, const void *grid,
+		       const void *coef, fdtune_kernel_fn kernel, void *ctx, char *err, size_t n);
+/* 1 once the choice is made, with *cfg (where cfg is not NULL) the chosen
+ * configuration (its source FDTUNE_ONLINE, or FDTUNE_DEFAULT where the
+ * program's kernel won), its median time and the steps the tuning took;
+ * else 0. */
+int fdtune_online_settled(fdtune_online *ot, struct fdtune_config *cfg, long long *steps);
+/* What was tried, what won, and what the tuning cost, as text on out. */
+void fdtune_online_report(fdtune_online *ot, FILE *out);
+/* Stops the compiles and frees ot (NULL is allowed). */
+void fdtune_online_close(fdtune_online *ot);
 
 #ifdef __cplusplus
 }

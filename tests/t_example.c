@@ -384,6 +384,73 @@ static void speed_gpu(void **st)
 	assert_true(lost >= -5 && lost < 5);
 }
 
+/* The database the online cases take their candidates from. */
+static const char *online_db(void)
+{
+	static char p[1024];
+	if (getenv("RESULTS_DB") && *getenv("RESULTS_DB") == '/')
+		return getenv("RESULTS_DB");
+	if (!getcwd(p, sizeof p - 64))
+		return "";
+	strcat(p, "/");
+	strcat(p, getenv("RESULTS_DB") ? getenv("RESULTS_DB") : "results/h100/fdtune.db");
+	return p;
+}
+
+/* --online on the CPU stepper: the candidates are taken and dropped (no
+ * GPU), said in the report, and the seismogram is wave_k's, bit for bit. */
+static void online_cpu(void **st)
+{
+	const char *root = getenv("ROOT");
+	char cmd[4096], out[600];
+	FILE *f;
+	(void)st;
+	if (!root || access(online_db(), R_OK))
+		skip();
+	snprintf(out, sizeof out, "%s/online.txt", dir);
+	snprintf(cmd, sizeof cmd, "cd %s && B='%s/build/example/wave-cpu -n 40x36x32 -t 30 "
+		 "--no-plot' && $B --out plain >/dev/null && $B --out online --online '%s' "
+		 ">%s 2>&1 && cmp plain/seismogram.bin online/seismogram.bin && "
+		 "grep -q 'online tuning of iso3dfd R=8 40x36x32 fp32' %s && "
+		 "grep -q 'dropped' %s && grep -q 'online: settled after 0 steps on wave_k' %s && "
+		 "! $B --out e --online %s/none.db 2>e.txt && grep -q 'no database' e.txt",
+		 dir, root, online_db(), out, out, out, out, dir);
+	if (system(cmd)) {
+		char line[512];
+		if ((f = fopen(out, "r"))) {
+			while (fgets(line, sizeof line, f))
+				print_message("%s", line);
+			fclose(f);
+		}
+		fail_msg("%s", cmd);
+	}
+}
+
+/* --online on the GPU at a size the database has not seen (800x240x160):
+ * it settles within 200 steps, and the physics holds. */
+static void online_gpu(void **st)
+{
+	const char *root = getenv("ROOT");
+	char cmd[4096], line[512];
+	long long settled = -1;
+	FILE *p;
+	(void)st;
+	if (!root || no_gpu() || access(online_db(), R_OK))
+		skip();
+	snprintf(cmd, sizeof cmd, "make --no-print-directory -C '%s' build/example/wave >&2 && "
+		 "'%s/build/example/wave' -n 800x240x160 -t 400 --out %s/online --no-plot "
+		 "--online '%s'", root, root, dir, online_db());
+	assert_non_null(p = popen(cmd, "r"));
+	while (fgets(line, sizeof line, p)) {
+		const char *s = strstr(line, "online: settled after ");
+		print_message("%s", line);
+		if (s)
+			sscanf(s, "online: settled after %lld", &settled);
+	}
+	assert_int_equal(pclose(p), 0);
+	assert_true(settled > 0 && settled <= 200);
+}
+
 /* examples/wave/CMakeLists.txt against `make install` into a temporary
  * prefix: find_package(fdtune) and fdtune_add_kernels export the kernel at
  * build time, and nvcc compiles it for sm_90 (gfortran the Fortran driver,
@@ -424,6 +491,8 @@ int main(void)
 		cmocka_unit_test(fortran_gpu),
 		cmocka_unit_test(propagate_gpu),
 		cmocka_unit_test(speed_gpu),
+		cmocka_unit_test(online_cpu),
+		cmocka_unit_test(online_gpu),
 		cmocka_unit_test(cmake_build) };
 	int rc;
 	if (!mkdtemp(dir))

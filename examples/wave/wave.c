@@ -43,6 +43,14 @@ static const char usage[] =
 "                      at the source's y), wave.gp, and with gnuplot\n"
 "                      seismogram.png and wavefield.png\n"
 "      --no-plot       do not run gnuplot\n"
+"      --online DB     tune the kernel in this run (libfdtune's online tuning):\n"
+"                      the best kernels of fdtune database DB for this problem's\n"
+"                      kin (other sizes, other GPUs), compiled in the background\n"
+"                      from the sources DB keeps, each validated against wave_k,\n"
+"                      then timed in turn in the time loop's steps; the fastest,\n"
+"                      wave_k included, runs the rest; a report says what won\n"
+"                      and what the tuning cost\n"
+"      --tries N       online: timings of each kernel before the choice (5)\n"
 "  -h, --help          this text\n"
 "Exit status: 0 done (or no GPU here: built, nothing run), 1 failure, 2 usage.\n";
 
@@ -51,6 +59,8 @@ struct opts {
 	double dx, dt, cfl, v[2], f0;
 	int nv;
 	const char *model, *out;
+	const char *online;     /* --online DB: tune the kernel in the run, from DB */
+	int tries;
 };
 
 static int num(const char *s, const char *what, double lo, double hi, double *v, char *err, size_t n)
@@ -91,12 +101,13 @@ static int parse(int argc, char **argv, struct opts *o, char *err, size_t n)
 		{ "dt", 1, 0, 0x101 }, { "cfl", 1, 0, 0x102 }, { "vel", 1, 0, 0x103 },
 		{ "interface", 1, 0, 0x104 }, { "model", 1, 0, 0x105 }, { "freq", 1, 0, 'f' },
 		{ "src", 1, 0, 0x106 }, { "rec-z", 1, 0, 0x107 }, { "out", 1, 0, 'o' },
-		{ "no-plot", 0, 0, 0x108 }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
+		{ "no-plot", 0, 0, 0x108 }, { "online", 1, 0, 0x109 }, { "tries", 1, 0, 0x10a },
+		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	double d[3];
 	int c, k;
 	*o = (struct opts){ { 256, 256, 256 }, 600, -1, { -1, -1, -1 }, -1, 1, 10, 0, 0.25,
-			    { 2000, 3000 }, 15, 2, NULL, "wave_out" };
+			    { 2000, 3000 }, 15, 2, NULL, "wave_out", NULL, 0 };
 	while ((c = getopt_long(argc, argv, "n:t:f:o:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
@@ -145,6 +156,12 @@ static int parse(int argc, char **argv, struct opts *o, char *err, size_t n)
 			break;
 		case 'o': o->out = optarg; break;
 		case 0x108: o->plot = 0; break;
+		case 0x109: o->online = optarg; break;
+		case 0x10a:
+			if (num(optarg, "--tries", 1, 32, &d[0], err, n))
+				return 1;
+			o->tries = (int)d[0];
+			break;
 		case 'h': fputs(usage, stdout); exit(0);
 		default: snprintf(err, n, "see --help"); return 1;
 		}
@@ -345,9 +362,26 @@ int main(int argc, char **argv)
 	       "at 2.5 x %g Hz\nreceivers: %d along x at y = %d, depth %d\n",
 	       vmax * w.dt / o.dx, vmax * dtmax / o.dx, o.f0, o.src[0], o.src[1], o.src[2], w.t0,
 	       vmin / (2.5 * o.f0 * o.dx), o.f0, o.n[0], o.src[1], o.recz);
+	if (o.online) {
+		struct fdtune_online_opts oo = { 0, 0, o.tries };
+		if (fdtune_online_open(o.online, "iso3dfd", wave_k_RADIUS, o.n[0], o.n[1], o.n[2],
+				       "fp32", &oo, &w.ot, err, sizeof err))
+			goto fail;
+		printf("online tuning from %s: candidates compiling in the background\n", o.online);
+	}
 	fflush(stdout);
 	if (wv_run(&w, err, sizeof err))
 		goto fail;
+	if (w.ot) {
+		struct fdtune_config cfg;
+		long long steps = 0;
+		fdtune_online_report(w.ot, stdout);
+		if (fdtune_online_settled(w.ot, &cfg, &steps))
+			printf("online: settled after %lld steps on %s\n", steps,
+			       cfg.source == FDTUNE_ONLINE ? cfg.params : "wave_k");
+		else
+			printf("online: not settled within %d steps\n", o.nt);
+	}
 	{
 		const double loop = w.loop_ms / o.nt, kern = w.kern_ms / w.kern_steps;
 		printf("time loop: %.1f ms, %.3f ms a step, %.3g Gpts/s\n"
@@ -383,6 +417,7 @@ int main(int argc, char **argv)
 fail:
 	fprintf(stderr, "wave: %s\n", err);
 done:
+	fdtune_online_close(w.ot);
 	free(vel);
 	free(w.seis);
 	free(w.slice);

@@ -19,6 +19,30 @@
 /* Steps of the loop that times the kernel alone. */
 enum { KSTEPS = 100 };
 
+/* The program's own kernel, as online tuning calls it: fields next, prev,
+ * vel, the grid and weights from ctx. */
+struct own { struct fd_grid g; const struct fd_coef *c; };
+static int own_kernel(void *ctx, void *const *f)
+{
+	const struct own *k = ctx;
+	return wave_k_launch(f[0], f[1], f[2], k->g, k->c, 0);
+}
+
+/* One step's kernel: wave_k, or under online tuning the one it picks. */
+static int step(struct wv_run *w, float *next, float *prev, float *vel, struct fd_grid g)
+{
+	struct own k = { g, &w->c };
+	void *f[3] = { next, prev, vel };
+	char err[512];
+	if (!w->ot)
+		return wave_k_launch(next, prev, vel, g, &w->c, 0);
+	if (fdtune_online_step(w->ot, f, 3, &g, &w->c, own_kernel, &k, err, sizeof err)) {
+		fprintf(stderr, "wave: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
 int wv_run(struct wv_run *w, char *err, size_t n)
 {
 	const struct wv_layout *l = &w->l;
@@ -53,7 +77,7 @@ int wv_run(struct wv_run *w, char *err, size_t n)
 	if (wd_mark(0))
 		goto fail;
 	for (s = 0; s < w->nt; s++) {
-		e |= wave_k_launch(f[1] + o, f[0] + o, vel + o, g, &w->c, 0);
+		e |= step(w, f[1] + o, f[0] + o, vel + o, g);
 		e |= wd_inject(f[1] + o, soff, src, s);
 		e |= wd_record(seis, f[1] + o, roff, l->nx, s);
 		t = f[0];
@@ -75,7 +99,7 @@ int wv_run(struct wv_run *w, char *err, size_t n)
 	if (wd_mark(0))
 		goto fail;
 	for (s = 0; s < w->kern_steps; s++) {
-		e |= wave_k_launch(f[1] + o, f[0] + o, vel + o, g, &w->c, 0);
+		e |= step(w, f[1] + o, f[0] + o, vel + o, g);
 		t = f[0];
 		f[0] = f[1];
 		f[1] = t;

@@ -1,11 +1,13 @@
 /*
  * wave_run.h: one propagation (wave_run.c), as the C driver and the CPU
  * test run it. The kernel is the one `fdtune export --name wave_k` wrote
- * (wave_k.h, in the build tree).
+ * (wave_k.h, in the build tree), or, with online tuning, the kernel
+ * libfdtune's fdtune_online_step picks for each step (wave_k among them).
  */
 #ifndef WAVE_RUN_H
 #define WAVE_RUN_H
 
+#include "fdtune.h"
 #include "wave.h"
 #include "wave_k.h"
 
@@ -16,6 +18,7 @@ struct wv_run {
 	struct fd_coef c;       /* wave_k_coef(h) */
 	double h[3], dt, f0, t0;        /* spacing (m), step (s), Ricker peak (Hz) and delay (s) */
 	int nt;                 /* time steps */
+	fdtune_online *ot;      /* NULL, or each step goes through fdtune_online_step */
 	int src[3];             /* source point (interior indices) */
 	int rec[2];             /* receiver line: every x at y = rec[0], z = rec[1] */
 	/* out */

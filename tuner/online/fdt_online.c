@@ -1,0 +1,144 @@
+/*
+ * fdt_online.c: libfdtune's online tuning (fdtune.h), the public face of
+ * tuner/online: it checks the problem as fdtune_lookup does, reads the
+ * database once (db_read: nothing is written, a read-only file in a
+ * read-only directory will do), asks the runtime which GPU the program
+ * runs on (its name and arch choose the candidates' ranking and compile
+ * target, its limits which candidates can run), and hands the rest to
+ * tn_on_open and tn_on_step.
+ */
+#define _GNU_SOURCE
+#include "fdt_rc.h"
+#include "fdtune.h"
+#include "tn_online.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct fdtune_online {
+	struct tn_online *on;
+};
+
+int fdtune_online_open(const char *db_path, const char *family, int radius, int nx, int ny,
+		       int nz, const char *precision, const struct fdtune_online_opts *o,
+		       fdtune_online **ot, char *err, size_t n)
+{
+	char e[1024] = "", name[256] = "";
+	const char *arch = rt_default_arch();
+	struct tn_problem pb = { NULL, radius, nx, ny, nz, NULL, { 1, 1, 1 } };
+	struct tn_on_opts to = { 0, 0, NULL };
+	struct tn_limits lim;
+	struct rt_dev dev;
+	struct db *d = NULL;
+	int nd = 0, gpu = o ? o->gpu : 0;
+	fdtune_online *t;
+
+	if (err && n)
+		*err = 0;
+	if (!ot)
+		return snprintf(err, n, "fdtune_online_open: ot (where the handle goes) is "
+				"required"), FDT_FAIL;
+	*ot = NULL;
+	if (!db_path || !family || !precision)
+		return snprintf(err, n, "fdtune_online_open: a database path, a family and a "
+				"precision are required"), FDT_FAIL;
+	if (tn_family_find(family, &pb.fam, e, sizeof e) || tn_parse_prec(precision, &pb.prec,
+									   e, sizeof e))
+		return snprintf(err, n, "fdtune_online_open: %s", e), FDT_FAIL;
+	if (radius < 1 || radius > FDTUNE_RMAX || nx < 1 || ny < 1 || nz < 1)
+		return snprintf(err, n, "fdtune_online_open: radius %d (1..%d) or size %dx%dx%d "
+				"(each at least 1) out of range", radius, FDTUNE_RMAX, nx, ny, nz),
+			FDT_FAIL;
+	if (o && (o->candidates < 0 || o->candidates > TN_ON_MAX || o->tries < 0 ||
+		  o->tries > TN_ON_TRIES_MAX || gpu < 0))
+		return snprintf(err, n, "fdtune_online_open: candidates 0..%d, tries 0..%d and a "
+				"GPU ordinal from 0 are accepted", TN_ON_MAX, TN_ON_TRIES_MAX),
+			FDT_FAIL;
+	/* the program's GPU: without one, the steps run its kernel */
+	if (!rt_init(&nd, e, sizeof e) && gpu < nd && !rt_device(gpu, &dev, e, sizeof e)) {
+		snprintf(name, sizeof name, "%s", dev.name);
+		arch = dev.arch;
+	}
+	tn_limits_of_arch(arch, &lim);
+	if (*name) {
+		lim.max_threads = dev.max_threads;
+		lim.lds_block = dev.lds_block;
+	}
+	to.cands = o ? o->candidates : 0;
+	to.tries = o ? o->tries : 0;
+	to.lim = &lim;
+	if (!(t = calloc(1, sizeof *t)))
+		return snprintf(err, n, "out of memory"), FDT_FAIL;
+	if (db_read(db_path, &d, e, sizeof e) ||
+	    tn_on_open(d, &pb, name, arch, &to, &t->on, e, sizeof e)) {
+		db_close(d);
+		free(t);
+		return snprintf(err, n, "fdtune_online_open: %s", e), FDT_FAIL;
+	}
+	db_close(d);
+	t->on->ordinal = gpu;
+	*ot = t;
+	return FDT_OK;
+}
+
+int fdtune_online_step(fdtune_online *ot, void *const *fields, int nfields, const void *grid,
+		       const void *coef, fdtune_kernel_fn kernel, void *ctx, char *err, size_t n)
+{
+	struct tn_on_call k = { fields, nfields, grid, coef, kernel, ctx };
+	char e[768];
+	int rc;
+	if (!ot || !fields)
+		return snprintf(err, n, "fdtune_online_step: a handle and fields are required"),
+			FDT_FAIL;
+	if ((rc = tn_on_step(ot->on, &k, e, sizeof e)))
+		snprintf(err, n, "%s", e);
+	return rc ? FDT_FAIL : FDT_OK;
+}
+
+int fdtune_online_settled(fdtune_online *ot, struct fdtune_config *cfg, long long *steps)
+{
+	const struct tn_online *on = ot ? ot->on : NULL;
+	const struct tn_family *f;
+	if (!on || !on->settled)
+		return 0;
+	if (steps)
+		*steps = on->steps_tuning;
+	if (!cfg)
+		return 1;
+	f = on->pb.fam;
+	memset(cfg, 0, sizeof *cfg);
+	snprintf(cfg->family, sizeof cfg->family, "%s", f->name);
+	snprintf(cfg->device, sizeof cfg->device, "%s", on->device);
+	cfg->radius = on->pb.r;
+	cfg->nx = on->pb.nx;
+	cfg->ny = on->pb.ny;
+	cfg->nz = on->pb.nz;
+	cfg->median_ms = tn_on_median(on, on->chosen);
+	if (on->chosen == TN_ON_DEFAULT) {
+		cfg->source = FDTUNE_DEFAULT;
+		snprintf(cfg->params, sizeof cfg->params, "{}");
+		return 1;
+	}
+	cfg->source = FDTUNE_ONLINE;
+	snprintf(cfg->params, sizeof cfg->params, "%s", on->c[on->chosen].params);
+	for (int i = 0; i < f->np && cfg->np < FDTUNE_MAXP; i++)
+		if (tn_param_shown(f, on->c[on->chosen].v, i)) {
+			snprintf(cfg->name[cfg->np], sizeof cfg->name[0], "%s", f->p[i].name);
+			cfg->value[cfg->np++] = on->c[on->chosen].v[i];
+		}
+	return 1;
+}
+
+void fdtune_online_report(fdtune_online *ot, FILE *out)
+{
+	if (ot && out)
+		tn_on_report(ot->on, out);
+}
+
+void fdtune_online_close(fdtune_online *ot)
+{
+	if (!ot)
+		return;
+	tn_on_close(ot->on);
+	free(ot);
+}
