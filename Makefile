@@ -44,6 +44,7 @@ TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_hdata.c tuner/sweep/tn_hshare.c tun
 # online tuning in a user's run (tuner/online): libfdtune's, with the runtime;
 # what a program that calls it links besides SQLite (pkg-config --static)
 ONLINE = tuner/online/tn_online.c tuner/online/tn_online_pick.c tuner/online/tn_online_run.c \
+	tuner/online/tn_online_save.c \
 	tuner/online/fdt_online.c
 CORE_O = $(CORE:%.c=$(B)/%.o)
 ONLINE_LIBS = $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) -lz -lgomp -lpthread -lm
@@ -244,7 +245,7 @@ $(B)/t_strategy: $(B)/tests/t_strategy.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_transfer: $(B)/tests/t_transfer.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
-$(B)/t_online: $(B)/tests/t_online.o $(B)/tests/t_util.o $(ONLINE_O) $(CORE_O) $(B)/$(GPU)/rt.o
+$(B)/t_online: $(B)/tests/t_online.o $(B)/tests/t_util.o $(ONLINE_O) $(CORE_O) $(B)/db/fdt_lib.o $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) -lpthread $(TESTLIBS)
 $(B)/t_mixed: $(B)/tests/t_mixed.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)

@@ -387,5 +387,17 @@ struct db_kin_row {
 int db_each_kin(struct db *d, const struct db_kin *q,
 				int (*fn)(void *ctx, const struct db_kin_row *row), void *ctx,
 				char *err, size_t n);
+/* What online tuning (tuner/online) records is a sweep of mode 'gpu' whose
+ * cmdline begins with DB_ONLINE_CMD (then the program's command line): its
+ * runs were timed in a program's own run. */
+#define DB_ONLINE_CMD "libfdtune online tuning:"
+/* The ok runs online tuning recorded for problem (q's family, radius and
+ * precision, nx x ny x nz) on the device model q->device, q->arch, each
+ * configuration's newest, fastest first, with a kept source (hash): fn's
+ * arguments, valid during the call; a nonzero return of fn stops the walk
+ * and is returned. FDT_FAIL on a database error. */
+int db_each_online(struct db *d, const struct db_kin *q, int nx, int ny, int nz,
+				   int (*fn)(void *ctx, const char *params, double ms, const char *hash),
+				   void *ctx, char *err, size_t n);
 
 #endif

@@ -92,3 +92,61 @@ int db_each_kin(struct db *d, const struct db_kin *q,
 		rc = db_fail(err, n, "db_each_kin: %s", sqlite3_errmsg(h));
 	return rc;
 }
+
+/* ?1 family, ?2 radius, ?3 precision, ?4 ?5 ?6 size, ?7 ?8 device name and
+ * arch: the ok runs of online sweeps (DB_ONLINE_CMD) of the problem on the
+ * device model, each configuration's newest, fastest first, with a kept
+ * source of its build. */
+static const char online_sql[] =
+	"SELECT c.params, r.median_ms, b.source_hash FROM runs r JOIN sweeps s ON s.id = r.sweep_id"
+	" JOIN problems p ON p.id = r.problem_id JOIN devices d ON d.id = r.device_id"
+	" JOIN configs c ON c.id = r.config_id JOIN builds b ON b.id = r.build_id"
+	" WHERE s.cmdline LIKE '" DB_ONLINE_CMD "%' AND r.status = 'ok' AND p.family = ?1"
+	" AND p.radius = ?2 AND p.precision = ?3 AND p.nx = ?4 AND p.ny = ?5 AND p.nz = ?6"
+	" AND d.name = ?7 AND d.arch = ?8 AND b.source_hash IN (SELECT hash FROM sources)"
+	" AND r.id = (SELECT max(r2.id) FROM runs r2 JOIN sweeps s2 ON s2.id = r2.sweep_id"
+	"             WHERE r2.problem_id = r.problem_id AND r2.config_id = r.config_id"
+	"             AND r2.device_id = r.device_id AND s2.cmdline LIKE '" DB_ONLINE_CMD "%')"
+	" ORDER BY r.median_ms, r.id";
+
+int db_each_online(struct db *d, const struct db_kin *q, int nx, int ny, int nz,
+				   int (*fn)(void *ctx, const char *params, double ms, const char *hash),
+				   void *ctx, char *err, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3 *h = NULL;
+	int src, rc = 0;
+
+	if (!q->family || !q->precision || !q->device || !q->arch)
+		return db_fail(err, n, "db_each_online: a family, a precision and a device are needed");
+	if (db_handle(d, &h, err, n))
+		return FDT_FAIL;
+	src = sqlite3_prepare_v2(h, online_sql, -1, &st, NULL);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_text(st, 1, q->family, -1, SQLITE_STATIC);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_int(st, 2, q->radius);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_text(st, 3, q->precision, -1, SQLITE_STATIC);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_int(st, 4, nx);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_int(st, 5, ny);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_int(st, 6, nz);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_text(st, 7, q->device, -1, SQLITE_STATIC);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_text(st, 8, q->arch, -1, SQLITE_STATIC);
+	while (src == SQLITE_OK && !rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *p = (const char *)sqlite3_column_text(st, 0);
+		const char *hs = (const char *)sqlite3_column_text(st, 2);
+		src = SQLITE_OK;
+		rc = fn(ctx, p ? p : "{}", sqlite3_column_double(st, 1), hs ? hs : "");
+	}
+	if (!rc && src != SQLITE_DONE && src != SQLITE_OK)
+		rc = db_fail(err, n, "db_each_online: %s", sqlite3_errmsg(h));
+	if (sqlite3_finalize(st) != SQLITE_OK && !rc)
+		rc = db_fail(err, n, "db_each_online: %s", sqlite3_errmsg(h));
+	return rc;
+}

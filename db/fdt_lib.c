@@ -24,7 +24,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct fdtune_db { sqlite3 *h; int schema; };
+/* online: the companion of what online tuning learned (fdtune_online_db),
+ * opened beside the database where it exists; NULL where not */
+struct fdtune_db { sqlite3 *h; int schema; struct fdtune_db *online; };
 
 /* Writes the message into err[0..n) where err is given (NULL: only the
  * status); returns 1, the status of every failure of libfdtune. */
@@ -54,7 +56,39 @@ static int dir_writable(const char *path)
  * is already in err. */
 #define SAID (-1)
 
+int fdtune_online_db(char *buf, size_t n)
+{
+	const char *e = getenv("FDTUNE_ONLINE_DB"), *home = getenv("HOME");
+	if (!buf || !n)
+		return FDT_FAIL;
+	if (e) {
+		snprintf(buf, n, "%s", e);
+		return *e ? FDT_OK : FDT_FAIL;
+	}
+	if (!home || !*home)
+		return snprintf(buf, n, "%s", ""), FDT_FAIL;
+	snprintf(buf, n, "%s/.fdtune/online.db", home);
+	return FDT_OK;
+}
+
+static int open_one(const char *path, fdtune_db **db, char *err, size_t n);
+
 int fdtune_open(const char *path, fdtune_db **db, char *err, size_t n)
+{
+	char cp[4096], e[256];
+	struct stat a, b;
+	int rc = open_one(path, db, err, n);
+	/* the companion, where there is one and it is another file; one that
+	 * cannot be opened is left out, said once on stderr */
+	if (rc || fdtune_online_db(cp, sizeof cp) || stat(cp, &b) ||
+	    (!stat(path, &a) && a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+		return rc;
+	if (open_one(cp, &(*db)->online, e, sizeof e))
+		fprintf(stderr, "fdtune: the online tuning's companion is left out: %s\n", e);
+	return FDT_OK;
+}
+
+static int open_one(const char *path, fdtune_db **db, char *err, size_t n)
 {
 	fdtune_db *d;
 	sqlite3_stmt *st = NULL;
@@ -127,6 +161,7 @@ void fdtune_close(fdtune_db *db)
 {
 	if (!db)
 		return;
+	fdtune_close(db->online);
 	if (sqlite3_close(db->h) != SQLITE_OK)
 		fprintf(stderr, "fdtune: closing the database: %s\n", sqlite3_errmsg(db->h));
 	free(db);
@@ -296,6 +331,13 @@ int fdtune_lookup_by(fdtune_db *db, enum fdtune_objective obj, const char *devic
 	}
 	if (!db)
 		return fallback(family, radius, precision, nx, ny, nz, cfg, err, n);
+	/* what online tuning learned for this very problem comes first */
+	if (db->online && !fdtune_lookup_by(db->online, obj, device, family, radius, nx, ny, nz,
+					    precision, cfg, NULL, 0) && cfg->source == FDTUNE_EXACT) {
+		cfg->source = FDTUNE_ONLINE;
+		return FDT_OK;
+	}
+	memset(cfg, 0, sizeof *cfg);
 	/* a database from before energy was recorded has none: by time */
 	rc = sqlite3_prepare_v2(db->h, sizes_by[db->schema >= 8 ? obj : FDTUNE_TIME], -1, &st,
 				NULL);

@@ -109,6 +109,12 @@ int fdtune_param(const struct fdtune_config *cfg, const char *name, int def);
  * once first against the program's kernel on scratch copies of the
  * fields), timed with device events, each in turn, until every kernel has
  * been timed the opts' tries times; then the fastest runs every step.
+ * Once the choice is made, what was learned (each candidate's timings or
+ * failure, and the choice) is kept as the records of an fdtune sweep:
+ * in db_path where this process may write it, else in the companion
+ * (opts), which the next run's fdtune_online_open consults first (it then
+ * starts tuned: the kept choice and its runner-up, timed twice) and
+ * fdtune_lookup too, for the exact problem on the GPU.
  * Every candidate computes the same step, so the physics is never
  * disturbed, and a candidate that fails to compile, load, launch or
  * validate is dropped with a message on stderr while the program's kernel
@@ -129,6 +135,10 @@ struct fdtune_online_opts {
 	int gpu;                /* the ordinal of the GPU the program runs on (0) */
 	int candidates;         /* candidates to try, 1..16 (0: 6) */
 	int tries;              /* timings of each kernel before the choice, 1..32 (0: 5) */
+	const char *companion;  /* where what is learned is kept when db_path cannot be
+				 * written (NULL: $FDTUNE_ONLINE_DB, else
+				 * $HOME/.fdtune/online.db; "" in FDTUNE_ONLINE_DB:
+				 * nowhere) */
 };
 
 /* Starts online tuning of (family, radius, nx x ny x nz, precision) on GPU
@@ -147,13 +157,21 @@ int fdtune_online_step(fdtune_online *ot, void *const *fields, int nfields, cons
 		       const void *coef, fdtune_kernel_fn kernel, void *ctx, char *err, size_t n);
 /* 1 once the choice is made, with *cfg (where cfg is not NULL) the chosen
  * configuration (its source FDTUNE_ONLINE, or FDTUNE_DEFAULT where the
- * program's kernel won), its median time and the steps the tuning took;
- * else 0. */
-int fdtune_online_settled(fdtune_online *ot, struct fdtune_config *cfg, long long *steps);
+ * program's kernel won) and its median time, *steps the steps the tuning
+ * took and *waited how many of them came before any candidate was built
+ * (each may be NULL); else 0. */
+int fdtune_online_settled(fdtune_online *ot, struct fdtune_config *cfg, long long *steps,
+			  long long *waited);
 /* What was tried, what won, and what the tuning cost, as text on out. */
 void fdtune_online_report(fdtune_online *ot, FILE *out);
 /* Stops the compiles and frees ot (NULL is allowed). */
 void fdtune_online_close(fdtune_online *ot);
+/* The companion's path into buf (n bytes): $FDTUNE_ONLINE_DB, else
+ * $HOME/.fdtune/online.db; 0, or 1 with buf "" where FDTUNE_ONLINE_DB is
+ * empty or there is no HOME (no companion). fdtune_open opens it beside
+ * the database where it exists, and fdtune_lookup answers from it first
+ * (FDTUNE_ONLINE) where it holds the exact problem on the device. */
+int fdtune_online_db(char *buf, size_t n);
 
 #ifdef __cplusplus
 }

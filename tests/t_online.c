@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "fdtune.h"
 #include "gen.h"
 #include "rt.h"
 #include "tn.h"
@@ -104,7 +105,7 @@ static void shipped_candidates(void **st)
 				fail_msg("%s candidate %d: %s", fams[f], i, c->why);
 			assert_non_null(c->prog.code);
 			assert_true(c->prog.size > 1000);
-			assert_null(c->src);
+			assert_non_null(c->src);        /* kept with the records */
 		}
 		assert_true(on->compile_s > 0);
 		tn_on_close(on);
@@ -359,7 +360,7 @@ static int dflt_kernel(void *ctx, void *const *fields)
  * step's. */
 static void step_without_gpu(void **st)
 {
-	struct tn_on_opts o = { 2, 0, NULL };
+	struct tn_on_opts o = { 2, 0, NULL, NULL };
 	struct tn_problem pb = problem("iso3dfd", 8, 800, 240, 160);
 	struct fd_grid g = { 800, 240, 160, 832, 832LL * 256 };
 	float coef[28] = { 0 };
@@ -394,9 +395,123 @@ static void step_without_gpu(void **st)
 	tn_on_close(on);
 }
 
+/* A settled tuning of three candidates (the second fails its validation),
+ * kept in a companion: one sweep of online tuning with 2 ok runs and a
+ * wrong_result; the next open starts from the kept choice and its
+ * runner-up, and fdtune_lookup answers the exact problem from the
+ * companion (FDTUNE_ONLINE) while other sizes still come from the
+ * database. */
+static void kept_and_resumed(void **st)
+{
+	static const double base[] = { 1.0, 0.95, 0.80, 0.90 };    /* default, #1, #2 (dropped), #3 */
+	struct tn_on_opts o = { 3, 2, NULL, NULL };
+	struct tn_problem pb = problem("iso3dfd", 8, 800, 240, 160);
+	const char *h100 = "NVIDIA H100 80GB HBM3";
+	struct tn_online *on = NULL, *again = NULL;
+	struct fdtune_config cfg;
+	struct db *d = NULL, *learned = NULL;
+	fdtune_db *lib = NULL;
+	char comp[300], chosen[512], q[1024];
+	(void)st;
+	if (access(shipped(), R_OK))
+		skip();
+	snprintf(comp, sizeof comp, "%s/companion.db", dir);
+	assert_int_equal(db_read(shipped(), &d, err, sizeof err), 0);
+	assert_int_equal(tn_on_open(d, &pb, h100, "sm_90", &o, &on, err, sizeof err), 0);
+	tn_on_join(on);
+	assert_int_equal(on->nc, 3);
+	assert_int_equal(tn_on_save(on, comp, "t_online", err, sizeof err), FDT_NOMATCH);
+	for (int step = 0; step < 40 && !on->settled; step++) {
+		int k = tn_on_next(on);
+		if (k >= 0 && tn_on_state_of(on, k) == TN_ON_BUILT) {
+			tn_on_checked(on, k, k != 1, "made up: max error 1e-2 over a bound of 1e-5");
+			continue;
+		}
+		if (!on->settled)
+			tn_on_timed(on, k, base[k + 1]);
+	}
+	assert_true(on->settled);
+	assert_int_equal(on->chosen, 2);
+	snprintf(chosen, sizeof chosen, "%s", on->c[2].params);
+	assert_int_equal(tn_on_save(on, comp, "t_online kept_and_resumed", err, sizeof err), 0);
+	tn_on_close(on);
+	assert_int_equal(t_count(comp, "SELECT count(*) FROM sweeps WHERE mode = 'gpu' AND status ="
+				 " 'done' AND cmdline = '" DB_ONLINE_CMD " t_online kept_and_resumed'"
+				 " AND message LIKE 'chosen: {%'"), 1);
+	assert_int_equal(t_count(comp, "SELECT count(*) FROM runs WHERE status = 'ok' AND reps = 2"
+				 " AND median_ms > 0 AND gbs > 0"), 2);
+	assert_int_equal(t_count(comp, "SELECT count(*) FROM runs WHERE status = 'wrong_result'"
+				 " AND message LIKE 'validation: made up%'"), 1);
+	assert_int_equal(t_count(comp, "SELECT count(*) FROM builds WHERE source_hash IN"
+				 " (SELECT hash FROM sources)"), 3);
+	snprintf(q, sizeof q, "SELECT count(*) FROM runs r JOIN configs c ON c.id = r.config_id"
+		 " WHERE r.median_ms = 0.9 AND c.params = '%s'", chosen);
+	assert_int_equal(t_count(comp, q), 1);
+
+	/* the next run: the kept choice first, then its runner-up */
+	assert_int_equal(db_read(comp, &learned, err, sizeof err), 0);
+	o.learned = learned;
+	o.tries = 5;
+	assert_int_equal(tn_on_open(d, &pb, h100, "sm_90", &o, &again, err, sizeof err), 0);
+	assert_int_equal(again->resumed, 1);
+	assert_int_equal(again->nc, 2);
+	assert_int_equal(again->tries, 2);
+	assert_string_equal(again->c[0].params, chosen);
+	assert_non_null(strstr(again->c[0].from, "earlier run"));
+	tn_on_close(again);
+	/* another GPU model learns nothing from it */
+	assert_int_equal(tn_on_open(d, &pb, "NVIDIA H200", "sm_90", &o, &again, err, sizeof err), 0);
+	assert_int_equal(again->resumed, 0);
+	tn_on_close(again);
+	db_close(learned);
+	db_close(d);
+
+	/* libfdtune's lookups consult the companion first, for the exact problem */
+	assert_int_equal(setenv("FDTUNE_ONLINE_DB", comp, 1), 0);
+	assert_int_equal(fdtune_open(shipped(), &lib, err, sizeof err), 0);
+	assert_int_equal(fdtune_lookup(lib, "H100", "iso3dfd", 8, 800, 240, 160, "fp32", &cfg, err,
+				       sizeof err), 0);
+	assert_int_equal(cfg.source, FDTUNE_ONLINE);
+	assert_string_equal(cfg.params, chosen);
+	assert_int_equal(fdtune_lookup(lib, "H100", "iso3dfd", 8, 512, 512, 512, "fp32", &cfg, err,
+				       sizeof err), 0);
+	assert_int_equal(cfg.source, FDTUNE_EXACT);
+	fdtune_close(lib);
+	assert_int_equal(setenv("FDTUNE_ONLINE_DB", "", 1), 0);
+	assert_int_equal(fdtune_open(shipped(), &lib, err, sizeof err), 0);
+	assert_int_equal(fdtune_lookup(lib, "H100", "iso3dfd", 8, 800, 240, 160, "fp32", &cfg, err,
+				       sizeof err), 0);
+	assert_int_equal(cfg.source, FDTUNE_NEAREST);
+	fdtune_close(lib);
+	unsetenv("FDTUNE_ONLINE_DB");
+}
+
+/* The companion's path: FDTUNE_ONLINE_DB, else under HOME; none where the
+ * variable is empty. */
+static void companion_path(void **st)
+{
+	char p[512];
+	const char *home = getenv("HOME");
+	(void)st;
+	assert_int_equal(setenv("FDTUNE_ONLINE_DB", "/x/y.db", 1), 0);
+	assert_int_equal(fdtune_online_db(p, sizeof p), 0);
+	assert_string_equal(p, "/x/y.db");
+	assert_int_equal(setenv("FDTUNE_ONLINE_DB", "", 1), 0);
+	assert_int_equal(fdtune_online_db(p, sizeof p), 1);
+	assert_string_equal(p, "");
+	unsetenv("FDTUNE_ONLINE_DB");
+	if (home && *home) {
+		char want[512];
+		snprintf(want, sizeof want, "%s/.fdtune/online.db", home);
+		assert_int_equal(fdtune_online_db(p, sizeof p), 0);
+		assert_string_equal(p, want);
+	}
+}
+
 static int setup(void **st)
 {
 	(void)st;
+	unsetenv("FDTUNE_ONLINE_DB");   /* the tests say where it is */
 	return mkdtemp(dir) ? 0 : -1;
 }
 
@@ -418,6 +533,8 @@ int main(void)
 		cmocka_unit_test(shipped_candidates),
 		cmocka_unit_test(other_model),
 		cmocka_unit_test(damaged_sources),
+		cmocka_unit_test(kept_and_resumed),
+		cmocka_unit_test(companion_path),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

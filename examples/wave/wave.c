@@ -363,7 +363,7 @@ int main(int argc, char **argv)
 	       vmax * w.dt / o.dx, vmax * dtmax / o.dx, o.f0, o.src[0], o.src[1], o.src[2], w.t0,
 	       vmin / (2.5 * o.f0 * o.dx), o.f0, o.n[0], o.src[1], o.recz);
 	if (o.online) {
-		struct fdtune_online_opts oo = { 0, 0, o.tries };
+		struct fdtune_online_opts oo = { 0, 0, o.tries, NULL };
 		if (fdtune_online_open(o.online, "iso3dfd", wave_k_RADIUS, o.n[0], o.n[1], o.n[2],
 				       "fp32", &oo, &w.ot, err, sizeof err))
 			goto fail;
@@ -374,10 +374,11 @@ int main(int argc, char **argv)
 		goto fail;
 	if (w.ot) {
 		struct fdtune_config cfg;
-		long long steps = 0;
+		long long steps = 0, waited = 0;
 		fdtune_online_report(w.ot, stdout);
-		if (fdtune_online_settled(w.ot, &cfg, &steps))
-			printf("online: settled after %lld steps on %s\n", steps,
+		if (fdtune_online_settled(w.ot, &cfg, &steps, &waited))
+			printf("online: settled after %lld steps (%lld waiting for the compiles, %lld "
+			       "trying) on %s\n", steps, waited, steps - waited,
 			       cfg.source == FDTUNE_ONLINE ? cfg.params : "wave_k");
 		else
 			printf("online: not settled within %d steps\n", o.nt);

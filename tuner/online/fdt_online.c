@@ -5,19 +5,62 @@
  * read-only directory will do), asks the runtime which GPU the program
  * runs on (its name and arch choose the candidates' ranking and compile
  * target, its limits which candidates can run), and hands the rest to
- * tn_on_open and tn_on_step.
+ * tn_on_open and tn_on_step. Once the choice is made, what was learned is
+ * kept (tn_on_save) in the tuned database where this process may write it,
+ * else in the user's own companion (fdtune_online_db), which the next run's
+ * fdtune_online_open and fdtune_lookup consult first.
  */
 #define _GNU_SOURCE
 #include "fdt_rc.h"
 #include "fdtune.h"
 #include "tn_online.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct fdtune_online {
 	struct tn_online *on;
+	char keep[4096];        /* where what is learned goes; "": nowhere */
+	char cmdline[1024];     /* the program's, for the records */
+	int kept;               /* tn_on_save was called */
 };
+
+/* The program's command line, its words apart by spaces. */
+static void cmdline(char *buf, size_t n)
+{
+	FILE *f = fopen("/proc/self/cmdline", "rb");
+	size_t k = f ? fread(buf, 1, n - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[k] = 0;
+	for (size_t i = 0; k && i < k - 1; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+}
+
+/* Where what is learned goes (t->keep): the tuned database where it can be
+ * written, else the companion, its directory made where missing. */
+static void keep_where(fdtune_online *t, const char *db_path, const char *companion)
+{
+	char e[256], *s;
+	if (!db_path_check(db_path, 1, e, sizeof e)) {
+		snprintf(t->keep, sizeof t->keep, "%s", db_path);
+		return;
+	}
+	if (companion)
+		snprintf(t->keep, sizeof t->keep, "%s", companion);
+	else if (fdtune_online_db(t->keep, sizeof t->keep))
+		return;
+	if ((s = strrchr(t->keep, '/')) && s != t->keep) {
+		*s = 0;
+		if (mkdir(t->keep, 0777) && errno != EEXIST)
+			fprintf(stderr, "fdtune online: cannot make %s: %s\n", t->keep, strerror(errno));
+		*s = '/';
+	}
+}
 
 int fdtune_online_open(const char *db_path, const char *family, int radius, int nx, int ny,
 		       int nz, const char *precision, const struct fdtune_online_opts *o,
@@ -26,7 +69,7 @@ int fdtune_online_open(const char *db_path, const char *family, int radius, int 
 	char e[1024] = "", name[256] = "";
 	const char *arch = rt_default_arch();
 	struct tn_problem pb = { NULL, radius, nx, ny, nz, NULL, { 1, 1, 1 } };
-	struct tn_on_opts to = { 0, 0, NULL };
+	struct tn_on_opts to = { 0, 0, NULL, NULL };
 	struct tn_limits lim;
 	struct rt_dev dev;
 	struct db *d = NULL;
@@ -69,14 +112,24 @@ int fdtune_online_open(const char *db_path, const char *family, int radius, int 
 	to.lim = &lim;
 	if (!(t = calloc(1, sizeof *t)))
 		return snprintf(err, n, "out of memory"), FDT_FAIL;
+	cmdline(t->cmdline, sizeof t->cmdline);
+	keep_where(t, db_path, o ? o->companion : NULL);
+	/* an earlier run's choice, kept in the companion, is consulted first */
+	if (*t->keep && strcmp(t->keep, db_path) && !access(t->keep, R_OK) &&
+	    db_read(t->keep, &to.learned, e, sizeof e))
+		fprintf(stderr, "fdtune online: %s is left out: %s\n", t->keep, e);
 	if (db_read(db_path, &d, e, sizeof e) ||
 	    tn_on_open(d, &pb, name, arch, &to, &t->on, e, sizeof e)) {
 		db_close(d);
+		db_close(to.learned);
 		free(t);
 		return snprintf(err, n, "fdtune_online_open: %s", e), FDT_FAIL;
 	}
 	db_close(d);
+	db_close(to.learned);
 	t->on->ordinal = gpu;
+	if (*name)
+		t->on->dev = dev;
 	*ot = t;
 	return FDT_OK;
 }
@@ -92,10 +145,25 @@ int fdtune_online_step(fdtune_online *ot, void *const *fields, int nfields, cons
 			FDT_FAIL;
 	if ((rc = tn_on_step(ot->on, &k, e, sizeof e)))
 		snprintf(err, n, "%s", e);
+	if (!rc && ot->on->settled && !ot->kept) {
+		ot->kept = 1;
+		if (!*ot->keep)
+			snprintf(ot->on->kept, sizeof ot->on->kept, "not kept: no database to keep "
+				 "it in (FDTUNE_ONLINE_DB is empty, or there is no HOME)");
+		else if ((rc = tn_on_save(ot->on, ot->keep, ot->cmdline, e, sizeof e)) == FDT_OK)
+			snprintf(ot->on->kept, sizeof ot->on->kept, "kept in %.480s", ot->keep);
+		else
+			snprintf(ot->on->kept, sizeof ot->on->kept, "not kept in %.200s: %.280s",
+				 ot->keep, e);
+		if (rc == FDT_FAIL)
+			fprintf(stderr, "fdtune online: %s; the run goes on\n", ot->on->kept);
+		rc = 0;
+	}
 	return rc ? FDT_FAIL : FDT_OK;
 }
 
-int fdtune_online_settled(fdtune_online *ot, struct fdtune_config *cfg, long long *steps)
+int fdtune_online_settled(fdtune_online *ot, struct fdtune_config *cfg, long long *steps,
+			  long long *waited)
 {
 	const struct tn_online *on = ot ? ot->on : NULL;
 	const struct tn_family *f;
@@ -103,6 +171,8 @@ int fdtune_online_settled(fdtune_online *ot, struct fdtune_config *cfg, long lon
 		return 0;
 	if (steps)
 		*steps = on->steps_tuning;
+	if (waited)
+		*waited = on->steps_waiting;
 	if (!cfg)
 		return 1;
 	f = on->pb.fam;

@@ -16,6 +16,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A configuration of the kin with a kept source: its values, the source's
  * hash, and the record it was found at. */
@@ -83,33 +84,31 @@ static int walk(void *q, int (*fn)(void *ctx, const struct db_related_row *row),
 	return db_each_kin(a->d, &a->q, note, a, err, n);
 }
 
+/* A compile thread: takes the best-ranked candidate still queued, until
+ * none is (or the tuning is closed). */
 static void *compiler(void *p)
 {
 	struct tn_online *on = p;
-	for (int i = 0; i < on->nc; i++) {
-		struct tn_on_cand *c = &on->c[i];
+	for (;;) {
+		struct tn_on_cand *c = NULL;
 		struct rt_prog prog;
 		char why[512] = "";
 		double t0;
 		int bad;
 		pthread_mutex_lock(&on->mu);
-		if (on->quit) {
-			pthread_mutex_unlock(&on->mu);
-			break;
-		}
-		if (c->state != TN_ON_QUEUED) {         /* dropped meanwhile */
-			pthread_mutex_unlock(&on->mu);
-			continue;
-		}
-		c->state = TN_ON_COMPILING;
+		for (int i = 0; !on->quit && i < on->nc && !c; i++)
+			if (on->c[i].state == TN_ON_QUEUED)
+				c = &on->c[i];
+		if (c)
+			c->state = TN_ON_COMPILING;
 		pthread_mutex_unlock(&on->mu);
+		if (!c)
+			return NULL;
 		t0 = tn_now_s();
 		memset(&prog, 0, sizeof prog);
 		bad = rt_compile(c->src, on->pb.fam->tmpl, on->arch, NULL, 0, &prog, why, sizeof why);
 		pthread_mutex_lock(&on->mu);
 		on->compile_s += tn_now_s() - t0;
-		free(c->src);
-		c->src = NULL;
 		if (c->state == TN_ON_DROPPED) {        /* while it compiled */
 			rt_prog_free(&prog);
 		} else if (bad) {
@@ -126,7 +125,6 @@ static void *compiler(void *p)
 		}
 		pthread_mutex_unlock(&on->mu);
 	}
-	return NULL;
 }
 
 /* Adds configuration k as a candidate, with its kept source, where the
@@ -163,6 +161,39 @@ static int take(struct tn_online *on, struct db *d, const struct kept *k, double
 	return 1;
 }
 
+/* db_each_online's walk: an earlier run's records become the candidates. */
+struct learned {
+	struct tn_online *on;
+	struct db *d;
+	const struct tn_limits *lim;
+};
+
+static int learned_one(void *p, const char *params, double ms, const char *hash)
+{
+	struct learned *a = p;
+	struct kept k;
+	char e[256];
+	memset(&k, 0, sizeof k);
+	if (tn_config_parse(a->d, a->on->pb.fam, params, k.v, NULL, e, sizeof e) ||
+	    strlen(hash) != 16)
+		return 0;
+	snprintf(k.hash, sizeof k.hash, "%s", hash);
+	snprintf(k.from, sizeof k.from, "an earlier run's online tuning on this GPU, %.4f ms", ms);
+	take(a->on, a->d, &k, 1, a->lim);
+	return a->on->nc >= 2 ? -1 : 0;        /* -1: enough */
+}
+
+/* Candidates from the online records of db d (learned: 1 taken). */
+static int resume(struct tn_online *on, struct db *d, const struct tn_limits *lim, char *err,
+		  size_t n)
+{
+	struct learned a = { on, d, lim };
+	struct db_kin q = { on->pb.fam->name, on->pb.prec, on->device, on->arch, on->pb.r, 0 };
+	if (!d || !*on->device)
+		return FDT_OK;
+	return db_each_online(d, &q, on->pb.nx, on->pb.ny, on->pb.nz, learned_one, &a, err, n) > 0;
+}
+
 int tn_on_open(struct db *d, const struct tn_problem *pb, const char *device, const char *arch,
 	       const struct tn_on_opts *o, struct tn_online **out, char *err, size_t n)
 {
@@ -181,6 +212,8 @@ int tn_on_open(struct db *d, const struct tn_problem *pb, const char *device, co
 	}
 	on->pb = *pb;
 	snprintf(on->device, sizeof on->device, "%s", device ? device : "");
+	snprintf(on->dev.name, sizeof on->dev.name, "%s", on->device);
+	snprintf(on->dev.arch, sizeof on->dev.arch, "%s", arch);
 	snprintf(on->arch, sizeof on->arch, "%s", arch);
 	on->tries = o && o->tries > 0 ? o->tries : TN_ON_TRIES;
 	if (on->tries > TN_ON_TRIES_MAX)
@@ -193,6 +226,16 @@ int tn_on_open(struct db *d, const struct tn_problem *pb, const char *device, co
 		lim = *o->lim;
 	else
 		tn_limits_of_arch(arch, &lim);
+	/* what an earlier run learned comes first: then it starts tuned */
+	if (resume(on, o ? o->learned : NULL, &lim, err, n) || (!on->nc && resume(on, d, &lim, err, n))) {
+		tn_on_close(on);
+		return FDT_FAIL;
+	}
+	if (on->nc) {
+		on->resumed = 1;
+		on->tries = on->tries < 2 ? on->tries : 2;
+		goto start;
+	}
 	memset(&w, 0, sizeof w);
 	w.d = d;
 	w.pb = pb;
@@ -217,32 +260,36 @@ int tn_on_open(struct db *d, const struct tn_problem *pb, const char *device, co
 	}
 	tn_seeds_free(&s);
 	free(w.k);
-	if (on->nc && pthread_create(&on->th, NULL, compiler, on)) {
-		/* no thread: the candidates stay queued and the default runs */
+start:
+	/* a thread a candidate, within half the processors (the program runs
+	 * on the others), so that the last is built about when the first is */
+	{
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN) / 2;
+		int want_th = on->nc < cpus ? on->nc : cpus > 1 ? (int)cpus : 1;
+		while (on->nth < want_th && !pthread_create(&on->th[on->nth], NULL, compiler, on))
+			on->nth++;
+		on->threads = on->nth;
+	}
+	if (on->nc && !on->nth)         /* no thread: the default runs every step */
 		for (int i = 0; i < on->nc; i++) {
 			on->c[i].state = TN_ON_FAILED;
 			snprintf(on->c[i].why, sizeof on->c[i].why, "no thread to compile it");
 		}
-	} else {
-		on->running = on->nc > 0;
-	}
 	*out = on;
 	return FDT_OK;
 }
 
 void tn_on_join(struct tn_online *on)
 {
-	if (on && on->running) {
-		pthread_join(on->th, NULL);
-		on->running = 0;
-	}
+	for (; on && on->nth > 0; on->nth--)
+		pthread_join(on->th[on->nth - 1], NULL);
 }
 
 void tn_on_close(struct tn_online *on)
 {
 	if (!on)
 		return;
-	if (on->running) {
+	if (on->nth) {
 		pthread_mutex_lock(&on->mu);
 		on->quit = 1;
 		pthread_mutex_unlock(&on->mu);

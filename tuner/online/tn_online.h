@@ -11,6 +11,7 @@
  *   tn_online.c       the candidates, and their compiles in the background
  *   tn_online_pick.c  which kernel each time step runs, until one is chosen
  *   tn_online_run.c   a time step on the GPU: validation, launch, timing
+ *   tn_online_save.c  what was learned, kept as a sweep's records
  *
  * The time loop asks tn_on_next which kernel to launch (a candidate, or
  * TN_ON_DEFAULT: the user's own), validates a candidate once before its
@@ -48,7 +49,7 @@ struct tn_on_cand {
 	char hash[17];          /* its kept source's */
 	char from[320];         /* the record it comes from: device and size */
 	double score;           /* the transfer's */
-	char *src;              /* the kept source (freed once compiled) */
+	char *src;              /* the kept source (kept with the records, tn_on_save) */
 	struct rt_prog prog;    /* its code, once BUILT */
 	struct rt_kernel *kern; /* loaded at its first turn (tn_online_run.c) */
 	unsigned grid[3], block[3];
@@ -63,6 +64,8 @@ struct tn_on_opts {
 	int cands;              /* candidates to take, 1..TN_ON_MAX (0: TN_ON_CANDS) */
 	int tries;              /* timings of each kernel, 1..TN_ON_TRIES_MAX (0: TN_ON_TRIES) */
 	const struct tn_limits *lim;    /* what the device allows (NULL: its arch's) */
+	struct db *learned;     /* NULL, or a database whose online records of the
+				 * problem (db_each_online) are consulted before d's */
 };
 
 struct tn_online {
@@ -70,16 +73,19 @@ struct tn_online {
 	char device[256], arch[64];
 	int nc, tries;
 	struct tn_on_cand c[TN_ON_MAX];
+	struct rt_dev dev;      /* the GPU, as far as known (name "" where none) */
+	int resumed;            /* 1: the candidates are what an earlier run learned */
+	char kept[512];         /* where what was learned was kept, or why not */
 	int seeds, kin;         /* configurations ranked, and the relatives they come from */
 	int nosrc, unfit, damaged;      /* of those ranked above the last candidate: without
 					 * a kept source, that the device cannot run, whose
 					 * kept source could not be read or is not the one
 					 * recorded */
-	/* the compile thread; mu guards every candidate's state, prog and why */
-	pthread_t th;
+	/* the compile threads; mu guards every candidate's state, prog and why */
+	pthread_t th[TN_ON_MAX];
+	int nth, threads, quit; /* threads running, and started */
 	pthread_mutex_t mu;
-	int running, quit;
-	double compile_s;       /* the thread's wall time compiling */
+	double compile_s;       /* the threads' wall time compiling, summed */
 	/* the choice (tn_online_pick.c) */
 	int turn;               /* the kernel tn_on_next gave last */
 	int nd;                 /* timings of the default */
@@ -87,6 +93,7 @@ struct tn_online {
 	int chosen;             /* TN_ON_DEFAULT or a candidate, once settled */
 	int settled;
 	long long steps, steps_tuning;  /* steps asked for; of them before the choice */
+	long long steps_waiting;        /* of those, before a candidate could be tried */
 	double cost_ms;         /* the tuning's time: each tried step over the chosen's */
 	struct rt_timer *timer; /* tn_on_step's */
 	int ordinal;            /* the GPU the program runs on (tn_on_open: 0) */
@@ -94,7 +101,10 @@ struct tn_online {
 };
 
 /* Takes pb's candidates for device (its name, "" when unknown) and arch
- * from d, and starts compiling them on a thread. 0 with *on set (its
+ * from d, and starts compiling them on a thread. Where o->learned or d
+ * holds online records of pb on the device (an earlier run's, tn_on_save),
+ * the candidates are those, fastest first, at most 2, timed twice each:
+ * the run starts tuned. 0 with *on set (its
  * candidates may be none: then tn_on_next always gives the default);
  * FDT_FAIL with err set where the kin cannot be read or memory is out. */
 int tn_on_open(struct db *d, const struct tn_problem *pb, const char *device, const char *arch,
@@ -120,6 +130,8 @@ void tn_on_drop(struct tn_online *on, int i, const char *why);
 void tn_on_timed(struct tn_online *on, int i, double ms);
 /* The median of kernel i's timings so far, or -1 without any. */
 double tn_on_median(const struct tn_online *on, int i);
+/* The fastest median among the candidates timed, or NAN. */
+double tn_on_best(const struct tn_online *on);
 /* What was tried, what won, and what the tuning cost, as text. */
 void tn_on_report(struct tn_online *on, FILE *out);
 
@@ -146,6 +158,13 @@ struct tn_on_call {
  * every step. 0; FDT_USAGE for a call without fields or kernel; FDT_FAIL where
  * the program's own kernel failed (err says so). */
 int tn_on_step(struct tn_online *on, const struct tn_on_call *k, char *err, size_t n);
+/* tn_online_save.c. Keeps what the settled tuning on learned in the
+ * database at path (made where missing), as the records of a sweep whose
+ * cmdline is DB_ONLINE_CMD and cmdline. 0; FDT_NOMATCH (err says why)
+ * where there is nothing to keep (no GPU, not settled); FDT_FAIL with err
+ * on a database error. */
+int tn_on_save(struct tn_online *on, const char *path, const char *cmdline, char *err,
+	       size_t n);
 /* The span of a field at p that the kernel ABI lets pb's kernels touch,
  * in elements: lead before interior point (0,0,0), len in all; its start
  * keeps p's alignment modulo 256 bytes. */

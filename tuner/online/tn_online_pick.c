@@ -37,6 +37,17 @@ double tn_on_median(const struct tn_online *on, int i)
 	return i == TN_ON_DEFAULT ? median(on->dms, on->nd) : median(on->c[i].ms, on->c[i].nt);
 }
 
+double tn_on_best(const struct tn_online *on)
+{
+	double best = NAN;
+	for (int i = 0; i < on->nc; i++) {
+		double m = on->c[i].state == TN_ON_VALID ? tn_on_median(on, i) : -1;
+		if (m > 0 && !(m >= best))
+			best = m;
+	}
+	return best;
+}
+
 /* Timings kernel i has (a large number for a candidate out of the race). */
 static int timings(const struct tn_online *on, int i)
 {
@@ -100,6 +111,12 @@ int tn_on_next(struct tn_online *on)
 			settle(on);
 			pick = on->chosen;
 		}
+	}
+	if (pick == TN_ON_DEFAULT && !on->settled && on->steps_waiting == on->steps_tuning - 1) {
+		int any = 0;            /* nothing tried yet: waiting for a compile */
+		for (int i = 0; i < on->nc; i++)
+			any |= on->c[i].state == TN_ON_VALID || on->c[i].state == TN_ON_DROPPED;
+		on->steps_waiting += !any;
 	}
 	pthread_mutex_unlock(&on->mu);
 	return on->turn = pick;
@@ -178,12 +195,18 @@ void tn_on_report(struct tn_online *on, FILE *out)
 			fprintf(out, "       %.400s\n", c->why);
 	}
 	if (on->settled)
-		fprintf(out, "chosen: %s after %lld step(s); the tuning cost %.3f ms over those "
-			"steps against the chosen kernel's median, and %.1f s of compiles on a "
-			"background thread\n", on->chosen == TN_ON_DEFAULT ? "the default" :
-			on->c[on->chosen].params, on->steps_tuning, on->cost_ms, on->compile_s);
+		fprintf(out, "chosen: %s after %lld step(s), %lld of them before a candidate was "
+			"built; the tuning cost %.3f ms over those steps against the chosen kernel's "
+			"median, and %.1f s of compiles on %d background thread(s)\n",
+			on->chosen == TN_ON_DEFAULT ? "the default" : on->c[on->chosen].params,
+			on->steps_tuning, on->steps_waiting, on->cost_ms, on->compile_s, on->threads);
 	else
 		fprintf(out, "not settled after %lld step(s): %.1f s of compiles so far\n",
 			on->steps_tuning, on->compile_s);
+	if (on->resumed)
+		fprintf(out, "the candidates were what an earlier run learned for this problem "
+			"on this GPU\n");
+	if (*on->kept)
+		fprintf(out, "what was learned: %s\n", on->kept);
 	pthread_mutex_unlock(&on->mu);
 }
