@@ -100,6 +100,14 @@ $(B)/tn_defaults: $(B)/tuner/fam/tn_defaults.o $(CORE_O)
 $(B)/db/fdt_defaults.h: $(B)/tn_defaults
 	./$< > $@.tmp && mv $@.tmp $@
 $(B)/db/fdt_lib.o: $(B)/db/fdt_defaults.h
+# online tuning's validation kernel (templates/cmp.m4) as C strings
+$(B)/tn_cmp_gen: $(B)/tuner/online/tn_cmp_gen.o $(CORE_O)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/tuner/online/tn_cmp_gen.o: CPPFLAGS += -DTN_CMP_BS=256
+$(B)/tuner/online/tn_cmp_src.h: $(B)/tn_cmp_gen templates/cmp.m4 templates/lib.m4
+	./$< > $@.tmp && mv $@.tmp $@
+$(B)/tuner/online/tn_online_run.o: $(B)/tuner/online/tn_cmp_src.h
+$(B)/tuner/online/tn_online_run.o: private CPPFLAGS += -I$(B)/tuner/online -DTN_CMP_BS=256
 $(B)/db/fdt_lib.o: private CPPFLAGS += -I$(B)/db
 
 # The installed fdtune: the objects of ./fdtune, but gen.o compiled to find

@@ -108,6 +108,9 @@ static void shipped_candidates(void **st)
 			assert_non_null(c->src);        /* kept with the records */
 		}
 		assert_true(on->compile_s > 0);
+		/* the validation's comparison kernel, built first */
+		assert_int_equal(on->cmp_state, 2);
+		assert_non_null(on->cmp_prog.code);
 		tn_on_close(on);
 	}
 }
@@ -142,7 +145,7 @@ static void damaged_sources(void **st)
 	(void)st;
 	if (access(shipped(), R_OK))
 		skip();
-	on = opened(shipped(), problem("iso3dfd", 8, 800, 240, 160), "NVIDIA H100 80GB HBM3");
+	on = opened_j(shipped(), problem("iso3dfd", 8, 800, 240, 160), "NVIDIA H100 80GB HBM3", 0);
 	assert_true(on->nc >= 3);
 	snprintf(h1, sizeof h1, "%s", on->c[0].hash);
 	snprintf(h2, sizeof h2, "%s", on->c[1].hash);
@@ -183,6 +186,25 @@ static void damaged_sources(void **st)
 	for (int k = 0; k < 10; k++)
 		assert_int_not_equal(tn_on_next(on), 0);
 	tn_on_close(on);
+}
+
+/* The comparison kernel compiles for both precisions, and its source is
+ * the generated one (DO NOT EDIT). */
+static void cmp_kernel(void **st)
+{
+	(void)st;
+	for (int dbl = 0; dbl < 2; dbl++) {
+		struct rt_prog p;
+		const char *arch = strcmp(rt_platform(), "nvidia") ? rt_default_arch() : "sm_90";
+		assert_non_null(strstr(tn_on_cmp_src(dbl), "DO NOT EDIT"));
+		assert_non_null(strstr(tn_on_cmp_src(dbl), dbl ? "typedef double fd_real"
+							   : "typedef float fd_real"));
+		memset(&p, 0, sizeof p);
+		if (rt_compile(tn_on_cmp_src(dbl), "cmp.m4", arch, NULL, 0, &p, err, sizeof err))
+			fail_msg("cmp.m4, dbl %d: %s\n%s", dbl, err, p.log ? p.log : "");
+		assert_non_null(p.code);
+		rt_prog_free(&p);
+	}
 }
 
 /* An online tuning of three candidates, made by hand (no database). */
@@ -529,6 +551,7 @@ int main(void)
 		cmocka_unit_test(validation_first),
 		cmocka_unit_test(nothing_to_try),
 		cmocka_unit_test(compare_checks),
+		cmocka_unit_test(cmp_kernel),
 		cmocka_unit_test(step_without_gpu),
 		cmocka_unit_test(shipped_candidates),
 		cmocka_unit_test(other_model),

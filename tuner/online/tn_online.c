@@ -89,6 +89,26 @@ static int walk(void *q, int (*fn)(void *ctx, const struct db_related_row *row),
 static void *compiler(void *p)
 {
 	struct tn_online *on = p;
+	int mine;
+	/* the first thread builds the validation's comparison kernel first */
+	pthread_mutex_lock(&on->mu);
+	if ((mine = on->cmp_state == 0))
+		on->cmp_state = 1;
+	pthread_mutex_unlock(&on->mu);
+	if (mine) {
+		struct rt_prog prog;
+		char why[512];
+		double t0 = tn_now_s();
+		memset(&prog, 0, sizeof prog);
+		if (rt_compile(tn_on_cmp_src(tn_elem_size(&on->pb) == 8), "cmp.m4", on->arch, NULL, 0,
+			       &prog, why, sizeof why))
+			rt_prog_free(&prog);    /* the host compares instead */
+		pthread_mutex_lock(&on->mu);
+		on->cmp_prog = prog;
+		on->cmp_state = 2;
+		on->compile_s += tn_now_s() - t0;
+		pthread_mutex_unlock(&on->mu);
+	}
 	for (;;) {
 		struct tn_on_cand *c = NULL;
 		struct rt_prog prog;
@@ -303,6 +323,11 @@ void tn_on_close(struct tn_online *on)
 	}
 	if (on->timer)
 		rt_timer_free(on->timer);
+	if (on->res)
+		tn_on_release(on);
+	if (on->cmp)
+		rt_unload(on->cmp);
+	rt_prog_free(&on->cmp_prog);
 	pthread_mutex_destroy(&on->mu);
 	free(on);
 }

@@ -88,11 +88,12 @@ int tn_on_next(struct tn_online *on)
 	pthread_mutex_lock(&on->mu);
 	for (int i = 0; i < on->nc; i++) {
 		enum tn_on_state s = on->c[i].state;
-		if (s == TN_ON_BUILT) {         /* validated before anything else */
+		if (s == TN_ON_BUILT && on->cmp_state != 1) {  /* validated before anything else,
+								 * once the comparison is built */
 			pthread_mutex_unlock(&on->mu);
 			return on->turn = i;
 		}
-		busy |= s == TN_ON_QUEUED || s == TN_ON_COMPILING;
+		busy |= s == TN_ON_QUEUED || s == TN_ON_COMPILING || s == TN_ON_BUILT;
 	}
 	/* the fewest timings, in turn from the kernel after the last (slot
 	 * i + 1 holds kernel i, the default's is 0) */

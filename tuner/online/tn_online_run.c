@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #include "fdt_rc.h"
 #include "tn_online.h"
+#include "tn_cmp_src.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -99,51 +100,142 @@ int tn_on_compare(const struct tn_problem *pb, const struct fd_grid *g, const vo
 	return FDT_OK;
 }
 
+/* The comparison on the GPU (templates/cmp.m4, tn_cmp_src.h): the span's
+ * largest interior |a|, then the bad elements; 0 with *bad, *first (the
+ * first bad element from point (0,0,0)), *big and *worst; 1 with why where
+ * it could not run. */
+static int compare_gpu(struct tn_online *on, const struct fd_grid *g, void *a, void *b,
+		       long long lead, long long len, int poisoned, unsigned long long *bad,
+		       long long *first, double *big, double *worst, char *why, size_t n)
+{
+	struct { long long len, lead, slice; int ld, nx, ny, nz, mode, poisoned; float tol; } q = {
+		len, lead, g->slice, g->ld, g->nx, g->ny, g->nz, 0, poisoned,
+		tn_elem_size(&on->pb) == 8 ? 1e-10f : 1e-4f };
+	unsigned long long res[4] = { 0, ~0ULL, 0, 0 };
+	const long long rows = (len + g->ld - 1) / g->ld;
+	unsigned grid[3] = { (unsigned)((g->ld + TN_CMP_BS - 1) / TN_CMP_BS),
+			     (unsigned)(rows < 65535 ? rows : 65535), 1 }, block[3] = { TN_CMP_BS, 1, 1 };
+	void *args[] = { &a, &b, &q, &on->res };
+	float f;
+	grid[2] = (unsigned)((rows + grid[1] - 1) / grid[1]);
+	if (rt_upload(on->res, res, sizeof res, why, n))
+		return FDT_FAIL;
+	for (q.mode = 0; q.mode < 2; q.mode++)
+		if (rt_launch(on->cmp, grid, block, args, why, n))
+			return FDT_FAIL;
+	if (rt_download(res, on->res, sizeof res, why, n))
+		return FDT_FAIL;
+	*bad = res[0];
+	*first = (long long)res[1] - lead;
+	memcpy(&f, &(unsigned){ (unsigned)res[2] }, sizeof f);
+	*big = f;
+	memcpy(&f, &(unsigned){ (unsigned)res[3] }, sizeof f);
+	*worst = f;
+	return FDT_OK;
+}
+
+/* The scratch fields of the validations, as large as the call's spans:
+ * made at the first, released once the choice is made. */
+static int scratch(struct tn_online *on, const struct tn_on_call *k, const long long *len,
+		   char *why, size_t n)
+{
+	const int es = tn_elem_size(&on->pb);
+	for (int f = 0; f < k->nf; f++)
+		if (on->slen[f] < len[f]) {
+			if (on->sa[f])
+				rt_free(on->sa[f]);
+			if (on->sb[f])
+				rt_free(on->sb[f]);
+			on->sa[f] = on->sb[f] = NULL;
+			on->slen[f] = 0;
+			if (rt_alloc(&on->sa[f], (size_t)(len[f] * es), why, n) ||
+			    rt_alloc(&on->sb[f], (size_t)(len[f] * es), why, n))
+				return FDT_FAIL;
+			on->slen[f] = len[f];
+		}
+	return !on->res && rt_alloc(&on->res, 4 * sizeof(unsigned long long), why, n);
+}
+
+void tn_on_release(struct tn_online *on)
+{
+	for (int f = 0; f < TN_ON_FIELDS; f++) {
+		if (on->sa[f])
+			rt_free(on->sa[f]);
+		if (on->sb[f])
+			rt_free(on->sb[f]);
+		on->sa[f] = on->sb[f] = NULL;
+		on->slen[f] = 0;
+	}
+	if (on->res)
+		rt_free(on->res);
+	on->res = NULL;
+}
+
 /* Validates candidate i against the user's kernel on scratch copies of the
- * fields. 0, or 1 with why (what was wrong, or what could not be done). */
+ * fields, compared on the GPU where the comparison kernel was built (else
+ * on the host, tn_on_compare). 0, or 1 with why (what was wrong, or what
+ * could not be done). */
 static int validate(struct tn_online *on, int i, const struct tn_on_call *k, char *why, size_t n)
 {
 	const int es = tn_elem_size(&on->pb), poison = !reads_out(on, i);
-	void *a[TN_ON_FIELDS] = { 0 }, *b[TN_ON_FIELDS] = { 0 };
 	void *pa[TN_ON_FIELDS], *pb[TN_ON_FIELDS];
 	void *ha = NULL, *hb = NULL;
 	long long lead[TN_ON_FIELDS], len[TN_ON_FIELDS];
 	int rc = FDT_FAIL;
 
+	for (int f = 0; f < k->nf; f++)
+		tn_on_span(&on->pb, k->g, k->fields[f], &lead[f], &len[f]);
+	if (scratch(on, k, len, why, n))
+		return FDT_FAIL;
 	for (int f = 0; f < k->nf; f++) {
 		const char *p = k->fields[f];
-		tn_on_span(&on->pb, k->g, p, &lead[f], &len[f]);
-		if (rt_alloc(&a[f], (size_t)(len[f] * es), why, n) ||
-		    rt_alloc(&b[f], (size_t)(len[f] * es), why, n) ||
-		    rt_copy(a[f], p - lead[f] * es, (size_t)(len[f] * es), why, n) ||
-		    (f == 0 && poison ? rt_fill(b[f], 0xff, (size_t)(len[f] * es), why, n) :
-		     rt_copy(b[f], p - lead[f] * es, (size_t)(len[f] * es), why, n)))
-			goto out;
-		pa[f] = (char *)a[f] + lead[f] * es;
-		pb[f] = (char *)b[f] + lead[f] * es;
+		if (rt_copy(on->sa[f], p - lead[f] * es, (size_t)(len[f] * es), why, n) ||
+		    (f == 0 && poison ? rt_fill(on->sb[f], 0xff, (size_t)(len[f] * es), why, n) :
+		     rt_copy(on->sb[f], p - lead[f] * es, (size_t)(len[f] * es), why, n)))
+			return FDT_FAIL;
+		pa[f] = (char *)on->sa[f] + lead[f] * es;
+		pb[f] = (char *)on->sb[f] + lead[f] * es;
 	}
-	if (k->dflt(k->ctx, pa)) {
-		snprintf(why, n, "the program's kernel failed on the copies");
-		goto out;
+	if (k->dflt(k->ctx, pa))
+		return snprintf(why, n, "the program's kernel failed on the copies"), FDT_FAIL;
+	if (launch(on, i, pb, k, why, n))
+		return FDT_FAIL;
+	if (!on->cmp && on->cmp_prog.code && rt_load(&on->cmp_prog, "fdt_cmp", &on->cmp, why, n))
+		on->cmp = NULL;         /* the host compares */
+	if (on->cmp) {
+		unsigned long long bad;
+		long long first;
+		double big, worst;
+		if (compare_gpu(on, k->g, on->sa[0], on->sb[0], lead[0], len[0], poison, &bad, &first,
+				&big, &worst, why, n))
+			return FDT_FAIL;
+		if (!bad)
+			return FDT_OK;
+		snprintf(why, n, "%llu elements wrong, the first %lld elements from point (0,0,0); "
+			 "the largest interior |difference| from the program's kernel %.3g, over "
+			 "the tolerance %.1g x %.3g, or an element outside the interior written",
+			 bad, first, worst, es == 8 ? 1e-10 : 1e-4, big);
+		return FDT_FAIL;
 	}
-	if (launch(on, i, pb, k, why, n) || rt_sync(why, n))
-		goto out;
+	if (rt_sync(why, n))
+		return FDT_FAIL;
 	if (!(ha = malloc((size_t)(len[0] * es))) || !(hb = malloc((size_t)(len[0] * es)))) {
 		snprintf(why, n, "out of memory for the comparison");
 		goto out;
 	}
-	if (rt_download(ha, a[0], (size_t)(len[0] * es), why, n) ||
-	    rt_download(hb, b[0], (size_t)(len[0] * es), why, n))
+	if (rt_download(ha, on->sa[0], (size_t)(len[0] * es), why, n) ||
+	    rt_download(hb, on->sb[0], (size_t)(len[0] * es), why, n))
 		goto out;
 	rc = tn_on_compare(&on->pb, k->g, ha, hb, lead[0], len[0], poison, why, n);
 out:
 	free(ha);
 	free(hb);
-	for (int f = 0; f < k->nf; f++) {
-		rt_free(a[f]);
-		rt_free(b[f]);
-	}
 	return rc;
+}
+
+const char *tn_on_cmp_src(int dbl)
+{
+	return dbl ? tn_cmp_src64 : tn_cmp_src32;
 }
 
 /* Loads candidate i's code and gives its launches their dynamic LDS. */
@@ -230,5 +322,7 @@ int tn_on_step(struct tn_online *on, const struct tn_on_call *k, char *err, size
 		return snprintf(err, n, "online step: the program's own kernel failed"), FDT_FAIL;
 	if (timed && !rt_timer_stop(on->timer, &ms, why, sizeof why))
 		tn_on_timed(on, i, ms);
+	if (on->settled && on->res)
+		tn_on_release(on);      /* no validation is left */
 	return FDT_OK;
 }
