@@ -162,7 +162,8 @@ int fdtune_online_step(fdtune_online *ot, void *const *fields, int nfields, cons
  * (each may be NULL); else 0. */
 int fdtune_online_settled(fdtune_online *ot, struct fdtune_config *cfg, long long *steps,
 			  long long *waited);
-/* What was tried, what won, and what the tuning cost, as text on out. */
+/* What was tried, what won, and what the tuning cost, as text on out
+ * (NULL: stdout). */
 void fdtune_online_report(fdtune_online *ot, FILE *out);
 /* Stops the compiles and frees ot (NULL is allowed). */
 void fdtune_online_close(fdtune_online *ot);

@@ -201,8 +201,8 @@ int fdtune_online_settled(fdtune_online *ot, struct fdtune_config *cfg, long lon
 
 void fdtune_online_report(fdtune_online *ot, FILE *out)
 {
-	if (ot && out)
-		tn_on_report(ot->on, out);
+	if (ot)
+		tn_on_report(ot->on, out ? out : stdout);
 }
 
 void fdtune_online_close(fdtune_online *ot)

@@ -136,8 +136,8 @@ static void *compiler(void *p)
 			const char *e = prog.log ? strstr(prog.log, "error") : NULL;
 			int len = e ? (int)strcspn(e, "\n") : 0;
 			c->state = TN_ON_FAILED;
-			snprintf(c->why, sizeof c->why, "compile: %s%s%.*s", why, e ? ": " : "", len,
-				 e ? e : "");
+			snprintf(c->why, sizeof c->why, "compile: %.300s%s%.*s", why, e ? ": " : "",
+				 len < 180 ? len : 180, e ? e : "");
 			rt_prog_free(&prog);
 		} else {
 			c->prog = prog;

@@ -155,6 +155,7 @@ void tn_on_timed(struct tn_online *on, int i, double ms)
 {
 	if (on->settled || !(ms > 0) || !isfinite(ms))
 		return;
+	pthread_mutex_lock(&on->mu);
 	if (i == TN_ON_DEFAULT) {
 		if (on->nd < TN_ON_TRIES_MAX)
 			on->dms[on->nd++] = ms;
@@ -162,6 +163,7 @@ void tn_on_timed(struct tn_online *on, int i, double ms)
 		   on->c[i].nt < TN_ON_TRIES_MAX) {
 		on->c[i].ms[on->c[i].nt++] = ms;
 	}
+	pthread_mutex_unlock(&on->mu);
 }
 
 static const char *const state_name[] = { "queued", "compiling", "built", "timed", "failed",
@@ -187,7 +189,7 @@ void tn_on_report(struct tn_online *on, FILE *out)
 	for (int i = 0; i < on->nc; i++) {
 		const struct tn_on_cand *c = &on->c[i];
 		double m = tn_on_median(on, i);
-		char tag[8];
+		char tag[16];
 		snprintf(tag, sizeof tag, "%s%d", on->settled && on->chosen == i ? "*" : "#", i + 1);
 		fprintf(out, "  %-4s %-10s %6d %10.4f %8.3f  %s, from %s\n", tag,
 			state_name[c->state], c->nt, m, ref > 0 && m > 0 ? m / ref : NAN, c->params,
