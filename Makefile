@@ -131,7 +131,7 @@ $(INST)/fdtune: $(filter-out $(B)/gen/gen.o,$(CORE_O)) $(INST)/gen.o $(TOOL_O) $
 # the man page (docs/fdtune.1) and the bash completion
 # (completion/fdtune.bash). INSTALLED lists every file install writes, for
 # uninstall.
-INSTALLED = include/fdtune.h include/fdtune.f90 lib/libfdtune.a lib/pkgconfig/fdtune.pc \
+INSTALLED = include/fdtune.h include/fdtune.f90 include/fdtune_tuning.f90 lib/libfdtune.a lib/pkgconfig/fdtune.pc \
   bin/fdtune $(addprefix share/fdtune/templates/,$(notdir $(wildcard templates/*.m4 templates/*.h))) \
   lib/cmake/fdtune/fdtuneConfig.cmake lib/cmake/fdtune/fdtuneConfigVersion.cmake \
   share/man/man1/fdtune.1 share/bash-completion/completions/fdtune
@@ -141,6 +141,7 @@ install: $(B)/libfdtune.a $(INST)/fdtune
 	  $(PREFIX)/share/man/man1 $(PREFIX)/share/bash-completion/completions
 	install -m 644 db/fdtune.h $(PREFIX)/include/fdtune.h
 	install -m 644 db/fdtune.f90 $(PREFIX)/include/fdtune.f90
+	install -m 644 db/fdtune_tuning.f90 $(PREFIX)/include/fdtune_tuning.f90
 	install -m 644 $(B)/libfdtune.a $(PREFIX)/lib/libfdtune.a
 	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: fdtune\nDescription: best tuned stencil configurations from an fdtune database\nVersion: $(VERSION)\nRequires.private: sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lfdtune -lsqlite3\nLibs.private: %s\n' \
 	  '$(PREFIX)' '$(ONLINE_LIBS)' > $(PREFIX)/lib/pkgconfig/fdtune.pc

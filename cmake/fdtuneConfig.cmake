@@ -13,6 +13,8 @@
 #   fdtune_EXECUTABLE       the installed fdtune command
 #   fdtune_FORTRAN_MODULE   the source of Fortran module fdtune (libfdtune's
 #                           interface); add it to a Fortran target's sources
+#   fdtune_FORTRAN_ONLINE_MODULE  the source of module fdtune_tuning (online
+#                           tuning), after it; link fdtune::online
 #   fdtune_add_kernels()    tuned kernels exported from a database at build
 #                           time and compiled into a target:
 #
@@ -71,7 +73,9 @@ endif()
 
 set(fdtune_EXECUTABLE "${_fdtune_prefix}/bin/fdtune")
 set(fdtune_FORTRAN_MODULE "${_fdtune_prefix}/include/fdtune.f90")
+set(fdtune_FORTRAN_ONLINE_MODULE "${_fdtune_prefix}/include/fdtune_tuning.f90")
 foreach(_fdtune_file IN ITEMS "${fdtune_EXECUTABLE}" "${fdtune_FORTRAN_MODULE}"
+        "${fdtune_FORTRAN_ONLINE_MODULE}"
         "${_fdtune_prefix}/lib/libfdtune.a")
   if(NOT EXISTS "${_fdtune_file}")
     set(fdtune_FOUND FALSE)

@@ -12,6 +12,9 @@
 !   s  = fdtune_string(c%params)     ! a C string field as a Fortran string
 !   call fdtune_close(db)
 !
+! Online tuning is module fdtune_tuning (fdtune_tuning.f90, beside this
+! file), apart so that a program of lookups links only SQLite.
+!
 ! Functions return 0 on success, else a nonzero status with the message in
 ! err (optional). `make install` puts this source in PREFIX/include; compile
 ! it with the program, as .mod files differ between compilers and versions:
@@ -23,13 +26,14 @@ module fdtune
   private
   public :: fdtune_db, fdtune_config, fdtune_open, fdtune_close, fdtune_lookup, &
     fdtune_lookup_by, fdtune_param, fdtune_string
-  public :: FDTUNE_EXACT, FDTUNE_NEAREST, FDTUNE_DEFAULT
+  public :: FDTUNE_EXACT, FDTUNE_NEAREST, FDTUNE_DEFAULT, FDTUNE_ONLINE
   public :: FDTUNE_TIME, FDTUNE_ENERGY, FDTUNE_EDP
 
   ! enum fdtune_source: where a configuration came from
   integer(c_int), parameter :: FDTUNE_EXACT = 0    ! the best run for the device and problem
   integer(c_int), parameter :: FDTUNE_NEAREST = 1  ! the best run at the nearest size
   integer(c_int), parameter :: FDTUNE_DEFAULT = 2  ! nothing recorded: the family's default
+  integer(c_int), parameter :: FDTUNE_ONLINE = 3   ! chosen by online tuning
   ! enum fdtune_objective: what best means for fdtune_lookup_by
   integer(c_int), parameter :: FDTUNE_TIME = 0     ! the shortest median time
   integer(c_int), parameter :: FDTUNE_ENERGY = 1   ! the fewest joules a point

@@ -188,6 +188,30 @@ static void libfdtune_module(void **st)
 	}
 }
 
+/* Online tuning through the installed module fdtune_tuning, linked as `pkg-config
+ * --static` says, run with no GPU visible: the candidates are taken, every
+ * step runs the program's own kernel (a bind(C) function), the tuning
+ * settles on it (FDTUNE_DEFAULT), and a missing database is said. */
+static void online_module(void **st)
+{
+	char cmd[4096];
+	(void)st;
+	if (!have("gfortran") || !have("pkg-config")) {
+		print_message("gfortran or pkg-config is not installed\n");
+		skip();
+	}
+	assert_true(installed_ok);
+	snprintf(cmd, sizeof cmd, "cd %s && gfortran -std=f2008 -Wall -Wextra -Werror -I prefix/include "
+		 "prefix/include/fdtune.f90 prefix/include/fdtune_tuning.f90 '%s/tests/f90_online.f90' $(PKG_CONFIG_PATH=prefix/lib/pkgconfig "
+		 "pkg-config --static --libs fdtune) -o online 2>&1 && CUDA_VISIBLE_DEVICES= HIP_VISIBLE_DEVICES= "
+		 "FDTUNE_ONLINE_DB= ./online %s 2>&1", dir, root, db);
+	ok(cmd);
+	if (!strstr(out, "open 0\n") || !strstr(out, "calls 5\n") || !strstr(out, "settled T 2\n") ||
+	    !strstr(out, "online tuning of iso3dfd R=8 800x240x160 fp32") ||
+	    !strstr(out, "open 1 fdtune_online_open: no database at /nonexistent/x.db"))
+		fail_msg("%s printed:\n%s", cmd, out);
+}
+
 /* docs/export.md's Fortran: the libfdtune example, built with the installed module
  * and run, prints what the C library says; the commands that build a
  * Fortran program around an export (tests/cmake/fmain.f90 as main.f90)
@@ -232,6 +256,7 @@ int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(exported_modules), cmocka_unit_test(libfdtune_module),
+		cmocka_unit_test(online_module),
 		cmocka_unit_test(readme_fortran),
 	};
 	int rc;
