@@ -44,7 +44,7 @@ TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_hdata.c tuner/sweep/tn_hshare.c tun
 # online tuning in a user's run (tuner/online): libfdtune's, with the runtime;
 # what a program that calls it links besides SQLite (pkg-config --static)
 ONLINE = tuner/online/tn_online.c tuner/online/tn_online_pick.c tuner/online/tn_online_run.c \
-	tuner/online/tn_online_save.c \
+	tuner/online/tn_online_save.c tuner/online/tn_online_cmp.c \
 	tuner/online/fdt_online.c
 CORE_O = $(CORE:%.c=$(B)/%.o)
 ONLINE_LIBS = $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) -lz -lgomp -lpthread -lm
@@ -103,11 +103,10 @@ $(B)/db/fdt_lib.o: $(B)/db/fdt_defaults.h
 # online tuning's validation kernel (templates/cmp.m4) as C strings
 $(B)/tn_cmp_gen: $(B)/tuner/online/tn_cmp_gen.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-$(B)/tuner/online/tn_cmp_gen.o: CPPFLAGS += -DTN_CMP_BS=256
 $(B)/tuner/online/tn_cmp_src.h: $(B)/tn_cmp_gen templates/cmp.m4 templates/lib.m4
 	./$< > $@.tmp && mv $@.tmp $@
-$(B)/tuner/online/tn_online_run.o: $(B)/tuner/online/tn_cmp_src.h
-$(B)/tuner/online/tn_online_run.o: private CPPFLAGS += -I$(B)/tuner/online -DTN_CMP_BS=256
+$(B)/tuner/online/tn_online_cmp.o: $(B)/tuner/online/tn_cmp_src.h
+$(B)/tuner/online/tn_online_cmp.o: private CPPFLAGS += -I$(B)/tuner/online
 $(B)/db/fdt_lib.o: private CPPFLAGS += -I$(B)/db
 
 # The installed fdtune: the objects of ./fdtune, but gen.o compiled to find

@@ -6,7 +6,7 @@
  * runs on (its name and arch choose the candidates' ranking and compile
  * target, its limits which candidates can run), and hands the rest to
  * tn_on_open and tn_on_step. Once the choice is made, what was learned is
- * kept (tn_on_save) in the tuned database where this process may write it,
+ * kept (tn_on_save, on a thread of its own) in the tuned database where this process may write it,
  * else in the user's own companion (fdtune_online_db), which the next run's
  * fdtune_online_open and fdtune_lookup consult first.
  */
@@ -25,8 +25,37 @@ struct fdtune_online {
 	struct tn_online *on;
 	char keep[4096];        /* where what is learned goes; "": nowhere */
 	char cmdline[1024];     /* the program's, for the records */
-	int kept;               /* tn_on_save was called */
+	int kept;               /* 1: the keeping started, on thread saver */
+	pthread_t saver;
+	int saving;             /* saver runs or has not been joined */
 };
+
+/* Keeps what the settled tuning learned (thread saver: a database's
+ * commits would cost the program's time loop milliseconds). */
+static void *save(void *p)
+{
+	fdtune_online *t = p;
+	char e[512];
+	int rc = tn_on_save(t->on, t->keep, t->cmdline, e, sizeof e);
+	pthread_mutex_lock(&t->on->mu);
+	if (rc == FDT_OK)
+		snprintf(t->on->kept, sizeof t->on->kept, "kept in %.480s", t->keep);
+	else
+		snprintf(t->on->kept, sizeof t->on->kept, "not kept in %.200s: %.280s", t->keep, e);
+	pthread_mutex_unlock(&t->on->mu);
+	if (rc == FDT_FAIL)
+		fprintf(stderr, "fdtune online: %s; the run goes on\n", t->on->kept);
+	return NULL;
+}
+
+/* Waits for the keeping, where it started. */
+static void saved(fdtune_online *t)
+{
+	if (t->saving) {
+		pthread_join(t->saver, NULL);
+		t->saving = 0;
+	}
+}
 
 /* The program's command line, its words apart by spaces. */
 static void cmdline(char *buf, size_t n)
@@ -150,14 +179,8 @@ int fdtune_online_step(fdtune_online *ot, void *const *fields, int nfields, cons
 		if (!*ot->keep)
 			snprintf(ot->on->kept, sizeof ot->on->kept, "not kept: no database to keep "
 				 "it in (FDTUNE_ONLINE_DB is empty, or there is no HOME)");
-		else if ((rc = tn_on_save(ot->on, ot->keep, ot->cmdline, e, sizeof e)) == FDT_OK)
-			snprintf(ot->on->kept, sizeof ot->on->kept, "kept in %.480s", ot->keep);
-		else
-			snprintf(ot->on->kept, sizeof ot->on->kept, "not kept in %.200s: %.280s",
-				 ot->keep, e);
-		if (rc == FDT_FAIL)
-			fprintf(stderr, "fdtune online: %s; the run goes on\n", ot->on->kept);
-		rc = 0;
+		else if (!(ot->saving = !pthread_create(&ot->saver, NULL, save, ot)))
+			save(ot);       /* no thread: here, at once */
 	}
 	return rc ? FDT_FAIL : FDT_OK;
 }
@@ -201,14 +224,17 @@ int fdtune_online_settled(fdtune_online *ot, struct fdtune_config *cfg, long lon
 
 void fdtune_online_report(fdtune_online *ot, FILE *out)
 {
-	if (ot)
-		tn_on_report(ot->on, out ? out : stdout);
+	if (!ot)
+		return;
+	saved(ot);              /* the report says where it was kept */
+	tn_on_report(ot->on, out ? out : stdout);
 }
 
 void fdtune_online_close(fdtune_online *ot)
 {
 	if (!ot)
 		return;
+	saved(ot);
 	tn_on_close(ot->on);
 	free(ot);
 }

@@ -6,6 +6,7 @@
  * on every build; the header lives in the build tree.
  */
 #include "gen.h"
+#include "tn_online.h"
 
 #include <stdio.h>
 #include <stdlib.h>

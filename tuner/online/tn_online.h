@@ -36,6 +36,7 @@
 #define TN_ON_TRIES_MAX 32
 #define TN_ON_DEFAULT (-1)      /* tn_on_next: the user's own kernel */
 #define TN_ON_FIELDS 4          /* fields a kernel takes at most */
+#define TN_CMP_BS 256           /* threads a block of the comparison (cmp.m4) */
 
 /* A candidate's life: compiled in the background, then validated once by
  * the time loop, then timed; FAILED (compile) and DROPPED (load, launch or

@@ -20,7 +20,6 @@
 #define _GNU_SOURCE
 #include "fdt_rc.h"
 #include "tn_online.h"
-#include "tn_cmp_src.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -231,11 +230,6 @@ out:
 	free(ha);
 	free(hb);
 	return rc;
-}
-
-const char *tn_on_cmp_src(int dbl)
-{
-	return dbl ? tn_cmp_src64 : tn_cmp_src32;
 }
 
 /* Loads candidate i's code and gives its launches their dynamic LDS. */
