@@ -40,6 +40,28 @@ static const char kin_sql[] =
 	"      LEFT JOIN kept ON kept.config_id = rk.config_id"
 	" WHERE rk.nth <= ?4 ORDER BY rk.dm, rk.problem_id, rk.nth";
 
+/* Prepares sql on d and binds ?1 family, ?2 radius, ?3 precision of q and
+ * the integers ?4, ?5, ?6 of k[0..nk), then ?(4 + nk) and ?(5 + nk) q's
+ * device and arch: SQLite's status. */
+static int prepare(sqlite3 *h, const char *sql, const struct db_kin *q, const int *k, int nk,
+		   sqlite3_stmt **st)
+{
+	int src = sqlite3_prepare_v2(h, sql, -1, st, NULL);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_text(*st, 1, q->family, -1, SQLITE_STATIC);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_int(*st, 2, q->radius);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_text(*st, 3, q->precision, -1, SQLITE_STATIC);
+	for (int i = 0; i < nk && src == SQLITE_OK; i++)
+		src = sqlite3_bind_int(*st, 4 + i, k[i]);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_text(*st, 4 + nk, q->device ? q->device : "", -1, SQLITE_STATIC);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_text(*st, 5 + nk, q->arch ? q->arch : "", -1, SQLITE_STATIC);
+	return src;
+}
+
 int db_each_kin(struct db *d, const struct db_kin *q,
 				int (*fn)(void *ctx, const struct db_kin_row *row), void *ctx,
 				char *err, size_t n)
@@ -52,19 +74,7 @@ int db_each_kin(struct db *d, const struct db_kin *q,
 		return db_fail(err, n, "db_each_kin: a family, a radius and a precision are needed");
 	if (db_handle(d, &h, err, n))
 		return FDT_FAIL;
-	src = sqlite3_prepare_v2(h, kin_sql, -1, &st, NULL);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_text(st, 1, q->family, -1, SQLITE_STATIC);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_int(st, 2, q->radius);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_text(st, 3, q->precision, -1, SQLITE_STATIC);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_int(st, 4, q->k > 0 ? q->k : 1);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_text(st, 5, q->device ? q->device : "", -1, SQLITE_STATIC);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_text(st, 6, q->arch ? q->arch : "", -1, SQLITE_STATIC);
+	src = prepare(h, kin_sql, q, (const int[]){ q->k > 0 ? q->k : 1 }, 1, &st);
 	while (src == SQLITE_OK && !rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
 		struct db_kin_row w;
 		const char *p = (const char *)sqlite3_column_text(st, 0);
@@ -121,23 +131,7 @@ int db_each_online(struct db *d, const struct db_kin *q, int nx, int ny, int nz,
 		return db_fail(err, n, "db_each_online: a family, a precision and a device are needed");
 	if (db_handle(d, &h, err, n))
 		return FDT_FAIL;
-	src = sqlite3_prepare_v2(h, online_sql, -1, &st, NULL);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_text(st, 1, q->family, -1, SQLITE_STATIC);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_int(st, 2, q->radius);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_text(st, 3, q->precision, -1, SQLITE_STATIC);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_int(st, 4, nx);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_int(st, 5, ny);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_int(st, 6, nz);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_text(st, 7, q->device, -1, SQLITE_STATIC);
-	if (src == SQLITE_OK)
-		src = sqlite3_bind_text(st, 8, q->arch, -1, SQLITE_STATIC);
+	src = prepare(h, online_sql, q, (const int[]){ nx, ny, nz }, 3, &st);
 	while (src == SQLITE_OK && !rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *p = (const char *)sqlite3_column_text(st, 0);
 		const char *hs = (const char *)sqlite3_column_text(st, 2);

@@ -66,6 +66,31 @@ static int own_kernel(void *ctx, void *const *f)
 #endif
 }
 
+static int step(fdtune_online *ot, void **f, int nf, struct own *o);
+
+/* Runs n steps on fields f (a time step swaps next and prev), timed with
+ * events e0, e1 from the first to the last: their milliseconds in *ms. */
+static int steps_of(fdtune_online *ot, fd_real **f, int nf, struct own *o, int n,
+		    cudaEvent_t e0, cudaEvent_t e1, float *ms)
+{
+	void *p[3];
+	if (check(cudaEventRecord(e0, 0), "event"))
+		return 1;
+	for (int s = 0; s < n; s++) {
+		for (int a = 0; a < nf; a++)
+			p[a] = f[a];
+		if (step(ot, p, nf, o))
+			return 1;
+#ifdef k_STEP
+		fd_real *t = f[0];
+		f[0] = f[1];
+		f[1] = t;
+#endif
+	}
+	return check(cudaEventRecord(e1, 0), "event") || check(cudaEventSynchronize(e1), "sync") ||
+	       check(cudaEventElapsedTime(ms, e0, e1), "elapsed");
+}
+
 static int step(fdtune_online *ot, void **f, int nf, struct own *o)
 {
 	char err[512];
@@ -87,7 +112,6 @@ int main(int argc, char **argv)
 	struct fd_coef c;
 	struct own o;
 	fd_real *f[3] = { NULL, NULL, NULL };
-	void *p[3];
 	cudaEvent_t e0, e1;
 	float ms;
 	char err[1024];
@@ -144,38 +168,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (check(cudaEventCreate(&e0), "event") || check(cudaEventCreate(&e1), "event") ||
-	    check(cudaEventRecord(e0, 0), "event"))
-		return 1;
-	for (int s = 0; s < steps; s++) {
-		for (int a = 0; a < nf; a++)
-			p[a] = f[a];
-		if (step(ot, p, nf, &o))
-			return 1;
-#ifdef k_STEP
-		fd_real *t = f[0];
-		f[0] = f[1];
-		f[1] = t;
-#endif
-	}
-	if (check(cudaEventRecord(e1, 0), "event") || check(cudaEventSynchronize(e1), "sync") ||
-	    check(cudaEventElapsedTime(&ms, e0, e1), "elapsed"))
+	    steps_of(ot, f, nf, &o, steps, e0, e1, &ms))
 		return 1;
 	printf("loop: %d steps, %.3f ms, %.5f ms a step\n", steps, ms, ms / steps);
-	if (check(cudaEventRecord(e0, 0), "event"))
-		return 1;
-	for (int s = 0; s < after; s++) {
-		for (int a = 0; a < nf; a++)
-			p[a] = f[a];
-		if (step(ot, p, nf, &o))
-			return 1;
-#ifdef k_STEP
-		fd_real *t = f[0];
-		f[0] = f[1];
-		f[1] = t;
-#endif
-	}
-	if (check(cudaEventRecord(e1, 0), "event") || check(cudaEventSynchronize(e1), "sync") ||
-	    check(cudaEventElapsedTime(&ms, e0, e1), "elapsed"))
+	if (steps_of(ot, f, nf, &o, after, e0, e1, &ms))
 		return 1;
 	printf("after: %d steps, %.5f ms a step\n", after, ms / after);
 	if (ot) {

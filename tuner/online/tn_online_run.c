@@ -135,18 +135,23 @@ static int compare_gpu(struct tn_online *on, const struct fd_grid *g, void *a, v
 
 /* The scratch fields of the validations, as large as the call's spans:
  * made at the first, released once the choice is made. */
+static void unmake(struct tn_online *on, int f)
+{
+	if (on->sa[f])
+		rt_free(on->sa[f]);
+	if (on->sb[f])
+		rt_free(on->sb[f]);
+	on->sa[f] = on->sb[f] = NULL;
+	on->slen[f] = 0;
+}
+
 static int scratch(struct tn_online *on, const struct tn_on_call *k, const long long *len,
 		   char *why, size_t n)
 {
 	const int es = tn_elem_size(&on->pb);
 	for (int f = 0; f < k->nf; f++)
 		if (on->slen[f] < len[f]) {
-			if (on->sa[f])
-				rt_free(on->sa[f]);
-			if (on->sb[f])
-				rt_free(on->sb[f]);
-			on->sa[f] = on->sb[f] = NULL;
-			on->slen[f] = 0;
+			unmake(on, f);
 			if (rt_alloc(&on->sa[f], (size_t)(len[f] * es), why, n) ||
 			    rt_alloc(&on->sb[f], (size_t)(len[f] * es), why, n))
 				return FDT_FAIL;
@@ -157,14 +162,8 @@ static int scratch(struct tn_online *on, const struct tn_on_call *k, const long 
 
 void tn_on_release(struct tn_online *on)
 {
-	for (int f = 0; f < TN_ON_FIELDS; f++) {
-		if (on->sa[f])
-			rt_free(on->sa[f]);
-		if (on->sb[f])
-			rt_free(on->sb[f]);
-		on->sa[f] = on->sb[f] = NULL;
-		on->slen[f] = 0;
-	}
+	for (int f = 0; f < TN_ON_FIELDS; f++)
+		unmake(on, f);
 	if (on->res)
 		rt_free(on->res);
 	on->res = NULL;
