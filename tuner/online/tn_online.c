@@ -331,12 +331,3 @@ void tn_on_close(struct tn_online *on)
 	pthread_mutex_destroy(&on->mu);
 	free(on);
 }
-
-enum tn_on_state tn_on_state_of(struct tn_online *on, int i)
-{
-	enum tn_on_state s;
-	pthread_mutex_lock(&on->mu);
-	s = on->c[i].state;
-	pthread_mutex_unlock(&on->mu);
-	return s;
-}

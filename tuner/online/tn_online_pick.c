@@ -213,3 +213,12 @@ void tn_on_report(struct tn_online *on, FILE *out)
 		fprintf(out, "what was learned: %s\n", on->kept);
 	pthread_mutex_unlock(&on->mu);
 }
+
+enum tn_on_state tn_on_state_of(struct tn_online *on, int i)
+{
+	enum tn_on_state s;
+	pthread_mutex_lock(&on->mu);
+	s = on->c[i].state;
+	pthread_mutex_unlock(&on->mu);
+	return s;
+}
