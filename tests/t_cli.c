@@ -53,6 +53,8 @@ static void bad_values(void **st)
 	expect("sweep -j 0", 2, "--jobs");
 	expect("sweep --places 0", 2, "--places: '0' is not an integer in 1..16");
 	expect("sweep --places 17", 2, "--places: '17' is not an integer in 1..16");
+	expect("sweep --queue 0", 2, "--queue: '0' is not an integer in 1..2");
+	expect("sweep --queue 3", 2, "--queue: '3' is not an integer in 1..2");
 	expect("sweep --recheck 0", 2, "--recheck: '0' is not an integer in 1..1000");
 	expect("sweep --recheck 3 -s random", 2, "no search: leave out -s");
 	expect("sweep --recheck 3 --compile-only", 2, "leave out --compile-only");
