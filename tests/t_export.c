@@ -226,6 +226,30 @@ static void cannot_embed(void **st)
 	says("t", "the templates changed since", 0);
 }
 
+/* The measured build goes through the sweeps' compile cache: an export
+ * stores what it compiled there, the next takes it from there, and the
+ * three exports (cache cold, warm, and off) write the same NAME.cu. */
+static void through_the_cache(void **st)
+{
+	char env[600], a[1024], out[8192], cmd[2048];
+	(void)st;
+	for (int k = 0; k < 3; k++) {
+		snprintf(env, sizeof env, "FDTUNE_CACHE=%s%s", k < 2 ? dir : "", k < 2 ? "/cache" : "");
+		snprintf(a, sizeof a, "export --db %s --device H100 --out %s/c%d --name k -f iso3dfd "
+			 "-r 8 -n 512", db, dir, k);
+		if (t_fdtune(env, a, out, sizeof out))
+			fail_msg("%s fdtune %s:\n%s", env, a, out);
+		if (k == 0) {
+			snprintf(cmd, sizeof cmd, "ls %s/cache | grep -c . | grep -qv '^0$'", dir);
+			t_ok(cmd, out, sizeof out);
+		}
+	}
+	says("c1", "the measured build", 1);
+	snprintf(cmd, sizeof cmd, "cmp %s/c0/k.cu %s/c1/k.cu && cmp %s/c0/k.cu %s/c2/k.cu", dir, dir,
+		 dir, dir);
+	t_ok(cmd, out, sizeof out);
+}
+
 /* NAME.cu with its embedded build compiles with nvcc for sm_90 and with
  * hipcc for gfx90a (where they are installed): one kernel, --all-devices
  * and --all-sizes. */
@@ -336,6 +360,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(embedded_is_recorded),
 		cmocka_unit_test(cannot_embed),
+		cmocka_unit_test(through_the_cache),
 		cmocka_unit_test(compiles),
 		cmocka_unit_test(amd_image),
 		cmocka_unit_test(abi_one_definition),

@@ -13,6 +13,7 @@
 #include "tn_export.h"
 #include "gen.h"
 #include "rt.h"
+#include "tn_cache.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,28 @@ static int same_opts(const char *a, const char *b)
 			memmove(c, c + 11, strlen(c + 11) + 1);
 	}
 	return !strcmp(x[0], x[1]);
+}
+
+/* rt_compile of src for arch, or its code from the sweeps' compile cache
+ * (tn_cache.h), under the key the compile pool gives it (the compiler and
+ * its options), so that a kernel a sweep of this machine compiled is not
+ * compiled again; a compile is stored there. rt_compile's status. */
+static int compile(const char *src, const char *tmpl, const char *arch, const char *comp,
+		   const char *opts, struct rt_prog *p, char *e, size_t n)
+{
+	const char *dir = tn_cache_dir();
+	char id[700], key[40];
+	snprintf(id, sizeof id, "%s %s", comp, opts);
+	if (dir) {
+		tn_cache_key(src, id, arch, key);
+		if (!tn_cache_get(dir, key, p))
+			return FDT_OK;
+	}
+	if (rt_compile(src, tmpl, arch, NULL, 0, p, e, n))
+		return FDT_FAIL;
+	if (dir)
+		tn_cache_put(dir, key, p);      /* a failure costs a compile later */
+	return FDT_OK;
 }
 
 /* Tries the build of run `run` (of pb's problem and configuration v) into
@@ -97,7 +120,7 @@ static void try_run(struct db *db, const struct tn_family *fam, const struct tn_
 			 "%lld's build, and the source this fdtune generates for it hashes to %s, "
 			 "not %s (the templates changed since: fdtune sweep --recheck times it again "
 			 "and keeps its source)", run, sh, b.source_hash);
-	else if (rt_compile(src, fam->tmpl, b.arch, NULL, 0, &pr, e, sizeof e))
+	else if (compile(src, fam->tmpl, b.arch, comp, opts, &pr, e, sizeof e))
 		snprintf(m->why, sizeof m->why, "not embedded: %s failed to rebuild run %lld's kernel "
 			 "for %s: %.400s", comp, run, b.arch, e);
 	if (m->why[0])
