@@ -248,9 +248,10 @@ static void family_in_a_test(void **st)
 	}
 }
 
-/* fp64 in every family: at every R, the first configuration of the default
+/* fp64 in every family: at R = 1, 2, 5 and 8 (the smallest and largest,
+ * each vec; fp32 compiles every R), the first configuration of the default
  * space (from an offset that moves with R) with vec 1 at odd R and vec 2 at
- * even R that passes the constraints; and vec=4 is refused. */
+ * even R that passes the constraints; and vec=4 is refused at every R. */
 static void every_family_fp64(void **st)
 {
 	const char *arch = rt_default_arch();
@@ -278,6 +279,8 @@ static void every_family_fp64(void **st)
 			}
 			if (i == size)
 				fail_msg("%s R=%d fp64: no configuration fits", f->name, r);
+			if (r != 1 && r != 2 && r != 5 && r != 8)
+				continue;
 			compile_pb(&pb, v, arch);
 			done++;
 		}
