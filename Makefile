@@ -48,7 +48,7 @@ ONLINE = tuner/online/tn_online.c tuner/online/tn_online_pick.c tuner/online/tn_
 	tuner/online/fdt_online.c
 CORE_O = $(CORE:%.c=$(B)/%.o)
 ONLINE_LIBS = $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) -lz -lgomp -lpthread -lm
-ONLINE_O = $(ONLINE:%.c=$(B)/%.o)
+ONLINE_O = $(ONLINE:%.c=$(B)/%.o) $(B)/tuner/sweep/tn_cache.o $(B)/tuner/sweep/tn_cache_use.o
 TOOL_O = $(TOOL:%.c=$(B)/%.o)
 
 # Platforms whose toolchain is here: both on a developer's or CI machine.
@@ -282,7 +282,7 @@ $(B)/t_energy: $(B)/tests/t_energy.o $(B)/tests/t_util.o $(B)/runtime/rt_energy.
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 
 # t_layers checks the objects of fdtune and libfdtune, so it is made after them
-LAYER_O = $(CORE_O) $(ONLINE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o $(B)/db/fdt_lib.o
+LAYER_O = $(sort $(CORE_O) $(ONLINE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o $(B)/db/fdt_lib.o)
 $(B)/tests/t_layers.o: CPPFLAGS += -DT_LAYER_OBJS='"$(LAYER_O)"' -DT_LAYER_B='"$(B)"'
 $(B)/t_layers: $(B)/tests/t_layers.o $(B)/tests/t_util.o | $(LAYER_O)
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 $(TESTLIBS)

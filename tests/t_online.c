@@ -3,7 +3,8 @@
  * a size the shipped H100 database has not seen (iso3dfd and xyz R = 8 at
  * 800x240x160) come from its records, ranked as the transfer search ranks
  * them, each with its kept source, and compile on the background thread
- * with the platform's run-time compiler, no GPU needed; a GPU model the
+ * with the platform's run-time compiler, no GPU needed, through the compile
+ * cache (a second size finds them built); a GPU model the
  * database lacks gets the same candidates from the H100's records. A kept
  * source that does not compile fails with the compiler's message, one
  * whose text is not the recorded one is passed over, and the others are
@@ -31,6 +32,7 @@
 #include "fdtune.h"
 #include "gen.h"
 #include "rt.h"
+#include "tn_cache.h"
 #include "tn.h"
 #include "tn_online.h"
 #include "t_util.h"
@@ -91,6 +93,7 @@ static struct tn_online *opened_j(const char *path, struct tn_problem pb, const 
 static void shipped_candidates(void **st)
 {
 	static const char *const fams[] = { "iso3dfd", "xyz" };
+	char built[TN_ON_CANDS][17] = { "" };   /* iso3dfd's candidates' hashes */
 	(void)st;
 	if (access(shipped(), R_OK))
 		skip();
@@ -110,6 +113,7 @@ static void shipped_candidates(void **st)
 		for (int i = 0; i < on->nc; i++) {
 			const struct tn_on_cand *c = &on->c[i];
 			assert_non_null(strstr(c->from, "H100"));
+			snprintf(built[i], sizeof built[i], "%s", c->hash);
 			if (c->state != TN_ON_BUILT)
 				fail_msg("%s candidate %d: %s", fams[f], i, c->why);
 			assert_non_null(c->prog.code);
@@ -120,6 +124,22 @@ static void shipped_candidates(void **st)
 		/* the validation's comparison kernel, built first */
 		assert_int_equal(on->cmp_state, 2);
 		assert_non_null(on->cmp_prog.code);
+		tn_on_close(on);
+	}
+	/* the second time, the compile cache has them (a source is its kernel
+	 * at every size): where there is a cache */
+	if (tn_cache_dir()) {
+		struct tn_online *on = opened_j(shipped(), problem("iso3dfd", 8, 700, 300, 150),
+						"NVIDIA H100 80GB HBM3", 1);
+		int again = 0;
+		for (int i = 0; i < on->nc; i++)
+			for (int j = 0; j < TN_ON_CANDS; j++)
+				if (!strcmp(on->c[i].hash, built[j])) {
+					assert_string_equal(on->c[i].prog.log, "from the compile cache");
+					again++;
+				}
+		assert_true(again >= 3);
+		assert_string_equal(on->cmp_prog.log, "from the compile cache");
 		tn_on_close(on);
 	}
 }

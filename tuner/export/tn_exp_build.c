@@ -52,28 +52,6 @@ static int same_opts(const char *a, const char *b)
 	return !strcmp(x[0], x[1]);
 }
 
-/* rt_compile of src for arch, or its code from the sweeps' compile cache
- * (tn_cache.h), under the key the compile pool gives it (the compiler and
- * its options), so that a kernel a sweep of this machine compiled is not
- * compiled again; a compile is stored there. rt_compile's status. */
-static int compile(const char *src, const char *tmpl, const char *arch, const char *comp,
-		   const char *opts, struct rt_prog *p, char *e, size_t n)
-{
-	const char *dir = tn_cache_dir();
-	char id[700], key[40];
-	snprintf(id, sizeof id, "%s %s", comp, opts);
-	if (dir) {
-		tn_cache_key(src, id, arch, key);
-		if (!tn_cache_get(dir, key, p))
-			return FDT_OK;
-	}
-	if (rt_compile(src, tmpl, arch, NULL, 0, p, e, n))
-		return FDT_FAIL;
-	if (dir)
-		tn_cache_put(dir, key, p);      /* a failure costs a compile later */
-	return FDT_OK;
-}
-
 /* Tries the build of run `run` (of pb's problem and configuration v) into
  * m: m->ok says whether it is the measured build, m->why what it is or why
  * not. It compiles the source the database keeps for the build, else today's
@@ -84,7 +62,7 @@ static void try_run(struct db *db, const struct tn_family *fam, const struct tn_
 {
 	struct db_build_row b;
 	struct rt_prog pr = { 0 };
-	char comp[64], opts[512], e[1024], *kept = NULL;
+	char comp[64], opts[512], id[700], e[1024], *kept = NULL;
 	const char *src = tsrc, *sh = tsh;
 	int lds, g;
 
@@ -105,6 +83,7 @@ static void try_run(struct db *db, const struct tn_family *fam, const struct tn_
 	}
 	rt_compiler(comp, sizeof comp);
 	rt_compile_options(b.arch, opts, sizeof opts);
+	tn_cache_compiler(b.arch, id, sizeof id);       /* the cache's: a sweep's build is reused */
 	if (strcmp(b.status, "ok"))
 		snprintf(m->why, sizeof m->why, "not embedded: build %lld of run %lld is '%s'", b.id,
 			 run, b.status);
@@ -120,7 +99,7 @@ static void try_run(struct db *db, const struct tn_family *fam, const struct tn_
 			 "%lld's build, and the source this fdtune generates for it hashes to %s, "
 			 "not %s (the templates changed since: fdtune sweep --recheck times it again "
 			 "and keeps its source)", run, sh, b.source_hash);
-	else if (compile(src, fam->tmpl, b.arch, comp, opts, &pr, e, sizeof e))
+	else if (tn_cache_compile(tn_cache_dir(), src, fam->tmpl, b.arch, id, &pr, NULL, e, sizeof e))
 		snprintf(m->why, sizeof m->why, "not embedded: %s failed to rebuild run %lld's kernel "
 			 "for %s: %.400s", comp, run, b.arch, e);
 	if (m->why[0])

@@ -12,6 +12,7 @@
 #include "fdt_rc.h"
 #include "tn_online.h"
 #include "gen.h"
+#include "tn_cache.h"
 #include "tn_transfer.h"
 
 #include <stdlib.h>
@@ -100,8 +101,8 @@ static void *compiler(void *p)
 		char why[512];
 		double t0 = tn_now_s();
 		memset(&prog, 0, sizeof prog);
-		if (rt_compile(tn_on_cmp_src(tn_elem_size(&on->pb) == 8), "cmp.m4", on->arch, NULL, 0,
-			       &prog, why, sizeof why))
+		if (tn_cache_compile(on->cache, tn_on_cmp_src(tn_elem_size(&on->pb) == 8), "cmp.m4",
+				     on->arch, on->cid, &prog, NULL, why, sizeof why))
 			rt_prog_free(&prog);    /* the host compares instead */
 		pthread_mutex_lock(&on->mu);
 		on->cmp_prog = prog;
@@ -126,7 +127,8 @@ static void *compiler(void *p)
 			return NULL;
 		t0 = tn_now_s();
 		memset(&prog, 0, sizeof prog);
-		bad = rt_compile(c->src, on->pb.fam->tmpl, on->arch, NULL, 0, &prog, why, sizeof why);
+		bad = tn_cache_compile(on->cache, c->src, on->pb.fam->tmpl, on->arch, on->cid, &prog,
+				       NULL, why, sizeof why);
 		pthread_mutex_lock(&on->mu);
 		on->compile_s += tn_now_s() - t0;
 		if (c->state == TN_ON_DROPPED) {        /* while it compiled */
@@ -242,6 +244,8 @@ int tn_on_open(struct db *d, const struct tn_problem *pb, const char *device, co
 		want = TN_ON_MAX;
 	on->chosen = TN_ON_DEFAULT;
 	on->turn = TN_ON_DEFAULT;
+	on->cache = tn_cache_dir();     /* before the threads: it is not thread-safe at first */
+	tn_cache_compiler(arch, on->cid, sizeof on->cid);
 	if (o && o->lim)
 		lim = *o->lim;
 	else

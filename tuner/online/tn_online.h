@@ -5,8 +5,10 @@
  * family, radius and precision at other sizes and on other devices),
  * ranked as the transfer search ranks relatives (tn_transfer_rank), each
  * compiled on a background thread from the source the database keeps
- * (db_source_get), so that neither the generator nor the templates are
- * needed, and the user's time loop never waits for a compiler.
+ * (db_source_get), through the sweeps' compile cache (a source is one
+ * kernel at every size, so a later run finds it built), so that neither
+ * the generator nor the templates are needed, and the user's time loop
+ * never waits for a compiler.
  *
  *   tn_online.c       the candidates, and their compiles in the background
  *   tn_online_pick.c  which kernel each time step runs, until one is chosen
@@ -82,6 +84,8 @@ struct tn_online {
 					 * a kept source, that the device cannot run, whose
 					 * kept source could not be read or is not the one
 					 * recorded */
+	const char *cache;      /* the compile cache (tn_cache.h), NULL: none */
+	char cid[700];          /* its compiler for arch (tn_cache_compiler) */
 	/* the compile threads; mu guards every candidate's state, prog and why */
 	pthread_t th[TN_ON_MAX];
 	int nth, threads, quit; /* threads running, and started */

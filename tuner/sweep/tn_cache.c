@@ -164,3 +164,32 @@ int tn_cache_put(const char *dir, const char *key, const struct rt_prog *p)
 	snprintf(name, sizeof name, "%s.txt", key);     /* last: it makes the entry visible */
 	return put(dir, name, meta, (size_t)n);
 }
+
+void tn_cache_compiler(const char *arch, char *id, size_t n)
+{
+	char comp[64], opts[512];
+	rt_compiler(comp, sizeof comp);
+	rt_compile_options(arch, opts, sizeof opts);
+	snprintf(id, n, "%s %s", comp, opts);
+}
+
+int tn_cache_compile(const char *dir, const char *src, const char *tmpl, const char *arch,
+		     const char *id, struct rt_prog *p, int *cached, char *err, size_t n)
+{
+	char key[40];
+	if (cached)
+		*cached = 0;
+	if (dir) {
+		tn_cache_key(src, id, arch, key);
+		if (!tn_cache_get(dir, key, p)) {
+			if (cached)
+				*cached = 1;
+			return 0;
+		}
+	}
+	if (rt_compile(src, tmpl, arch, NULL, 0, p, err, n))
+		return 1;
+	if (dir)
+		tn_cache_put(dir, key, p);      /* a failure costs a compile later */
+	return 0;
+}

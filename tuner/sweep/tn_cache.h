@@ -20,6 +20,16 @@ void tn_cache_key(const char *src, const char *compiler, const char *arch, char 
 int tn_cache_get(const char *dir, const char *key, struct rt_prog *p);
 /* 0 when stored; failures only cost a later compile. */
 int tn_cache_put(const char *dir, const char *key, const struct rt_prog *p);
+/* What decides the code besides the source and arch: the compiler, its
+ * version and the options it gets for arch, into id[0..n) (the cache's
+ * compiler, as tn_cache_key takes it). */
+void tn_cache_compiler(const char *arch, char *id, size_t n);
+/* rt_compile of src (program name tmpl) for arch by compiler id, or its
+ * code from the cache dir (NULL: none), where a compile is stored: the one
+ * way the sweeps' pool, export and online tuning build a kernel. *cached
+ * (may be NULL) says which; rt_compile's status and message. */
+int tn_cache_compile(const char *dir, const char *src, const char *tmpl, const char *arch,
+		     const char *id, struct rt_prog *p, int *cached, char *err, size_t n);
 
 /* Its size, limit and cleaning (tn_cache_use.c). */
 #define TN_CACHE_MAX_DEFAULT (2LL << 30)        /* bytes, unless FDTUNE_CACHE_MAX */

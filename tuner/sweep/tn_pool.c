@@ -41,7 +41,6 @@ static void build(const struct tn_pool *po, struct tn_item *it)
 {
 	const struct tn_problem *pb = po->pb;
 	const struct tn_family *f = pb->fam;
-	char key[40];
 	if (tn_source(pb, it->v, &it->src, it->err, sizeof it->err)) {
 		it->bad_gen = 1;
 		it->prog.log = NULL;
@@ -50,17 +49,8 @@ static void build(const struct tn_pool *po, struct tn_item *it)
 		return;
 	}
 	gen_hash(it->src, it->hash);
-	if (po->cache) {
-		tn_cache_key(it->src, po->compiler, po->arch, key);
-		if (!tn_cache_get(po->cache, key, &it->prog)) {
-			it->cached = 1;
-			return;
-		}
-	}
-	if (rt_compile(it->src, f->tmpl, po->arch, NULL, 0, &it->prog, it->err, sizeof it->err))
-		it->bad_compile = 1;
-	else if (po->cache)
-		tn_cache_put(po->cache, key, &it->prog);        /* a failure costs a compile later */
+	it->bad_compile = tn_cache_compile(po->cache, it->src, f->tmpl, po->arch, po->compiler,
+					   &it->prog, &it->cached, it->err, sizeof it->err);
 }
 
 /* 1 when configurations a and b of f have one source: they differ in launch
