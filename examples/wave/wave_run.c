@@ -35,7 +35,7 @@ static int step(struct wv_run *w, float *next, float *prev, float *vel, struct f
 	void *f[3] = { next, prev, vel };
 	char err[512];
 	if (!w->ot)
-		return wave_k_launch(next, prev, vel, g, &w->c, 0);
+		return own_kernel(&k, f);
 	if (fdtune_online_step(w->ot, f, 3, &g, &w->c, own_kernel, &k, err, sizeof err)) {
 		fprintf(stderr, "wave: %s\n", err);
 		return 1;
