@@ -426,59 +426,6 @@ static void online_cpu(void **st)
 	}
 }
 
-/* Runs the GPU example with --online DB at 800x240x160 for steps steps
- * into dir/sub; the steps it tried candidates before it settled (-1:
- * never; the steps that waited for the compiles left out), and whether its
- * report says the candidates were what an earlier run learned. */
-static long long online_run(const char *root, const char *db, const char *sub, int steps,
-			    int *resumed)
-{
-	char cmd[4096], line[512];
-	long long settled = -1, waited = 0, trying = -1;
-	FILE *p;
-	snprintf(cmd, sizeof cmd, "'%s/build/example/wave' -n 800x240x160 -t %d --out %s/%s "
-		 "--no-plot --online '%s' 2>&1", root, steps, dir, sub, db);
-	assert_non_null(p = popen(cmd, "r"));
-	*resumed = 0;
-	while (fgets(line, sizeof line, p)) {
-		const char *s = strstr(line, "online: settled after ");
-		print_message("%s", line);
-		if (s && sscanf(s, "online: settled after %lld steps (%lld waiting for the compiles, "
-				"%lld trying)", &settled, &waited, &trying) != 3)
-			trying = -1;
-		*resumed |= strstr(line, "what an earlier run learned") != NULL;
-	}
-	assert_int_equal(pclose(p), 0);
-	return trying;
-}
-
-/* --online on the GPU at a size the database has not seen (800x240x160),
- * from a copy of the database: once its candidates are built it settles
- * within 200 steps (of 3000), and keeps what it learned in the copy; the
- * next run starts from that and settles within 8 steps of trying. */
-static void online_gpu(void **st)
-{
-	const char *root = getenv("ROOT");
-	char cmd[4096], db[600];
-	int resumed;
-	long long settled;
-	(void)st;
-	if (!root || no_gpu() || access(online_db(), R_OK))
-		skip();
-	snprintf(db, sizeof db, "%s/online.db", dir);
-	snprintf(cmd, sizeof cmd, "make --no-print-directory -C '%s' build/example/wave >&2 && "
-		 "cp '%s' '%s'", root, online_db(), db);
-	assert_int_equal(system(cmd), 0);
-	settled = online_run(root, db, "online1", 3000, &resumed);
-	assert_true(settled > 0 && settled <= 200);
-	assert_int_equal(resumed, 0);
-	assert_true(t_count(db, "SELECT count(*) FROM sweeps WHERE cmdline LIKE 'libfdtune online"
-			    " tuning:%' AND status = 'done'") == 1);
-	settled = online_run(root, db, "online2", 100, &resumed);
-	assert_int_equal(resumed, 1);
-	assert_true(settled > 0 && settled <= 8);
-}
-
 /* examples/wave/CMakeLists.txt against `make install` into a temporary
  * prefix: find_package(fdtune) and fdtune_add_kernels export the kernel at
  * build time, and nvcc compiles it for sm_90 (gfortran the Fortran driver,
@@ -520,7 +467,6 @@ int main(void)
 		cmocka_unit_test(propagate_gpu),
 		cmocka_unit_test(speed_gpu),
 		cmocka_unit_test(online_cpu),
-		cmocka_unit_test(online_gpu),
 		cmocka_unit_test(cmake_build) };
 	int rc;
 	if (!mkdtemp(dir))
