@@ -15,7 +15,9 @@
 # the tree, so a machine kept warm between two calls keeps it): a cold run
 # empties it first; a warm run on a machine without one fills it first with
 # a compile-only sweep of the plan (said in times.txt). configs is the runs
-# the database holds at the end.
+# the database holds at the end. PIN (e.g. "taskset -c 0-15") prefixes
+# every fdtune command: a 1-GPU cold run on the cores of a 1-GPU machine.
+# After each plan, anytime.sql's figure goes into DIR/anytime.txt.
 set -u
 d=${1:?usage: scaling.sh DIR [N] PHASE...}
 n=${2:-2}
@@ -91,13 +93,13 @@ run() {
 	t0=$(now)
 	if [ "$what" = plan ]; then
 		# shellcheck disable=SC2086
-		timeout "${LIMIT:-400}" ./fdtune sweep --plan "$d/plan" -q --db "$db" $space $dv \
+		timeout "${LIMIT:-400}" ${PIN:-} ./fdtune sweep --plan "$d/plan" -q --db "$db" $space $dv \
 			> "$d/$name.log" 2>&1
-		say "$name: exit $?"
+		say "$name: exit $? ${PIN:+(under $PIN)}"
 	else
 		while read -r f r sz; do
 			# shellcheck disable=SC2086
-			timeout "${LIMIT:-400}" ./fdtune sweep -f "$f" -r "$r" -n "$sz" -q --db "$db" \
+			timeout "${LIMIT:-400}" ${PIN:-} ./fdtune sweep -f "$f" -r "$r" -n "$sz" -q --db "$db" \
 				$space $dv >> "$d/$name.log" 2>&1
 			say "$name $f $r $sz: exit $?"
 		done < "$d/plan"
@@ -106,6 +108,10 @@ run() {
 	grep -E 'configurations in|copy bandwidth|references (built|made)|put on the GPUs|held a|interrupted|failed' "$d/$name.log" |
 		sed "s/^/  $name: /" >> "$d/times.txt"
 	row "$what" "$g" "$c" "$db" "$t0" "$t1"
+	if [ "$what" = plan ]; then
+		{ echo "== $name: family|r|size|wall_s|tenth_s|runs_by_then|best_then|best_final|then_over_final"
+		  q "$db" "$(cat "$(dirname "$0")/anytime.sql")"; } >> "$d/anytime.txt"
+	fi
 }
 # kill -9 of the N-GPU plan after KILL_AFTER s (40), then its rerun: the
 # runs recorded before and after, and any configuration recorded twice
