@@ -158,7 +158,8 @@ int fdtune_online_step(fdtune_online *ot, void *const *fields, int nfields, cons
 /* 1 once the choice is made, with *cfg (where cfg is not NULL) the chosen
  * configuration (its source FDTUNE_ONLINE, or FDTUNE_DEFAULT where the
  * program's kernel won) and its median time, *steps the steps the tuning
- * took and *waited how many of them came before any candidate was built
+ * took and *waited how many of them waited for the compiles (every kernel
+ * built was timed while others compiled: the fastest so far ran, untimed)
  * (each may be NULL); else 0. */
 int fdtune_online_settled(fdtune_online *ot, struct fdtune_config *cfg, long long *steps,
 			  long long *waited);

@@ -312,10 +312,15 @@ static void validation_first(void **st)
 	for (step = 0; step < 40; step++) {     /* the compile pending: no choice */
 		k = tn_on_next(on);
 		assert_true(k == TN_ON_DEFAULT || k == 0);
-		tn_on_timed(on, k, ms_of(k, step));
+		if (on->idle)                   /* waiting: the fastest so far, untimed */
+			assert_int_equal(k, 0);
+		else
+			tn_on_timed(on, k, ms_of(k, step));
 	}
 	assert_int_equal(on->settled, 0);
 	assert_int_equal(on->c[0].nt, 5);
+	assert_int_equal(on->nd, 5);
+	assert_int_equal(on->steps_waiting, 30);        /* the 40 less 10 timed */
 	pthread_mutex_lock(&on->mu);
 	on->c[2].state = TN_ON_BUILT;
 	pthread_mutex_unlock(&on->mu);
@@ -324,6 +329,7 @@ static void validation_first(void **st)
 	tn_on_timed(on, 2, ms_of(2, 0));
 	for (step = 1; !on->settled && step < 100; step++) {
 		k = tn_on_next(on);
+		assert_int_equal(on->idle, 0);  /* nothing left to compile: no waiting */
 		tn_on_timed(on, k, ms_of(k, step));
 	}
 	assert_int_equal(on->settled, 1);

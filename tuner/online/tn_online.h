@@ -98,8 +98,12 @@ struct tn_online {
 	int chosen;             /* TN_ON_DEFAULT or a candidate, once settled */
 	int settled;
 	long long steps, steps_tuning;  /* steps asked for; of them before the choice */
-	long long steps_waiting;        /* of those, before a candidate could be tried */
+	long long steps_waiting;        /* of those, waiting for the compiles: every kernel
+					 * built was timed, some still compile, and the
+					 * fastest so far ran, untimed */
+	int idle;               /* the step tn_on_next gave last is such a one */
 	double cost_ms;         /* the tuning's time: each tried step over the chosen's */
+	double load_ms, check_ms;       /* host wall time loading candidates, validating them */
 	struct rt_timer *timer; /* tn_on_step's */
 	/* the validation (tn_online_run.c): its comparison kernel, built by the
 	 * compile threads first (cmp_state 1 while it compiles, 2 done), and its

@@ -7,7 +7,10 @@
  * all interleave and a drift of the GPU's clocks touches all alike. Once
  * the default and every candidate still in the race have tries timings
  * and none is left to compile or validate, the fastest median is chosen,
- * and every later step runs it.
+ * and every later step runs it. A step that finds every kernel built timed
+ * while some still compile waits for them: it runs the fastest so far,
+ * untimed, so that waiting costs neither a synchronisation nor the
+ * default's deficit.
  */
 #define _GNU_SOURCE
 #include "tn_online.h"
@@ -105,19 +108,23 @@ int tn_on_next(struct tn_online *on)
 			pick = i;
 		}
 	}
+	on->idle = 0;
 	if (least >= on->tries) {
-		if (busy)
-			pick = TN_ON_DEFAULT;   /* waiting for the compiles */
-		else {
+		if (busy) {             /* waiting for the compiles: the fastest so far */
+			double b = tn_on_median(on, TN_ON_DEFAULT), m;
+			pick = TN_ON_DEFAULT;
+			for (int i = 0; i < on->nc; i++)
+				if (on->c[i].state == TN_ON_VALID && (m = tn_on_median(on, i)) > 0 &&
+				    m < b) {
+					b = m;
+					pick = i;
+				}
+			on->idle = 1;
+			on->steps_waiting++;
+		} else {
 			settle(on);
 			pick = on->chosen;
 		}
-	}
-	if (pick == TN_ON_DEFAULT && !on->settled && on->steps_waiting == on->steps_tuning - 1) {
-		int any = 0;            /* nothing tried yet: waiting for a compile */
-		for (int i = 0; i < on->nc; i++)
-			any |= on->c[i].state == TN_ON_VALID || on->c[i].state == TN_ON_DROPPED;
-		on->steps_waiting += !any;
 	}
 	pthread_mutex_unlock(&on->mu);
 	return on->turn = pick;
@@ -198,11 +205,14 @@ void tn_on_report(struct tn_online *on, FILE *out)
 			fprintf(out, "       %.400s\n", c->why);
 	}
 	if (on->settled)
-		fprintf(out, "chosen: %s after %lld step(s), %lld of them before a candidate was "
-			"built; the tuning cost %.3f ms over those steps against the chosen kernel's "
-			"median, and %.1f s of compiles on %d background thread(s)\n",
+		fprintf(out, "chosen: %s after %lld step(s), %lld of them waiting for the compiles "
+			"(the fastest kernel so far ran, untimed); the tuning cost %.3f ms over the "
+			"timed steps against the chosen kernel's median, %.1f ms loading candidates "
+			"and %.1f ms validating them, and %.1f s of compiles on %d background "
+			"thread(s)\n",
 			on->chosen == TN_ON_DEFAULT ? "the default" : on->c[on->chosen].params,
-			on->steps_tuning, on->steps_waiting, on->cost_ms, on->compile_s, on->threads);
+			on->steps_tuning, on->steps_waiting, on->cost_ms, on->load_ms, on->check_ms,
+			on->compile_s, on->threads);
 	else
 		fprintf(out, "not settled after %lld step(s): %.1f s of compiles so far\n",
 			on->steps_tuning, on->compile_s);

@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void tn_on_span(const struct tn_problem *pb, const struct fd_grid *g, const void *p,
 		long long *lead, long long *len)
@@ -34,6 +35,14 @@ void tn_on_span(const struct tn_problem *pb, const struct fd_grid *g, const void
 	off += (long long)(((uintptr_t)p - (uintptr_t)(off * es)) % 256) / es;
 	*lead = off;
 	*len = off + (g->nz - 1 + r) * g->slice + (g->ny - 1 + r) * g->ld + g->nx + r;
+}
+
+/* The host's monotonic clock in ms. */
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
 /* 1 when candidate i reads its output (it accumulates, or is a time step). */
@@ -288,12 +297,19 @@ int tn_on_step(struct tn_online *on, const struct tn_on_call *k, char *err, size
 	if (!on->gpu)
 		start(on);
 	i = tn_on_next(on);
-	if (i >= 0 && !on->c[i].kern && load(on, i, why, sizeof why)) {
-		dropped(on, i, "load", why);
-		i = TN_ON_DEFAULT;
+	if (i >= 0 && !on->c[i].kern) {
+		double t0 = now_ms();
+		int bad = load(on, i, why, sizeof why);
+		on->load_ms += now_ms() - t0;
+		if (bad) {
+			dropped(on, i, "load", why);
+			i = TN_ON_DEFAULT;
+		}
 	}
 	if (i >= 0 && tn_on_state_of(on, i) == TN_ON_BUILT) {
+		double t0 = now_ms();
 		int bad = validate(on, i, k, why, sizeof why);
+		on->check_ms += now_ms() - t0;
 		tn_on_checked(on, i, !bad, why);
 		if (bad) {
 			fprintf(stderr, "fdtune online: candidate #%d (%s) dropped: validation: %s; "
@@ -301,7 +317,7 @@ int tn_on_step(struct tn_online *on, const struct tn_on_call *k, char *err, size
 			i = TN_ON_DEFAULT;
 		}
 	}
-	timed = !on->settled;
+	timed = !on->settled && !on->idle;
 	if (timed && !on->timer && rt_timer_new(&on->timer, why, sizeof why))
 		timed = 0;
 	if (timed && rt_timer_start(on->timer, why, sizeof why))
