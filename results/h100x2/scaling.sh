@@ -105,7 +105,7 @@ run() {
 		done < "$d/plan"
 	fi
 	t1=$(now)
-	grep -E 'configurations in|copy bandwidth|references (built|made)|put on the GPUs|held a|interrupted|failed' "$d/$name.log" |
+	grep -E 'configurations in|copy bandwidth|before the first step|workers ended|references (built|made)|put on the GPUs|held a|interrupted|failed' "$d/$name.log" |
 		sed "s/^/  $name: /" >> "$d/times.txt"
 	row "$what" "$g" "$c" "$db" "$t0" "$t1"
 	if [ "$what" = plan ]; then

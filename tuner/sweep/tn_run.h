@@ -65,6 +65,9 @@ struct tn_run {
 	long long restarts, issued;     /* issued: configurations proposed, whole plan */
 	double t0;              /* start of the first step: the budget's origin */
 	double t_begin;         /* start of tn_sweep: the wall clock of its summary */
+	double t_up, t_db, t_cal;       /* the workers answered; the problems prepared and
+					 * the database open; the GPUs' copy bandwidth known */
+	double t_end;           /* the summary */
 	struct tn_job *jobs, *cur;      /* cur: the job of the step running */
 	int njobs, opened;      /* opened: the job the workers are on, -1 */
 	int asked[TN_MAXDEV];   /* an answer to tn_run_open is due from the worker */

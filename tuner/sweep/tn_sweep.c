@@ -422,6 +422,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.njobs = pl->n;
 	if (tn_run_setup(&c, err, n))
 		goto out;
+	c.t_up = tn_now_s();
 	if (o->recheck && !c.gpu) {
 		snprintf(err, n, "--recheck times recorded configurations again on a GPU, and "
 			 "this machine has none (or --compile-only): run it where the GPU is");
@@ -448,8 +449,10 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	if (db_open(o->db_path, &c.db, err, n) || db_reap_sweeps(c.db, stderr, NULL, err, n))
 		goto out;
 	gethostname(host, sizeof host - 1);
+	c.t_db = tn_now_s();
 	if (c.gpu && tn_run_devices(&c, err, n))
 		goto out;
+	c.t_cal = tn_now_s();
 	if (user_signal(&c)) {         /* before anything is recorded */
 		*err = 0;
 		goto out;
@@ -477,6 +480,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		c.pr.end = c.t0 + o->budget_s;
 	failed = schedule(&c, plan, err, n) && !(user = stopped_by_user(&c, FINISHED, err, n));
 	tn_progress_end(&c.pr);
+	c.t_end = tn_now_s();
 	if (!failed)
 		tn_summary(&c);
 	trim_cache(o->quiet);
@@ -511,6 +515,9 @@ out:
 			kill(c.wk[w].pid, SIGKILL);
 	for (int w = 0; w < c.nwk; w++)
 		tn_wk_kill(&c.wk[w]);
+	if (!status && c.nwk)           /* a share of the wall clock the summary cannot see */
+		fprintf(stderr, "fdtune: the workers ended %.1f s after the summary\n",
+			tn_now_s() - c.t_end);
 	tn_hshare_free(c.hs);
 	for (int i = 0; i < c.njobs; i++) {
 		tn_search_free(c.jobs[i].search);
