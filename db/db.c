@@ -218,6 +218,22 @@ int db_recognise(sqlite3 *h, const char *path, int exists, int *ver, char *err, 
 	return 0;
 }
 
+/* PRAGMA journal_mode=WAL into r. While another process creates the file
+ * or switches it to WAL, SQLite may answer SQLITE_BUSY at once, without the
+ * busy handler; so a busy answer is asked again, every 20 ms for up to the
+ * busy timeout (5 s), before it is an error. */
+static int set_wal(sqlite3 *h, struct res *r, char *err, size_t n)
+{
+	int rc = SQLITE_BUSY;
+	for (int k = 0; k < 250 && ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED);
+	     k++) {
+		if (k)
+			sqlite3_sleep(20);
+		rc = db_run1(h, "PRAGMA journal_mode=WAL", NULL, 0, r);
+	}
+	return rc == SQLITE_OK ? 0 : sqlerr(h, rc, "set WAL journal mode", err, n);
+}
+
 /* Recognises the file behind h (db_recognise); then applies the connection
  * settings and migrations up to upto. */
 static int setup(sqlite3 *h, const char *path, int exists, int upto, char *err, size_t n)
@@ -231,7 +247,7 @@ static int setup(sqlite3 *h, const char *path, int exists, int upto, char *err, 
 		return FDT_FAIL;
 	if (db_exec(h, "PRAGMA foreign_keys=ON", "enable foreign keys", err, n) ||
 		db_exec(h, "PRAGMA synchronous=NORMAL", "set synchronous=NORMAL", err, n) ||
-		db_stmt(h, "PRAGMA journal_mode=WAL", NULL, 0, &r, "set WAL journal mode", err, n))
+		set_wal(h, &r, err, n))
 		return FDT_FAIL;
 	if (strcmp(r.t, "wal") != 0 && strcmp(r.t, "memory") != 0)
 		return db_fail(err, n, "cannot put %s in WAL mode (journal_mode is '%s'); put --db on a local filesystem",

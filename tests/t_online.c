@@ -325,6 +325,7 @@ static void validation_first(void **st)
 	on->c[2].state = TN_ON_BUILT;
 	pthread_mutex_unlock(&on->mu);
 	assert_int_equal(tn_on_next(on), 2);
+	assert_int_equal(on->idle, 0);          /* a validation is not a waiting step */
 	tn_on_checked(on, 2, 1, NULL);
 	tn_on_timed(on, 2, ms_of(2, 0));
 	for (step = 1; !on->settled && step < 100; step++) {

@@ -9,8 +9,9 @@
  * and none is left to compile or validate, the fastest median is chosen,
  * and every later step runs it. A step that finds every kernel built timed
  * while some still compile waits for them: it runs the fastest so far,
- * untimed, so that waiting costs neither a synchronisation nor the
- * default's deficit.
+ * untimed, so that waiting costs no synchronisation, and once a candidate
+ * beats the default, not the default's deficit either. (Waiting steps are
+ * not in the tuning's cost: untimed, their deficit is unknown.)
  */
 #define _GNU_SOURCE
 #include "tn_online.h"
@@ -84,6 +85,7 @@ static void settle(struct tn_online *on)
 int tn_on_next(struct tn_online *on)
 {
 	int pick = TN_ON_DEFAULT, least, busy = 0;
+	on->idle = 0;
 	on->steps++;
 	if (on->settled)
 		return on->chosen;
@@ -108,7 +110,6 @@ int tn_on_next(struct tn_online *on)
 			pick = i;
 		}
 	}
-	on->idle = 0;
 	if (least >= on->tries) {
 		if (busy) {             /* waiting for the compiles: the fastest so far */
 			double b = tn_on_median(on, TN_ON_DEFAULT), m;
@@ -206,8 +207,8 @@ void tn_on_report(struct tn_online *on, FILE *out)
 	}
 	if (on->settled)
 		fprintf(out, "chosen: %s after %lld step(s), %lld of them waiting for the compiles "
-			"(the fastest kernel so far ran, untimed); the tuning cost %.3f ms over the "
-			"timed steps against the chosen kernel's median, %.1f ms loading candidates "
+			"(the fastest kernel so far ran, untimed, and is not in the cost); the "
+			"tuning cost %.3f ms over the timed steps against the chosen kernel's median, %.1f ms loading candidates "
 			"and %.1f ms validating them, and %.1f s of compiles on %d background "
 			"thread(s)\n",
 			on->chosen == TN_ON_DEFAULT ? "the default" : on->c[on->chosen].params,

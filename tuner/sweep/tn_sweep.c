@@ -390,6 +390,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
 	int handlers = 0, status = 1, plan = 0, failed = 0, began = 0, user = 0;
 	long long off = 0, planned = 0;
+	double t_kill;
 
 	memset(&c, 0, sizeof c);
 	c.o = o;
@@ -510,14 +511,15 @@ out:
 		stopped_by_user(&c, "the sweep had not begun: nothing is recorded", err, n);
 	/* every worker is signalled before any is waited for: their GPUs'
 	 * teardowns (seconds, with tens of GB allocated) overlap */
+	t_kill = tn_now_s();
 	for (int w = 0; w < c.nwk; w++)
 		if (c.wk[w].pid > 0)
 			kill(c.wk[w].pid, SIGKILL);
 	for (int w = 0; w < c.nwk; w++)
 		tn_wk_kill(&c.wk[w]);
-	if (!status && c.nwk)           /* a share of the wall clock the summary cannot see */
-		fprintf(stderr, "fdtune: the workers ended %.1f s after the summary\n",
-			tn_now_s() - c.t_end);
+	if (c.t_end > 0 && c.nwk)       /* a share of the wall clock the summary cannot see */
+		fprintf(stderr, "fdtune: %.1f s from the last step to the workers' end, %.1f s of "
+			"it waiting for them\n", tn_now_s() - c.t_end, tn_now_s() - t_kill);
 	tn_hshare_free(c.hs);
 	for (int i = 0; i < c.njobs; i++) {
 		tn_search_free(c.jobs[i].search);
