@@ -109,7 +109,7 @@ run() {
 		sed "s/^/  $name: /" >> "$d/times.txt"
 	row "$what" "$g" "$c" "$db" "$t0" "$t1"
 	if [ "$what" = plan ]; then
-		{ echo "== $name: family|r|size|wall_s|tenth_s|runs_by_then|best_then|best_final|then_over_final"
+		{ echo "== $name: family|r|size|wall_s|share|by_s|runs_by_then|best_then|best_final|then_over_final"
 		  q "$db" "$(cat "$(dirname "$0")/anytime.sql")"; } >> "$d/anytime.txt"
 	fi
 }
