@@ -285,11 +285,17 @@ int tn_on_open(struct db *d, const struct tn_problem *pb, const char *device, co
 	tn_seeds_free(&s);
 	free(w.k);
 start:
-	/* a thread a candidate, within half the processors (the program runs
-	 * on the others), so that the last is built about when the first is */
+	/* a thread a candidate and one for the comparison kernel, within half
+	 * the processors (the program runs on the others) and TN_ON_MAX, so that
+	 * the last candidate is built about when the first is, and the first
+	 * can be validated as soon as it is */
 	{
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN) / 2;
-		int want_th = on->nc < cpus ? on->nc : cpus > 1 ? (int)cpus : 1;
+		int want_th = on->nc + 1 < cpus ? on->nc + 1 : cpus > 1 ? (int)cpus : 1;
+		if (want_th > TN_ON_MAX)
+			want_th = TN_ON_MAX;
+		if (!on->nc)            /* nothing to compile, nor to compare */
+			want_th = 0;
 		while (on->nth < want_th && !pthread_create(&on->th[on->nth], NULL, compiler, on))
 			on->nth++;
 		on->threads = on->nth;
