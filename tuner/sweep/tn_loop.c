@@ -159,7 +159,7 @@ static int advance(struct tn_run *c, int w, long long *inflight, char *err, size
 	if (k->pid > 0 && k->next_sent) {
 		rt_prog_free(&it->prog);
 		k->job = it;
-		k->t_job = tn_now_s();
+		k->t_job = k->t_answer; /* the worker began it when it answered */
 		k->deadline = k->t_job + tn_limit_s(c);
 		return FDT_OK;
 	}

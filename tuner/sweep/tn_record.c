@@ -196,7 +196,8 @@ int tn_finish(struct tn_run *c, int w, char *err, size_t n)
 	struct tn_item *it = k->job;
 	struct tn_wk_done d;
 	int rc, dead = tn_wk_read(k, &d);
-	k->busy_s += tn_now_s() - k->t_job;
+	k->t_answer = tn_now_s();
+	k->busy_s += k->t_answer - k->t_job;
 	if (dead && (tn_stop_signal || k->sig == SIGINT || k->sig == SIGTERM || k->sig == SIGHUP)) {
 		/* stopped by the user's signal (to the sweep or its process group),
 		 * not by its kernel: the outcome is unknown, so nothing is recorded

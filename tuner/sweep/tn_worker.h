@@ -32,7 +32,10 @@ struct tn_wk {
 	int sig;                /* the signal that ended the last process, 0: none */
 	long long built, hits, evicted; /* its opens of problems, over all its processes:
 					 * benches built, found held, released for room */
-	double t_job;           /* when the job in progress was sent (tn_loop.c) */
+	double t_job;           /* when the job in progress was sent, or for a queued
+				 * one, when the worker answered the job before it
+				 * and so began it (tn_loop.c) */
+	double t_answer;        /* when the last answer was read (tn_record.c) */
 	double busy_s;          /* seconds it held a job, from its sending (or, queued,
 				 * the answer before it) to its answer */
 	double work_s;          /* seconds of those it said it validated and timed */
