@@ -1089,8 +1089,8 @@ static long long wave_run(const char *root, const char *db, const char *sub, int
 		if (s && sscanf(s, "online: settled after %lld steps (%lld waiting for the compiles, "
 				"%lld trying)", &settled, &waited, &trying) != 3)
 			trying = -1;
-		if (sscanf(line, "kernel alone (%d steps): %lf ms a step", &k, alone) != 2 &&
-		    strstr(line, "kernel alone"))
+		if (!strncmp(line, "kernel alone", 12) &&
+		    sscanf(line, "kernel alone (%d steps): %lf ms a step", &k, alone) != 2)
 			*alone = -1;
 		*resumed |= strstr(line, "what an earlier run learned") != NULL;
 	}

@@ -60,19 +60,29 @@ static int timings(const struct tn_online *on, int i)
 	return on->c[i].state == TN_ON_VALID ? on->c[i].nt : 1 << 30;
 }
 
+/* The kernel with the fastest median so far, the default or a validated
+ * candidate (the default where none is timed), under the lock; *best its
+ * median. */
+static int fastest(const struct tn_online *on, double *best)
+{
+	int pick = TN_ON_DEFAULT;
+	*best = tn_on_median(on, TN_ON_DEFAULT);
+	for (int i = 0; i < on->nc; i++) {
+		double m = on->c[i].state == TN_ON_VALID ? tn_on_median(on, i) : -1;
+		if (m > 0 && (*best <= 0 || m < *best)) {
+			*best = m;
+			pick = i;
+		}
+	}
+	return pick;
+}
+
 /* Chooses, under the lock, once nothing is left to build, validate or
  * time; the tuning's cost is each timing's excess over the chosen's median. */
 static void settle(struct tn_online *on)
 {
-	double best = tn_on_median(on, TN_ON_DEFAULT), cost = 0;
-	on->chosen = TN_ON_DEFAULT;
-	for (int i = 0; i < on->nc; i++) {
-		double m = on->c[i].state == TN_ON_VALID ? tn_on_median(on, i) : -1;
-		if (m > 0 && (best <= 0 || m < best)) {
-			best = m;
-			on->chosen = i;
-		}
-	}
+	double best, cost = 0;
+	on->chosen = fastest(on, &best);
 	for (int k = 0; k < on->nd; k++)
 		cost += on->dms[k] - best;
 	for (int i = 0; i < on->nc; i++)
@@ -112,14 +122,8 @@ int tn_on_next(struct tn_online *on)
 	}
 	if (least >= on->tries) {
 		if (busy) {             /* waiting for the compiles: the fastest so far */
-			double b = tn_on_median(on, TN_ON_DEFAULT), m;
-			pick = TN_ON_DEFAULT;
-			for (int i = 0; i < on->nc; i++)
-				if (on->c[i].state == TN_ON_VALID && (m = tn_on_median(on, i)) > 0 &&
-				    m < b) {
-					b = m;
-					pick = i;
-				}
+			double b;
+			pick = fastest(on, &b);
 			on->idle = 1;
 			on->steps_waiting++;
 		} else {
@@ -208,9 +212,9 @@ void tn_on_report(struct tn_online *on, FILE *out)
 	if (on->settled)
 		fprintf(out, "chosen: %s after %lld step(s), %lld of them waiting for the compiles "
 			"(the fastest kernel so far ran, untimed, and is not in the cost); the "
-			"tuning cost %.3f ms over the timed steps against the chosen kernel's median, %.1f ms loading candidates "
-			"and %.1f ms validating them, and %.1f s of compiles on %d background "
-			"thread(s)\n",
+			"tuning cost %.3f ms over the timed steps against the chosen kernel's "
+			"median, %.1f ms loading candidates and %.1f ms validating them, and "
+			"%.1f s of compiles on %d background thread(s)\n",
 			on->chosen == TN_ON_DEFAULT ? "the default" : on->c[on->chosen].params,
 			on->steps_tuning, on->steps_waiting, on->cost_ms, on->load_ms, on->check_ms,
 			on->compile_s, on->threads);

@@ -51,14 +51,14 @@ void tn_summary(const struct tn_run *c)
 		fprintf(stderr, ", validate %.1f s, time %.1f s on %d GPU(s); workers restarted "
 			"%lld times", tc, ti, c->nwk, c->restarts);
 	fputc('\n', stderr);
-	if (c->gpu)     /* the wall clock outside the steps, before the first */
+	if (c->gpu) {
+		long long b = 0, h = 0, e = 0;
+		/* the wall clock outside the steps, before the first */
 		fprintf(stderr, "fdtune: %.1f s before the first step: workers up %.1f s, problems "
 			"and database %.1f s, copy bandwidth %.1f s, sweeps begun %.1f s; %.1f s "
 			"between and after the steps\n", c->t0 - c->t_begin, c->t_up - c->t_begin,
 			c->t_db - c->t_up, c->t_cal - c->t_db, c->t0 - c->t_cal,
 			c->t_end - c->t0 - tt);
-	if (c->gpu) {
-		long long b = 0, h = 0, e = 0;
 		for (int w = 0; w < c->nwk; w++) {
 			b += c->wk[w].built;
 			h += c->wk[w].hits;

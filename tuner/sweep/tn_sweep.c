@@ -517,9 +517,11 @@ out:
 			kill(c.wk[w].pid, SIGKILL);
 	for (int w = 0; w < c.nwk; w++)
 		tn_wk_kill(&c.wk[w]);
-	if (c.t_end > 0 && c.nwk)       /* a share of the wall clock the summary cannot see */
+	if (c.t_end > 0 && c.nwk) {     /* a share of the wall clock the summary cannot see */
+		double now = tn_now_s();
 		fprintf(stderr, "fdtune: %.1f s from the last step to the workers' end, %.1f s of "
-			"it waiting for them\n", tn_now_s() - c.t_end, tn_now_s() - t_kill);
+			"it waiting for them\n", now - c.t_end, now - t_kill);
+	}
 	tn_hshare_free(c.hs);
 	for (int i = 0; i < c.njobs; i++) {
 		tn_search_free(c.jobs[i].search);
