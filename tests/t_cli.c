@@ -799,6 +799,24 @@ static void failed_compiles(void **st)
 				 "and log like '%this%' and regs is null"), 2);
 }
 
+/* The compile threads default to the CPUs the process may run on (a Slurm
+ * job's cores, taskset's), not the machine's: pinned to one CPU, a sweep
+ * compiles on one thread, and -j still overrides it. */
+static void jobs_follow_affinity(void **st)
+{
+	char cmd[512], db[256];
+	(void)st;
+	if (system("taskset -c 0 true >/dev/null 2>&1"))
+		skip();
+	snprintf(db, sizeof db, "%s/aff.db", dir);
+	snprintf(cmd, sizeof cmd, "sweep --compile-only -n 8 -r 1 --max-configs 2 -p vec=1 "
+		 "-p bx=32 --db %s", db);
+	t_expect("taskset -c 0", cmd, 1, "on 1 threads", out, sizeof out);
+	snprintf(cmd, sizeof cmd, "sweep --compile-only -n 8 -r 1 --max-configs 4 -p vec=1 "
+		 "-p bx=32 -j 3 --db %s", db);
+	t_expect("taskset -c 0", cmd, 1, "on 3 threads", out, sizeof out);
+}
+
 /* The default strategy (issue 14): transfer where the database holds ok
  * runs of the same family and precision at other sizes or radii on a GPU of
  * the arch, else exhaustive; -s exhaustive overrides it. Compile-only, so
@@ -850,7 +868,7 @@ int main(void)
 		cmocka_unit_test(export_links),
 		cmocka_unit_test(export_out_parents), cmocka_unit_test(export_hostile_text),
 		cmocka_unit_test(kill_resume_shards),
-		cmocka_unit_test(default_strategy),
+		cmocka_unit_test(default_strategy), cmocka_unit_test(jobs_follow_affinity),
 		cmocka_unit_test(empty_space), cmocka_unit_test(db_paths),
 		cmocka_unit_test(sigterm_group),
 	};

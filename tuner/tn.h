@@ -257,6 +257,11 @@ int tn_defs(const struct tn_problem *pb, const int *v, struct gen_def *d);
 int tn_source(const struct tn_problem *pb, const int *v, char **src, char *err, size_t n);
 /* Monotonic wall-clock seconds (tn_problem.c). */
 double tn_now_s(void);
+/* The processors this process may run on (its affinity: a Slurm job's
+ * cores, taskset's), at least 1; the machine's count where unknown. The
+ * default of every thread count, so that a job given part of a node does
+ * not run more threads than its cores (tn_problem.c). */
+int tn_cpus(void);
 int tn_parse_size(const char *s, int *nx, int *ny, int *nz, char *err, size_t n);
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
 		 char *err, size_t n);

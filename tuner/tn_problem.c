@@ -1,8 +1,9 @@
 /*
  * tn_problem.c: reading problems from the command line, the limits of a
- * compile target when no GPU is present to report them, and the clock every
- * part of a sweep reads (tn_now_s).
+ * compile target when no GPU is present to report them, the clock every
+ * part of a sweep reads (tn_now_s), and the processors it may use (tn_cpus).
  */
+#define _GNU_SOURCE             /* sched_getaffinity, CPU_COUNT */
 #include "tn.h"
 #include "gen.h"
 
@@ -10,13 +11,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
+#include <unistd.h>
 
 double tn_now_s(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+int tn_cpus(void)
+{
+	cpu_set_t set;
+	long c;
+	if (!sched_getaffinity(0, sizeof set, &set) && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	c = sysconf(_SC_NPROCESSORS_ONLN);
+	return c > 0 ? (int)c : 1;
 }
 
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,

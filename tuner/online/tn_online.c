@@ -290,7 +290,7 @@ start:
 	 * the last candidate is built about when the first is, and the first
 	 * can be validated as soon as it is */
 	{
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN) / 2;
+		long cpus = tn_cpus() / 2;
 		int want_th = on->nc + 1 < cpus ? on->nc + 1 : cpus > 1 ? (int)cpus : 1;
 		if (want_th > TN_ON_MAX)
 			want_th = TN_ON_MAX;
