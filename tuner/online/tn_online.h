@@ -107,12 +107,12 @@ struct tn_online {
 	struct rt_timer *timer; /* tn_on_step's */
 	/* the validation (tn_online_run.c): its comparison kernel, built by the
 	 * compile threads first (cmp_state 1 while it compiles, 2 done), and its
-	 * scratch fields, released once the choice is made */
+	 * scratch copies of the output field, released once the choice is made */
 	int cmp_state;
 	struct rt_prog cmp_prog;
 	struct rt_kernel *cmp;
-	void *sa[TN_ON_FIELDS], *sb[TN_ON_FIELDS], *res;
-	long long slen[TN_ON_FIELDS];
+	void *sa, *sb, *res;    /* the output field's span: the program's, the candidate's */
+	long long slen;         /* their elements */
 	int ordinal;            /* the GPU the program runs on (tn_on_open: 0) */
 	int gpu;                /* tn_on_step's runtime: 0 not asked yet, 1 ready, -1 none */
 };
@@ -182,7 +182,7 @@ int tn_on_step(struct tn_online *on, const struct tn_on_call *k, char *err, size
  * on a database error. */
 int tn_on_save(struct tn_online *on, const char *path, const char *cmdline, char *err,
 	       size_t n);
-/* Releases the validation's scratch fields (tn_on_close does too). */
+/* Releases the validation's scratch copies (tn_on_close does too). */
 void tn_on_release(struct tn_online *on);
 /* The comparison kernel's source (templates/cmp.m4) for fp64 (dbl 1) or fp32. */
 const char *tn_on_cmp_src(int dbl);

@@ -5,9 +5,11 @@
  * timed with device events until the choice is made; after it, the chosen
  * kernel runs untimed. A candidate is loaded at its first turn and
  * validated once, before it touches the user's fields, against the user's
- * own kernel on scratch copies of the fields: the copies span every point
- * the kernel ABI lets a kernel read (R halo points on every side, rows and
- * planes as the grid says), with the same alignment; the candidate's
+ * own kernel on scratch copies of the output field (the only one the
+ * kernel ABI lets a kernel write: every other is a const pointer, so the
+ * two kernels read the user's own): the copies span every point the ABI
+ * lets a kernel touch (R halo points on every side, rows and planes as the
+ * grid says), with the same alignment; the candidate's
  * output copy is poisoned first unless the kernel reads its output (acc=1,
  * a time step), its interior must match the user's kernel's within the
  * precision's tolerance, and every other point must be left as it was. A
@@ -133,44 +135,42 @@ static int compare_gpu(struct tn_online *on, const struct fd_grid *g, void *a, v
 	return FDT_OK;
 }
 
-/* The scratch fields of the validations, as large as the call's spans:
- * made at the first, released once the choice is made. */
-static void unmake(struct tn_online *on, int f)
+/* The scratch copies of the output field, as large as its span: made at
+ * the first, released once the choice is made. */
+static void unmake(struct tn_online *on)
 {
-	if (on->sa[f])
-		rt_free(on->sa[f]);
-	if (on->sb[f])
-		rt_free(on->sb[f]);
-	on->sa[f] = on->sb[f] = NULL;
-	on->slen[f] = 0;
+	if (on->sa)
+		rt_free(on->sa);
+	if (on->sb)
+		rt_free(on->sb);
+	on->sa = on->sb = NULL;
+	on->slen = 0;
 }
 
-static int scratch(struct tn_online *on, const struct tn_on_call *k, const long long *len,
-		   char *why, size_t n)
+static int scratch(struct tn_online *on, long long len, char *why, size_t n)
 {
 	const int es = tn_elem_size(&on->pb);
-	for (int f = 0; f < k->nf; f++)
-		if (on->slen[f] < len[f]) {
-			unmake(on, f);
-			if (rt_alloc(&on->sa[f], (size_t)(len[f] * es), why, n) ||
-			    rt_alloc(&on->sb[f], (size_t)(len[f] * es), why, n))
-				return FDT_FAIL;
-			on->slen[f] = len[f];
-		}
+	if (on->slen < len) {
+		unmake(on);
+		if (rt_alloc(&on->sa, (size_t)(len * es), why, n) ||
+		    rt_alloc(&on->sb, (size_t)(len * es), why, n))
+			return FDT_FAIL;
+		on->slen = len;
+	}
 	return !on->res && rt_alloc(&on->res, 4 * sizeof(unsigned long long), why, n);
 }
 
 void tn_on_release(struct tn_online *on)
 {
-	for (int f = 0; f < TN_ON_FIELDS; f++)
-		unmake(on, f);
+	unmake(on);
 	if (on->res)
 		rt_free(on->res);
 	on->res = NULL;
 }
 
 /* Validates candidate i against the user's kernel on scratch copies of the
- * fields, compared on the GPU where the comparison kernel was built (else
+ * output field (the inputs are the user's, read alike by both), compared
+ * on the GPU where the comparison kernel was built (else
  * on the host, tn_on_compare). 0, or 1 with why (what was wrong, or what
  * could not be done). */
 static int validate(struct tn_online *on, int i, const struct tn_on_call *k, char *why, size_t n)
@@ -178,22 +178,20 @@ static int validate(struct tn_online *on, int i, const struct tn_on_call *k, cha
 	const int es = tn_elem_size(&on->pb), poison = !reads_out(on, i);
 	void *pa[TN_ON_FIELDS], *pb[TN_ON_FIELDS];
 	void *ha = NULL, *hb = NULL;
-	long long lead[TN_ON_FIELDS], len[TN_ON_FIELDS];
+	const char *out;        /* the output's span, from its start */
+	long long lead, len;
 	int rc = FDT_FAIL;
 
-	for (int f = 0; f < k->nf; f++)
-		tn_on_span(&on->pb, k->g, k->fields[f], &lead[f], &len[f]);
-	if (scratch(on, k, len, why, n))
+	tn_on_span(&on->pb, k->g, k->fields[0], &lead, &len);
+	out = (const char *)k->fields[0] - lead * es;
+	if (scratch(on, len, why, n) || rt_copy(on->sa, out, (size_t)(len * es), why, n) ||
+	    (poison ? rt_fill(on->sb, 0xff, (size_t)(len * es), why, n) :
+	     rt_copy(on->sb, out, (size_t)(len * es), why, n)))
 		return FDT_FAIL;
-	for (int f = 0; f < k->nf; f++) {
-		const char *p = k->fields[f];
-		if (rt_copy(on->sa[f], p - lead[f] * es, (size_t)(len[f] * es), why, n) ||
-		    (f == 0 && poison ? rt_fill(on->sb[f], 0xff, (size_t)(len[f] * es), why, n) :
-		     rt_copy(on->sb[f], p - lead[f] * es, (size_t)(len[f] * es), why, n)))
-			return FDT_FAIL;
-		pa[f] = (char *)on->sa[f] + lead[f] * es;
-		pb[f] = (char *)on->sb[f] + lead[f] * es;
-	}
+	pa[0] = (char *)on->sa + lead * es;
+	pb[0] = (char *)on->sb + lead * es;
+	for (int f = 1; f < k->nf; f++)
+		pa[f] = pb[f] = k->fields[f];       /* const in the ABI: read, never written */
 	if (k->dflt(k->ctx, pa))
 		return snprintf(why, n, "the program's kernel failed on the copies"), FDT_FAIL;
 	if (launch(on, i, pb, k, why, n))
@@ -204,7 +202,7 @@ static int validate(struct tn_online *on, int i, const struct tn_on_call *k, cha
 		unsigned long long bad;
 		long long first;
 		double big, worst;
-		if (compare_gpu(on, k->g, on->sa[0], on->sb[0], lead[0], len[0], poison, &bad, &first,
+		if (compare_gpu(on, k->g, on->sa, on->sb, lead, len, poison, &bad, &first,
 				&big, &worst, why, n))
 			return FDT_FAIL;
 		if (!bad)
@@ -217,14 +215,14 @@ static int validate(struct tn_online *on, int i, const struct tn_on_call *k, cha
 	}
 	if (rt_sync(why, n))
 		return FDT_FAIL;
-	if (!(ha = malloc((size_t)(len[0] * es))) || !(hb = malloc((size_t)(len[0] * es)))) {
+	if (!(ha = malloc((size_t)(len * es))) || !(hb = malloc((size_t)(len * es)))) {
 		snprintf(why, n, "out of memory for the comparison");
 		goto out;
 	}
-	if (rt_download(ha, on->sa[0], (size_t)(len[0] * es), why, n) ||
-	    rt_download(hb, on->sb[0], (size_t)(len[0] * es), why, n))
+	if (rt_download(ha, on->sa, (size_t)(len * es), why, n) ||
+	    rt_download(hb, on->sb, (size_t)(len * es), why, n))
 		goto out;
-	rc = tn_on_compare(&on->pb, k->g, ha, hb, lead[0], len[0], poison, why, n);
+	rc = tn_on_compare(&on->pb, k->g, ha, hb, lead, len, poison, why, n);
 out:
 	free(ha);
 	free(hb);
