@@ -258,10 +258,16 @@ int tn_source(const struct tn_problem *pb, const int *v, char **src, char *err, 
 /* Monotonic wall-clock seconds (tn_problem.c). */
 double tn_now_s(void);
 /* The processors this process may run on (its affinity: a Slurm job's
- * cores, taskset's), at least 1; the machine's count where unknown. The
- * default of every thread count, so that a job given part of a node does
- * not run more threads than its cores (tn_problem.c). */
+ * cores, taskset's), at least 1; the machine's count where unknown. Thread
+ * counts start from it, so that a job given part of a node does
+ * not size itself by the whole node (tn_problem.c). */
 int tn_cpus(void);
+/* The compile threads a sweep runs by default: the machine's processors,
+ * but at most twice tn_cpus() (a job given 16 of 32 cores compiles on 32
+ * threads, not 16, nor a node's 128): a cold plan pinned to 16 cores of
+ * the 2-H100 host took 327 s on 32 threads and 392 s on 16 (NOTES v44),
+ * its compile threads idle a quarter of the time. */
+int tn_compile_threads(void);
 int tn_parse_size(const char *s, int *nx, int *ny, int *nz, char *err, size_t n);
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
 		 char *err, size_t n);

@@ -32,6 +32,13 @@ int tn_cpus(void)
 	return c > 0 ? (int)c : 1;
 }
 
+int tn_compile_threads(void)
+{
+	long m = sysconf(_SC_NPROCESSORS_ONLN);
+	int c = tn_cpus();
+	return m > 2L * c ? 2 * c : m > c ? (int)m : c;
+}
+
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
 		 char *err, size_t n)
 {

@@ -44,7 +44,8 @@ static const char usage[] =
 "      --timeout S       a run may take S seconds plus 2000 times the best\n"
 "                        median so far before its worker is killed and the\n"
 "                        run recorded as a timeout (default 10)\n"
-"  -j, --jobs N          compile threads (default: the CPUs it may run on)\n"
+"  -j, --jobs N          compile threads (default: the machine's CPUs, but at most\n"
+"                        twice those this process may run on: taskset, Slurm)\n"
 "      --compile-only    compile and record, do not run even with a GPU\n"
 "      --arch ARCH       compile target of a compile-only sweep\n"
 "      --max-configs N   stop after N configurations (of the whole plan)\n"
@@ -384,7 +385,7 @@ int tn_cmd_sweep(int argc, char **argv)
 	a.sizes = "512";
 	a.precs = "fp32";
 	a.o.db_path = TN_CLI_DB_DEFAULT;
-	a.o.jobs = tn_cpus();
+	a.o.jobs = tn_compile_threads();
 	a.o.evals = 10;
 	a.o.seed = 0x5eed;
 	a.o.timeout_s = 10;
