@@ -9,7 +9,8 @@
 #   sh results/h100x2/scaling.sh DIR [N] PHASE...
 # A PHASE is WHAT:GPUS:CACHE (WHAT plan or single, GPUS 1 or N, CACHE warm
 # or cold), or kill. Each run goes into a fresh database and ends with a row
-# of DIR/scaling.tsv (what, gpus, cache, configs, wall_s, cfg_per_s), so a
+# of DIR/scaling.tsv (what, gpus, cache, configs, wall_s, cfg_per_s; then
+# commit, COMMIT or git's, and threads, the sweep's compile threads), so a
 # call's time limit loses only the run it cut; times.txt keeps each run's
 # closing lines. The compile cache is CACHE_DIR (/tmp/fdtune-cache: outside
 # the tree, so a machine kept warm between two calls keeps it): a cold run
@@ -35,7 +36,8 @@ EOF
 # H200s (results/h200x2) had vec 4 alone: 1800 + 1770 + 1072 + 1800 = 6442
 space=${SPACE:--s exhaustive -p vec=2,4}
 export FDTUNE_CACHE="${CACHE_DIR:-/tmp/fdtune-cache}"
-[ -s "$d/scaling.tsv" ] || printf 'what\tgpus\tcache\tconfigs\twall_s\tcfg_per_s\n' > "$d/scaling.tsv"
+[ -s "$d/scaling.tsv" ] || printf 'what\tgpus\tcache\tconfigs\twall_s\tcfg_per_s\tcommit\tthreads\n' > "$d/scaling.tsv"
+commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')}
 now() { date +%s.%N; }
 # q DB SQL: the rows of SQL on DB ('|' between columns), through sqlite3, or
 # where the machine's sqlite3 does not run, a reader built here
@@ -75,11 +77,14 @@ cache() {
 		say "warm-up: no cache on this machine; a compile-only sweep of the plan filled it in $(echo "$t0 $(now)" | awk '{ printf "%.1f", $2 - $1 }') s"
 	fi
 }
-# row WHAT GPUS CACHE DB T0 T1: the table's row of a run into DB
+# row WHAT GPUS CACHE DB T0 T1 LOG: the table's row of a run into DB, then
+# the commit measured (COMMIT, else git's) and the compile threads (LOG's)
 row() {
 	c=$(q "$4" 'select count(*) from runs')
-	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$c" "$(echo "$5 $6 $c" |
-		awk '{ printf "%.1f\t%.1f", $2 - $1, $3 / ($2 - $1) }')" >> "$d/scaling.tsv"
+	th=$(sed -n 's/.* compile [0-9.]* s on \([0-9]*\) threads.*/\1/p' "$7" | tail -n 1)
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$c" "$(echo "$5 $6 $c" |
+		awk '{ printf "%.1f\t%.1f", $2 - $1, $3 / ($2 - $1) }')" "$commit" "${th:-?}" \
+		>> "$d/scaling.tsv"
 	tail -n 1 "$d/scaling.tsv" | tee -a "$d/times.txt"
 }
 # run WHAT GPUS CACHE: one phase
@@ -107,7 +112,7 @@ run() {
 	t1=$(now)
 	grep -E 'configurations in|copy bandwidth|before the first step|workers ended|references (built|made)|put on the GPUs|held a|interrupted|failed' "$d/$name.log" |
 		sed "s/^/  $name: /" >> "$d/times.txt"
-	row "$what" "$g" "$c" "$db" "$t0" "$t1"
+	row "$what" "$g" "$c" "$db" "$t0" "$t1" "$d/$name.log"
 	if [ "$what" = plan ]; then
 		{ echo "== $name: family|r|size|wall_s|share|by_s|runs_by_then|best_then|best_final|then_over_final"
 		  q "$db" "$(cat "$(dirname "$0")/anytime.sql")"; } >> "$d/anytime.txt"
