@@ -85,6 +85,10 @@ static void order(void **st)
 	assert_int_equal(tn_order_chunk_time(900, 90, 20), 450);       /* half the target */
 	assert_int_equal(tn_order_chunk_time(5184, 2, 20), 519);       /* slow: by count */
 	assert_int_equal(tn_order_chunk_time(5184, 0, 20), 519);       /* no rate yet */
+	/* a problem's first refinement by count, the later ones by time */
+	assert_int_equal(tn_order_refine(3600, 0, 66, 30), 360);
+	assert_int_equal(tn_order_refine(3600, 1, 66, 30), 1800);
+	assert_int_equal(tn_order_refine(3600, 2, 20, 30), 600);
 	/* nothing validated yet: all to gain */
 	assert_int_equal(tn_order_next(o, 3), 0);
 	o[0].best_pct = 90;

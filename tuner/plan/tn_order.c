@@ -37,6 +37,11 @@ long long tn_order_chunk_time(long long target, double rate, double slice_s)
 	return (long long)t > c ? (long long)t : c;
 }
 
+long long tn_order_refine(long long target, int steps, double rate, double slice_s)
+{
+	return steps > 0 ? tn_order_chunk_time(target, rate, slice_s) : tn_order_chunk(target);
+}
+
 double tn_order_gain(const struct tn_order *o)
 {
 	double roof = isnan(o->best_pct) ? 1.0 : 1.0 - o->best_pct / 100.0;

@@ -71,6 +71,12 @@ double tn_order_slice(double budget_s);
  * the plan runs rate configurations per second: those of slice_s seconds,
  * at most half the target, at least tn_order_chunk(target). */
 long long tn_order_chunk_time(long long target, double rate, double slice_s);
+/* Evaluations of refinement step `steps` (0 the first) of a problem: the
+ * first by count (tn_order_chunk), so that every problem of a plan has a
+ * short refinement before any has a long one (a slice of time at the rate
+ * of a warm plan is half a problem of 3600); later ones by time
+ * (tn_order_chunk_time). */
+long long tn_order_refine(long long target, int steps, double rate, double slice_s);
 double tn_order_gain(const struct tn_order *o);
 /* The problem of o[0..n) to refine next, or -1 when none has work left. */
 int tn_order_next(const struct tn_order *o, int n);

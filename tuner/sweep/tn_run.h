@@ -38,6 +38,7 @@ struct tn_job {
 	long long widened;      /* transfer seeds outside the domains, added to cfgs */
 	char first_why[256];    /* why the first pruned configuration was */
 	long long prob_id, sweep_id;
+	int refines;            /* the plan's refinement steps it has had */
 	long long count[TN_NOUT];
 	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
 	long long done, cached, proposed, target;   /* target: evaluations of its search */

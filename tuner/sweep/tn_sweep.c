@@ -298,8 +298,8 @@ static void trim_cache(int quiet)
 }
 
 /* Every job in turn, each to its end; or, for a GPU plan, the anytime order:
- * refinement steps sized by time (tn_order_chunk_time), as a switch of
- * problem empties the pipeline. */
+ * a problem's first refinement step a tenth of it, the later ones sized by
+ * time (tn_order_refine), as a switch of problem empties the pipeline. */
 static int schedule(struct tn_run *c, int plan, char *err, size_t n)
 {
 	struct tn_order ord[64], *o = c->njobs <= 64 ? ord : malloc((size_t)c->njobs * sizeof *o);
@@ -319,8 +319,8 @@ static int schedule(struct tn_run *c, int plan, char *err, size_t n)
 						  c->jobs[i].target };
 		if ((k = tn_order_next(o, c->njobs)) < 0)
 			break;
-		rc = step(c, k, tn_order_chunk_time(c->jobs[k].target, rate(c),
-						    tn_order_slice(c->o->budget_s)), err, n);
+		rc = step(c, k, tn_order_refine(c->jobs[k].target, c->jobs[k].refines++, rate(c),
+						tn_order_slice(c->o->budget_s)), err, n);
 	}
 	if (o != ord)
 		free(o);
