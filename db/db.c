@@ -299,6 +299,21 @@ int db_wrap(sqlite3 **h, struct db **out, char *err, size_t n)
 	return 0;
 }
 
+int db_tx_begin(struct db *d, char *err, size_t n)
+{
+	return db_exec(d->h, "BEGIN IMMEDIATE", "begin a transaction", err, n);
+}
+
+int db_tx_end(struct db *d, int ok, char *err, size_t n)
+{
+	if (sqlite3_get_autocommit(d->h))       /* none open (SQLite may have ended it) */
+		return ok ? FDT_OK : FDT_FAIL;
+	if (ok)
+		return db_exec(d->h, "COMMIT", "commit a transaction", err, n);
+	(void)sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
+	return FDT_FAIL;
+}
+
 void db_close(struct db *d)
 {
 	if (d) {

@@ -60,6 +60,12 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
  * directory, permissions). db_open checks its path so. */
 int db_path_check(const char *path, int write, char *err, size_t n);
 void db_close(struct db *d);          /* NULL is allowed */
+/* Many small writes as one: db_tx_begin opens a write transaction on d
+ * (BEGIN IMMEDIATE: it waits, as every write does, while another process
+ * writes), and db_tx_end commits it (ok 1) or rolls it back (ok 0; err
+ * then keeps the caller's message). Not nested. */
+int db_tx_begin(struct db *d, char *err, size_t n);
+int db_tx_end(struct db *d, int ok, char *err, size_t n);
 int db_version(struct db *d);         /* PRAGMA user_version, -1 on error */
 /* 1 when the last statement that failed on d found the disk full. */
 int db_full(struct db *d);

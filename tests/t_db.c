@@ -323,6 +323,20 @@ static void test_insert_or_get(void **state)
 	assert_int_not_equal(db_config_id(d, "star3d", "{bx:", &c, err, sizeof err), 0);
 	assert_non_null(strstr(err, "json_valid"));
 	assert_int_equal(qi(d, "SELECT count(*) FROM configs"), 2);
+
+	/* many writes as one: rolled back, none stays; committed, all do */
+	assert_int_equal(db_tx_begin(d, err, sizeof err), 0);
+	assert_int_equal(db_config_id(d, "star3d", "{\"bx\":128}", &c, err, sizeof err), 0);
+	assert_int_not_equal(db_tx_end(d, 0, err, sizeof err), 0);
+	assert_int_equal(qi(d, "SELECT count(*) FROM configs"), 2);
+	assert_int_equal(db_tx_begin(d, err, sizeof err), 0);
+	assert_int_equal(db_config_id(d, "star3d", "{\"bx\":128}", &c, err, sizeof err), 0);
+	assert_int_equal(db_config_id(d, "star3d", "{\"bx\":256}", &c, err, sizeof err), 0);
+	assert_int_equal(db_tx_end(d, 1, err, sizeof err), 0);
+	assert_int_equal(qi(d, "SELECT count(*) FROM configs"), 4);
+	assert_int_not_equal(db_tx_begin(d, err, sizeof err) || db_tx_begin(d, err, sizeof err), 0);
+	assert_non_null(strstr(err, "transaction"));    /* not nested */
+	assert_int_equal(db_tx_end(d, 1, err, sizeof err), 0);
 	db_close(d);
 }
 

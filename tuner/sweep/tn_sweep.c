@@ -131,6 +131,11 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 {
 	const struct tn_family *f = j->pb->fam;
 	long long keep = 0;
+	int rc = FDT_FAIL;
+	/* one transaction: a configuration's id is a write where it is new, and
+	 * a commit each cost a second a space of 3600 before the first step */
+	if (db_tx_begin(c->db, err, n))
+		return FDT_FAIL;
 	for (long long i = 0; i < j->nv; i++) {
 		char json[512];
 		long long id;
@@ -138,16 +143,16 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 		double ms = -1;
 		tn_config_json(f, j->cfgs + i * TN_MAXP, json, sizeof json);
 		if (db_config_id(c->db, f->name, json, &id, err, n))
-			return FDT_FAIL;
+			goto out;
 		for (int w = 0; w < (c->gpu ? c->nwk : 1) && !yes; w++)
 			if (c->gpu ? db_run_recorded(c->db, c->dev_id[w], j->prob_id, id, &yes, &ms,
 						     err, n) :
 			    db_build_recorded(c->db, id, j->prob_id, c->arch, c->compiler, &yes,
 						   err, n))
-				return FDT_FAIL;
+				goto out;
 		if (yes && prior) {
 			if (add_prior(j, keep, ms, err, n))     /* its index once kept */
-				return FDT_FAIL;
+				goto out;
 		} else if (yes) {
 			continue;
 		}
@@ -156,7 +161,9 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 	}
 	j->skipped = j->nv - keep;
 	j->nv = keep;
-	return FDT_OK;
+	rc = FDT_OK;
+out:
+	return db_tx_end(c->db, rc == FDT_OK, err, n);
 }
 
 /* Begins job j: its sweep row, what is recorded, its search. plan: a GPU
