@@ -144,12 +144,11 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 		tn_config_json(f, j->cfgs + i * TN_MAXP, json, sizeof json);
 		if (db_config_id(c->db, f->name, json, &id, err, n))
 			goto out;
-		for (int w = 0; w < (c->gpu ? c->nwk : 1) && !yes; w++)
-			if (c->gpu ? db_run_recorded(c->db, c->dev_id[w], j->prob_id, id, &yes, &ms,
-						     err, n) :
-			    db_build_recorded(c->db, id, j->prob_id, c->arch, c->compiler, &yes,
-						   err, n))
-				goto out;
+		/* a run counts on every board of its model, and the GPUs of a
+		 * sweep are one model (tn_run_setup): the first GPU's answer is all */
+		if (c->gpu ? db_run_recorded(c->db, c->dev_id[0], j->prob_id, id, &yes, &ms, err, n) :
+		    db_build_recorded(c->db, id, j->prob_id, c->arch, c->compiler, &yes, err, n))
+			goto out;
 		if (yes && prior) {
 			if (add_prior(j, keep, ms, err, n))     /* its index once kept */
 				goto out;
