@@ -584,7 +584,17 @@ static void strategies(void **st)
 		memset(seen, 0, sizeof seen);
 		assert_int_equal(tn_search_new((enum tn_strategy)s, cfg, 3, N, s ? N / 10 : 0, 42,
 					       &x, err, sizeof err), 0);
-		while ((m = tn_search_next(x, idx, 16)) > 0)
+		for (;;) {
+			long long pk[16];
+			/* a peek gives what the next call gives, and changes nothing */
+			int p = tn_search_peek(x, pk, 16);
+			assert_int_equal(tn_search_peek(x, pk, 16), p);
+			if ((m = tn_search_next(x, idx, 16)) <= 0) {
+				assert_int_equal(p, m);
+				break;
+			}
+			assert_int_equal(p, m);
+			assert_memory_equal(pk, idx, (size_t)m * sizeof *idx);
 			for (int i = 0; i < m; i++) {
 				double t = bowl(cfg + 3 * idx[i]);
 				assert_false(seen[idx[i]]);     /* never twice */
@@ -594,6 +604,7 @@ static void strategies(void **st)
 					best = t;
 				used++;
 			}
+		}
 		tn_search_free(x);
 		assert_int_equal(used, s ? N / 10 : N);       /* the budget, all of it */
 		if (s != TN_RANDOM)

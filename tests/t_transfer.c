@@ -392,7 +392,15 @@ static void search(void **st)
 		assert_non_null(seen);
 		assert_int_equal(tn_search_new(TN_TRANSFER, cfgs, 3, n, budget, 1, &s, err, sizeof err), 0);
 		assert_int_equal(tn_search_seed(s, seedrows, TN_MAXP, 4), 2);
-		while ((m = tn_search_next(s, idx, 16)) > 0)
+		for (;;) {
+			long long pk[16];
+			int p = tn_search_peek(s, pk, 16);      /* what next gives, s untouched */
+			if ((m = tn_search_next(s, idx, 16)) <= 0) {
+				assert_int_equal(p, m);
+				break;
+			}
+			assert_int_equal(p, m);
+			assert_memory_equal(pk, idx, (size_t)m * sizeof *idx);
 			for (int i = 0; i < m; i++) {
 				const int *v = cfgs + idx[i] * 3;
 				assert_true(idx[i] >= 0 && idx[i] < n);
@@ -407,6 +415,7 @@ static void search(void **st)
 				best = cost(v) < best ? cost(v) : best;
 				tn_search_report(s, idx[i], cost(v));
 			}
+		}
 		assert_int_equal(used, budget);
 		assert_false(tn_search_next_left(s));
 		/* the descent reaches the minimum from the seeds within 30 */

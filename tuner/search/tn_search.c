@@ -155,6 +155,39 @@ void tn_search_free(struct tn_search *s)
 	free(s);
 }
 
+/* A copy of n items of size sz at p (NULL where there are none); *bad set
+ * when memory is out. */
+static void *dup_of(const void *p, long long n, size_t sz, int *bad)
+{
+	void *d;
+	if (!p || n <= 0)
+		return NULL;
+	if ((d = malloc((size_t)n * sz)))
+		memcpy(d, p, (size_t)n * sz);
+	else
+		*bad = 1;
+	return d;
+}
+
+int tn_search_peek(const struct tn_search *s, long long *idx, int max)
+{
+	struct tn_search c = *s;        /* where: read-only after tn_search_new, shared */
+	int bad = 0, m = -1;
+	c.t = dup_of(s->t, s->n, sizeof *s->t, &bad);
+	c.perm = dup_of(s->perm, s->n, sizeof *s->perm, &bad);
+	c.expanded = dup_of(s->expanded, s->n, 1, &bad);
+	c.prop = dup_of(s->prop, s->n, 1, &bad);
+	c.seed = dup_of(s->seed, s->nseed, sizeof *s->seed, &bad);
+	if (!bad)
+		m = tn_search_next(&c, idx, max);
+	free(c.t);
+	free(c.perm);
+	free(c.expanded);
+	free(c.prop);
+	free(c.seed);
+	return m;
+}
+
 void tn_search_report(struct tn_search *s, long long i, double ms)
 {
 	if (i < 0 || i >= s->n)

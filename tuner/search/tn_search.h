@@ -34,6 +34,10 @@ void tn_search_free(struct tn_search *s);
  * 0: nothing now; the search is over when nothing proposed is still
  * unreported (a guided search waits for outcomes to choose more). */
 int tn_search_next(struct tn_search *s, long long *idx, int max);
+/* What tn_search_next would give now (max indices at most), s left as it
+ * was: the plan warms the compile cache with a problem's next proposals
+ * before its step (tn_warm.c). The count; -1 when out of memory. */
+int tn_search_peek(const struct tn_search *s, long long *idx, int max);
 /* The outcome of configuration i: its time in ms, or a negative value for a
  * failure. Batches may overlap: later ones can be asked for before earlier
  * ones are reported, as a pipelined sweep does. */

@@ -179,7 +179,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	static char id[700];            /* what decides the code, besides the source */
 	long long inflight = 0, left = chunk > 0 ? chunk : -1;
 	const int depth = o->queue > 0 ? o->queue : TN_QUEUE;
-	int over = 0, rc = 1, want_max = 2 * o->jobs + 2 * c->nwk + 4, opened = 0;
+	int over = 0, rc = 1, want_max = 2 * o->jobs + 2 * c->nwk + 4, opened = 0, warmed = 0;
 	double t0 = tn_now_s();
 	const char *cache = tn_cache_dir();
 
@@ -205,6 +205,13 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			if (m == 0 && inflight == 0)
 				over = 1;
 		}
+		/* its share all proposed, and at most a round of compiles left:
+		 * the compile cache warms for the plan's next step meanwhile */
+		if (!warmed && left == 0 && tn_pool_queued(pool) <= o->jobs) {
+			tn_warm(c);
+			warmed = 1;
+		}
+		tn_warm_drain(c);
 		/* the workers' switch to this problem (tn_run_open) ran while the
 		 * pool took its first configurations; it ends before any run */
 		if (!opened) {

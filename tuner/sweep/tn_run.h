@@ -39,6 +39,8 @@ struct tn_job {
 	char first_why[256];    /* why the first pruned configuration was */
 	long long prob_id, sweep_id;
 	int refines;            /* the plan's refinement steps it has had */
+	struct tn_pool *warm;   /* compiles ahead of its next step (tn_warm.c), or NULL */
+	long long warm_at;      /* its proposed count when last warmed; -1 never */
 	long long count[TN_NOUT];
 	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
 	long long done, cached, proposed, target;   /* target: evaluations of its search */
@@ -75,6 +77,13 @@ struct tn_run {
 	struct tn_hshare *hs;   /* the jobs' host data, shared by the workers; NULL
 				 * compile-only */
 	struct tn_progress pr;
+	/* the plan's order (tn_warm.c): the job whose first pass may come
+	 * next (-1 once they are done), the order's scratch, and the compile
+	 * cache warmed ahead of the next step */
+	int first;
+	struct tn_order *ord;
+	int warm_off;           /* FDTUNE_WARM=0 */
+	long long warmed;       /* configurations compiled ahead of their step */
 };
 
 /* tn_stop.c. The signal that stops the sweep (0: none), set by its
@@ -107,6 +116,22 @@ int tn_run_open(struct tn_run *c, int j, char *err, size_t n);
 int tn_run_opened(struct tn_run *c, char *err, size_t n);
 /* Starts worker w and opens the current job's bench in it, if not running. */
 int tn_run_worker_up(struct tn_run *c, int w, char *err, size_t n);
+
+/* tn_warm.c. The configurations job j has still to propose. */
+long long tn_job_left(const struct tn_job *j);
+/* The job the plan runs next as things stand: the next first pass, else
+ * the one with the most to gain (tn_order_next); -1 where none. */
+int tn_run_next(const struct tn_run *c);
+/* Once a step has proposed all of its share: compiles into the compile
+ * cache the next configurations of the job the plan will run next (not the
+ * current one), peeked at, so that its step starts on cache hits. Nothing
+ * where the cache is off, FDTUNE_WARM=0, or that job was warmed and has not
+ * run since. A failure only loses the head start. */
+void tn_warm(struct tn_run *c);
+/* Discards what the warm pools have built (their work is in the cache). */
+void tn_warm_drain(struct tn_run *c);
+/* Stops the warm pools, after the compiles in progress. */
+void tn_warm_free(struct tn_run *c);
 
 /* tn_record.c */
 double tn_limit_s(const struct tn_run *c);

@@ -85,6 +85,9 @@ void tn_summary(const struct tn_run *c)
 		fprintf(stderr, "fdtune: fields put on the GPUs %lld times for %d problem(s) on "
 			"%d GPU(s); %lld switches found them held, %lld released for room\n", b,
 			c->njobs, c->nwk, h, e);
+		if (c->warmed)
+			fprintf(stderr, "fdtune: %lld configurations compiled ahead of their step, "
+				"into the compile cache (FDTUNE_WARM=0: not)\n", c->warmed);
 	}
 	for (int i = 0; i < c->njobs; i++)
 		if (c->jobs[i].others)

@@ -233,12 +233,6 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 }
 
 /* Evaluations job j may still make. */
-static long long left_of(const struct tn_job *j)
-{
-	long long l = j->target - j->nprior - j->proposed;
-	return j->search && tn_search_next_left(j->search) && l > 0 ? l : 0;
-}
-
 /* Runs a step of job i: chunk configurations at most (0: to its end). */
 static int step(struct tn_run *c, int i, long long chunk, char *err, size_t n)
 {
@@ -262,7 +256,7 @@ static int step(struct tn_run *c, int i, long long chunk, char *err, size_t n)
 static int work_left(const struct tn_run *c)
 {
 	for (int i = 0; i < c->njobs; i++)
-		if (left_of(&c->jobs[i]) > 0 || c->jobs[i].done < c->jobs[i].proposed)
+		if (tn_job_left(&c->jobs[i]) > 0 || c->jobs[i].done < c->jobs[i].proposed)
 			return 1;
 	return 0;
 }
@@ -312,22 +306,24 @@ static int schedule(struct tn_run *c, int plan, char *err, size_t n)
 	int rc = 0;
 	if (!o)
 		return snprintf(err, n, "out of memory"), 1;
+	c->ord = plan ? o : NULL;       /* the order tn_warm guesses with */
 	for (int i = 0; i < c->njobs && !rc && !tn_stopping(c) && !maxed(c); i++) {
 		struct tn_job *j = &c->jobs[i];
 		long long pass = plan ? tn_order_pass(j->nv, j->target) - j->nprior : 0;
+		c->first = plan ? i + 1 : -1;
 		if (!plan || pass > 0)
 			rc = step(c, i, plan ? pass : 0, err, n);
 	}
+	c->first = -1;
 	while (plan && !rc && !tn_stopping(c) && !maxed(c)) {
-		int k;
-		for (int i = 0; i < c->njobs; i++)
-			o[i] = (struct tn_order){ c->jobs[i].best_pct, left_of(&c->jobs[i]),
-						  c->jobs[i].target };
-		if ((k = tn_order_next(o, c->njobs)) < 0)
+		int k = tn_run_next(c);
+		if (k < 0)
 			break;
 		rc = step(c, k, tn_order_refine(c->jobs[k].target, c->jobs[k].refines++, rate(c),
 						tn_order_slice(c->o->budget_s)), err, n);
 	}
+	tn_warm_free(c);
+	c->ord = NULL;
 	if (o != ord)
 		free(o);
 	return rc;
@@ -340,7 +336,7 @@ static int end(struct tn_run *c, struct tn_job *j, int failed, const char *err)
 {
 	/* a run cut short by the stop signal is proposed but not done; a job
 	 * with configurations and no search was stopped as it began */
-	int stopped = (tn_stopping(c) || maxed(c)) && (left_of(j) > 0 || j->done < j->proposed ||
+	int stopped = (tn_stopping(c) || maxed(c)) && (tn_job_left(j) > 0 || j->done < j->proposed ||
 						       (j->nv > 0 && !j->search));
 	const char *st = failed && !db_full(c->db) ? "failed" : failed || stopped ?
 			 "interrupted" : "done";
@@ -401,6 +397,8 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	memset(&c, 0, sizeof c);
 	c.o = o;
 	c.opened = -1;
+	c.first = -1;
+	c.warm_off = getenv("FDTUNE_WARM") && !strcmp(getenv("FDTUNE_WARM"), "0");
 	c.t_begin = tn_now_s();
 	if (!pl) {                      /* one problem */
 		memset(&item, 0, sizeof item);
@@ -443,6 +441,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	plan = c.gpu && c.njobs > 1 && !o->recheck;
 	for (int i = 0; i < c.njobs; i++) {     /* refused before anything is recorded */
 		struct tn_job *j = &c.jobs[i];
+		j->warm_at = -1;
 		j->pb = &pl->p[i].pb;
 		j->sp = &pl->p[i].sp;
 		j->name = pl->p[i].name;
@@ -472,7 +471,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 			goto fail;
 		}
 		planned += j->target - j->nprior > 0 ? j->target - j->nprior : 0;
-		if (c.hs && (!j->search || left_of(j) <= 0))
+		if (c.hs && (!j->search || tn_job_left(j) <= 0))
 			tn_hshare_skip(c.hs, i);        /* never opened: not made ahead */
 	}
 	if (c.njobs > 1)

@@ -1,0 +1,182 @@
+/*
+ * t_warm.c: a plan's guess of its next step (tn_run_next) and the compile
+ * cache warmed for that step (tn_warm.c), on the CPU machine: NVRTC (or
+ * hiprtc) compiles the peeked configurations into a compile cache of the
+ * test's own; nothing is run or recorded. The guess must be the step the
+ * plan then takes: the first passes in order, then the most to gain.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tn_run.h"
+#include "tn_cache.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/fdt_warmXXXXXX";
+
+/* Job j of c over the n configurations cfgs (TN_MAXP ints each), all to
+ * run (exhaustive order), nothing recorded before. */
+static void job(struct tn_run *c, int j, const struct tn_problem *pb, int *cfgs, long long n)
+{
+	struct tn_job *x = &c->jobs[j];
+	char err[256];
+	x->pb = pb;
+	x->cfgs = cfgs;
+	x->nv = x->target = n;
+	x->best_pct = NAN;
+	x->warm_at = -1;
+	assert_int_equal(tn_search_new(TN_EXHAUSTIVE, cfgs, TN_MAXP, n, 0, 1, &x->search, err,
+				       sizeof err), 0);
+}
+
+/* The guess: the next first pass while some are left, then the problem
+ * with the most to gain (tn_order_next), as schedule() takes them. */
+static void next_guess(void **st)
+{
+	static int cfgs[400 * TN_MAXP];
+	struct tn_job jobs[3] = { 0 };
+	struct tn_order ord[3];
+	struct tn_run c = { 0 };
+	(void)st;
+	c.jobs = jobs;
+	c.njobs = 3;
+	for (int j = 0; j < 3; j++)
+		job(&c, j, NULL, cfgs, 400);
+	c.first = 1;
+	assert_int_equal(tn_run_next(&c), 1);
+	jobs[1].nprior = tn_order_pass(400, 400);       /* its first pass known */
+	assert_int_equal(tn_run_next(&c), 2);
+	c.first = 3;                                    /* the passes are done */
+	assert_int_equal(tn_run_next(&c), -1);          /* no order without the plan's */
+	c.ord = ord;
+	jobs[0].best_pct = 80;
+	jobs[1].best_pct = 85;
+	jobs[2].best_pct = 40;                          /* the furthest from the roof */
+	assert_int_equal(tn_run_next(&c), 2);
+	jobs[2].proposed = 400;                         /* nothing left to it */
+	assert_int_equal(tn_run_next(&c), 0);
+	for (int j = 0; j < 3; j++)
+		tn_search_free(jobs[j].search);
+}
+
+/* Waits (2 minutes at most) for job j's warm pool to have built all. */
+static void settle(struct tn_run *c, int j)
+{
+	for (int i = 0; i < 2400 && tn_pool_queued(c->jobs[j].warm) > 0; i++) {
+		tn_warm_drain(c);
+		usleep(50000);
+	}
+	assert_int_equal(tn_pool_queued(c->jobs[j].warm), 0);
+}
+
+/* 1 when configurations a and b of f differ in launch parameters alone. */
+static int one_source(const struct tn_family *f, const int *a, const int *b)
+{
+	for (int p = 0; p < f->np; p++)
+		if (!tn_param_launch(f, a, p) && a[p] != b[p])
+			return 0;
+	return 1;
+}
+
+/* The guessed job's next configurations, compiled into the cache: later
+ * compiles of their sources are hits. Not the current job's, not twice
+ * before the job has run, never with FDTUNE_WARM=0 (warm_off). */
+static void warm_cache(void **st)
+{
+	static int cfgs[2][8 * TN_MAXP];
+	const struct tn_family *f;
+	struct tn_problem pb;
+	struct tn_space sp;
+	struct tn_limits lim;
+	struct tn_sweep_opts o = { 0 };
+	struct tn_job jobs[2] = { 0 };
+	struct tn_run c = { 0 };
+	char err[1024], id[700];
+	int nc = 0;
+	(void)st;
+	assert_int_equal(tn_family_find("xyz", &f, err, sizeof err), 0);
+	pb = (struct tn_problem){ f, 1, 40, 24, 16, "fp32", { 1, 1, 1 } };
+	c.arch = rt_default_arch();
+	tn_limits_of_arch(c.arch, &lim);
+	tn_space_default(f, &sp);
+	/* four configurations of distinct sources that fit */
+	for (long long i = 0; i < tn_space_size(&sp) && nc < 4; i += 97) {
+		int *v = cfgs[1] + nc * TN_MAXP, fresh = 1;
+		char why[256];
+		tn_space_at(&sp, i, v);
+		for (int k = 0; k < nc; k++)
+			fresh = fresh && !one_source(f, v, cfgs[1] + k * TN_MAXP);
+		if (fresh && f->check(&pb, v, &lim, why, sizeof why))
+			nc++;
+	}
+	assert_int_equal(nc, 4);
+	memcpy(cfgs[0], cfgs[1], sizeof cfgs[0]);
+	o.jobs = 2;
+	c.o = &o;
+	c.jobs = jobs;
+	c.njobs = 2;
+	job(&c, 0, &pb, cfgs[0], 4);
+	job(&c, 1, &pb, cfgs[1], 4);
+	c.cur = &jobs[0];
+	c.first = 1;                    /* job 1's first pass comes next */
+	assert_non_null(tn_cache_dir());
+	tn_warm(&c);
+	assert_int_equal(c.warmed, 2);  /* a round of the pool's 2 threads */
+	assert_non_null(jobs[1].warm);
+	assert_null(jobs[0].warm);
+	settle(&c, 1);
+	tn_warm(&c);                    /* job 1 has not run since */
+	assert_int_equal(c.warmed, 2);
+	/* what was warmed is in the cache: the step's own compiles are hits */
+	tn_cache_compiler(c.arch, id, sizeof id);
+	for (int i = 0; i < 4; i++) {
+		struct rt_prog p = { 0 };
+		char *src;
+		int cached = -1;
+		assert_int_equal(tn_source(&pb, cfgs[1] + i * TN_MAXP, &src, err, sizeof err), 0);
+		assert_int_equal(tn_cache_compile(tn_cache_dir(), src, f->tmpl, c.arch, id, &p,
+						  &cached, err, sizeof err), 0);
+		assert_int_equal(cached, i < 2);        /* the first two were warmed */
+		rt_prog_free(&p);
+		free(src);
+	}
+	/* the guess is the job in progress: nothing; turned off: nothing */
+	jobs[1].proposed = 1;
+	c.cur = &jobs[1];
+	tn_warm(&c);
+	assert_int_equal(c.warmed, 2);
+	c.cur = &jobs[0];
+	c.warm_off = 1;
+	tn_warm(&c);
+	assert_int_equal(c.warmed, 2);
+	tn_warm_free(&c);
+	assert_null(jobs[1].warm);
+	for (int j = 0; j < 2; j++)
+		tn_search_free(jobs[j].search);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = { cmocka_unit_test(next_guess), cmocka_unit_test(warm_cache) };
+	char cache[64];
+	int rc;
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(cache, sizeof cache, "%s/cache", dir);
+	setenv("FDTUNE_CACHE", cache, 1);
+	rc = cmocka_run_group_tests(t, NULL, NULL);
+	snprintf(cache, sizeof cache, "rm -rf '%s'", dir);
+	if (system(cache))
+		rc = 1;
+	return rc;
+}
