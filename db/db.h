@@ -63,7 +63,9 @@ void db_close(struct db *d);          /* NULL is allowed */
 /* Many small writes as one: db_tx_begin opens a write transaction on d
  * (BEGIN IMMEDIATE: it waits, as every write does, while another process
  * writes), and db_tx_end commits it (ok 1) or rolls it back (ok 0; err
- * then keeps the caller's message). Not nested. */
+ * then keeps the caller's message). A commit that fails rolls back and
+ * says why; a transaction SQLite ended itself is a failure at ok 1. Not
+ * nested. Hold one briefly: other writers wait for it (5 s at most). */
 int db_tx_begin(struct db *d, char *err, size_t n);
 int db_tx_end(struct db *d, int ok, char *err, size_t n);
 int db_version(struct db *d);         /* PRAGMA user_version, -1 on error */

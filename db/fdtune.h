@@ -106,8 +106,10 @@ int fdtune_param(const struct fdtune_config *cfg, const char *name, int def);
  * database keeps, so the program needs neither m4 nor fdtune's templates
  * and its time loop never waits for a compiler. fdtune_online_step then
  * runs one time step: the program's own kernel, or a candidate (validated
- * once first against the program's kernel on scratch copies of the
- * fields), timed with device events, each in turn, until every kernel has
+ * once first against the program's kernel on scratch copies of the output
+ * field, both reading the program's inputs, which the kernel ABI makes
+ * const: the program's kernel must write its first field alone), timed
+ * with device events, each in turn, until every kernel has
  * been timed the opts' tries times; then the fastest runs every step.
  * Once the choice is made, what was learned (each candidate's timings or
  * failure, and the choice) is kept as the records of an fdtune sweep:

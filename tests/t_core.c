@@ -585,9 +585,9 @@ static void strategies(void **st)
 		assert_int_equal(tn_search_new((enum tn_strategy)s, cfg, 3, N, s ? N / 10 : 0, 42,
 					       &x, err, sizeof err), 0);
 		for (;;) {
-			long long pk[16];
+			long long pk[16], pk4[4];
 			/* a peek gives what the next call gives, and changes nothing */
-			int p = tn_search_peek(x, pk, 16);
+			int p = tn_search_peek(x, pk, 16), p4 = tn_search_peek(x, pk4, 4);
 			assert_int_equal(tn_search_peek(x, pk, 16), p);
 			if ((m = tn_search_next(x, idx, 16)) <= 0) {
 				assert_int_equal(p, m);
@@ -595,6 +595,10 @@ static void strategies(void **st)
 			}
 			assert_int_equal(p, m);
 			assert_memory_equal(pk, idx, (size_t)m * sizeof *idx);
+			/* a smaller peek gives the first of a larger one, as a plan
+			 * peeks a round and its step then asks for more */
+			assert_true(p4 <= m);
+			assert_memory_equal(pk4, idx, (size_t)p4 * sizeof *idx);
 			for (int i = 0; i < m; i++) {
 				double t = bowl(cfg + 3 * idx[i]);
 				assert_false(seen[idx[i]]);     /* never twice */

@@ -68,7 +68,7 @@ static void once(const char *db)
 
 static void order(void **st)
 {
-	struct tn_order o[3] = { { NAN, 100, 100 }, { 80, 100, 100 }, { 40, 10, 100 } };
+	struct tn_order o[3] = { { NAN, 100, 100, 0 }, { 80, 100, 100, 0 }, { 40, 10, 100, 0 } };
 	(void)st;
 	assert_int_equal(tn_order_pass(5184, 5184), 104);      /* 2% */
 	assert_int_equal(tn_order_pass(72, 72), 8);            /* at least 8 */
@@ -98,9 +98,20 @@ static void order(void **st)
 	assert_int_equal(tn_order_next(o, 3), 0);
 	o[0].left = 0;
 	assert_int_equal(tn_order_next(o, 3), 2);
+	/* one not yet refined comes first, whatever the others' gains; among
+	 * several, the most to gain; once none is left, the gains alone */
+	{
+		struct tn_order f[3] = { { 10, 100, 100, 0 }, { 95, 50, 100, 1 },
+					 { 90, 60, 100, 1 } };
+		assert_int_equal(tn_order_next(f, 3), 2);       /* 0.1 x 0.6 over 0.05 x 0.5 */
+		f[2].fresh = 0;
+		assert_int_equal(tn_order_next(f, 3), 1);
+		f[1].left = 0;                                  /* fresh, but nothing left */
+		assert_int_equal(tn_order_next(f, 3), 0);
+	}
 	o[2].left = 0;
 	assert_int_equal(tn_order_next(o, 3), -1);
-	o[2] = (struct tn_order){ 100, 5, 100 };       /* at the roof: still refined */
+	o[2] = (struct tn_order){ 100, 5, 100, 0 };       /* at the roof: still refined */
 	assert_int_equal(tn_order_next(o, 3), 2);
 }
 
@@ -167,7 +178,7 @@ static int plan_switches(struct tn_pcache *c, int np, long long n, const struct 
 	int k, last = -1, sw = 0;
 	assert_true(np <= 32);
 	for (int i = 0; i < np; i++) {
-		o[i] = (struct tn_order){ NAN, n, n };
+		o[i] = (struct tn_order){ NAN, n, n, 0 };
 		o[i].left -= tn_order_pass(n, n);
 		o[i].best_pct = 40 + 3 * i;
 		worker_switch(c, i, cost[i]);
@@ -287,7 +298,7 @@ static int simulate(int np, long long n, double rate, double budget_s, int by_ti
 	int k, last = -1, sw = 0;
 	for (int i = 0; i < np; i++) {
 		long long p = tn_order_pass(n, n);
-		o[i] = (struct tn_order){ 50 + 5 * i, n - p, n };
+		o[i] = (struct tn_order){ 50 + 5 * i, n - p, n, 0 };
 		t += p / rate;
 		sw += i != last;
 		last = i;

@@ -69,14 +69,14 @@ static void next_guess(void **st)
 		tn_search_free(jobs[j].search);
 }
 
-/* Waits (2 minutes at most) for job j's warm pool to have built all. */
-static void settle(struct tn_run *c, int j)
+/* Waits (2 minutes at most) for the warm pool to have built all. */
+static void settle(struct tn_run *c)
 {
-	for (int i = 0; i < 2400 && tn_pool_queued(c->jobs[j].warm) > 0; i++) {
+	for (int i = 0; i < 2400 && tn_pool_queued(c->warm) > 0; i++) {
 		tn_warm_drain(c);
 		usleep(50000);
 	}
-	assert_int_equal(tn_pool_queued(c->jobs[j].warm), 0);
+	assert_int_equal(tn_pool_queued(c->warm), 0);
 }
 
 /* 1 when configurations a and b of f differ in launch parameters alone. */
@@ -129,13 +129,21 @@ static void warm_cache(void **st)
 	job(&c, 1, &pb, cfgs[1], 4);
 	c.cur = &jobs[0];
 	c.first = 1;                    /* job 1's first pass comes next */
+	tn_cache_compiler(c.arch, c.cid, sizeof c.cid);
 	assert_non_null(tn_cache_dir());
 	tn_warm(&c);
-	assert_int_equal(c.warmed, 2);  /* a round of the pool's 2 threads */
-	assert_non_null(jobs[1].warm);
-	assert_null(jobs[0].warm);
-	settle(&c, 1);
+	assert_non_null(c.warm);        /* a round of the pool's 2 threads */
+	settle(&c);
+	assert_int_equal(c.warmed, 2);  /* both compiled, neither found in the cache */
+	{
+		struct tn_pool *w = c.warm;
+		tn_warm(&c);            /* a warm pool lives: not again */
+		assert_ptr_equal(c.warm, w);
+	}
+	tn_warm_free(&c);
+	assert_null(c.warm);
 	tn_warm(&c);                    /* job 1 has not run since */
+	assert_null(c.warm);
 	assert_int_equal(c.warmed, 2);
 	/* what was warmed is in the cache: the step's own compiles are hits */
 	tn_cache_compiler(c.arch, id, sizeof id);
@@ -150,17 +158,27 @@ static void warm_cache(void **st)
 		rt_prog_free(&p);
 		free(src);
 	}
-	/* the guess is the job in progress: nothing; turned off: nothing */
+	/* the guess is the job in progress: nothing; turned off, or after a
+	 * stop or at --max-configs: nothing */
 	jobs[1].proposed = 1;
 	c.cur = &jobs[1];
 	tn_warm(&c);
-	assert_int_equal(c.warmed, 2);
+	assert_null(c.warm);
 	c.cur = &jobs[0];
+	o.max_configs = 5;
+	c.issued = 5;
+	tn_warm(&c);
+	assert_null(c.warm);
+	o.max_configs = 0;
 	c.warm_off = 1;
 	tn_warm(&c);
-	assert_int_equal(c.warmed, 2);
-	tn_warm_free(&c);
-	assert_null(jobs[1].warm);
+	assert_null(c.warm);
+	c.warm_off = 0;
+	tn_warm(&c);                    /* the guess has run since: warmed again */
+	assert_non_null(c.warm);
+	tn_warm_free(&c);               /* waits for the compiles under way */
+	assert_null(c.warm);
+	assert_int_equal(c.warmed, 2);  /* cache hits are not counted as compiled */
 	for (int j = 0; j < 2; j++)
 		tn_search_free(jobs[j].search);
 }

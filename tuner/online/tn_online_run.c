@@ -4,10 +4,11 @@
  * the user's fields, through the runtime (rt.h) on the default stream, and
  * timed with device events until the choice is made; after it, the chosen
  * kernel runs untimed. A candidate is loaded at its first turn and
- * validated once, before it touches the user's fields, against the user's
+ * validated once, before it writes the user's fields, against the user's
  * own kernel on scratch copies of the output field (the only one the
  * kernel ABI lets a kernel write: every other is a const pointer, so the
- * two kernels read the user's own): the copies span every point the ABI
+ * two kernels read the user's own, and the user's kernel must write its
+ * first field alone, as fdtune.h says): the copies span every point the ABI
  * lets a kernel touch (R halo points on every side, rows and planes as the
  * grid says), with the same alignment; the candidate's
  * output copy is poisoned first unless the kernel reads its output (acc=1,

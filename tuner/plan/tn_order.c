@@ -54,11 +54,13 @@ double tn_order_gain(const struct tn_order *o)
 
 int tn_order_next(const struct tn_order *o, int n)
 {
-	int b = -1;
+	int b = -1, fresh = 0;
 	double g = 0;
+	for (int i = 0; i < n; i++)
+		fresh = fresh || (o[i].fresh && o[i].left > 0);
 	for (int i = 0; i < n; i++) {
 		double x = tn_order_gain(&o[i]);
-		if (o[i].left > 0 && (b < 0 || x > g)) {
+		if (o[i].left > 0 && (!fresh || o[i].fresh) && (b < 0 || x > g)) {
 			b = i;
 			g = x;
 		}

@@ -50,10 +50,13 @@ void tn_problem_name(const struct tn_problem *pb, char *buf, size_t n);
  *     gain = (1 - best %copy / 100) x (evaluations left / its target)
  * that is, how far its best is from the copy roof (all of it when nothing
  * has validated yet) times the share of its search still to run. Ties go to
- * the earlier problem of the plan. */
+ * the earlier problem of the plan. A problem not yet refined comes before
+ * every one that has been, so that each gets a short refinement
+ * (tn_order_refine) before any gets a second. */
 struct tn_order {
 	double best_pct;        /* NAN: no validated run yet */
 	long long left, target; /* evaluations still to make, and in all */
+	int fresh;              /* 1: not refined yet (its first pass alone) */
 };
 /* Evaluations of the first pass of a problem of n configurations: 2%, at
  * least 8 (or all n when fewer), never more than target. */
@@ -73,12 +76,15 @@ double tn_order_slice(double budget_s);
 long long tn_order_chunk_time(long long target, double rate, double slice_s);
 /* Evaluations of refinement step `steps` (0 the first) of a problem: the
  * first by count (tn_order_chunk), so that every problem of a plan has a
- * short refinement before any has a long one (a slice of time at the rate
+ * short refinement before any has a long one (tn_order_next takes the
+ * fresh ones first; a slice of time at the rate
  * of a warm plan is half a problem of 3600); later ones by time
  * (tn_order_chunk_time). */
 long long tn_order_refine(long long target, int steps, double rate, double slice_s);
 double tn_order_gain(const struct tn_order *o);
-/* The problem of o[0..n) to refine next, or -1 when none has work left. */
+/* The problem of o[0..n) to refine next: the fresh one with the most to
+ * gain while any fresh one has work left, else the one with the most to
+ * gain; -1 when none has work left. */
 int tn_order_next(const struct tn_order *o, int n);
 
 #endif

@@ -176,15 +176,13 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 {
 	const struct tn_sweep_opts *o = c->o;
 	struct tn_pool *pool = NULL;
-	static char id[700];            /* what decides the code, besides the source */
 	long long inflight = 0, left = chunk > 0 ? chunk : -1;
 	const int depth = o->queue > 0 ? o->queue : TN_QUEUE;
 	int over = 0, rc = 1, want_max = 2 * o->jobs + 2 * c->nwk + 4, opened = 0, warmed = 0;
 	double t0 = tn_now_s();
 	const char *cache = tn_cache_dir();
 
-	tn_cache_compiler(c->arch, id, sizeof id);
-	if (tn_pool_new(&pool, c->cur->pb, c->arch, id, cache, o->jobs, err, n)) {
+	if (tn_pool_new(&pool, c->cur->pb, c->arch, c->cid, cache, o->jobs, err, n)) {
 		char e2[1024];
 		(void)tn_run_opened(c, e2, sizeof e2);
 		return FDT_FAIL;
@@ -207,7 +205,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		}
 		/* its share all proposed, and at most a round of compiles left:
 		 * the compile cache warms for the plan's next step meanwhile */
-		if (!warmed && left == 0 && tn_pool_queued(pool) <= o->jobs) {
+		if (!warmed && !stopping && left == 0 && tn_pool_queued(pool) <= o->jobs) {
 			tn_warm(c);
 			warmed = 1;
 		}

@@ -9,6 +9,7 @@
  *   tn_choose.c  each job's strategy, a transfer's seeds, a recheck's records
  *   tn_gpus.c    GPU or compile-only, workers, copy calibration
  *   tn_loop.c    one step: compile pool and workers fed until it is done
+ *   tn_warm.c    the plan's next step guessed, its compiles begun early
  *   tn_record.c  every build and run written to the database as it happens
  *   tn_summary.c what the sweep did, at its end
  */
@@ -39,8 +40,7 @@ struct tn_job {
 	char first_why[256];    /* why the first pruned configuration was */
 	long long prob_id, sweep_id;
 	int refines;            /* the plan's refinement steps it has had */
-	struct tn_pool *warm;   /* compiles ahead of its next step (tn_warm.c), or NULL */
-	long long warm_at;      /* its proposed count when last warmed; -1 never */
+	long long warm_at;      /* its proposed count when last warmed (tn_warm.c); -1 never */
 	long long count[TN_NOUT];
 	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
 	long long done, cached, proposed, target;   /* target: evaluations of its search */
@@ -82,8 +82,11 @@ struct tn_run {
 	 * cache warmed ahead of the next step */
 	int first;
 	struct tn_order *ord;
+	struct tn_pool *warm;   /* compiling ahead of the next step, or NULL */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	long long warmed;       /* configurations compiled ahead of their step */
+	char cid[700];          /* the compiler for arch, as the cache keys it
+				 * (tn_cache_compiler): the pools keep a pointer */
 };
 
 /* tn_stop.c. The signal that stops the sweep (0: none), set by its
@@ -121,16 +124,19 @@ int tn_run_worker_up(struct tn_run *c, int w, char *err, size_t n);
 long long tn_job_left(const struct tn_job *j);
 /* The job the plan runs next as things stand: the next first pass, else
  * the one with the most to gain (tn_order_next); -1 where none. */
-int tn_run_next(const struct tn_run *c);
+int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
 /* Once a step has proposed all of its share: compiles into the compile
- * cache the next configurations of the job the plan will run next (not the
- * current one), peeked at, so that its step starts on cache hits. Nothing
- * where the cache is off, FDTUNE_WARM=0, or that job was warmed and has not
- * run since. A failure only loses the head start. */
+ * cache a round of the next configurations of the job the plan will run
+ * next (not the current one), peeked at, so that its step starts on cache
+ * hits. Nothing where the cache is off, FDTUNE_WARM=0, at a stop or
+ * --max-configs, while a warm pool lives, or when that job was warmed and
+ * has not run since. A failure only loses the head start. */
 void tn_warm(struct tn_run *c);
-/* Discards what the warm pools have built (their work is in the cache). */
+/* Discards what the warm pool has built (its work is in the cache), and
+ * counts what it compiled. */
 void tn_warm_drain(struct tn_run *c);
-/* Stops the warm pools, after the compiles in progress. */
+/* Stops the warm pool, after its compiles in progress (at the next step's
+ * start, and the plan's end). */
 void tn_warm_free(struct tn_run *c);
 
 /* tn_record.c */

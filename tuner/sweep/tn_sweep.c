@@ -124,16 +124,17 @@ static int add_prior(struct tn_job *j, long long idx, double ms, char *err, size
 }
 
 /* Drops from the job's configurations those already recorded, keeping the
- * order of the rest: with a GPU, those with a run on one of the sweep's
- * GPUs for this problem; compile-only, those with a build for this arch
- * and compiler. A search other than exhaustive keeps them, as priors. */
+ * order of the rest: with a GPU, those with a run for this problem on any
+ * board of the sweep's GPU model; compile-only, those with a build for this
+ * arch and compiler. A search other than exhaustive keeps them, as priors. */
 static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *err, size_t n)
 {
 	const struct tn_family *f = j->pb->fam;
 	long long keep = 0;
 	int rc = FDT_FAIL;
-	/* one transaction: a configuration's id is a write where it is new, and
-	 * a commit each cost a second a space of 3600 before the first step */
+	/* a transaction a thousand: a configuration's id is a write where it is
+	 * new, and a commit each cost a second a space of 3600 before the first
+	 * step; other writers (shards, sweeps) wait while one is open */
 	if (db_tx_begin(c->db, err, n))
 		return FDT_FAIL;
 	for (long long i = 0; i < j->nv; i++) {
@@ -141,6 +142,9 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 		long long id;
 		int yes = 0;
 		double ms = -1;
+		if (i && i % 1000 == 0 &&
+		    (db_tx_end(c->db, 1, err, n) || db_tx_begin(c->db, err, n)))
+			return FDT_FAIL;
 		tn_config_json(f, j->cfgs + i * TN_MAXP, json, sizeof json);
 		if (db_config_id(c->db, f->name, json, &id, err, n))
 			goto out;
@@ -232,7 +236,6 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 	return FDT_OK;
 }
 
-/* Evaluations job j may still make. */
 /* Runs a step of job i: chunk configurations at most (0: to its end). */
 static int step(struct tn_run *c, int i, long long chunk, char *err, size_t n)
 {
@@ -241,6 +244,7 @@ static int step(struct tn_run *c, int i, long long chunk, char *err, size_t n)
 	if (!j->search)
 		return FDT_OK;
 	c->cur = j;
+	tn_warm_free(c);        /* what was warmed for it is in the cache (or a wrong guess) */
 	if (c->njobs > 1)
 		tn_progress_job(&c->pr, i + 1, c->njobs, j->name, j->best_gbs, j->best_pct);
 	if (c->gpu && tn_run_open(c, i, err, n))
@@ -434,6 +438,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		goto out;
 	}
 	tn_limits_of_arch(c.arch, lim);        /* the opt-in LDS by arch */
+	tn_cache_compiler(c.arch, c.cid, sizeof c.cid);
 	if (c.gpu) {
 		lim->max_threads = c.wk[0].dev.max_threads;
 		lim->lds_block = c.wk[0].dev.lds_block;

@@ -8,10 +8,11 @@
  * Once a step has proposed all of its share, the plan's next step is
  * guessed as the plan itself will choose it (tn_run_next), and that job's
  * next configurations, peeked at without being proposed (tn_search_peek),
- * are compiled into the compile cache by a pool of the job's own. When the
- * job's step comes, its builds are cache hits. Nothing warmed is recorded
- * or run: a wrong guess costs compiles, never a result. Off where the
- * compile cache is, or with FDTUNE_WARM=0.
+ * are compiled into the compile cache by a pool of their own, freed when
+ * the next step begins (after its compiles in progress: for a right guess,
+ * the step's first cache hits). Nothing warmed is recorded or run: a wrong
+ * guess costs compiles, never a result. Off where the compile cache is, at
+ * a stop, or with FDTUNE_WARM=0.
  */
 #include "fdt_rc.h"
 #include "tn_run.h"
@@ -33,7 +34,7 @@ static long long first_pass(const struct tn_job *j)
 	return j->search ? tn_order_pass(j->nv, j->target) - j->nprior : 0;
 }
 
-int tn_run_next(const struct tn_run *c)
+int tn_run_next(struct tn_run *c)
 {
 	if (c->first >= 0)      /* the first passes, in the plan's order */
 		for (int i = c->first; i < c->njobs; i++)
@@ -43,32 +44,38 @@ int tn_run_next(const struct tn_run *c)
 		return -1;
 	for (int i = 0; i < c->njobs; i++)
 		c->ord[i] = (struct tn_order){ c->jobs[i].best_pct, tn_job_left(&c->jobs[i]),
-					       c->jobs[i].target };
+					       c->jobs[i].target, c->jobs[i].refines == 0 };
 	return tn_order_next(c->ord, c->njobs);
 }
 
 void tn_warm(struct tn_run *c)
 {
-	static char id[700];    /* the pools keep a pointer to it */
 	const char *cache = tn_cache_dir();
-	long long idx[64];
+	long long idx[64], cap;
 	struct tn_job *j;
 	char err[1024];
 	int k, m, want;
 
-	if (!cache || c->warm_off || (k = tn_run_next(c)) < 0 || &c->jobs[k] == c->cur)
+	if (!cache || c->warm_off || c->warm || tn_stopping(c) ||
+	    (c->o->max_configs > 0 && c->issued >= c->o->max_configs) ||
+	    (k = tn_run_next(c)) < 0 || &c->jobs[k] == c->cur)
 		return;
 	j = &c->jobs[k];
 	if (!j->search || j->warm_at == j->proposed)    /* warmed since its last step */
 		return;
+	/* a round of the pool's threads, within the step it will have: the rest
+	 * of its first pass, or a first refinement's tenth (later ones are more) */
+	cap = c->first >= 0 && first_pass(j) - j->proposed > 0 ? first_pass(j) - j->proposed :
+	      tn_order_chunk(j->target);
 	want = c->o->jobs < 64 ? c->o->jobs : 64;
+	if (cap < want)
+		want = (int)cap;
 	if (tn_job_left(j) < want)
 		want = (int)tn_job_left(j);
 	if (want <= 0 || (m = tn_search_peek(j->search, idx, want)) <= 0)
 		return;
-	tn_cache_compiler(c->arch, id, sizeof id);
-	if (!j->warm && tn_pool_new(&j->warm, j->pb, c->arch, id, cache, c->o->jobs, err,
-				    sizeof err))
+	/* a thread an item: beside the step's own pool for one round at most */
+	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, err, sizeof err))
 		return;                 /* only a cost: the step compiles them itself */
 	j->warm_at = j->proposed;
 	for (int i = 0; i < m; i++) {
@@ -78,26 +85,24 @@ void tn_warm(struct tn_run *c)
 		memcpy(it->v, j->cfgs + idx[i] * TN_MAXP, sizeof it->v);
 		it->idx = idx[i];
 		it->ms = -1;
-		tn_pool_add(j->warm, it);
-		c->warmed++;
+		tn_pool_add(c->warm, it);
 	}
 }
 
 void tn_warm_drain(struct tn_run *c)
 {
-	for (int i = 0; i < c->njobs; i++) {
-		struct tn_item *it;
-		while (c->jobs[i].warm && (it = tn_pool_take(c->jobs[i].warm))) {
-			tn_item_clear(it);
-			free(it);
-		}
+	struct tn_item *it;
+	while (c->warm && (it = tn_pool_take(c->warm))) {
+		/* compiled here, not found in the cache nor shared with a twin */
+		c->warmed += !it->cached && !it->shared && !it->bad_gen && !it->bad_compile;
+		tn_item_clear(it);
+		free(it);
 	}
 }
 
 void tn_warm_free(struct tn_run *c)
 {
-	for (int i = 0; c->jobs && i < c->njobs; i++) {
-		tn_pool_free(c->jobs[i].warm);
-		c->jobs[i].warm = NULL;
-	}
+	tn_warm_drain(c);
+	tn_pool_free(c->warm);  /* after the compiles in progress */
+	c->warm = NULL;
 }
