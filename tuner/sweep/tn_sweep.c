@@ -244,11 +244,13 @@ static int step(struct tn_run *c, int i, long long chunk, char *err, size_t n)
 	if (!j->search)
 		return FDT_OK;
 	c->cur = j;
-	tn_warm_free(c);        /* what was warmed for it is in the cache (or a wrong guess) */
 	if (c->njobs > 1)
 		tn_progress_job(&c->pr, i + 1, c->njobs, j->name, j->best_gbs, j->best_pct);
 	if (c->gpu && tn_run_open(c, i, err, n))
 		return FDT_FAIL;
+	/* while the workers switch: what was warmed for this step is in the
+	 * cache once the warm pool's compiles under way end (or a wrong guess) */
+	tn_warm_free(c);
 	if (tn_step(c, chunk, err, n))
 		return FDT_FAIL;
 	if (j->proposed == before && !tn_stopping(c) && !maxed(c))
