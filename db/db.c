@@ -299,25 +299,6 @@ int db_wrap(sqlite3 **h, struct db **out, char *err, size_t n)
 	return 0;
 }
 
-int db_tx_begin(struct db *d, char *err, size_t n)
-{
-	return db_exec(d->h, "BEGIN IMMEDIATE", "begin a transaction", err, n);
-}
-
-int db_tx_end(struct db *d, int ok, char *err, size_t n)
-{
-	if (sqlite3_get_autocommit(d->h))       /* SQLite ended it: what it held is lost */
-		return ok ? db_fail(err, n, "the transaction was rolled back by SQLite; its writes "
-				   "are lost") : FDT_FAIL;
-	if (ok && !db_exec(d->h, "COMMIT", "commit a transaction", err, n))
-		return FDT_OK;
-	if ((sqlite3_errcode(d->h) & 0xff) == SQLITE_FULL)
-		d->full = 1;            /* the rollback resets the code db_full reads */
-	if (!sqlite3_get_autocommit(d->h))
-		(void)sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
-	return FDT_FAIL;
-}
-
 void db_close(struct db *d)
 {
 	if (d) {
@@ -338,7 +319,7 @@ int db_version(struct db *d)
 
 int db_full(struct db *d)
 {
-	return d && (d->full || (sqlite3_errcode(d->h) & 0xff) == SQLITE_FULL);
+	return d && (sqlite3_errcode(d->h) & 0xff) == SQLITE_FULL;
 }
 
 int db_handle(struct db *d, struct sqlite3 **h, char *err, size_t n)

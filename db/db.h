@@ -60,14 +60,6 @@ int db_open_version(const char *path, int upto, struct db **out, char *err, size
  * directory, permissions). db_open checks its path so. */
 int db_path_check(const char *path, int write, char *err, size_t n);
 void db_close(struct db *d);          /* NULL is allowed */
-/* Many small writes as one: db_tx_begin opens a write transaction on d
- * (BEGIN IMMEDIATE: it waits, as every write does, while another process
- * writes), and db_tx_end commits it (ok 1) or rolls it back (ok 0; err
- * then keeps the caller's message). A commit that fails rolls back and
- * says why; a transaction SQLite ended itself is a failure at ok 1. Not
- * nested. Hold one briefly: other writers wait for it (5 s at most). */
-int db_tx_begin(struct db *d, char *err, size_t n);
-int db_tx_end(struct db *d, int ok, char *err, size_t n);
 int db_version(struct db *d);         /* PRAGMA user_version, -1 on error */
 /* 1 when the last statement that failed on d found the disk full. */
 int db_full(struct db *d);
@@ -98,6 +90,10 @@ int db_problem_id(struct db *d, const char *family, int radius, int nx, int ny, 
  * (equal configurations must produce byte-identical text). */
 int db_config_id(struct db *d, const char *family, const char *params_json, long long *id,
 				 char *err, size_t n);
+/* The id of that configuration, or -1 where the database has none: a read,
+ * so that a sweep's look-ups of a whole space hold no write lock. */
+int db_config_find(struct db *d, const char *family, const char *params_json, long long *id,
+		   char *err, size_t n);
 
 /* mode is "gpu" or "compile-only"; dev 0 = no device (stored as NULL).
  * The sweep starts with status 'running'. */

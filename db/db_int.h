@@ -38,12 +38,7 @@ static inline void db_uri(char *uri, size_t n, const char *path, const char *que
 
 /* A database handle; json: db_json_int's statement, prepared on its first
  * use and kept until db_close (replay parses thousands of configurations). */
-struct db {
-	sqlite3 *h;
-	sqlite3_stmt *json;
-	int full;       /* a write found the disk full before a rollback (db_tx_end)
-			 * reset SQLite's error code: db_full still says so */
-};
+struct db { sqlite3 *h; sqlite3_stmt *json; };
 
 /* SQL for the current UTC time, as the tables store it. */
 #define NOW "strftime('%Y-%m-%dT%H:%M:%SZ','now')"

@@ -158,6 +158,21 @@ int db_config_id(struct db *d, const char *family, const char *params_json, long
 				 v, 2, id, "record config", err, n);
 }
 
+int db_config_find(struct db *d, const char *family, const char *params_json, long long *id,
+				   char *err, size_t n)
+{
+	struct res r;
+	if (need(d, "database", err, n) || need(family, "family", err, n) ||
+		need(params_json, "params_json", err, n) || need(id, "id", err, n))
+		return FDT_FAIL;
+	struct val v[] = {txt(family), txt(params_json)};
+	if (db_stmt(d->h, "SELECT id FROM configs WHERE family = ?1 AND params = ?2", v, 2, &r,
+				"look up config", err, n))
+		return FDT_FAIL;
+	*id = r.got ? r.i[0] : -1;
+	return 0;
+}
+
 int db_sweep_begin(struct db *d, const char *cmdline, const char *host, long long dev,
 				   long long prob, const char *mode, long long *id, char *err, size_t n)
 {

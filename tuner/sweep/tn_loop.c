@@ -182,7 +182,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	double t0 = tn_now_s();
 	const char *cache = tn_cache_dir();
 
-	if (tn_pool_new(&pool, c->cur->pb, c->arch, c->cid, cache, o->jobs, err, n)) {
+	if (tn_pool_new(&pool, c->cur->pb, c->arch, c->cid, cache, o->jobs, 0, err, n)) {
 		char e2[1024];
 		(void)tn_run_opened(c, e2, sizeof e2);
 		return FDT_FAIL;
@@ -203,9 +203,10 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			if (m == 0 && inflight == 0)
 				over = 1;
 		}
-		/* its share all proposed, and at most a round of compiles left:
-		 * the compile cache warms for the plan's next step meanwhile */
-		if (!warmed && !stopping && left == 0 && tn_pool_queued(pool) <= o->jobs) {
+		/* its share all proposed (or all its job has left), and at most a
+		 * round of compiles left: the cache warms for the plan's next step */
+		if (!warmed && !stopping && (left == 0 || (left > 0 && !tn_job_left(c->cur))) &&
+		    tn_pool_queued(pool) <= o->jobs) {
 			tn_warm(c);
 			warmed = 1;
 		}

@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define MAXT 64
@@ -32,7 +34,7 @@ struct tn_pool {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct tn_item *head, *tail, *cursor;   /* cursor: first item not claimed */
-	int nq, quit, nt, fd[2];
+	int nq, quit, nt, nice, fd[2];
 	pthread_t th[MAXT];
 };
 
@@ -129,6 +131,9 @@ static void give_twins(struct tn_pool *p, struct tn_item *it)
 static void *thread_main(void *arg)
 {
 	struct tn_pool *p = arg;
+	/* Linux: a thread's own nice value (failing, it only runs at full priority) */
+	if (p->nice)
+		(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), p->nice);
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		struct tn_item *it;
@@ -162,7 +167,7 @@ static void *thread_main(void *arg)
 }
 
 int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *arch,
-		const char *compiler, const char *cache, int jobs, char *err, size_t n)
+		const char *compiler, const char *cache, int jobs, int nice, char *err, size_t n)
 {
 	struct tn_pool *p = calloc(1, sizeof *p);
 	*pp = NULL;
@@ -174,6 +179,7 @@ int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *ar
 	p->arch = arch;
 	p->compiler = compiler;
 	p->cache = cache;
+	p->nice = nice;
 	p->fd[0] = p->fd[1] = -1;
 	if (pipe2(p->fd, O_CLOEXEC | O_NONBLOCK)) {
 		snprintf(err, n, "pipe: %s", strerror(errno));
@@ -253,7 +259,7 @@ int tn_pool_queued(struct tn_pool *p)
 	return q;
 }
 
-void tn_pool_free(struct tn_pool *p)
+void tn_pool_stop(struct tn_pool *p)
 {
 	if (!p)
 		return;
@@ -263,6 +269,14 @@ void tn_pool_free(struct tn_pool *p)
 	pthread_mutex_unlock(&p->mu);
 	for (int i = 0; i < p->nt; i++)
 		pthread_join(p->th[i], NULL);
+	p->nt = 0;
+}
+
+void tn_pool_free(struct tn_pool *p)
+{
+	if (!p)
+		return;
+	tn_pool_stop(p);
 	while (p->head) {
 		struct tn_item *it = p->head;
 		p->head = it->next;

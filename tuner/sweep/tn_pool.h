@@ -30,9 +30,11 @@ struct tn_item {
 struct tn_pool;
 
 /* Starts jobs threads compiling for arch; compiler identifies the compiler
- * and its options for the cache, cache is its directory (NULL: off). */
+ * and its options for the cache, cache is its directory (NULL: off). nice
+ * (0..19) lowers the threads' priority: a pool compiling ahead takes only
+ * the cores the others leave. */
 int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *arch,
-		const char *compiler, const char *cache, int jobs, char *err, size_t n);
+		const char *compiler, const char *cache, int jobs, int nice, char *err, size_t n);
 /* The read end of the pipe that gets a byte for every item built. */
 int tn_pool_fd(const struct tn_pool *p);
 /* Queues it (calloc'ed, then v and idx set) for building; the pool owns it
@@ -42,8 +44,10 @@ void tn_pool_add(struct tn_pool *p, struct tn_item *it);
 struct tn_item *tn_pool_take(struct tn_pool *p);
 /* Items queued and not yet taken. */
 int tn_pool_queued(struct tn_pool *p);
-/* Stops the threads after the builds in progress and frees the items not
- * taken. */
+/* Stops the threads after the builds in progress: what they built can
+ * still be taken (NULL is allowed; again is nothing). */
+void tn_pool_stop(struct tn_pool *p);
+/* Stops the threads (tn_pool_stop) and frees the items not taken. */
 void tn_pool_free(struct tn_pool *p);
 /* Frees what building put into it. */
 void tn_item_clear(struct tn_item *it);

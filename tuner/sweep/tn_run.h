@@ -123,7 +123,8 @@ int tn_run_worker_up(struct tn_run *c, int w, char *err, size_t n);
 /* tn_warm.c. The configurations job j has still to propose. */
 long long tn_job_left(const struct tn_job *j);
 /* The job the plan runs next as things stand: the next first pass, else
- * the one with the most to gain (tn_order_next); -1 where none. */
+ * (tn_order_next) the one not yet refined with the most to gain, else the
+ * one with the most to gain; -1 where none. */
 int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
 /* Once a step has proposed all of its share: compiles into the compile
  * cache a round of the next configurations of the job the plan will run

@@ -86,8 +86,9 @@ void tn_summary(const struct tn_run *c)
 			"%d GPU(s); %lld switches found them held, %lld released for room\n", b,
 			c->njobs, c->nwk, h, e);
 		if (c->warmed)
-			fprintf(stderr, "fdtune: %lld configurations compiled ahead of their step, "
-				"into the compile cache (FDTUNE_WARM=0: not)\n", c->warmed);
+			fprintf(stderr, "fdtune: %lld configurations compiled into the compile cache "
+				"for the step guessed next, while a step drained (FDTUNE_WARM=0: not)\n",
+				c->warmed);
 	}
 	for (int i = 0; i < c->njobs; i++)
 		if (c->jobs[i].others)

@@ -131,31 +131,26 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 {
 	const struct tn_family *f = j->pb->fam;
 	long long keep = 0;
-	int rc = FDT_FAIL;
-	/* a transaction a thousand: a configuration's id is a write where it is
-	 * new, and a commit each cost a second a space of 3600 before the first
-	 * step; other writers (shards, sweeps) wait while one is open */
-	if (db_tx_begin(c->db, err, n))
-		return FDT_FAIL;
+	/* reads alone: a configuration not in the configs table has no record,
+	 * and its id is written when its run is (tn_record.c); an insert here
+	 * was a commit each, a second a space of 3600 before the first step */
 	for (long long i = 0; i < j->nv; i++) {
 		char json[512];
 		long long id;
 		int yes = 0;
 		double ms = -1;
-		if (i && i % 1000 == 0 &&
-		    (db_tx_end(c->db, 1, err, n) || db_tx_begin(c->db, err, n)))
-			return FDT_FAIL;
 		tn_config_json(f, j->cfgs + i * TN_MAXP, json, sizeof json);
-		if (db_config_id(c->db, f->name, json, &id, err, n))
-			goto out;
+		if (db_config_find(c->db, f->name, json, &id, err, n))
+			return FDT_FAIL;
 		/* a run counts on every board of its model, and the GPUs of a
 		 * sweep are one model (tn_run_setup): the first GPU's answer is all */
-		if (c->gpu ? db_run_recorded(c->db, c->dev_id[0], j->prob_id, id, &yes, &ms, err, n) :
-		    db_build_recorded(c->db, id, j->prob_id, c->arch, c->compiler, &yes, err, n))
-			goto out;
+		if (id >= 0 &&
+		    (c->gpu ? db_run_recorded(c->db, c->dev_id[0], j->prob_id, id, &yes, &ms, err, n) :
+		     db_build_recorded(c->db, id, j->prob_id, c->arch, c->compiler, &yes, err, n)))
+			return FDT_FAIL;
 		if (yes && prior) {
 			if (add_prior(j, keep, ms, err, n))     /* its index once kept */
-				goto out;
+				return FDT_FAIL;
 		} else if (yes) {
 			continue;
 		}
@@ -164,9 +159,7 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 	}
 	j->skipped = j->nv - keep;
 	j->nv = keep;
-	rc = FDT_OK;
-out:
-	return db_tx_end(c->db, rc == FDT_OK, err, n);
+	return FDT_OK;
 }
 
 /* Begins job j: its sweep row, what is recorded, its search. plan: a GPU

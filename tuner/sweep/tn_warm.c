@@ -11,8 +11,8 @@
  * are compiled into the compile cache by a pool of their own, freed when
  * the next step begins (after its compiles in progress: for a right guess,
  * the step's first cache hits). Nothing warmed is recorded or run: a wrong
- * guess costs compiles, never a result. Off where the compile cache is, at
- * a stop, or with FDTUNE_WARM=0.
+ * guess costs compiles, never a result. Off where the compile cache is off,
+ * at a stop, or with FDTUNE_WARM=0.
  */
 #include "fdt_rc.h"
 #include "tn_run.h"
@@ -67,6 +67,8 @@ void tn_warm(struct tn_run *c)
 	 * of its first pass, or a first refinement's tenth (later ones are more) */
 	cap = c->first >= 0 && first_pass(j) - j->proposed > 0 ? first_pass(j) - j->proposed :
 	      tn_order_chunk(j->target);
+	if (c->o->max_configs > 0 && c->o->max_configs - c->issued < cap)
+		cap = c->o->max_configs - c->issued;
 	want = c->o->jobs < 64 ? c->o->jobs : 64;
 	if (cap < want)
 		want = (int)cap;
@@ -74,8 +76,9 @@ void tn_warm(struct tn_run *c)
 		want = (int)tn_job_left(j);
 	if (want <= 0 || (m = tn_search_peek(j->search, idx, want)) <= 0)
 		return;
-	/* a thread an item: beside the step's own pool for one round at most */
-	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, err, sizeof err))
+	/* a thread an item, at a low priority: the cores the step's last
+	 * compiles leave (they are what its GPUs wait for) */
+	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, 10, err, sizeof err))
 		return;                 /* only a cost: the step compiles them itself */
 	j->warm_at = j->proposed;
 	for (int i = 0; i < m; i++) {
@@ -102,7 +105,8 @@ void tn_warm_drain(struct tn_run *c)
 
 void tn_warm_free(struct tn_run *c)
 {
-	tn_warm_drain(c);
-	tn_pool_free(c->warm);  /* after the compiles in progress */
+	tn_pool_stop(c->warm);  /* after the compiles in progress, */
+	tn_warm_drain(c);       /* which are counted too */
+	tn_pool_free(c->warm);
 	c->warm = NULL;
 }
