@@ -291,7 +291,7 @@ done:
 
 int db_wrap(sqlite3 **h, struct db **out, char *err, size_t n)
 {
-	if (!(*out = calloc(1, sizeof **out)))
+	if (!(*out = malloc(sizeof **out)))
 		return db_fail(err, n, "opening %s: out of memory", sqlite3_db_filename(*h, "main"));
 	(*out)->h = *h;
 	(*out)->json = NULL;

@@ -5,7 +5,7 @@
  * The GPUs, their workers and the database belong to the sweep (struct
  * tn_run) and serve one job at a time, a step of evaluations each:
  *   tn_sweep.c   the plan: jobs prepared, resumed, ordered, summed up
- *   tn_stop.c    whether a signal or the budget has stopped it
+ *   tn_stop.c    whether a signal, the budget or --max-configs has stopped it
  *   tn_choose.c  each job's strategy, a transfer's seeds, a recheck's records
  *   tn_gpus.c    GPU or compile-only, workers, copy calibration
  *   tn_loop.c    one step: compile pool and workers fed until it is done
@@ -94,6 +94,8 @@ struct tn_run {
 extern volatile int tn_stop_signal;
 /* Nonzero once the sweep's --budget is spent (from its first step). */
 int tn_over_budget(const struct tn_run *c);
+/* Nonzero once --max-configs configurations of the plan have been proposed. */
+int tn_maxed(const struct tn_run *c);
 /* Nonzero once a signal or the budget says stop. */
 int tn_stopping(const struct tn_run *c);
 
@@ -122,6 +124,8 @@ int tn_run_worker_up(struct tn_run *c, int w, char *err, size_t n);
 
 /* tn_warm.c. The configurations job j has still to propose. */
 long long tn_job_left(const struct tn_job *j);
+/* Those of its first pass in a plan still to run (0 without a search). */
+long long tn_job_pass(const struct tn_job *j);
 /* The job the plan runs next as things stand: the next first pass, else
  * (tn_order_next) the one not yet refined with the most to gain, else the
  * one with the most to gain; -1 where none. */

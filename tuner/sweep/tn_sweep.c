@@ -58,11 +58,6 @@ static int stopped_by_user(const struct tn_run *c, const char *when, char *err, 
 	return 1;
 }
 
-static int maxed(const struct tn_run *c)
-{
-	return c->o->max_configs > 0 && c->issued >= c->o->max_configs;
-}
-
 /* The configurations of job j that pass its constraints within lim and
  * fall in this shard; off numbers the job's space after the earlier jobs'. */
 static int prepare(struct tn_job *j, const struct tn_limits *lim, long long off,
@@ -246,7 +241,7 @@ static int step(struct tn_run *c, int i, long long chunk, char *err, size_t n)
 	tn_warm_free(c);
 	if (tn_step(c, chunk, err, n))
 		return FDT_FAIL;
-	if (j->proposed == before && !tn_stopping(c) && !maxed(c))
+	if (j->proposed == before && !tn_stopping(c) && !tn_maxed(c))
 		j->target = j->nprior + j->proposed;    /* the search has nothing more */
 	return FDT_OK;
 }
@@ -306,15 +301,15 @@ static int schedule(struct tn_run *c, int plan, char *err, size_t n)
 	if (!o)
 		return snprintf(err, n, "out of memory"), 1;
 	c->ord = plan ? o : NULL;       /* the order tn_warm guesses with */
-	for (int i = 0; i < c->njobs && !rc && !tn_stopping(c) && !maxed(c); i++) {
+	for (int i = 0; i < c->njobs && !rc && !tn_stopping(c) && !tn_maxed(c); i++) {
 		struct tn_job *j = &c->jobs[i];
-		long long pass = plan ? tn_order_pass(j->nv, j->target) - j->nprior : 0;
+		long long pass = plan ? tn_job_pass(j) : 0;
 		c->first = plan ? i + 1 : -1;
 		if (!plan || pass > 0)
 			rc = step(c, i, plan ? pass : 0, err, n);
 	}
 	c->first = -1;
-	while (plan && !rc && !tn_stopping(c) && !maxed(c)) {
+	while (plan && !rc && !tn_stopping(c) && !tn_maxed(c)) {
 		int k = tn_run_next(c);
 		if (k < 0)
 			break;
@@ -335,7 +330,7 @@ static int end(struct tn_run *c, struct tn_job *j, int failed, const char *err)
 {
 	/* a run cut short by the stop signal is proposed but not done; a job
 	 * with configurations and no search was stopped as it began */
-	int stopped = (tn_stopping(c) || maxed(c)) && (tn_job_left(j) > 0 || j->done < j->proposed ||
+	int stopped = (tn_stopping(c) || tn_maxed(c)) && (tn_job_left(j) > 0 || j->done < j->proposed ||
 						       (j->nv > 0 && !j->search));
 	const char *st = failed && !db_full(c->db) ? "failed" : failed || stopped ?
 			 "interrupted" : "done";
@@ -497,9 +492,9 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	else if (tn_stop_signal)
 		snprintf(err, n, "interrupted by signal %d; what finished is recorded",
 			 (int)tn_stop_signal);
-	else if ((tn_over_budget(&c) || maxed(&c)) && work_left(&c))  /* stopped early (--help) */
+	else if ((tn_over_budget(&c) || tn_maxed(&c)) && work_left(&c))  /* stopped early (--help) */
 		snprintf(err, n, "%s before the end; what finished is recorded, and %s",
-			 maxed(&c) ? "--max-configs reached" : "time budget spent", o->recheck ?
+			 tn_maxed(&c) ? "--max-configs reached" : "time budget spent", o->recheck ?
 			 "a recheck does not resume: the same command times the fastest records, "
 			 "these among them, again" : "the same command goes on");
 	else

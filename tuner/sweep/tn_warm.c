@@ -28,8 +28,7 @@ long long tn_job_left(const struct tn_job *j)
 	return j->search && tn_search_next_left(j->search) && l > 0 ? l : 0;
 }
 
-/* The configurations of job j's first pass still to run. */
-static long long first_pass(const struct tn_job *j)
+long long tn_job_pass(const struct tn_job *j)
 {
 	return j->search ? tn_order_pass(j->nv, j->target) - j->nprior : 0;
 }
@@ -38,7 +37,7 @@ int tn_run_next(struct tn_run *c)
 {
 	if (c->first >= 0)      /* the first passes, in the plan's order */
 		for (int i = c->first; i < c->njobs; i++)
-			if (first_pass(&c->jobs[i]) > 0)
+			if (tn_job_pass(&c->jobs[i]) > 0)
 				return i;
 	if (!c->ord)
 		return -1;
@@ -56,8 +55,7 @@ void tn_warm(struct tn_run *c)
 	char err[1024];
 	int k, m, want;
 
-	if (!cache || c->warm_off || c->warm || tn_stopping(c) ||
-	    (c->o->max_configs > 0 && c->issued >= c->o->max_configs) ||
+	if (!cache || c->warm_off || c->warm || tn_stopping(c) || tn_maxed(c) ||
 	    (k = tn_run_next(c)) < 0 || &c->jobs[k] == c->cur)
 		return;
 	j = &c->jobs[k];
@@ -65,7 +63,7 @@ void tn_warm(struct tn_run *c)
 		return;
 	/* a round of the pool's threads, within the step it will have: the rest
 	 * of its first pass, or a first refinement's tenth (later ones are more) */
-	cap = c->first >= 0 && first_pass(j) - j->proposed > 0 ? first_pass(j) - j->proposed :
+	cap = c->first >= 0 && tn_job_pass(j) - j->proposed > 0 ? tn_job_pass(j) - j->proposed :
 	      tn_order_chunk(j->target);
 	if (c->o->max_configs > 0 && c->o->max_configs - c->issued < cap)
 		cap = c->o->max_configs - c->issued;
