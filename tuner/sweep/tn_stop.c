@@ -1,8 +1,8 @@
 /*
  * tn_stop.c: when a sweep stops early: the signal its handler (tn_sweep.c)
- * stored, its time budget spent, or --max-configs proposed. Every stage of a sweep asks here, so
- * that the step, the records and the plan agree on it, and none of them
- * depends on the plan's file for it.
+ * stored, its time budget spent, or --max-configs proposed. Every stage of
+ * a sweep asks here, so that the step, the records and the plan agree on
+ * it, and none of them depends on the plan's file for it.
  */
 #include "tn_run.h"
 
