@@ -16,6 +16,7 @@
 #include "tn_cache.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,18 +132,18 @@ static void warm_cache(void **st)
 	c.first = 1;                    /* job 1's first pass comes next */
 	tn_cache_compiler(c.arch, c.cid, sizeof c.cid);
 	assert_non_null(tn_cache_dir());
-	tn_warm(&c);
-	assert_non_null(c.warm);        /* a round of the pool's 2 threads */
+	tn_warm(&c, 2);
+	assert_non_null(c.warm);        /* the step pool's 2 idle threads' worth */
 	settle(&c);
 	assert_int_equal(c.warmed, 2);  /* both compiled, neither found in the cache */
 	{
 		struct tn_pool *w = c.warm;
-		tn_warm(&c);            /* a warm pool lives: not again */
+		tn_warm(&c, 2);            /* a warm pool lives: not again */
 		assert_ptr_equal(c.warm, w);
 	}
 	tn_warm_free(&c);
 	assert_null(c.warm);
-	tn_warm(&c);                    /* job 1 has not run since */
+	tn_warm(&c, 2);                    /* job 1 has not run since */
 	assert_null(c.warm);
 	assert_int_equal(c.warmed, 2);
 	/* what was warmed is in the cache: the step's own compiles are hits */
@@ -162,30 +163,93 @@ static void warm_cache(void **st)
 	 * stop or at --max-configs: nothing */
 	jobs[1].proposed = 1;
 	c.cur = &jobs[1];
-	tn_warm(&c);
+	tn_warm(&c, 2);
 	assert_null(c.warm);
 	c.cur = &jobs[0];
 	o.max_configs = 5;
 	c.issued = 5;
-	tn_warm(&c);
+	tn_warm(&c, 2);
 	assert_null(c.warm);
 	o.max_configs = 0;
 	c.warm_off = 1;
-	tn_warm(&c);
+	tn_warm(&c, 2);
 	assert_null(c.warm);
 	c.warm_off = 0;
-	tn_warm(&c);                    /* the guess has run since: warmed again */
+	tn_warm(&c, 2);                    /* the guess has run since: warmed again */
 	assert_non_null(c.warm);
-	tn_warm_free(&c);               /* waits for the compiles under way */
+	/* the next step begins: told to quit, the pool is freed by a later drain
+	 * once its compiles under way have ended */
+	tn_warm_quit(&c);
+	assert_int_equal(c.warm_quit, 1);
+	for (int i = 0; i < 2400 && c.warm; i++) {
+		tn_warm_drain(&c);
+		usleep(50000);
+	}
 	assert_null(c.warm);
+	assert_int_equal(c.warm_quit, 0);
 	assert_int_equal(c.warmed, 2);  /* cache hits are not counted as compiled */
 	for (int j = 0; j < 2; j++)
 		tn_search_free(jobs[j].search);
 }
 
+struct racer {
+	const char *src, *tmpl, *arch, *id;
+	int rc, cached;
+};
+
+static void *race(void *arg)
+{
+	struct racer *r = arg;
+	struct rt_prog p = { 0 };
+	char err[1024];
+	r->rc = tn_cache_compile(tn_cache_dir(), r->src, r->tmpl, r->arch, r->id, &p,
+				 &r->cached, err, sizeof err);
+	rt_prog_free(&p);
+	return NULL;
+}
+
+/* Threads that ask at once for one source not in the cache (a warm pool's
+ * compile and a step's): one compiles it, the others wait for that build
+ * and read it from the cache (tn_cache_compile). */
+static void one_build_at_once(void **st)
+{
+	const struct tn_family *f;
+	struct tn_problem pb;
+	struct tn_space sp;
+	struct tn_limits lim;
+	struct racer r[4];
+	pthread_t th[4];
+	char err[1024], id[700], why[256], *src = NULL;
+	int v[TN_MAXP], built = 0;
+	(void)st;
+	assert_int_equal(tn_family_find("xyz", &f, err, sizeof err), 0);
+	pb = (struct tn_problem){ f, 2, 40, 24, 16, "fp32", { 1, 1, 1 } };   /* R 2: new */
+	tn_limits_of_arch(rt_default_arch(), &lim);
+	tn_space_default(f, &sp);
+	for (long long i = 0; i < tn_space_size(&sp); i++) {
+		tn_space_at(&sp, i, v);
+		if (f->check(&pb, v, &lim, why, sizeof why))
+			break;
+	}
+	assert_int_equal(tn_source(&pb, v, &src, err, sizeof err), 0);
+	tn_cache_compiler(rt_default_arch(), id, sizeof id);
+	for (int i = 0; i < 4; i++) {
+		r[i] = (struct racer){ src, f->tmpl, rt_default_arch(), id, -1, -1 };
+		assert_int_equal(pthread_create(&th[i], NULL, race, &r[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		assert_int_equal(r[i].rc, 0);
+		built += !r[i].cached;
+	}
+	assert_int_equal(built, 1);
+	free(src);
+}
+
 int main(void)
 {
-	const struct CMUnitTest t[] = { cmocka_unit_test(next_guess), cmocka_unit_test(warm_cache) };
+	const struct CMUnitTest t[] = { cmocka_unit_test(next_guess), cmocka_unit_test(warm_cache),
+					cmocka_unit_test(one_build_at_once) };
 	char cache[64];
 	int rc;
 	if (!mkdtemp(dir))

@@ -44,8 +44,8 @@ static const char usage[] =
 "      --timeout S       a run may take S seconds plus 2000 times the best\n"
 "                        median so far before its worker is killed and the\n"
 "                        run recorded as a timeout (default 10)\n"
-"  -j, --jobs N          compile threads (default: the machine's CPUs, but at most\n"
-"                        twice those this process may run on: taskset, Slurm)\n"
+"  -j, --jobs N          compile threads (default: twice the CPUs this process may\n"
+"                        run on, taskset's or Slurm's, at most 64)\n"
 "      --compile-only    compile and record, do not run even with a GPU\n"
 "      --arch ARCH       compile target of a compile-only sweep\n"
 "      --max-configs N   stop after N configurations (of the whole plan)\n"
@@ -228,7 +228,7 @@ static int option(struct args *a, int opt, const char *arg, int *used, char *err
 		return tn_parse_int(arg, "--device", 0, 63, &o->devices[0], err, n);
 	case TN_O_DEVICES: return devices(arg, o, err, n);
 	case TN_O_TIMEOUT: return seconds(arg, "--timeout", 1, 86400, &o->timeout_s, err, n);
-	case 'j': return tn_parse_int(arg, "--jobs", 1, 64, &o->jobs, err, n);
+	case 'j': return tn_parse_int(arg, "--jobs", 1, TN_MAXJOBS, &o->jobs, err, n);
 	case TN_O_COMPILE_ONLY: o->compile_only = 1; return FDT_OK;
 	case TN_O_ARCH: o->arch = arg; return FDT_OK;
 	case TN_O_MAX_CONFIGS:

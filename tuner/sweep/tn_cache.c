@@ -16,6 +16,7 @@
 #include "tn_file.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,23 +174,68 @@ void tn_cache_compiler(const char *arch, char *id, size_t n)
 	snprintf(id, n, "%s %s", comp, opts);
 }
 
+/* The keys being compiled in this process, so that two compile threads
+ * never build one source at once: the warm pool's compiles ahead of a step
+ * (tn_warm.c) go on while that step's own pool asks for the same sources.
+ * A full table only loses the wait (both compile). */
+#define BUSY 256
+static pthread_mutex_t busy_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t busy_cv = PTHREAD_COND_INITIALIZER;
+static char busy[BUSY][40];             /* "" where free */
+
+/* The slot this thread now holds for key, or -1 where the table is full;
+ * -2 after waiting for another thread's compile of key to end (its result,
+ * if any, is in the cache now). */
+static int busy_claim(const char *key)
+{
+	int s, fr = -1, rc;
+	pthread_mutex_lock(&busy_mu);
+	for (s = 0; s < BUSY && strcmp(busy[s], key); s++)
+		if (fr < 0 && !busy[s][0])
+			fr = s;
+	if (s < BUSY) {
+		while (!strcmp(busy[s], key))
+			pthread_cond_wait(&busy_cv, &busy_mu);
+		rc = -2;
+	} else {
+		if (fr >= 0)
+			memcpy(busy[fr], key, sizeof busy[fr]);
+		rc = fr;
+	}
+	pthread_mutex_unlock(&busy_mu);
+	return rc;
+}
+
+static void busy_done(int s)
+{
+	if (s < 0)
+		return;
+	pthread_mutex_lock(&busy_mu);
+	busy[s][0] = 0;
+	pthread_cond_broadcast(&busy_cv);
+	pthread_mutex_unlock(&busy_mu);
+}
+
 int tn_cache_compile(const char *dir, const char *src, const char *tmpl, const char *arch,
 		     const char *id, struct rt_prog *p, int *cached, char *err, size_t n)
 {
 	char key[40];
+	int s = -1, rc;
 	if (cached)
 		*cached = 0;
 	if (dir) {
 		tn_cache_key(src, id, arch, key);
-		if (!tn_cache_get(dir, key, p)) {
-			if (cached)
-				*cached = 1;
-			return 0;
-		}
+		do {
+			if (!tn_cache_get(dir, key, p)) {
+				if (cached)
+					*cached = 1;
+				return 0;
+			}
+		} while ((s = busy_claim(key)) == -2);
 	}
-	if (rt_compile(src, tmpl, arch, NULL, 0, p, err, n))
-		return 1;
-	if (dir)
+	rc = rt_compile(src, tmpl, arch, NULL, 0, p, err, n) != 0;
+	if (dir && !rc)
 		tn_cache_put(dir, key, p);      /* a failure costs a compile later */
-	return 0;
+	busy_done(s);
+	return rc;
 }

@@ -27,7 +27,9 @@ void tn_cache_compiler(const char *arch, char *id, size_t n);
 /* rt_compile of src (program name tmpl) for arch by compiler id, or its
  * code from the cache dir (NULL: none), where a compile is stored: the one
  * way the sweeps' pool, export and online tuning build a kernel. *cached
- * (may be NULL) says which; rt_compile's status and message. */
+ * (may be NULL) says which; rt_compile's status and message. With a cache,
+ * calls of one process for one source compile it once at a time: a second
+ * waits for the first's compile, then reads what it stored. */
 int tn_cache_compile(const char *dir, const char *src, const char *tmpl, const char *arch,
 		     const char *id, struct rt_prog *p, int *cached, char *err, size_t n);
 

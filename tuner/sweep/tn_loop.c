@@ -207,7 +207,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		 * round of compiles left: the cache warms for the plan's next step */
 		if (!warmed && !stopping && (left == 0 || (left > 0 && !tn_job_left(c->cur))) &&
 		    tn_pool_queued(pool) <= o->jobs) {
-			tn_warm(c);
+			tn_warm(c, o->jobs - tn_pool_queued(pool));
 			warmed = 1;
 		}
 		tn_warm_drain(c);

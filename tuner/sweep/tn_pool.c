@@ -24,7 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define MAXT 64
+#define MAXT TN_MAXJOBS
 
 enum { QUEUED, BUILDING, BUILT };
 
@@ -34,7 +34,7 @@ struct tn_pool {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct tn_item *head, *tail, *cursor;   /* cursor: first item not claimed */
-	int nq, quit, nt, nice, fd[2];
+	int nq, quit, nt, ended, nice, fd[2];   /* ended: threads returned */
 	pthread_t th[MAXT];
 };
 
@@ -162,6 +162,7 @@ static void *thread_main(void *arg)
 		if (write(p->fd[1], "b", 1) < 0 && errno != EAGAIN)
 			break;
 	}
+	p->ended++;
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
@@ -259,7 +260,7 @@ int tn_pool_queued(struct tn_pool *p)
 	return q;
 }
 
-void tn_pool_stop(struct tn_pool *p)
+void tn_pool_quit(struct tn_pool *p)
 {
 	if (!p)
 		return;
@@ -267,6 +268,22 @@ void tn_pool_stop(struct tn_pool *p)
 	p->quit = 1;
 	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
+}
+
+int tn_pool_ended(struct tn_pool *p)
+{
+	int e;
+	pthread_mutex_lock(&p->mu);
+	e = p->ended >= p->nt;
+	pthread_mutex_unlock(&p->mu);
+	return e;
+}
+
+void tn_pool_stop(struct tn_pool *p)
+{
+	if (!p)
+		return;
+	tn_pool_quit(p);
 	for (int i = 0; i < p->nt; i++)
 		pthread_join(p->th[i], NULL);
 	p->nt = 0;

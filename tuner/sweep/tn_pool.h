@@ -44,6 +44,12 @@ void tn_pool_add(struct tn_pool *p, struct tn_item *it);
 struct tn_item *tn_pool_take(struct tn_pool *p);
 /* Items queued and not yet taken. */
 int tn_pool_queued(struct tn_pool *p);
+/* Asks the threads to end after the builds in progress and returns at once:
+ * no queued item is claimed after it (NULL is allowed). */
+void tn_pool_quit(struct tn_pool *p);
+/* 1 once every thread has ended (after tn_pool_quit): tn_pool_stop and
+ * tn_pool_free then wait for nothing. */
+int tn_pool_ended(struct tn_pool *p);
 /* Stops the threads after the builds in progress: what they built can
  * still be taken (NULL is allowed; again is nothing). */
 void tn_pool_stop(struct tn_pool *p);

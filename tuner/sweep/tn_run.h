@@ -83,6 +83,7 @@ struct tn_run {
 	int first;
 	struct tn_order *ord;
 	struct tn_pool *warm;   /* compiling ahead of the next step, or NULL */
+	int warm_quit;          /* warm told to quit: freed once its threads end */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	long long warmed;       /* configurations compiled ahead of their step */
 	char cid[700];          /* the compiler for arch, as the cache keys it
@@ -131,17 +132,21 @@ long long tn_job_pass(const struct tn_job *j);
  * one with the most to gain; -1 where none. */
 int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
 /* Once a step has proposed all of its share: compiles into the compile
- * cache a round of the next configurations of the job the plan will run
- * next (not the current one), peeked at, so that its step starts on cache
- * hits. Nothing where the cache is off, FDTUNE_WARM=0, at a stop or
+ * cache the next configurations of the job the plan will run next (not the
+ * current one), peeked at, so that its step starts on cache hits: as many
+ * as the step pool has idle threads, a quarter of its threads at least.
+ * Nothing where the cache is off, FDTUNE_WARM=0, at a stop or
  * --max-configs, while a warm pool lives, or when that job was warmed and
  * has not run since. A failure only loses the head start. */
-void tn_warm(struct tn_run *c);
+void tn_warm(struct tn_run *c, int idle);
 /* Discards what the warm pool has built (its work is in the cache), and
- * counts what it compiled. */
+ * counts what it compiled; frees the pool once it has quit and its threads
+ * have ended. */
 void tn_warm_drain(struct tn_run *c);
-/* Stops the warm pool, after its compiles in progress (at the next step's
- * start, and the plan's end). */
+/* Tells the warm pool to quit after its compiles in progress, without
+ * waiting for them (at the next step's start). */
+void tn_warm_quit(struct tn_run *c);
+/* Stops the warm pool, after its compiles in progress (the plan's end). */
 void tn_warm_free(struct tn_run *c);
 
 /* tn_record.c */

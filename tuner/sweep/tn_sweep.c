@@ -236,9 +236,9 @@ static int step(struct tn_run *c, int i, long long chunk, char *err, size_t n)
 		tn_progress_job(&c->pr, i + 1, c->njobs, j->name, j->best_gbs, j->best_pct);
 	if (c->gpu && tn_run_open(c, i, err, n))
 		return FDT_FAIL;
-	/* while the workers switch: what was warmed for this step is in the
-	 * cache once the warm pool's compiles under way end (or a wrong guess) */
-	tn_warm_free(c);
+	/* the warm pool ends its compiles under way while the step begins: the
+	 * step's compiles of the same sources wait for them (tn_cache_compile) */
+	tn_warm_quit(c);
 	if (tn_step(c, chunk, err, n))
 		return FDT_FAIL;
 	if (j->proposed == before && !tn_stopping(c) && !tn_maxed(c))

@@ -8,11 +8,16 @@
  * Once a step has proposed all of its share, the plan's next step is
  * guessed as the plan itself will choose it (tn_run_next), and that job's
  * next configurations, peeked at without being proposed (tn_search_peek),
- * are compiled into the compile cache by a pool of their own, freed when
- * the next step begins (after its compiles in progress: for a right guess,
- * the step's first cache hits). Nothing warmed is recorded or run: a wrong
- * guess costs compiles, never a result. Off where the compile cache is off,
- * at a stop, or with FDTUNE_WARM=0.
+ * are compiled into the compile cache by a pool of their own, on as many
+ * threads as the step's pool leaves idle. When the next step begins, the
+ * warm pool is told to quit, and it is freed once its compiles in progress
+ * end, while the step goes on: the step's compile of a source the warm pool
+ * is building waits for that build and reads it from the cache
+ * (tn_cache_compile), so nothing is built twice and the sweep itself never
+ * waits (v47 joined the warm pool at the step's start: 13 s of a 228-s cold
+ * plan, NOTES v48). Nothing warmed is recorded or run: a wrong guess costs
+ * compiles, never a result. Off where the compile cache is off, at a stop,
+ * or with FDTUNE_WARM=0.
  */
 #include "fdt_rc.h"
 #include "tn_run.h"
@@ -47,10 +52,10 @@ int tn_run_next(struct tn_run *c)
 	return tn_order_next(c->ord, c->njobs);
 }
 
-void tn_warm(struct tn_run *c)
+void tn_warm(struct tn_run *c, int idle)
 {
 	const char *cache = tn_cache_dir();
-	long long idx[64], cap;
+	long long idx[TN_MAXJOBS], cap;
 	struct tn_job *j;
 	char err[1024];
 	int k, m, want;
@@ -61,22 +66,24 @@ void tn_warm(struct tn_run *c)
 	j = &c->jobs[k];
 	if (!j->search || j->warm_at == j->proposed)    /* warmed since its last step */
 		return;
-	/* a round of the pool's threads, within the step it will have: the rest
-	 * of its first pass, or a first refinement's tenth (later ones are more) */
+	/* the step pool's idle threads (a quarter of them at least), within the
+	 * step it will have: the rest of its first pass, or a first refinement's
+	 * tenth (later ones are more) */
 	cap = c->first >= 0 && tn_job_pass(j) - j->proposed > 0 ? tn_job_pass(j) - j->proposed :
 	      tn_order_chunk(j->target);
 	if (c->o->max_configs > 0 && c->o->max_configs - c->issued < cap)
 		cap = c->o->max_configs - c->issued;
-	want = c->o->jobs < 64 ? c->o->jobs : 64;
+	want = idle > c->o->jobs / 4 ? idle : c->o->jobs / 4;
+	want = want < 1 ? 1 : want > TN_MAXJOBS ? TN_MAXJOBS : want;
 	if (cap < want)
 		want = (int)cap;
 	if (tn_job_left(j) < want)
 		want = (int)tn_job_left(j);
 	if (want <= 0 || (m = tn_search_peek(j->search, idx, want)) <= 0)
 		return;
-	/* a thread an item, at a low priority: the cores the step's last
-	 * compiles leave (they are what its GPUs wait for) */
-	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, 10, err, sizeof err))
+	/* a thread an item, at full priority: once the next step begins, its
+	 * compiles of these sources wait for them */
+	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, 0, err, sizeof err))
 		return;                 /* only a cost: the step compiles them itself */
 	j->warm_at = j->proposed;
 	for (int i = 0; i < m; i++) {
@@ -99,11 +106,20 @@ void tn_warm_drain(struct tn_run *c)
 		tn_item_clear(it);
 		free(it);
 	}
+	if (c->warm && c->warm_quit && tn_pool_ended(c->warm))
+		tn_warm_free(c);        /* waits for nothing: its threads are gone */
+}
+
+void tn_warm_quit(struct tn_run *c)
+{
+	tn_pool_quit(c->warm);
+	c->warm_quit = c->warm != NULL;
 }
 
 void tn_warm_free(struct tn_run *c)
 {
 	tn_pool_stop(c->warm);  /* after the compiles in progress, */
+	c->warm_quit = 0;       /* (the drain must not free it again) */
 	tn_warm_drain(c);       /* which are counted too */
 	tn_pool_free(c->warm);
 	c->warm = NULL;
