@@ -595,6 +595,12 @@ static void plan_cache_term(void **st)
 	assert_int_equal(system(cmd), 0);
 	snprintf(cmd, sizeof cmd, "grep -q 'configurations in [0-9.]* s of wall clock' %s", log);
 	assert_int_equal(system(cmd), 0);
+	/* the GPU's idle, split between the steps' edges and the time between
+	 * runs, neither negative */
+	snprintf(cmd, sizeof cmd, "grep -Eq 'held no configuration: GPU 0 [0-9]+[.][0-9] s at the "
+		 "steps. starts and ends, (-0[.]0|[0-9]+[.][0-9]) s between runs' %s || "
+		 "{ cat %s; false; }", log, log);
+	assert_int_equal(system(cmd), 0);
 	long long all = t_count(db, "select count(*) from runs");
 	assert_true(all >= 6);
 	/* from an empty compile cache, the next step's first configurations

@@ -91,6 +91,8 @@ static int give(struct tn_run *c, int w, struct tn_item *it, char *err, size_t n
 	rt_prog_free(&it->prog);
 	k->job = it;
 	k->t_job = tn_now_s();
+	if (k->step_first < 0)
+		k->step_first = k->t_job;
 	k->deadline = k->t_job + tn_limit_s(c);
 	return FDT_OK;
 }
@@ -172,6 +174,24 @@ static int advance(struct tn_run *c, int w, long long *inflight, char *err, size
 	return tn_stopping(c) ? FDT_OK : FDT_FAIL;
 }
 
+/* At the end of a step begun at t0: adds to each worker's edge_s the time
+ * it held no job before its first of the step and after its last (all of
+ * the step where it had none), so that the summary can tell the idle of
+ * the steps' edges (switches, drains) from that between runs. */
+static void edges(struct tn_run *c, double t0)
+{
+	double te = tn_now_s();
+	for (int w = 0; w < c->nwk; w++) {
+		struct tn_wk *k = &c->wk[w];
+		if (k->step_first < 0)
+			k->edge_s += te - t0;
+		else
+			k->edge_s += k->step_first - t0 +
+				     (k->job ? 0 : te - (k->t_answer > k->step_first ? k->t_answer :
+							  k->step_first));
+	}
+}
+
 int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 {
 	const struct tn_sweep_opts *o = c->o;
@@ -187,6 +207,8 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		(void)tn_run_opened(c, e2, sizeof e2);
 		return FDT_FAIL;
 	}
+	for (int w = 0; w < c->nwk; w++)
+		c->wk[w].step_first = -1;
 	for (;;) {
 		int stopping = tn_stopping(c);
 		int busy = 0, room = 0, nfd = 0, wait_ms = 1000;
@@ -264,6 +286,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	rc = 0;
 out:
 	tn_pool_free(pool);
+	edges(c, t0);
 	c->cur->t_wall += tn_now_s() - t0;
 	return rc;
 }

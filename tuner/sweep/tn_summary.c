@@ -82,6 +82,14 @@ void tn_summary(const struct tn_run *c)
 				tt > 0 ? 100 * c->wk[w].busy_s / tt : 0.0,
 				tt > 0 ? 100 * c->wk[w].work_s / tt : 0.0);
 		fputc('\n', stderr);
+		/* where the rest went: the steps' edges (a switch, a drain) or
+		 * between two runs of a step (the sweep or its pool late) */
+		fprintf(stderr, "fdtune: held no configuration: GPU");
+		for (int w = 0; w < c->nwk; w++)
+			fprintf(stderr, "%s %d %.1f s at the steps' starts and ends, %.1f s between "
+				"runs", w ? "," : "", c->wk[w].device, c->wk[w].edge_s,
+				tt - c->wk[w].busy_s - c->wk[w].edge_s);
+		fputc('\n', stderr);
 		fprintf(stderr, "fdtune: fields put on the GPUs %lld times for %d problem(s) on "
 			"%d GPU(s); %lld switches found them held, %lld released for room\n", b,
 			c->njobs, c->nwk, h, e);
