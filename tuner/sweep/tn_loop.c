@@ -175,20 +175,23 @@ static int advance(struct tn_run *c, int w, long long *inflight, char *err, size
 }
 
 /* At the end of a step begun at t0: adds to each worker's edge_s the time
- * it held no job before its first of the step and after its last (all of
- * the step where it had none), so that the summary can tell the idle of
- * the steps' edges (switches, drains) from that between runs. */
+ * it held no job before its first of the step ([0]) and after its last
+ * ([1]; all of the step into [0] where it had none), so that the summary
+ * can tell the idle of the steps' starts (switches) and ends (drains)
+ * from that between runs. */
 static void edges(struct tn_run *c, double t0)
 {
 	double te = tn_now_s();
 	for (int w = 0; w < c->nwk; w++) {
 		struct tn_wk *k = &c->wk[w];
-		if (k->step_first < 0)
-			k->edge_s += te - t0;
-		else
-			k->edge_s += k->step_first - t0 +
-				     (k->job ? 0 : te - (k->t_answer > k->step_first ? k->t_answer :
-							  k->step_first));
+		if (k->step_first < 0) {
+			k->edge_s[0] += te - t0;
+		} else {
+			k->edge_s[0] += k->step_first - t0;
+			if (!k->job)
+				k->edge_s[1] += te - (k->t_answer > k->step_first ? k->t_answer :
+						      k->step_first);
+		}
 	}
 }
 

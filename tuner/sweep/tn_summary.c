@@ -86,9 +86,10 @@ void tn_summary(const struct tn_run *c)
 		 * between two runs of a step (the sweep or its pool late) */
 		fprintf(stderr, "fdtune: held no configuration: GPU");
 		for (int w = 0; w < c->nwk; w++)
-			fprintf(stderr, "%s %d %.1f s at the steps' starts and ends, %.1f s between "
-				"runs", w ? "," : "", c->wk[w].device, c->wk[w].edge_s,
-				tt - c->wk[w].busy_s - c->wk[w].edge_s);
+			fprintf(stderr, "%s %d %.1f s at the steps' starts, %.1f s at their ends, %.1f s "
+				"between runs", w ? "," : "", c->wk[w].device, c->wk[w].edge_s[0],
+				c->wk[w].edge_s[1],
+				tt - c->wk[w].busy_s - c->wk[w].edge_s[0] - c->wk[w].edge_s[1]);
 		fputc('\n', stderr);
 		fprintf(stderr, "fdtune: fields put on the GPUs %lld times for %d problem(s) on "
 			"%d GPU(s); %lld switches found them held, %lld released for room\n", b,

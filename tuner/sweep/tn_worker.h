@@ -41,8 +41,8 @@ struct tn_wk {
 	double work_s;          /* seconds of those it said it validated and timed */
 	double step_first;      /* when its first job of the step in progress was
 				 * sent, or -1 before it (tn_loop.c) */
-	double edge_s;          /* seconds of the steps it held no job before its
-				 * first of a step, or after its last */
+	double edge_s[2];       /* seconds of the steps it held no job: [0] before
+				 * its first of a step, [1] after its last */
 };
 
 /* What a worker's cache of open problems (tn_pcache.h) needs to know. */
