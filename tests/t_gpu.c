@@ -601,6 +601,9 @@ static void plan_cache_term(void **st)
 		 "steps. starts, [0-9]+[.][0-9] s at their ends, (-0[.]0|[0-9]+[.][0-9]) s between runs' %s || "
 		 "{ cat %s; false; }", log, log);
 	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "grep -Eq 'at the starts of [1-9][0-9]* steps: the workers had "
+		 "switched after [0-9.]+ s, the first runs were given after [0-9.]+ s' %s", log);
+	assert_int_equal(system(cmd), 0);
 	long long all = t_count(db, "select count(*) from runs");
 	assert_true(all >= 6);
 	/* from an empty compile cache, the next step's first configurations

@@ -110,7 +110,7 @@ run() {
 		done < "$d/plan"
 	fi
 	t1=$(now)
-	grep -E 'configurations in|copy bandwidth|before the first step|workers ended|references (built|made)|put on the GPUs|held a|interrupted|failed' "$d/$name.log" |
+	grep -E 'configurations in|copy bandwidth|before the first step|workers ended|references (built|made)|put on the GPUs|held (a|no)|at the starts of|interrupted|failed' "$d/$name.log" |
 		sed "s/^/  $name: /" >> "$d/times.txt"
 	row "$what" "$g" "$c" "$db" "$t0" "$t1" "$d/$name.log"
 	if [ "$what" = plan ]; then

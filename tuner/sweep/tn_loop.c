@@ -202,6 +202,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	long long inflight = 0, left = chunk > 0 ? chunk : -1;
 	const int depth = o->queue > 0 ? o->queue : TN_QUEUE;
 	int over = 0, rc = 1, want_max = 2 * o->jobs + 2 * c->nwk + 4, opened = 0, warmed = 0;
+	int given = 0;          /* a run of this step given to a worker */
 	double t0 = tn_now_s();
 	const char *cache = tn_cache_dir();
 
@@ -212,6 +213,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	}
 	for (int w = 0; w < c->nwk; w++)
 		c->wk[w].step_first = -1;
+	c->nsteps++;
 	for (;;) {
 		int stopping = tn_stopping(c);
 		int busy = 0, room = 0, nfd = 0, wait_ms = 1000;
@@ -242,9 +244,15 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			opened = 1;
 			if (tn_run_opened(c, err, n))
 				goto out;
+			c->sw_s += tn_now_s() - t0;
 		}
 		if (!stopping && feed(c, pool, &inflight, err, n))
 			goto out;
+		for (int w = 0; !given && w < c->nwk; w++)
+			if (c->wk[w].step_first >= 0) {
+				given = 1;
+				c->first_s += c->wk[w].step_first - t0;
+			}
 		for (int w = 0; w < c->nwk; w++) {
 			busy += c->wk[w].job != NULL;
 			room += !c->wk[w].job || (!c->wk[w].next && depth > 1);

@@ -91,6 +91,10 @@ void tn_summary(const struct tn_run *c)
 				c->wk[w].edge_s[1],
 				tt - c->wk[w].busy_s - c->wk[w].edge_s[0] - c->wk[w].edge_s[1]);
 		fputc('\n', stderr);
+		if (c->nsteps)
+			fprintf(stderr, "fdtune: at the starts of %d steps: the workers had switched "
+				"after %.1f s, the first runs were given after %.1f s (summed)\n",
+				c->nsteps, c->sw_s, c->first_s);
 		fprintf(stderr, "fdtune: fields put on the GPUs %lld times for %d problem(s) on "
 			"%d GPU(s); %lld switches found them held, %lld released for room\n", b,
 			c->njobs, c->nwk, h, e);
