@@ -262,13 +262,13 @@ double tn_now_s(void);
  * counts start from it, so that a job given part of a node does
  * not size itself by the whole node (tn_problem.c). */
 int tn_cpus(void);
-/* The compile threads a sweep runs by default: the machine's processors,
- * but at most twice tn_cpus() (a job given 16 of 32 cores compiles on 32
- * threads, not 16, nor a node's 128): a cold plan pinned to 16 cores of
- * the 2-H100 host took 327 s on 32 threads and 392 s on 16 (NOTES v44),
- * its compile threads idle a quarter of the time. Twice the CPUs on the
- * whole 32-core 2-H100 host (64 threads) gained nothing: the compiles
- * there are CPU-bound already (NOTES v48). */
+/* The compile threads a sweep runs by default: twice tn_cpus(), at most
+ * TN_MAXJOBS (a job given 16 cores of a node compiles on 32 threads, not on
+ * the node's 128). A cold plan on 16 cores of the 2-H100 host took 327 s on
+ * 32 threads and 392 s on 16 (NOTES v44); the 2-GPU plan on all 32 cores
+ * took 222 s on 64 threads and 217-228 s on 32 (NOTES v48): twice the
+ * CPUs gains where the threads would idle, and costs nothing where the
+ * cores are saturated. */
 int tn_compile_threads(void);
 /* The most compile threads a sweep runs (-j, and the pool's array). */
 #define TN_MAXJOBS 64

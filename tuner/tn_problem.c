@@ -34,10 +34,8 @@ int tn_cpus(void)
 
 int tn_compile_threads(void)
 {
-	long m = sysconf(_SC_NPROCESSORS_ONLN);
 	int c = tn_cpus();
-	int t = m > 2L * c ? 2 * c : m > c ? (int)m : c;
-	return t < TN_MAXJOBS ? t : TN_MAXJOBS;
+	return c < TN_MAXJOBS / 2 ? 2 * c : TN_MAXJOBS;
 }
 
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
