@@ -143,7 +143,7 @@ static void warm_cache(void **st)
 	}
 	tn_warm_free(&c);
 	assert_null(c.warm);
-	tn_warm(&c, 2);                    /* job 1 has not run since */
+	tn_warm(&c, 2);                 /* job 1 has not run since */
 	assert_null(c.warm);
 	assert_int_equal(c.warmed, 2);
 	/* what was warmed is in the cache: the step's own compiles are hits */
@@ -175,7 +175,7 @@ static void warm_cache(void **st)
 	tn_warm(&c, 2);
 	assert_null(c.warm);
 	c.warm_off = 0;
-	tn_warm(&c, 2);                    /* the guess has run since: warmed again */
+	tn_warm(&c, 2);                 /* the guess has run since: warmed again */
 	assert_non_null(c.warm);
 	/* the next step begins: told to quit, the pool is freed by a later drain
 	 * once its compiles under way have ended */
@@ -187,6 +187,19 @@ static void warm_cache(void **st)
 	}
 	assert_null(c.warm);
 	assert_int_equal(c.warm_quit, 0);
+	/* once it is gone, the next step warms again; while one quits, none */
+	jobs[1].proposed = 2;
+	tn_warm(&c, 2);
+	assert_non_null(c.warm);
+	{
+		struct tn_pool *w = c.warm;
+		tn_warm_quit(&c);
+		jobs[1].proposed = 3;
+		tn_warm(&c, 2);
+		assert_ptr_equal(c.warm, w);
+	}
+	tn_warm_free(&c);
+	assert_null(c.warm);
 	assert_int_equal(c.warmed, 2);  /* cache hits are not counted as compiled */
 	for (int j = 0; j < 2; j++)
 		tn_search_free(jobs[j].search);

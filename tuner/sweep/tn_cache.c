@@ -8,7 +8,8 @@
  * concurrent sweeps and a kill at any moment leave only whole entries.
  * The directory is checked once: one that cannot be used (a relative
  * FDTUNE_CACHE, a missing HOME, a file, no write permission) turns caching
- * off, said once on stderr.
+ * off, said once on stderr. Within a process, one source is compiled by one
+ * thread at a time: another asking for it waits, then reads the cache.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tn_cache.h"
@@ -206,6 +207,8 @@ static int busy_claim(const char *key)
 	return rc;
 }
 
+/* Frees slot s of busy_claim (negative: nothing) and wakes the threads
+ * waiting for its key. */
 static void busy_done(int s)
 {
 	if (s < 0)
@@ -225,13 +228,22 @@ int tn_cache_compile(const char *dir, const char *src, const char *tmpl, const c
 		*cached = 0;
 	if (dir) {
 		tn_cache_key(src, id, arch, key);
-		do {
+		/* looked up again after a wait, and after a claim (another thread
+		 * may have stored it between the first look and the claim); after a
+		 * wait that stored nothing (its compile failed) it compiles
+		 * unclaimed, so that the waiters do not fail one after another */
+		for (int waited = 0;; waited = 1) {
 			if (!tn_cache_get(dir, key, p)) {
 				if (cached)
 					*cached = 1;
+				busy_done(s);
 				return 0;
 			}
-		} while ((s = busy_claim(key)) == -2);
+			if (s >= 0 || waited)
+				break;
+			if ((s = busy_claim(key)) == -1)
+				break;          /* the table is full: compiled unclaimed */
+		}
 	}
 	rc = rt_compile(src, tmpl, arch, NULL, 0, p, err, n) != 0;
 	if (dir && !rc)

@@ -203,17 +203,17 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	const int depth = o->queue > 0 ? o->queue : TN_QUEUE;
 	int over = 0, rc = 1, want_max = 2 * o->jobs + 2 * c->nwk + 4, opened = 0, warmed = 0;
 	int given = 0;          /* a run of this step given to a worker */
+	double sw = 0;          /* when the workers had switched, from t0 */
 	double t0 = tn_now_s();
 	const char *cache = tn_cache_dir();
 
-	if (tn_pool_new(&pool, c->cur->pb, c->arch, c->cid, cache, o->jobs, 0, err, n)) {
+	if (tn_pool_new(&pool, c->cur->pb, c->arch, c->cid, cache, o->jobs, err, n)) {
 		char e2[1024];
 		(void)tn_run_opened(c, e2, sizeof e2);
 		return FDT_FAIL;
 	}
 	for (int w = 0; w < c->nwk; w++)
 		c->wk[w].step_first = -1;
-	c->nsteps++;
 	for (;;) {
 		int stopping = tn_stopping(c);
 		int busy = 0, room = 0, nfd = 0, wait_ms = 1000;
@@ -230,29 +230,39 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			if (m == 0 && inflight == 0)
 				over = 1;
 		}
+		tn_warm_drain(c);       /* (it frees the step before's pool once ended) */
 		/* its share all proposed (or all its job has left), and at most a
-		 * round of compiles left: the cache warms for the plan's next step */
-		if (!warmed && !stopping && (left == 0 || (left > 0 && !tn_job_left(c->cur))) &&
+		 * round of compiles left: the cache warms for the plan's next step,
+		 * once the warm pool of the step before has ended (inside a step, a
+		 * warm pool still there is that one, quitting) */
+		if (!warmed && !c->warm && !stopping &&
+		    (left == 0 || (left > 0 && !tn_job_left(c->cur))) &&
 		    tn_pool_queued(pool) <= o->jobs) {
 			tn_warm(c, o->jobs - tn_pool_queued(pool));
 			warmed = 1;
 		}
-		tn_warm_drain(c);
 		/* the workers' switch to this problem (tn_run_open) ran while the
 		 * pool took its first configurations; it ends before any run */
 		if (!opened) {
 			opened = 1;
 			if (tn_run_opened(c, err, n))
 				goto out;
-			c->sw_s += tn_now_s() - t0;
+			sw = tn_now_s() - t0;
 		}
 		if (!stopping && feed(c, pool, &inflight, err, n))
 			goto out;
-		for (int w = 0; !given && w < c->nwk; w++)
-			if (c->wk[w].step_first >= 0) {
+		if (!given) {           /* the earliest first run of any worker */
+			double t1 = -1;
+			for (int w = 0; w < c->nwk; w++)
+				if (c->wk[w].step_first >= 0 && (t1 < 0 || c->wk[w].step_first < t1))
+					t1 = c->wk[w].step_first;
+			if (t1 >= 0) {
 				given = 1;
-				c->first_s += c->wk[w].step_first - t0;
+				c->nsteps++;
+				c->sw_s += sw;
+				c->first_s += t1 - t0;
 			}
+		}
 		for (int w = 0; w < c->nwk; w++) {
 			busy += c->wk[w].job != NULL;
 			room += !c->wk[w].job || (!c->wk[w].next && depth > 1);

@@ -20,8 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #define MAXT TN_MAXJOBS
@@ -34,7 +32,7 @@ struct tn_pool {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct tn_item *head, *tail, *cursor;   /* cursor: first item not claimed */
-	int nq, quit, nt, ended, nice, fd[2];   /* ended: threads returned */
+	int nq, quit, nt, ended, fd[2]; /* ended: threads returned */
 	pthread_t th[MAXT];
 };
 
@@ -131,9 +129,6 @@ static void give_twins(struct tn_pool *p, struct tn_item *it)
 static void *thread_main(void *arg)
 {
 	struct tn_pool *p = arg;
-	/* Linux: a thread's own nice value (failing, it only runs at full priority) */
-	if (p->nice)
-		(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), p->nice);
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		struct tn_item *it;
@@ -168,7 +163,7 @@ static void *thread_main(void *arg)
 }
 
 int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *arch,
-		const char *compiler, const char *cache, int jobs, int nice, char *err, size_t n)
+		const char *compiler, const char *cache, int jobs, char *err, size_t n)
 {
 	struct tn_pool *p = calloc(1, sizeof *p);
 	*pp = NULL;
@@ -180,7 +175,6 @@ int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *ar
 	p->arch = arch;
 	p->compiler = compiler;
 	p->cache = cache;
-	p->nice = nice;
 	p->fd[0] = p->fd[1] = -1;
 	if (pipe2(p->fd, O_CLOEXEC | O_NONBLOCK)) {
 		snprintf(err, n, "pipe: %s", strerror(errno));

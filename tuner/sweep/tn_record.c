@@ -238,7 +238,9 @@ int tn_overrun(struct tn_run *c, int w, char *err, size_t n)
 	struct tn_result res;
 	double best = c->cur->best_ms;
 	int rc;
-	k->busy_s += tn_now_s() - k->t_job;
+	k->t_answer = tn_now_s();      /* its run ended here: the idle of a step's end
+					 * counts from it (tn_loop.c) */
+	k->busy_s += k->t_answer - k->t_job;
 	tn_wk_kill(k);
 	empty_result(&res, "timeout");
 	snprintf(res.msg, sizeof res.msg, "killed after %.1f s, over the limit of --timeout %.0f s "

@@ -86,9 +86,9 @@ struct tn_run {
 	int warm_quit;          /* warm told to quit: freed once its threads end */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	long long warmed;       /* configurations compiled ahead of their step */
-	/* the steps' starts (tn_loop.c): how many, and summed over them the
-	 * seconds until the workers had switched and until the first run was
-	 * given to a worker */
+	/* the starts of the steps that gave a run (tn_loop.c): how many, and
+	 * summed over them the seconds until the workers had switched and until
+	 * the first run was given to a worker */
 	int nsteps;
 	double sw_s, first_s;
 	char cid[700];          /* the compiler for arch, as the cache keys it

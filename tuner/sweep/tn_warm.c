@@ -83,7 +83,7 @@ void tn_warm(struct tn_run *c, int idle)
 		return;
 	/* a thread an item, at full priority: once the next step begins, its
 	 * compiles of these sources wait for them */
-	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, 0, err, sizeof err))
+	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, err, sizeof err))
 		return;                 /* only a cost: the step compiles them itself */
 	j->warm_at = j->proposed;
 	for (int i = 0; i < m; i++) {

@@ -35,7 +35,8 @@ struct tn_wk {
 	double t_job;           /* when the job in progress was sent, or for a queued
 				 * one, when the worker answered the job before it
 				 * and so began it (tn_loop.c) */
-	double t_answer;        /* when the last answer was read (tn_record.c) */
+	double t_answer;        /* when its last run ended: its answer read, or the
+				 * run killed over its time (tn_record.c) */
 	double busy_s;          /* seconds it held a job, from its sending (or, queued,
 				 * the answer before it) to its answer */
 	double work_s;          /* seconds of those it said it validated and timed */
