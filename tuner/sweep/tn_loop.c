@@ -174,24 +174,33 @@ static int advance(struct tn_run *c, int w, long long *inflight, char *err, size
 	return tn_stopping(c) ? FDT_OK : FDT_FAIL;
 }
 
-/* At the end of a step begun at t0: adds to each worker's edge_s the time
- * it held no job before its first of the step ([0]) and after its last
- * ([1]; all of the step into [0] where it had none), so that the summary
- * can tell the idle of the steps' starts (switches) and ends (drains)
- * from that between runs. */
-static void edges(struct tn_run *c, double t0)
+/* At the end of a step begun at t0, whose workers had switched sw seconds
+ * after it: adds to each worker's edge_s the time it held no job before
+ * its first of the step ([0]) and after its last ([1]; all of the step
+ * into [0] where it had none), so that the summary can tell the idle of
+ * the steps' starts (switches) and ends (drains) from that between runs;
+ * and, for a step that gave a run, sw and the time to the earliest first
+ * run into the sweep's step-start figures. */
+static void edges(struct tn_run *c, double t0, double sw)
 {
-	double te = tn_now_s();
+	double te = tn_now_s(), t1 = -1;
 	for (int w = 0; w < c->nwk; w++) {
 		struct tn_wk *k = &c->wk[w];
 		if (k->step_first < 0) {
 			k->edge_s[0] += te - t0;
-		} else {
-			k->edge_s[0] += k->step_first - t0;
-			if (!k->job)
-				k->edge_s[1] += te - (k->t_answer > k->step_first ? k->t_answer :
-						      k->step_first);
+			continue;
 		}
+		k->edge_s[0] += k->step_first - t0;
+		if (!k->job)
+			k->edge_s[1] += te - (k->t_answer > k->step_first ? k->t_answer :
+					      k->step_first);
+		if (t1 < 0 || k->step_first < t1)
+			t1 = k->step_first;
+	}
+	if (t1 >= 0) {
+		c->nsteps++;
+		c->sw_s += sw;
+		c->first_s += t1 - t0;
 	}
 }
 
@@ -202,7 +211,6 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	long long inflight = 0, left = chunk > 0 ? chunk : -1;
 	const int depth = o->queue > 0 ? o->queue : TN_QUEUE;
 	int over = 0, rc = 1, want_max = 2 * o->jobs + 2 * c->nwk + 4, opened = 0, warmed = 0;
-	int given = 0;          /* a run of this step given to a worker */
 	double sw = 0;          /* when the workers had switched, from t0 */
 	double t0 = tn_now_s();
 	const char *cache = tn_cache_dir();
@@ -251,18 +259,6 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		}
 		if (!stopping && feed(c, pool, &inflight, err, n))
 			goto out;
-		if (!given) {           /* the earliest first run of any worker */
-			double t1 = -1;
-			for (int w = 0; w < c->nwk; w++)
-				if (c->wk[w].step_first >= 0 && (t1 < 0 || c->wk[w].step_first < t1))
-					t1 = c->wk[w].step_first;
-			if (t1 >= 0) {
-				given = 1;
-				c->nsteps++;
-				c->sw_s += sw;
-				c->first_s += t1 - t0;
-			}
-		}
 		for (int w = 0; w < c->nwk; w++) {
 			busy += c->wk[w].job != NULL;
 			room += !c->wk[w].job || (!c->wk[w].next && depth > 1);
@@ -307,7 +303,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	rc = 0;
 out:
 	tn_pool_free(pool);
-	edges(c, t0);
+	edges(c, t0, sw);
 	c->cur->t_wall += tn_now_s() - t0;
 	return rc;
 }

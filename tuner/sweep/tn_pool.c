@@ -22,8 +22,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAXT TN_MAXJOBS
-
 enum { QUEUED, BUILDING, BUILT };
 
 struct tn_pool {
@@ -33,7 +31,7 @@ struct tn_pool {
 	pthread_cond_t cv;
 	struct tn_item *head, *tail, *cursor;   /* cursor: first item not claimed */
 	int nq, quit, nt, ended, fd[2]; /* ended: threads returned */
-	pthread_t th[MAXT];
+	pthread_t th[TN_MAXJOBS];
 };
 
 /* Generates and compiles it, or takes the code from the compile cache. */
@@ -183,7 +181,7 @@ int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *ar
 	}
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
-	for (; p->nt < (jobs < MAXT ? jobs : MAXT); p->nt++)
+	for (; p->nt < (jobs < TN_MAXJOBS ? jobs : TN_MAXJOBS); p->nt++)
 		if (pthread_create(&p->th[p->nt], NULL, thread_main, p))
 			break;
 	if (!p->nt) {

@@ -83,7 +83,6 @@ struct tn_run {
 	int first;
 	struct tn_order *ord;
 	struct tn_pool *warm;   /* compiling ahead of the next step, or NULL */
-	int warm_quit;          /* warm told to quit: freed once its threads end */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	long long warmed;       /* configurations compiled ahead of their step */
 	/* the starts of the steps that gave a run (tn_loop.c): how many, and

@@ -97,7 +97,8 @@ void tn_warm(struct tn_run *c, int idle)
 	}
 }
 
-void tn_warm_drain(struct tn_run *c)
+/* Discards what the warm pool has built, counting what it compiled. */
+static void discard(struct tn_run *c)
 {
 	struct tn_item *it;
 	while (c->warm && (it = tn_pool_take(c->warm))) {
@@ -106,21 +107,25 @@ void tn_warm_drain(struct tn_run *c)
 		tn_item_clear(it);
 		free(it);
 	}
-	if (c->warm && c->warm_quit && tn_pool_ended(c->warm))
+}
+
+void tn_warm_drain(struct tn_run *c)
+{
+	discard(c);
+	/* its threads end only once told to quit (tn_warm_quit) */
+	if (c->warm && tn_pool_ended(c->warm))
 		tn_warm_free(c);        /* waits for nothing: its threads are gone */
 }
 
 void tn_warm_quit(struct tn_run *c)
 {
 	tn_pool_quit(c->warm);
-	c->warm_quit = c->warm != NULL;
 }
 
 void tn_warm_free(struct tn_run *c)
 {
 	tn_pool_stop(c->warm);  /* after the compiles in progress, */
-	c->warm_quit = 0;       /* (the drain must not free it again) */
-	tn_warm_drain(c);       /* which are counted too */
+	discard(c);             /* which are counted too */
 	tn_pool_free(c->warm);
 	c->warm = NULL;
 }
