@@ -49,7 +49,7 @@ static int check_mode(void)
 static int load_check(struct tn_bench *b, const struct rt_dev *dev, char *err, size_t n)
 {
 	const struct gen_def d[] = { { "bs", 256 }, { "dbl", b->es == 8 } };
-	return tn_helper_load("check.m4", "fdt_check", d, 2, dev->arch, &b->check, err, n);
+	return tn_helper_get("check.m4", "fdt_check", d, 2, dev->arch, &b->check, err, n);
 }
 
 /* The kernel argument of weights c at the bench's precision, into buf. */
@@ -118,8 +118,11 @@ static void *widen(const float *src, long long nel, int es)
 
 static int upload_field(void *dst, const float *src, long long nel, int es, char *err, size_t n)
 {
-	void *w = widen(src, nel, es);
+	void *w;
 	int rc;
+	if (es == 4)            /* as it is: no copy to widen */
+		return rt_upload(dst, src, (size_t)nel * 4, err, n);
+	w = widen(src, nel, es);
 	if (!w) {
 		snprintf(err, n, "out of host memory for a field of %lld elements", nel);
 		return FDT_FAIL;
@@ -183,7 +186,7 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct 
 	size_t bytes;
 	long long pts = (long long)pb->nx * pb->ny * pb->nz;
 	int wave = pb->fam->steps > 0, nf, nref;
-	double need;
+	double need, t0 = tn_now_s(), t;
 	memset(b, 0, sizeof *b);
 	b->pb = pb;
 	snprintf(b->hold.arch, sizeof b->hold.arch, "%s", dev->arch);
@@ -214,6 +217,8 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct 
 	b->mag = hd->mag;
 	if (rt_host_alloc((void **)&b->out, bytes, err, n) || rt_timer_new(&b->t, err, n))
 		goto fail;
+	/* each host field goes up once; the rotations' copies of it are
+	 * copied on the device (the same bits, at the device's speed) */
 	if (wave && (rt_alloc(&b->da0, bytes, err, n) || rt_alloc(&b->db0, bytes, err, n) ||
 		     upload_field(b->da0, b->in, b->l.total, b->es, err, n) ||
 		     upload_field(b->db0, b->in2, b->l.total, b->es, err, n)))
@@ -230,9 +235,12 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct 
 		oom(pb, err, n);
 		goto fail;
 	}
+	t = tn_now_s();
+	if ((b->mode & TN_CHECK_GPU) && load_check(b, dev, err, n))
+		goto fail;
+	b->open_s[0] = tn_now_s() - t;
 	if ((b->mode & TN_CHECK_GPU) &&
-	    (load_check(b, dev, err, n) ||
-	     rt_alloc(&b->dref, (size_t)nref * pts * sizeof *b->ref, err, n) ||
+	    (rt_alloc(&b->dref, (size_t)nref * pts * sizeof *b->ref, err, n) ||
 	     rt_alloc(&b->dmag, (size_t)nref * pts * sizeof *b->mag, err, n) ||
 	     rt_alloc(&b->dres, 4 * sizeof(unsigned long long), err, n) ||
 	     rt_upload(b->dref, b->ref, (size_t)nref * pts * sizeof *b->ref, err, n) ||
@@ -240,14 +248,20 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct 
 		goto fail;
 	for (int i = 0; i < b->nrot; i++) {
 		if (rt_alloc(&b->din[i], bytes, err, n) || rt_alloc(&b->dout[i], bytes, err, n) ||
-		    upload_field(b->din[i], b->in, b->l.total, b->es, err, n) ||
-		    (wave ? upload_field(b->dout[i], b->in2, b->l.total, b->es, err, n) :
+		    (wave ? rt_copy(b->din[i], b->da0, bytes, err, n) ||
+			    rt_copy(b->dout[i], b->db0, bytes, err, n) :
+			    (i ? rt_copy(b->din[i], b->din[0], bytes, err, n) :
+				 upload_field(b->din[i], b->in, b->l.total, b->es, err, n)) ||
 			    rt_fill(b->dout[i], 0xff, bytes, err, n)))
 			goto fail;
 		if (wave && (rt_alloc(&b->dvel[i], bytes, err, n) ||
-			     upload_field(b->dvel[i], b->vel, b->l.total, b->es, err, n)))
+			     (i ? rt_copy(b->dvel[i], b->dvel[0], bytes, err, n) :
+				  upload_field(b->dvel[i], b->vel, b->l.total, b->es, err, n))))
 			goto fail;
 	}
+	if (rt_sync(err, n))
+		goto fail;
+	b->open_s[1] = tn_now_s() - t0 - b->open_s[0];
 	return FDT_OK;
 fail:
 	tn_bench_close(b);
@@ -262,7 +276,7 @@ void tn_bench_close(struct tn_bench *b)
 	rt_free(b->da0);
 	rt_free(b->db0);
 	rt_free(b->dres);
-	rt_unload(b->check);
+	b->check = NULL;         /* the process keeps it (tn_helper_get) */
 	tn_hold_close(&b->hold);
 	for (int i = 0; i < TN_NROT; i++) {
 		rt_free(b->din[i]);

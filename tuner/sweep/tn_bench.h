@@ -51,7 +51,7 @@ struct tn_bench {
 	void *din[TN_NROT], *dout[TN_NROT], *dbase;
 	void *dvel[TN_NROT], *da0, *db0;        /* time stepping: vel, initial fields */
 	void *dref, *dmag, *dres;     /* the reference on the GPU, and check results */
-	struct rt_kernel *check;      /* templates/check.m4 */
+	struct rt_kernel *check;      /* templates/check.m4 (the process's: tn_helper_get) */
 	int mode;                     /* TN_CHECK_*: where outputs are checked */
 	struct rt_timer *t;
 	struct tn_hold hold;          /* templates/spin.m4, for kernels of microseconds */
@@ -63,6 +63,8 @@ struct tn_bench {
 	int places;             /* placements a contender is timed on; <= 1: one */
 	struct rt_energy *meter;        /* the GPU's energy counter, or NULL */
 	double energy_s;        /* >0: an ok run's energy is measured, windows this long */
+	double open_s[2];       /* tn_bench_open's seconds: the check kernel's load, then
+				 * the fields' allocations and uploads */
 };
 
 /* Outcome of one configuration; status is a runs.status value. */

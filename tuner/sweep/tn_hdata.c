@@ -216,7 +216,9 @@ int tn_hdata_map(struct tn_hdata *h, const struct tn_problem *pb, const char *pa
 		close(fd);
 		return FDT_FAIL;
 	}
-	m = mmap(NULL, p.size, PROT_READ, MAP_SHARED, fd, 0);
+	/* populated at once: the faults of a few GB a page at a time would
+	 * otherwise be paid inside the uploads */
+	m = mmap(NULL, p.size, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
 	close(fd);                      /* the mapping keeps the file */
 	if (m == MAP_FAILED) {
 		snprintf(err, n, "cannot map the sweep's fields at %s: %s", path, strerror(errno));

@@ -53,6 +53,7 @@ void tn_summary(const struct tn_run *c)
 	fputc('\n', stderr);
 	if (c->gpu) {
 		long long b = 0, h = 0, e = 0;
+		double os[3] = { 0, 0, 0 };
 		/* the wall clock outside the steps, before the first */
 		fprintf(stderr, "fdtune: %.1f s before the first step: workers up %.1f s, problems "
 			"and database %.1f s, copy bandwidth %.1f s, sweeps begun %.1f s; %.1f s "
@@ -61,6 +62,8 @@ void tn_summary(const struct tn_run *c)
 			c->t_end - c->t0 - tt);
 		for (int w = 0; w < c->nwk; w++) {
 			b += c->wk[w].built;
+			for (int i = 0; i < 3; i++)
+				os[i] += c->wk[w].open_s[i];
 			h += c->wk[w].hits;
 			e += c->wk[w].evicted;
 		}
@@ -96,8 +99,9 @@ void tn_summary(const struct tn_run *c)
 				"after %.1f s, the first runs were given after %.1f s (summed)\n",
 				c->nsteps, c->sw_s, c->first_s);
 		fprintf(stderr, "fdtune: fields put on the GPUs %lld times for %d problem(s) on "
-			"%d GPU(s); %lld switches found them held, %lld released for room\n", b,
-			c->njobs, c->nwk, h, e);
+			"%d GPU(s) in %.1f s (summed: host data %.1f s, check kernel %.1f s, fields "
+			"%.1f s); %lld switches found them held, %lld released for room\n", b,
+			c->njobs, c->nwk, os[0] + os[1] + os[2], os[0], os[1], os[2], h, e);
 		if (c->warmed)
 			fprintf(stderr, "fdtune: %lld configurations compiled into the compile cache "
 				"for the step guessed next, while a step drained (FDTUNE_WARM=0: not)\n",

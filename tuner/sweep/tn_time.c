@@ -30,6 +30,7 @@
 #include "tn.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,9 +67,44 @@ int tn_helper_load(const char *tmpl, const char *kernel, const struct gen_def *d
 	return rc;
 }
 
+/* The process's helpers, loaded once each: key, its tmpl, kernel,
+ * definitions and arch. A handful at most: the check of each precision and
+ * the hold, for the one arch of a worker. */
+static struct { char key[320]; struct rt_kernel *k; } kept[16];
+static pthread_mutex_t kept_mu = PTHREAD_MUTEX_INITIALIZER;
+
+int tn_helper_get(const char *tmpl, const char *kernel, const struct gen_def *d, int nd,
+		  const char *arch, struct rt_kernel **k, char *err, size_t n)
+{
+	char key[320];
+	int len = snprintf(key, sizeof key, "%s|%s|%s", tmpl, kernel, arch), i, rc = FDT_FAIL;
+	for (i = 0; i < nd && len > 0 && (size_t)len < sizeof key; i++)
+		len += snprintf(key + len, sizeof key - (size_t)len, "|%s=%d", d[i].name, d[i].value);
+	*k = NULL;
+	if (len < 0 || (size_t)len >= sizeof key) {
+		snprintf(err, n, "helper kernel %s: too many definitions", kernel);
+		return FDT_FAIL;
+	}
+	pthread_mutex_lock(&kept_mu);
+	for (i = 0; i < (int)(sizeof kept / sizeof *kept) && kept[i].k; i++)
+		if (!strcmp(kept[i].key, key)) {
+			*k = kept[i].k;
+			rc = FDT_OK;
+			goto out;
+		}
+	if (i == (int)(sizeof kept / sizeof *kept))
+		snprintf(err, n, "helper kernel %s: more than %d kept", kernel, i);
+	else if (!(rc = tn_helper_load(tmpl, kernel, d, nd, arch, &kept[i].k, err, n))) {
+		snprintf(kept[i].key, sizeof kept[i].key, "%s", key);
+		*k = kept[i].k;
+	}
+out:
+	pthread_mutex_unlock(&kept_mu);
+	return rc;
+}
+
 void tn_hold_close(struct tn_hold *h)
 {
-	rt_unload(h->k);
 	h->k = NULL;
 }
 
@@ -83,7 +119,7 @@ static int hold(struct tn_hold *h, int g, char *err, size_t n)
 	void *args[] = { &cycles };
 	if (!h->k) {
 		const struct gen_def d[] = { { "bs", 32 } };
-		if (tn_helper_load("spin.m4", "fdt_spin", d, 1, h->arch, &h->k, err, n))
+		if (tn_helper_get("spin.m4", "fdt_spin", d, 1, h->arch, &h->k, err, n))
 			return FDT_FAIL;
 	}
 	return rt_launch(h->k, grid, blk, args, err, n);

@@ -23,8 +23,9 @@ struct tn_stats { double median, min, max; int reps, group; };
 typedef int (*tn_launch_fn)(void *ctx, int i, char *err, size_t n);
 
 /* The hold that groups of launches of a kernel of microseconds wait behind:
- * templates/spin.m4 compiled for arch when first needed (k NULL until then),
- * freed by tn_hold_close. Zeroed, then arch set, before use. */
+ * templates/spin.m4 for arch when first needed (k NULL until then; the
+ * process's own, tn_helper_get), let go by tn_hold_close. Zeroed, then arch
+ * set, before use. */
 struct tn_hold { char arch[64]; struct rt_kernel *k; };
 void tn_hold_close(struct tn_hold *h);
 
@@ -33,6 +34,14 @@ void tn_hold_close(struct tn_hold *h);
  * kernel into *k (rt_unload frees it); nonzero with err set on failure. */
 int tn_helper_load(const char *tmpl, const char *kernel, const struct gen_def *d, int nd,
 		   const char *arch, struct rt_kernel **k, char *err, size_t n);
+
+/* The same kernel for the life of the process: loaded by tn_helper_load the
+ * first time these (tmpl, kernel, d, arch) are asked for, and the same *k
+ * every time after, from any thread; the caller must not rt_unload it. For
+ * the helpers every problem needs (the check, the hold), so that a switch
+ * to a problem not yet held runs neither m4 nor the compiler. */
+int tn_helper_get(const char *tmpl, const char *kernel, const struct gen_def *d, int nd,
+		  const char *arch, struct rt_kernel **k, char *err, size_t n);
 
 /* Times fn until the median is stable, or less when race_ms > 0 and it
  * cannot win (tn_time.c); warm untimed launches first. h: the hold of the

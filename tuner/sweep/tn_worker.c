@@ -49,6 +49,8 @@ struct rep {
 	struct tn_result res;
 	char rstatus[32];
 	int built, evicted;     /* REQ_OPEN: the bench was built; benches released for it */
+	double open_s[3];       /* REQ_OPEN: seconds of the build: host data, check
+				 * kernel, fields on the GPU (tn_wk.open_s) */
 	char energy_err[256];   /* REQ_RUN: the energy counter could not be opened */
 };
 _Static_assert(sizeof(struct rep) < 4096, "a reply fits in PIPE_BUF");
@@ -248,6 +250,8 @@ int tn_wk_open_get(struct tn_wk *w, char *err, size_t n)
 	w->built += r.built;
 	w->hits += !r.built;
 	w->evicted += r.evicted;
+	for (int i = 0; i < 3; i++)
+		w->open_s[i] += r.open_s[i];
 	return FDT_OK;
 }
 
@@ -397,6 +401,7 @@ struct opening {
 	const struct rt_dev *me;
 	double copy;
 	const char *data;       /* the sweep's host data of pb, or "" */
+	double *open_s;         /* where the build's seconds go (rep.open_s) */
 };
 
 /* The problem's host data: the sweep's, mapped; else (none shared, or it
@@ -407,6 +412,7 @@ static int build_slot(void *ctx, int s, long long key, char *err, size_t n)
 	const struct opening *o = ctx;
 	struct slot *t = &slots[s];
 	char why[512];
+	double t0 = tn_now_s();
 	(void)key;
 	t->pb = *o->pb;
 	snprintf(t->prec, sizeof t->prec, "%s", o->pb->prec);
@@ -418,10 +424,13 @@ static int build_slot(void *ctx, int s, long long key, char *err, size_t n)
 		if (tn_hdata_make(&t->hd, &t->pb, 0, err, n))
 			return FDT_FAIL;
 	}
+	o->open_s[0] = tn_now_s() - t0;
 	if (tn_bench_open(&t->b, &t->pb, &t->hd, o->me, o->copy, err, n)) {
 		tn_hdata_free(&t->hd);
 		return FDT_FAIL;
 	}
+	o->open_s[1] = t->b.open_s[0];
+	o->open_s[2] = t->b.open_s[1];
 	return FDT_OK;
 }
 
@@ -438,7 +447,7 @@ static int open_problem(struct tn_pcache *pc, const struct rt_dev *me, const str
 			int *cur, struct rep *r)
 {
 	struct tn_problem pb;
-	struct opening o = { &pb, me, q->copy, q->data };
+	struct opening o = { &pb, me, q->copy, q->data, r->open_s };
 	const struct tn_pcache_ops op = { build_slot, release_slot, &o };
 	long long ev = pc->evictions;
 	memset(&pb, 0, sizeof pb);
