@@ -51,7 +51,7 @@ typedef struct {
 	X(cuDeviceGetUuid) X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem) \
 	X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize) \
 	X(cuGetErrorString) X(cuMemAlloc) X(cuMemFree) X(cuMemAllocHost) \
-	X(cuMemFreeHost) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD) \
+	X(cuMemFreeHost) X(cuMemcpyHtoD) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoH) X(cuMemcpyDtoD) \
 	X(cuMemsetD8) X(cuModuleLoadData) X(cuModuleGetFunction) \
 	X(cuModuleUnload) X(cuLaunchKernel) X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuEventCreate) \
 	X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) \
@@ -138,6 +138,7 @@ static inline hipError_t hipHostMalloc(void **p, size_t n, unsigned f) { (void)f
 static inline hipError_t hipHostFree(void *p) { return nv_cuMemFreeHost(p); }
 static inline hipError_t hipMemset(void *p, int v, size_t n) { return nv_cuMemsetD8((CUdeviceptr)p, (unsigned char)v, n); }
 static inline hipError_t hipDeviceSynchronize(void) { return nv_cuCtxSynchronize(); }
+static inline hipError_t hipMemcpyHtoDAsync(void *d, void *s, size_t n, hipStream_t st) { return nv_cuMemcpyHtoDAsync((CUdeviceptr)d, s, n, st); }
 
 static inline hipError_t hipMemcpy(void *d, const void *s, size_t n, hipMemcpyKind k)
 {
