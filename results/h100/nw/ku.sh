@@ -11,7 +11,7 @@
 # and by B, twice each in the order A B A B, into copies of the database,
 # kept as OUT/A.db.xz and OUT/B.db.xz for the comparison. On the GPU machine
 # from the repository root after `make fdtune`:
-#   OUT=DIR [SIZE=NXxNYxNZ] [N=20] sh results/h100/nw/ku.sh
+#   OUT=DIR [DB=results/h100/fdtune.db] [SIZE=NXxNYxNZ] [N=20] sh results/h100/nw/ku.sh
 set -u
 o=${OUT:-/tmp/ku}
 size=${SIZE:-128x128x64}
@@ -23,7 +23,7 @@ cp -r Makefile gen templates tuner runtime db "$b"/ &&
 		"$b/tuner/fam/fam_iso3dfd.c" &&
 	grep -q 'return i != P_nw || v\[P_zu\] == 1;' "$b/tuner/fam/fam_iso3dfd.c" &&
 	make -C "$b" -j"$(nproc)" fdtune > "$o/buildB.log" 2>&1 || { echo "ku.sh: build B failed"; exit 1; }
-for w in A B; do cp results/h100/fdtune.db "$o/$w.db"; done
+for w in A B; do cp "${DB:-results/h100/fdtune.db}" "$o/$w.db"; done
 printf 'iso3dfd 8 %s fp32\n' "$size" > "$o/ku.plan"
 for round in 1 2; do
 	for w in A B; do
