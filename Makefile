@@ -31,13 +31,13 @@ AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 B = build
 # every family descriptor (tuner/fam/fam_*.c) is built: a new family is its
 # template, its descriptor and its line in tuner/fam/tn_families.c
-CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_pick.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_kin.c db/db_reap.c db/db_read.c db/db_source.c db/db_compact.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
+CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_pick.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_kin.c db/db_reap.c db/db_read.c db/db_source.c db/db_code.c db/db_compact.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
        tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
        $(sort $(wildcard tuner/fam/fam_*.c)) tuner/search/tn_search.c tuner/search/tn_transfer.c \
        tuner/ref/tn_ref_mixed.c tuner/ref/tn_ref_wave.c tuner/plan/tn_plan.c tuner/plan/tn_order.c tuner/plan/tn_pcache.c tuner/tn_file.c
-TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_hdata.c tuner/sweep/tn_hshare.c tuner/sweep/tn_energy.c runtime/rt_energy.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_stop.c tuner/sweep/tn_choose.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_warm.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_fault.c tuner/sweep/tn_progress.c tuner/sweep/tn_summary.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c tuner/sweep/tn_cache_use.c \
+TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_hdata.c tuner/sweep/tn_hshare.c tuner/sweep/tn_energy.c runtime/rt_energy.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_stop.c tuner/sweep/tn_choose.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_warm.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_fault.c tuner/sweep/tn_progress.c tuner/sweep/tn_summary.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c tuner/sweep/tn_cache_use.c tuner/sweep/tn_code.c \
        tuner/cmd/cmd_gen.c tuner/cmd/cmd_sweep.c tuner/cmd/cmd_info.c tuner/cmd/cmd_report.c tuner/report/tn_report.c \
-       tuner/cmd/cmd_export.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c tuner/cmd/cmd_compact.c tuner/cmd/cmd_cache.c \
+       tuner/cmd/cmd_export.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c tuner/cmd/cmd_compact.c tuner/cmd/cmd_cache.c tuner/cmd/cmd_codes.c tuner/online/tn_online_cmp.c \
        tuner/export/tn_exp_build.c tuner/export/tn_exp_emit.c tuner/export/tn_exp_one.c tuner/export/tn_exp_sizes.c \
        tuner/export/tn_exp_f90.c tuner/export/tn_exp_name.c \
        tuner/main.c
@@ -48,7 +48,7 @@ ONLINE = tuner/online/tn_online.c tuner/online/tn_online_pick.c tuner/online/tn_
 	tuner/online/fdt_online.c
 CORE_O = $(CORE:%.c=$(B)/%.o)
 ONLINE_LIBS = $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) -lz -lgomp -lpthread -lm
-ONLINE_O = $(ONLINE:%.c=$(B)/%.o) $(B)/tuner/sweep/tn_cache.o $(B)/tuner/sweep/tn_cache_use.o
+ONLINE_O = $(ONLINE:%.c=$(B)/%.o) $(B)/tuner/sweep/tn_cache.o $(B)/tuner/sweep/tn_cache_use.o $(B)/tuner/sweep/tn_code.o
 TOOL_O = $(TOOL:%.c=$(B)/%.o)
 
 # Platforms whose toolchain is here: both on a developer's or CI machine.
@@ -334,6 +334,7 @@ results/%/history.db: results/%/history.db.xz
 ship: fdtune
 	@for h in $(HISTORY); do d=$$(dirname $$h); test -e $$h || { echo "make ship: $$h missing (make history)" >&2; exit 1; }; \
 	  rm -f $$d/fdtune.db.new && ./fdtune compact --db $$h --out $$d/fdtune.db.new > $$d/compact.txt && \
+	  ./fdtune codes --db $$d/fdtune.db.new --top 3 >> $$d/compact.txt && \
 	  mv $$d/fdtune.db.new $$d/fdtune.db && xz -T0 -6 -c $$h > $$d/history.db.xz.tmp && \
 	  mv $$d/history.db.xz.tmp $$d/history.db.xz && tail -1 $$d/compact.txt || { cat $$d/compact.txt; exit 1; }; done
 

@@ -26,7 +26,7 @@
 
 #include "fdt_rc.h"
 
-#define DB_SCHEMA_LATEST 8            /* newest schema this build can write */
+#define DB_SCHEMA_LATEST 9            /* newest schema this build can write */
 #define DB_APPLICATION_ID 0x46445455  /* PRAGMA application_id, 'FDTU' */
 
 struct db;                            /* opaque; wraps sqlite3 * */
@@ -215,6 +215,30 @@ int db_build_recorded(struct db *d, long long cfg, long long prob, const char *a
 int db_source_put(struct db *d, const char *hash, const char *src, char *err, size_t n);
 int db_source_get(struct db *d, const char *hash, char **src, char *err, size_t n);
 int db_source_count(struct db *d, long long *count, char *err, size_t n);
+
+/* The code objects kept (db_code.c, schema 9), by the compile cache's key of
+ * their source (tn_cache_key), for libfdtune's online tuning to load instead
+ * of compiling. db_code_put keeps code[0..size) deflated under c->key (a
+ * key kept already is replaced). db_code_get: 0 with *code (size bytes)
+ * and *meta (the build's line, as the compile cache keeps it), both
+ * malloc'ed for the caller to free, checked against the sum kept;
+ * FDT_NOMATCH where none is kept; FDT_FAIL where the one kept cannot be
+ * read back (damaged, an unknown codec). db_code_count: how many are kept
+ * for arch and compiler (NULL: any). db_each_code_source: fn(ctx, arch,
+ * source hash) once for each kept source of the top fastest records of
+ * each device model and problem, until fn returns nonzero (returned). */
+struct db_code {
+	const char *key, *arch, *compiler, *source_hash, *meta;
+};
+int db_code_put(struct db *d, const struct db_code *c, const void *code, size_t size,
+		char *err, size_t n);
+int db_code_get(struct db *d, const char *key, char **meta, void **code, size_t *size,
+		char *err, size_t n);
+int db_code_count(struct db *d, const char *arch, const char *compiler, long long *count,
+		  char *err, size_t n);
+int db_each_code_source(struct db *d, int top,
+			int (*fn)(void *ctx, const char *arch, const char *hash), void *ctx,
+			char *err, size_t n);
 
 /* db_compact.c.  db_compact writes a new file `to` (which must not exist)
  * from the database `from` (only read): for each device model and problem,

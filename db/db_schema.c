@@ -135,6 +135,14 @@ const char *const db_migrations[] = {
 	" GROUP BY d.name, d.arch, r.problem_id, r.config_id) m\n"
 	" ON m.name = c.device AND m.arch = c.arch AND m.problem_id = c.problem_id\n"
 	" AND m.config_id = c.config_id;\n",
+
+	/* 9: the code objects kept for online tuning (db_code.c), by the compile
+	 * cache's key of their source; sum is gen_hash_bytes of the code, size
+	 * its length, meta the compile cache's line of the build */
+	"CREATE TABLE codes(key TEXT PRIMARY KEY, arch TEXT NOT NULL, compiler TEXT NOT NULL,\n"
+	" source_hash TEXT NOT NULL, meta TEXT NOT NULL,\n"
+	" codec TEXT NOT NULL CHECK(codec IN ('zlib')), size INTEGER NOT NULL CHECK(size > 0),\n"
+	" sum TEXT NOT NULL, body BLOB NOT NULL);\n",
 };
 _Static_assert(sizeof db_migrations / sizeof db_migrations[0] == DB_SCHEMA_LATEST,
 			   "one migration per schema version");

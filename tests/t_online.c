@@ -46,6 +46,31 @@ static const char *shipped(void)
 	return p ? p : "results/h100/fdtune.db";
 }
 
+/* Runs sql on the database at path, which must take it. */
+static void run_sql(const char *path, const char *sql)
+{
+	sqlite3 *h = NULL;
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	if (sqlite3_exec(h, sql, NULL, NULL, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(h));
+	assert_int_equal(sqlite3_close(h), SQLITE_OK);
+}
+
+/* A copy of the shipped database without its code objects (made once):
+ * the candidates compile, as from a database `fdtune codes` never filled. */
+static const char *nocode(void)
+{
+	static char path[256];
+	char cmd[1024], out[1024];
+	if (!*path) {
+		snprintf(path, sizeof path, "%s/nocode.db", dir);
+		snprintf(cmd, sizeof cmd, "cp '%s' '%s'", shipped(), path);
+		t_ok(cmd, out, sizeof out);
+		run_sql(path, "DELETE FROM codes");
+	}
+	return path;
+}
+
 static struct tn_problem problem(const char *fam, int r, int nx, int ny, int nz)
 {
 	struct tn_problem pb = { tn_family(fam), r, nx, ny, nz, "fp32", { 10, 10, 10 } };
@@ -99,7 +124,7 @@ static void shipped_candidates(void **st)
 		skip();
 	for (int f = 0; f < 2; f++) {
 		/* xyz's compiles (0.5 s each) are left out: the same code */
-		struct tn_online *on = opened_j(shipped(), problem(fams[f], 8, 800, 240, 160),
+		struct tn_online *on = opened_j(nocode(), problem(fams[f], 8, 800, 240, 160),
 						"NVIDIA H100 80GB HBM3", f == 0);
 		assert_int_equal(on->nc, TN_ON_CANDS);
 		assert_true(on->kin >= 2);
@@ -129,7 +154,7 @@ static void shipped_candidates(void **st)
 	/* the second time, the compile cache has them (a source is its kernel
 	 * at every size): where there is a cache */
 	if (tn_cache_dir()) {
-		struct tn_online *on = opened_j(shipped(), problem("iso3dfd", 8, 700, 300, 150),
+		struct tn_online *on = opened_j(nocode(), problem("iso3dfd", 8, 700, 300, 150),
 						"NVIDIA H100 80GB HBM3", 1);
 		int again = 0;
 		for (int i = 0; i < on->nc; i++)
@@ -174,13 +199,13 @@ static void damaged_sources(void **st)
 	(void)st;
 	if (access(shipped(), R_OK))
 		skip();
-	on = opened_j(shipped(), problem("iso3dfd", 8, 800, 240, 160), "NVIDIA H100 80GB HBM3", 0);
+	on = opened_j(nocode(), problem("iso3dfd", 8, 800, 240, 160), "NVIDIA H100 80GB HBM3", 0);
 	assert_true(on->nc >= 3);
 	snprintf(h1, sizeof h1, "%s", on->c[0].hash);
 	snprintf(h2, sizeof h2, "%s", on->c[1].hash);
 	tn_on_close(on);
 	snprintf(path, sizeof path, "%s/damaged.db", dir);
-	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", shipped(), path);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", nocode(), path);
 	t_ok(cmd, out, sizeof out);
 	assert_int_equal(db_open(path, &d, err, sizeof err), 0);
 	assert_int_equal(db_source_get(d, h1, &src, err, sizeof err), 0);
@@ -215,6 +240,70 @@ static void damaged_sources(void **st)
 	for (int k = 0; k < 10; k++)
 		assert_int_not_equal(tn_on_next(on), 0);
 	tn_on_close(on);
+}
+
+/* The shipped database keeps code objects (`fdtune codes`): the candidates
+ * and the comparison kernel are built at the open, before any thread
+ * compiles, and each is what this compiler makes of its source. A damaged
+ * code object is passed over. `fdtune codes` fills a database without
+ * codes, once, and refuses bad input. */
+static void kept_codes(void **st)
+{
+	char path[256], cmd[1024], out[8192], args[1024], h1[17];
+	struct tn_online *on;
+	struct rt_prog p;
+	(void)st;
+	if (access(shipped(), R_OK) || strcmp(rt_platform(), "nvidia"))
+		skip();                 /* the shipped codes are NVRTC's for sm_90 */
+	on = opened_j(shipped(), problem("iso3dfd", 8, 800, 240, 160), "NVIDIA H100 80GB HBM3", 0);
+	tn_on_report(on, stderr);
+	assert_int_equal(on->nc, TN_ON_CANDS);
+	assert_int_equal(on->loaded, on->nc);
+	for (int i = 0; i < on->nc; i++) {
+		assert_int_equal(on->c[i].state, TN_ON_BUILT);
+		assert_string_equal(on->c[i].prog.log, "from the database's code objects");
+		assert_true(on->c[i].prog.size > 1000);
+	}
+	assert_int_equal(on->cmp_state, 2);
+	assert_non_null(on->cmp_prog.code);
+	/* the first is what this NVRTC makes of its source */
+	assert_int_equal(rt_compile(on->c[0].src, "t", "sm_90", NULL, 0, &p, err, sizeof err), 0);
+	assert_int_equal(p.size, on->c[0].prog.size);
+	assert_memory_equal(p.code, on->c[0].prog.code, p.size);
+	rt_prog_free(&p);
+	snprintf(h1, sizeof h1, "%s", on->c[0].hash);
+	tn_on_join(on);
+	assert_true(on->compile_s == 0);
+	tn_on_close(on);
+
+	/* its code damaged: passed over, the others still loaded */
+	snprintf(path, sizeof path, "%s/badcode.db", dir);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", shipped(), path);
+	t_ok(cmd, out, sizeof out);
+	snprintf(cmd, sizeof cmd, "UPDATE codes SET body = zeroblob(64) WHERE source_hash = '%s'", h1);
+	run_sql(path, cmd);
+	on = opened_j(path, problem("iso3dfd", 8, 800, 240, 160), "NVIDIA H100 80GB HBM3", 0);
+	assert_true(on->nocode >= 1);
+	assert_true(on->nc >= 1);
+	for (int i = 0; i < on->nc; i++) {
+		assert_string_not_equal(on->c[i].hash, h1);
+		assert_int_equal(on->c[i].state, TN_ON_BUILT);
+	}
+	tn_on_close(on);
+
+	/* fdtune codes: fills, then finds them kept */
+	snprintf(path, sizeof path, "%s/fill.db", dir);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", nocode(), path);
+	t_ok(cmd, out, sizeof out);
+	snprintf(args, sizeof args, "codes --db '%s' --top 1", path);
+	t_expect("", args, 0, "code objects kept now", out, sizeof out);
+	assert_true(t_count(path, "SELECT count(*) FROM codes") > 10);
+	t_expect("", args, 0, ": 0 code objects kept now", out, sizeof out);
+	t_expect("", "codes --top 0", 2, "--top", out, sizeof out);
+	snprintf(args, sizeof args, "codes --db '%s/none.db'", dir);
+	t_expect("", args, 1, "none.db", out, sizeof out);
+	snprintf(cmd, sizeof cmd, "%s/none.db", dir);
+	assert_int_not_equal(access(cmd, F_OK), 0);
 }
 
 /* The comparison kernel compiles for both precisions, and its source is
@@ -592,6 +681,7 @@ int main(void)
 		cmocka_unit_test(shipped_candidates),
 		cmocka_unit_test(other_model),
 		cmocka_unit_test(damaged_sources),
+		cmocka_unit_test(kept_codes),
 		cmocka_unit_test(kept_and_resumed),
 		cmocka_unit_test(companion_path),
 	};

@@ -29,6 +29,7 @@ static const char usage[] =
 "  compact   the database users query, from a full one: the fastest records\n"
 "  upgrade   migrate a database to this fdtune's schema, in place\n"
 "  cache     the compile cache: its size and limit; --clean empties it\n"
+"  codes     keep code objects in a database, for online tuning's first run\n"
 "  help      this text; help COMMAND: that command's --help\n\n"
 "  --version the version of fdtune and the templates it reads\n";
 
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
 		{ "report", tn_cmd_report }, { "export", tn_cmd_export },
 		{ "replay", tn_cmd_replay }, { "merge", tn_cmd_merge },
 		{ "compact", tn_cmd_compact }, { "upgrade", tn_cmd_upgrade },
-		{ "cache", tn_cmd_cache },
+		{ "cache", tn_cmd_cache }, { "codes", tn_cmd_codes },
 	};
 	if (argc > 1 && !strcmp(argv[1], "__worker"))   /* a sweep's GPU worker */
 		return tn_worker_main(argc - 1, argv + 1);

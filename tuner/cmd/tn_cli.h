@@ -58,6 +58,7 @@ enum tn_opt {
 	TN_O_SPACING,
 	TN_O_STRATEGIES,
 	TN_O_TIMEOUT,
+	TN_O_TOP,
 	TN_O_WHICH
 };
 
@@ -150,5 +151,6 @@ int tn_cmd_merge(int argc, char **argv);
 int tn_cmd_compact(int argc, char **argv);
 int tn_cmd_upgrade(int argc, char **argv);
 int tn_cmd_cache(int argc, char **argv);
+int tn_cmd_codes(int argc, char **argv);
 
 #endif

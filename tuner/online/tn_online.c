@@ -4,15 +4,19 @@
  * while this file notes, for each configuration, a kept source and the
  * record it came from; the candidates are the best-ranked configurations
  * that have a kept source whose text still hashes as recorded and that the
- * device can run (the family's check). A thread then compiles them, best
- * first, with the options a sweep uses for the arch (rt_compile), and
- * marks each BUILT or FAILED; the time loop never waits for it.
+ * device can run (the family's check). Where the database keeps code
+ * objects for the arch and this compiler (`fdtune codes`, tn_code.h), the
+ * candidates are the best-ranked of those with code, BUILT at once; else
+ * a thread compiles them, best first, with the options a sweep uses for
+ * the arch (rt_compile), and marks each BUILT or FAILED; the time loop
+ * never waits for it.
  */
 #define _GNU_SOURCE
 #include "fdt_rc.h"
 #include "tn_online.h"
 #include "gen.h"
 #include "tn_cache.h"
+#include "tn_code.h"
 #include "tn_transfer.h"
 
 #include <stdlib.h>
@@ -149,17 +153,28 @@ static void *compiler(void *p)
 	}
 }
 
+/* 1 when d keeps code objects for on's arch and compiler (tn_code.h). */
+static int codes_for(const struct tn_online *on, struct db *d)
+{
+	long long k = 0;
+	char e[256];
+	return d && !db_code_count(d, on->arch, on->cid, &k, e, sizeof e) && k > 0;
+}
+
 /* Adds configuration k as a candidate, with its kept source, where the
  * device can run it and the source is sound: 1 taken, else 0, with
  * on->unfit or on->damaged counting why (a source that cannot be read, or
  * whose text is not the one recorded, is passed over: the user's run goes
- * on without it). */
+ * on without it). Its code kept in the database makes it BUILT; with need,
+ * one without is passed over (on->nocode). */
 static int take(struct tn_online *on, struct db *d, const struct kept *k, double score,
-		const struct tn_limits *lim)
+		const struct tn_limits *lim, int need)
 {
 	struct tn_on_cand *c = &on->c[on->nc];
+	struct rt_prog p;
 	char why[256], h[17];
 	char *src = NULL;
+	int have;
 	if (on->pb.fam->check(&on->pb, k->v, lim, why, sizeof why))
 		return on->unfit++, 0;
 	if (db_source_get(d, k->hash, &src, why, sizeof why))
@@ -168,6 +183,13 @@ static int take(struct tn_online *on, struct db *d, const struct kept *k, double
 	if (strcmp(h, k->hash)) {
 		free(src);
 		return on->damaged++, 0;
+	}
+	/* its code kept in the database: built already (a damaged one is
+	 * compiled instead) */
+	have = !tn_code_get(on->codes, src, on->arch, on->cid, &p, why, sizeof why);
+	if (!have && need) {
+		free(src);
+		return on->nocode++, 0;
 	}
 	memset(c, 0, sizeof *c);
 	memcpy(c->v, k->v, sizeof c->v);
@@ -178,7 +200,11 @@ static int take(struct tn_online *on, struct db *d, const struct kept *k, double
 	c->src = src;
 	on->pb.fam->geom(&on->pb, k->v, c->grid, c->block);
 	c->lds = tn_dyn_lds(&on->pb, k->v);
-	c->state = TN_ON_QUEUED;
+	c->state = have ? TN_ON_BUILT : TN_ON_QUEUED;
+	if (have) {
+		c->prog = p;
+		on->loaded++;
+	}
 	on->nc++;
 	return 1;
 }
@@ -201,7 +227,7 @@ static int learned_one(void *p, const char *params, double ms, const char *hash)
 		return 0;
 	snprintf(k.hash, sizeof k.hash, "%s", hash);
 	snprintf(k.from, sizeof k.from, "an earlier run's online tuning on this GPU, %.4f ms", ms);
-	take(a->on, a->d, &k, 1, a->lim);
+	take(a->on, a->d, &k, 1, a->lim, 0);
 	return a->on->nc >= 2 ? -1 : 0;        /* -1: enough */
 }
 
@@ -246,6 +272,7 @@ int tn_on_open(struct db *d, const struct tn_problem *pb, const char *device, co
 	on->turn = TN_ON_DEFAULT;
 	on->cache = tn_cache_dir();     /* before the threads: it is not thread-safe at first */
 	tn_cache_compiler(arch, on->cid, sizeof on->cid);
+	on->codes = d;
 	if (o && o->lim)
 		lim = *o->lim;
 	else
@@ -272,19 +299,36 @@ int tn_on_open(struct db *d, const struct tn_problem *pb, const char *device, co
 	}
 	on->seeds = (int)s.n;
 	on->kin = w.relatives;
-	for (long long i = 0; i < s.n && on->nc < want; i++) {
-		const int *v = s.v + i * TN_MAXP;
-		int k = 0;
-		while (k < w.nk && memcmp(w.k[k].v, v, sizeof w.k[k].v))
-			k++;
-		if (k == w.nk)
-			on->nosrc++;
-		else
-			take(on, d, &w.k[k], s.score[i], &lim);
+	/* where the database keeps code for this arch and compiler, the
+	 * candidates are the best-ranked with code, ready at the first step
+	 * (a run shorter than a compile still tunes); where none has code,
+	 * the best-ranked, compiled */
+	for (int need = codes_for(on, d); need >= 0 && !on->nc; need--) {
+		on->nosrc = on->unfit = on->damaged = on->nocode = 0;
+		for (long long i = 0; i < s.n && on->nc < want; i++) {
+			const int *v = s.v + i * TN_MAXP;
+			int k = 0;
+			while (k < w.nk && memcmp(w.k[k].v, v, sizeof w.k[k].v))
+				k++;
+			if (k == w.nk)
+				on->nosrc++;
+			else
+				take(on, d, &w.k[k], s.score[i], &lim, need);
+		}
 	}
 	tn_seeds_free(&s);
 	free(w.k);
 start:
+	/* the validation's comparison kernel, kept with the candidates' code */
+	if (on->nc) {
+		struct rt_prog p;
+		char why[256];
+		if (!tn_code_get(on->codes, tn_on_cmp_src(tn_elem_size(&on->pb) == 8), arch,
+				 on->cid, &p, why, sizeof why)) {
+			on->cmp_prog = p;
+			on->cmp_state = 2;
+		}
+	}
 	/* a thread a candidate and one for the comparison kernel, within half
 	 * the processors (the program runs on the others) and TN_ON_MAX, so that
 	 * the last candidate is built about when the first is, and the first

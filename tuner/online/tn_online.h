@@ -84,6 +84,10 @@ struct tn_online {
 					 * a kept source, that the device cannot run, whose
 					 * kept source could not be read or is not the one
 					 * recorded */
+	struct db *codes;       /* the database whose code objects (db_code.c) are loaded */
+	int loaded, nocode;     /* candidates loaded from it, not compiled; of those
+				 * ranked above the last, passed over for want of one
+				 * where it keeps code for this arch and compiler */
 	const char *cache;      /* the compile cache (tn_cache.h), NULL: none */
 	char cid[700];          /* its compiler for arch (tn_cache_compiler) */
 	/* the compile threads; mu guards every candidate's state, prog and why */

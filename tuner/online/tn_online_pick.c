@@ -188,10 +188,11 @@ void tn_on_report(struct tn_online *on, FILE *out)
 	pthread_mutex_lock(&on->mu);
 	fprintf(out, "online tuning of %s R=%d %dx%dx%d %s on %s (%s): %d candidate(s) of %d "
 		"configurations ranked from %d relative(s); passed over: %d without a kept "
-		"source, %d the device cannot run, %d with a damaged source\n", pb->fam->name,
+		"source, %d the device cannot run, %d with a damaged source, %d without kept "
+		"code; %d loaded from the database's code objects\n", pb->fam->name,
 		pb->r, pb->nx, pb->ny, pb->nz, pb->prec, *on->device ? on->device :
 		"an unnamed GPU", on->arch, on->nc, on->seeds, on->kin, on->nosrc, on->unfit,
-		on->damaged);
+		on->damaged, on->nocode, on->loaded);
 	fprintf(out, "  %-4s %-10s %6s %10s %8s  %s\n", "", "state", "timed", "median ms",
 		"vs best", "configuration, and the record it comes from");
 	fprintf(out, "  %-4s %-10s %6d %10.4f %8.3f  the program's own kernel\n",
