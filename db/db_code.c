@@ -18,7 +18,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 /* Largest code object kept or read back: fdtune's are tens of KiB. */
 #define MAXCODE (16u << 20)
@@ -29,7 +28,7 @@ int db_code_put(struct db *d, const struct db_code *c, const void *code, size_t 
 	sqlite3 *h = NULL;
 	sqlite3_stmt *st = NULL;
 	unsigned char *z = NULL;
-	uLongf zn;
+	size_t zn;
 	char sum[17];
 	int rc = FDT_FAIL, s;
 
@@ -41,12 +40,7 @@ int db_code_put(struct db *d, const struct db_code *c, const void *code, size_t 
 	if (db_handle(d, &h, err, n))
 		return FDT_FAIL;
 	gen_hash_bytes(code, size, sum);
-	zn = compressBound((uLong)size);
-	if (!(z = malloc(zn))) {
-		rc = db_fail(err, n, "keeping code %s: out of memory", c->key);
-		goto done;
-	}
-	if (compress2(z, &zn, code, (uLong)size, Z_BEST_COMPRESSION) != Z_OK) {
+	if (db_deflate(code, size, &z, &zn)) {
 		rc = db_fail(err, n, "keeping code %s: zlib could not deflate it", c->key);
 		goto done;
 	}
@@ -94,7 +88,6 @@ int db_code_get(struct db *d, const char *key, char **meta, void **code, size_t 
 	unsigned char *out = NULL;
 	char got_sum[17];
 	sqlite3_int64 len;
-	uLongf got;
 	int rc = FDT_FAIL, s, bn;
 
 	*meta = NULL;
@@ -132,8 +125,7 @@ int db_code_get(struct db *d, const char *key, char **meta, void **code, size_t 
 		rc = db_fail(err, n, "reading code %s: out of memory", key);
 		goto done;
 	}
-	got = (uLongf)len;
-	if (uncompress(out, &got, body, (uLong)bn) != Z_OK || got != (uLongf)len) {
+	if (db_inflate(body, (size_t)bn, out, (size_t)len)) {
 		rc = db_fail(err, n, "code %s is damaged: its body does not inflate to the %lld "
 			     "bytes recorded", key, (long long)len);
 		goto done;

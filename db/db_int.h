@@ -40,6 +40,13 @@ static inline void db_uri(char *uri, size_t n, const char *path, const char *que
  * use and kept until db_close (replay parses thousands of configurations). */
 struct db { sqlite3 *h; sqlite3_stmt *json; };
 
+/* The codec 'zlib' of the sources and codes tables (db_source.c):
+ * db_deflate makes *z (malloc'ed, *zn bytes) of p[0..len); db_inflate fills
+ * out[0..len) from z[0..zn), and fails unless it inflates to exactly len
+ * bytes. FDT_OK or FDT_FAIL (out of memory, or zlib refused). */
+int db_deflate(const void *p, size_t len, unsigned char **z, size_t *zn);
+int db_inflate(const void *z, size_t zn, void *out, size_t len);
+
 /* SQL for the current UTC time, as the tables store it. */
 #define NOW "strftime('%Y-%m-%dT%H:%M:%SZ','now')"
 

@@ -19,13 +19,32 @@
 /* Largest source kept or read back: generated kernels are tens of KiB. */
 #define MAXSRC (4u << 20)
 
+int db_deflate(const void *p, size_t len, unsigned char **z, size_t *zn)
+{
+	uLongf k = compressBound((uLong)len);
+	*z = malloc(k);
+	if (!*z || compress2(*z, &k, p, (uLong)len, Z_BEST_COMPRESSION) != Z_OK) {
+		free(*z);
+		*z = NULL;
+		return FDT_FAIL;
+	}
+	*zn = (size_t)k;
+	return FDT_OK;
+}
+
+int db_inflate(const void *z, size_t zn, void *out, size_t len)
+{
+	uLongf got = (uLongf)len;
+	return z && uncompress(out, &got, z, (uLong)zn) == Z_OK && got == (uLongf)len ?
+	       FDT_OK : FDT_FAIL;
+}
+
 int db_source_put(struct db *d, const char *hash, const char *src, char *err, size_t n)
 {
 	sqlite3 *h = NULL;
 	sqlite3_stmt *st = NULL;
 	unsigned char *z = NULL;
-	uLongf zn;
-	size_t len;
+	size_t len, zn;
 	char sh[17];
 	int rc = FDT_FAIL, s;
 
@@ -41,12 +60,7 @@ int db_source_put(struct db *d, const char *hash, const char *src, char *err, si
 					   hash, len, MAXSRC);
 	if (db_handle(d, &h, err, n))
 		return FDT_FAIL;
-	zn = compressBound((uLong)len);
-	if (!(z = malloc(zn))) {
-		rc = db_fail(err, n, "keeping source %s: out of memory", hash);
-		goto done;
-	}
-	if (compress2(z, &zn, (const Bytef *)src, (uLong)len, Z_BEST_COMPRESSION) != Z_OK) {
+	if (db_deflate(src, len, &z, &zn)) {
 		rc = db_fail(err, n, "keeping source %s: zlib could not deflate it", hash);
 		goto done;
 	}
@@ -80,7 +94,6 @@ int db_source_get(struct db *d, const char *hash, char **src, char *err, size_t 
 	char *out = NULL, sh[17];
 	const char *codec;
 	sqlite3_int64 size;
-	uLongf got;
 	int rc = FDT_FAIL, s, bn;
 
 	*src = NULL;
@@ -119,8 +132,7 @@ int db_source_get(struct db *d, const char *hash, char **src, char *err, size_t 
 		rc = db_fail(err, n, "reading source %s: out of memory", hash);
 		goto done;
 	}
-	got = (uLongf)size;
-	if (uncompress((Bytef *)out, &got, body, (uLong)bn) != Z_OK || got != (uLongf)size) {
+	if (db_inflate(body, (size_t)bn, out, (size_t)size)) {
 		rc = db_fail(err, n, "source %s is damaged: its body does not inflate to the %lld "
 					 "bytes recorded", hash, (long long)size);
 		goto done;
