@@ -427,6 +427,8 @@ $(FZ)/amd/rt.o: runtime/rt.c
 	$(FUZZ_CC) $(CPPFLAGS) $(AMD_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 $(FZ)/db/fdt_lib.o: $(B)/db/fdt_defaults.h
 $(FZ)/db/fdt_lib.o: private CPPFLAGS += -I$(B)/db
+$(FZ)/tuner/online/tn_online_cmp.o: $(B)/tuner/online/tn_cmp_src.h
+$(FZ)/tuner/online/tn_online_cmp.o: private CPPFLAGS += -I$(B)/tuner/online
 $(FZ)/libfz.a: $(FUZZ_O)
 	rm -f $@ && $(AR) rcs $@ $^
 $(FZ)/fz_%: tests/fuzz/fz_%.c $(FZ)/libfz.a
