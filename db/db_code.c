@@ -121,7 +121,9 @@ int db_code_get(struct db *d, const char *key, char **meta, void **code, size_t 
 			     "'%s', %lld bytes)", key, codec ? codec : "", (long long)len);
 		goto done;
 	}
-	if (!(out = malloc((size_t)len)) || !(*meta = strdup(m))) {
+	/* one byte more, a NUL: a driver that takes a code object for text
+	 * never reads past it */
+	if (!(out = calloc(1, (size_t)len + 1)) || !(*meta = strdup(m))) {
 		rc = db_fail(err, n, "reading code %s: out of memory", key);
 		goto done;
 	}

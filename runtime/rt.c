@@ -380,7 +380,9 @@ void rt_host_free(void *p) { if (p) warn(hipHostFree(p), "hipHostFree"); }
  * RT_STAGE bytes, the process's own (made at the first such upload, kept):
  * the host copies a chunk into one while the DMA engine sends the other, at
  * the pinned rate. A pageable hipMemcpy moved a plan's fields at 3.6 GB/s
- * (NOTES v49). Without the buffers (no pinned memory) it is that copy. */
+ * (NOTES v49). Without the buffers (no pinned memory) it is that copy. The
+ * buffers and events belong to the context current at the first such
+ * upload: a process uploads through one context (one GPU). */
 #define RT_STAGE (32u << 20)
 #define RT_STAGE_MIN (2 * (size_t)RT_STAGE)
 static struct { char *buf[2]; hipEvent_t ev[2]; int ok; } stage;
@@ -393,8 +395,17 @@ static int stage_up(void)
 	stage.ok = -1;
 	for (int i = 0; i < 2; i++)
 		if (hipHostMalloc((void **)&stage.buf[i], RT_STAGE, 0) != hipSuccess ||
-		    hipEventCreate(&stage.ev[i]) != hipSuccess)
+		    hipEventCreate(&stage.ev[i]) != hipSuccess) {
+			for (int j = 0; j < 2; j++) {      /* what was made, freed */
+				if (stage.buf[j])
+					warn(hipHostFree(stage.buf[j]), "hipHostFree");
+				if (stage.ev[j])
+					warn(hipEventDestroy(stage.ev[j]), "hipEventDestroy");
+				stage.buf[j] = NULL;
+				stage.ev[j] = NULL;
+			}
 			return 0;
+		}
 	stage.ok = 1;
 	return 1;
 }
@@ -402,17 +413,23 @@ static int stage_up(void)
 static int staged(char *d, const char *s, size_t b, char *err, size_t n)
 {
 	size_t k = 0;
-	for (size_t off = 0; off < b; off += RT_STAGE, k++) {
+	hipError_t e = hipSuccess;
+	for (size_t off = 0; off < b && e == hipSuccess; off += RT_STAGE, k++) {
 		size_t len = b - off < RT_STAGE ? b - off : RT_STAGE;
 		char *p = stage.buf[k % 2];
-		if (k >= 2)
-			HIP(hipEventSynchronize(stage.ev[k % 2]), "copy to device");
+		if (k >= 2 && (e = hipEventSynchronize(stage.ev[k % 2])) != hipSuccess)
+			break;
 		memcpy(p, s + off, len);
-		HIP(hipMemcpyHtoDAsync(d + off, p, len, 0), "copy to device");
-		HIP(hipEventRecord(stage.ev[k % 2], 0), "copy to device");
+		if ((e = hipMemcpyHtoDAsync(d + off, p, len, 0)) == hipSuccess)
+			e = hipEventRecord(stage.ev[k % 2], 0);
 	}
-	for (int i = 0; i < 2; i++)
-		HIP(hipEventSynchronize(stage.ev[i]), "copy to device");
+	/* both buffers free again before they are reused, even after a failure */
+	for (int i = 0; i < 2; i++) {
+		hipError_t w = hipEventSynchronize(stage.ev[i]);
+		if (e == hipSuccess)
+			e = w;
+	}
+	HIP(e, "copy to device");
 	return FDT_OK;
 }
 

@@ -274,6 +274,26 @@ static void kept_codes(void **st)
 	snprintf(h1, sizeof h1, "%s", on->c[0].hash);
 	tn_on_join(on);
 	assert_true(on->compile_s == 0);
+	/* a code that sums right but is no code object: never loaded */
+	{
+		char key[40];
+		struct db *d = NULL;
+		struct db_code c;
+		static const char junk[] = "not a code object, though its sum is right";
+		snprintf(path, sizeof path, "%s/junkcode.db", dir);
+		snprintf(cmd, sizeof cmd, "cp '%s' '%s'", shipped(), path);
+		t_ok(cmd, out, sizeof out);
+		tn_cache_key(on->c[0].src, on->cid, "sm_90", key);
+		c = (struct db_code){ key, "sm_90", on->cid, h1, "0 0 0 1.0 -arch=sm_90" };
+		assert_int_equal(db_open(path, &d, err, sizeof err), 0);
+		assert_int_equal(db_code_put(d, &c, junk, sizeof junk, err, sizeof err), 0);
+		db_close(d);
+	}
+	tn_on_close(on);
+	on = opened_j(path, problem("iso3dfd", 8, 800, 240, 160), "NVIDIA H100 80GB HBM3", 0);
+	assert_true(on->nocode >= 1);
+	for (int i = 0; i < on->nc; i++)
+		assert_string_not_equal(on->c[i].hash, h1);
 	tn_on_close(on);
 
 	/* its code damaged: passed over, the others still loaded */
@@ -336,6 +356,7 @@ static struct tn_online *three(enum tn_on_state s0, enum tn_on_state s1, enum tn
 	on->nc = 3;
 	on->tries = 5;
 	on->turn = on->chosen = TN_ON_DEFAULT;
+	on->cmp_state = 2;      /* the comparison done (none: the host compares) */
 	on->c[0].state = s0;
 	on->c[1].state = s1;
 	on->c[2].state = s2;

@@ -134,6 +134,7 @@ int tn_cmd_codes(int argc, char **argv)
 		fprintf(stderr, "fdtune codes: %s\n", err);
 		return FDT_FAIL;
 	}
+	*err = 0;
 	if (db_each_code_source(db, top, add, &w, err, sizeof err)) {
 		fprintf(stderr, "fdtune codes: %s\n", *err ? err : "out of memory");
 		goto out;

@@ -335,20 +335,29 @@ start:
 	 * can be validated as soon as it is */
 	{
 		long cpus = tn_cpus() / 2;
-		int want_th = on->nc + 1 < cpus ? on->nc + 1 : cpus > 1 ? (int)cpus : 1;
+		int todo = on->nc ? on->cmp_state == 0 : 0;
+		for (int i = 0; i < on->nc; i++)
+			todo += on->c[i].state == TN_ON_QUEUED;
+		int want_th = todo < cpus ? todo : cpus > 1 ? (int)cpus : 1;
 		if (want_th > TN_ON_MAX)
 			want_th = TN_ON_MAX;
-		if (!on->nc)            /* nothing to compile, nor to compare */
+		if (!todo)              /* nothing to compile, nor to compare */
 			want_th = 0;
 		while (on->nth < want_th && !pthread_create(&on->th[on->nth], NULL, compiler, on))
 			on->nth++;
 		on->threads = on->nth;
 	}
-	if (on->nc && !on->nth)         /* no thread: the default runs every step */
-		for (int i = 0; i < on->nc; i++) {
-			on->c[i].state = TN_ON_FAILED;
-			snprintf(on->c[i].why, sizeof on->c[i].why, "no thread to compile it");
-		}
+	/* no thread: what is not built never is (the default runs instead),
+	 * and the host compares where the comparison kernel is not built */
+	if (!on->nth) {
+		for (int i = 0; i < on->nc; i++)
+			if (on->c[i].state == TN_ON_QUEUED) {
+				on->c[i].state = TN_ON_FAILED;
+				snprintf(on->c[i].why, sizeof on->c[i].why, "no thread to compile it");
+			}
+		on->cmp_state = 2;
+	}
+	on->codes = NULL;       /* d is the caller's, closed after the open */
 	*out = on;
 	return FDT_OK;
 }

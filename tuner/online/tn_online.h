@@ -84,9 +84,10 @@ struct tn_online {
 					 * a kept source, that the device cannot run, whose
 					 * kept source could not be read or is not the one
 					 * recorded */
-	struct db *codes;       /* the database whose code objects (db_code.c) are loaded */
-	int loaded, nocode;     /* candidates loaded from it, not compiled; of those
-				 * ranked above the last, passed over for want of one
+	struct db *codes;       /* the database whose code objects (db_code.c) are loaded:
+				 * tn_on_open's d, during the open only (NULL after) */
+	int loaded, nocode;     /* candidates loaded from it, not compiled; of the
+				 * configurations ranked, passed over for want of one
 				 * where it keeps code for this arch and compiler */
 	const char *cache;      /* the compile cache (tn_cache.h), NULL: none */
 	char cid[700];          /* its compiler for arch (tn_cache_compiler) */
@@ -109,8 +110,11 @@ struct tn_online {
 	double cost_ms;         /* the tuning's time: each tried step over the chosen's */
 	double load_ms, check_ms;       /* host wall time loading candidates, validating them */
 	struct rt_timer *timer; /* tn_on_step's */
-	/* the validation (tn_online_run.c): its comparison kernel, built by the
-	 * compile threads first (cmp_state 1 while it compiles, 2 done), and its
+	/* the validation (tn_online_run.c): its comparison kernel, loaded at the
+	 * open from the database's code objects, else built by the compile
+	 * threads first (cmp_state 1 while it compiles, 2 done: a candidate is
+	 * validated only then; without a thread, 2 with no kernel: the host
+	 * compares), and its
 	 * scratch copies of the output field, released once the choice is made */
 	int cmp_state;
 	struct rt_prog cmp_prog;
@@ -122,7 +126,9 @@ struct tn_online {
 };
 
 /* Takes pb's candidates for device (its name, "" when unknown) and arch
- * from d, and starts compiling them on a thread. Where o->learned or d
+ * from d: where d keeps code objects for arch and this compiler
+ * (tn_code.h), the best-ranked with code, built at once; else the
+ * best-ranked, compiled on threads it starts. Where o->learned or d
  * holds online records of pb on the device (an earlier run's, tn_on_save),
  * the candidates are those, fastest first, at most 2, timed twice each:
  * the run starts tuned. 0 with *on set (its

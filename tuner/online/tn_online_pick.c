@@ -103,7 +103,7 @@ int tn_on_next(struct tn_online *on)
 	pthread_mutex_lock(&on->mu);
 	for (int i = 0; i < on->nc; i++) {
 		enum tn_on_state s = on->c[i].state;
-		if (s == TN_ON_BUILT && on->cmp_state != 1) {  /* validated before anything else,
+		if (s == TN_ON_BUILT && on->cmp_state == 2) {  /* validated before anything else,
 								 * once the comparison is built */
 			pthread_mutex_unlock(&on->mu);
 			return on->turn = i;

@@ -30,6 +30,14 @@ int tn_code_get(struct db *d, const char *src, const char *arch, const char *id,
 	tn_cache_key(src, id, arch, key);
 	if ((rc = db_code_get(d, key, &meta, &code, &size, err, n)))
 		return rc;
+	/* what the compilers make: an ELF object (NVRTC's cubin, hiprtc's code
+	 * object) or a CUDA fatbin; anything else is never given to a driver */
+	if (size < 4 || (memcmp(code, "\177ELF", 4) && memcmp(code, "\x50\xed\x55\xba", 4))) {
+		snprintf(err, n, "code %s is not a code object (neither ELF nor a fatbin)", key);
+		free(meta);
+		free(code);
+		return FDT_FAIL;
+	}
 	/* the cache's line: registers, LDS, spills, compile ms, options */
 	if (sscanf(meta, "%d %d %d %lf %n", &p->regs, &p->lds, &p->spill, &p->ms, &used) < 4 ||
 	    used <= 0) {

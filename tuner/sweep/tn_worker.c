@@ -424,13 +424,13 @@ static int build_slot(void *ctx, int s, long long key, char *err, size_t n)
 		if (tn_hdata_make(&t->hd, &t->pb, 0, err, n))
 			return FDT_FAIL;
 	}
-	o->open_s[0] = tn_now_s() - t0;
+	o->open_s[0] += tn_now_s() - t0;
 	if (tn_bench_open(&t->b, &t->pb, &t->hd, o->me, o->copy, err, n)) {
 		tn_hdata_free(&t->hd);
 		return FDT_FAIL;
 	}
-	o->open_s[1] = t->b.open_s[0];
-	o->open_s[2] = t->b.open_s[1];
+	o->open_s[1] += t->b.open_s[0];
+	o->open_s[2] += t->b.open_s[1];
 	return FDT_OK;
 }
 
