@@ -56,16 +56,22 @@ static void run_sql(const char *path, const char *sql)
 	assert_int_equal(sqlite3_close(h), SQLITE_OK);
 }
 
+/* Copies the database at from to dir/NAME.db, its path into path[0..n). */
+static void copy_db(const char *from, const char *name, char *path, size_t n)
+{
+	char cmd[1024], out[1024];
+	snprintf(path, n, "%s/%s.db", dir, name);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", from, path);
+	t_ok(cmd, out, sizeof out);
+}
+
 /* A copy of the shipped database without its code objects (made once):
  * the candidates compile, as from a database `fdtune codes` never filled. */
 static const char *nocode(void)
 {
 	static char path[256];
-	char cmd[1024], out[1024];
 	if (!*path) {
-		snprintf(path, sizeof path, "%s/nocode.db", dir);
-		snprintf(cmd, sizeof cmd, "cp '%s' '%s'", shipped(), path);
-		t_ok(cmd, out, sizeof out);
+		copy_db(shipped(), "nocode", path, sizeof path);
 		run_sql(path, "DELETE FROM codes");
 	}
 	return path;
@@ -191,7 +197,7 @@ static void other_model(void **st)
  * that is not the one recorded. */
 static void damaged_sources(void **st)
 {
-	char path[256], cmd[1024], out[4096], bad_hash[17], h1[17], h2[17];
+	char path[256], bad_hash[17], h1[17], h2[17];
 	struct tn_online *on;
 	struct db *d = NULL;
 	sqlite3 *h = NULL;
@@ -204,9 +210,7 @@ static void damaged_sources(void **st)
 	snprintf(h1, sizeof h1, "%s", on->c[0].hash);
 	snprintf(h2, sizeof h2, "%s", on->c[1].hash);
 	tn_on_close(on);
-	snprintf(path, sizeof path, "%s/damaged.db", dir);
-	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", nocode(), path);
-	t_ok(cmd, out, sizeof out);
+	copy_db(nocode(), "damaged", path, sizeof path);
 	assert_int_equal(db_open(path, &d, err, sizeof err), 0);
 	assert_int_equal(db_source_get(d, h1, &src, err, sizeof err), 0);
 	assert_non_null(bad = malloc(strlen(src) + 64));
@@ -239,6 +243,22 @@ static void damaged_sources(void **st)
 	/* the failed one never runs */
 	for (int k = 0; k < 10; k++)
 		assert_int_not_equal(tn_on_next(on), 0);
+	tn_on_close(on);
+}
+
+/* The candidates of iso3dfd R = 8 at 800x240x160 from the database at
+ * path, whose code for the source of hash h is unusable: that one is passed
+ * over, and the others are loaded, built. */
+static void passed_over(const char *path, const char *h)
+{
+	struct tn_online *on = opened_j(path, problem("iso3dfd", 8, 800, 240, 160),
+					"NVIDIA H100 80GB HBM3", 0);
+	assert_true(on->nocode >= 1);
+	assert_true(on->nc >= 1);
+	for (int i = 0; i < on->nc; i++) {
+		assert_string_not_equal(on->c[i].hash, h);
+		assert_int_equal(on->c[i].state, TN_ON_BUILT);
+	}
 	tn_on_close(on);
 }
 
@@ -280,9 +300,7 @@ static void kept_codes(void **st)
 		struct db *d = NULL;
 		struct db_code c;
 		static const char junk[] = "not a code object, though its sum is right";
-		snprintf(path, sizeof path, "%s/junkcode.db", dir);
-		snprintf(cmd, sizeof cmd, "cp '%s' '%s'", shipped(), path);
-		t_ok(cmd, out, sizeof out);
+		copy_db(shipped(), "junkcode", path, sizeof path);
 		tn_cache_key(on->c[0].src, on->cid, "sm_90", key);
 		c = (struct db_code){ key, "sm_90", on->cid, h1, "0 0 0 1.0 -arch=sm_90" };
 		assert_int_equal(db_open(path, &d, err, sizeof err), 0);
@@ -290,31 +308,16 @@ static void kept_codes(void **st)
 		db_close(d);
 	}
 	tn_on_close(on);
-	on = opened_j(path, problem("iso3dfd", 8, 800, 240, 160), "NVIDIA H100 80GB HBM3", 0);
-	assert_true(on->nocode >= 1);
-	for (int i = 0; i < on->nc; i++)
-		assert_string_not_equal(on->c[i].hash, h1);
-	tn_on_close(on);
+	passed_over(path, h1);
 
 	/* its code damaged: passed over, the others still loaded */
-	snprintf(path, sizeof path, "%s/badcode.db", dir);
-	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", shipped(), path);
-	t_ok(cmd, out, sizeof out);
+	copy_db(shipped(), "badcode", path, sizeof path);
 	snprintf(cmd, sizeof cmd, "UPDATE codes SET body = zeroblob(64) WHERE source_hash = '%s'", h1);
 	run_sql(path, cmd);
-	on = opened_j(path, problem("iso3dfd", 8, 800, 240, 160), "NVIDIA H100 80GB HBM3", 0);
-	assert_true(on->nocode >= 1);
-	assert_true(on->nc >= 1);
-	for (int i = 0; i < on->nc; i++) {
-		assert_string_not_equal(on->c[i].hash, h1);
-		assert_int_equal(on->c[i].state, TN_ON_BUILT);
-	}
-	tn_on_close(on);
+	passed_over(path, h1);
 
 	/* fdtune codes: fills, then finds them kept */
-	snprintf(path, sizeof path, "%s/fill.db", dir);
-	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", nocode(), path);
-	t_ok(cmd, out, sizeof out);
+	copy_db(nocode(), "fill", path, sizeof path);
 	snprintf(args, sizeof args, "codes --db '%s' --top 1", path);
 	t_expect("", args, 0, "code objects kept now", out, sizeof out);
 	assert_true(t_count(path, "SELECT count(*) FROM codes") > 10);
