@@ -9,6 +9,7 @@
 #include "fdt_rc.h"
 #include "rt.h"
 
+#include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -410,6 +411,28 @@ static int stage_up(void)
 	return 1;
 }
 
+/* The host's copy of a chunk into a pinned buffer, on up to RT_COPY_THREADS
+ * OpenMP threads in pieces of 2 MB: one core's memcpy from the shared host
+ * data ran at 4.5-5.4 GB/s, under the DMA engine's rate (NOTES v50). */
+#define RT_COPY_THREADS 8
+static void pcopy(char *d, const char *s, size_t b)
+{
+	const size_t piece = (size_t)2 << 20;
+	const long np = (long)((b + piece - 1) / piece);
+	int t = omp_get_max_threads();
+	t = t < RT_COPY_THREADS ? t : RT_COPY_THREADS;
+	t = (long)t < np ? t : (int)np;
+	if (t <= 1) {
+		memcpy(d, s, b);
+		return;
+	}
+#pragma omp parallel for num_threads(t) schedule(static)
+	for (long i = 0; i < np; i++) {
+		size_t off = (size_t)i * piece;
+		memcpy(d + off, s + off, b - off < piece ? b - off : piece);
+	}
+}
+
 static int staged(char *d, const char *s, size_t b, char *err, size_t n)
 {
 	size_t k = 0;
@@ -419,7 +442,7 @@ static int staged(char *d, const char *s, size_t b, char *err, size_t n)
 		char *p = stage.buf[k % 2];
 		if (k >= 2 && (e = hipEventSynchronize(stage.ev[k % 2])) != hipSuccess)
 			break;
-		memcpy(p, s + off, len);
+		pcopy(p, s + off, len);
 		if ((e = hipMemcpyHtoDAsync(d + off, p, len, 0)) == hipSuccess)
 			e = hipEventRecord(stage.ev[k % 2], 0);
 	}
