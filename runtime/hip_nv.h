@@ -49,7 +49,7 @@ typedef struct {
  * versioning macros (cuMemAlloc is cuMemAlloc_v2, and so on). */
 #define NV_FUNCS(X) X(cuInit) X(cuDeviceGetCount) X(cuDeviceGet) \
 	X(cuDeviceGetUuid) X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem) \
-	X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize) \
+	X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxGetDevice) X(cuCtxSynchronize) \
 	X(cuGetErrorString) X(cuMemAlloc) X(cuMemFree) X(cuMemAllocHost) \
 	X(cuMemFreeHost) X(cuMemcpyHtoD) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoH) X(cuMemcpyDtoD) \
 	X(cuMemsetD8) X(cuModuleLoadData) X(cuModuleGetFunction) \
@@ -98,6 +98,15 @@ static inline hipError_t hipSetDevice(int i)
 	if (e == hipSuccess)
 		e = nv_cuDevicePrimaryCtxRetain(&c, d);
 	return e == hipSuccess ? nv_cuCtxSetCurrent(c) : e;
+}
+
+static inline hipError_t hipGetDevice(int *i)
+{
+	CUdevice d;
+	hipError_t e = nv_cuCtxGetDevice(&d);
+	if (e == hipSuccess)
+		*i = (int)d;
+	return e;
 }
 
 static inline hipError_t hipGetDeviceProperties(hipDeviceProp_t *p, int i)

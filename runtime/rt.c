@@ -378,36 +378,39 @@ int rt_host_alloc(void **p, size_t bytes, char *err, size_t n)
 void rt_host_free(void *p) { if (p) warn(hipHostFree(p), "hipHostFree"); }
 
 /* Uploads of RT_STAGE_MIN bytes or more go through two pinned buffers of
- * RT_STAGE bytes, the process's own (made at the first such upload, kept):
- * the host copies a chunk into one while the DMA engine sends the other, at
- * the pinned rate. A pageable hipMemcpy moved a plan's fields at 3.6 GB/s
- * (NOTES v49). Without the buffers (no pinned memory) it is that copy. The
- * buffers and events belong to the context current at the first such
- * upload: a process uploads through one context (one GPU). */
+ * RT_STAGE bytes, each device's own (made in its context at the first such
+ * upload to it, kept; devices from RT_NSTAGE on copy pageable): the host
+ * copies a chunk into one while the DMA engine sends the other, at the
+ * pinned rate. A pageable hipMemcpy moved a plan's fields at 3.6 GB/s
+ * (NOTES v49). Without the buffers (no pinned memory) it is that copy. One
+ * process may upload to several devices (fdtune devices --calibrate): a
+ * device's buffers and events are used only with its context current. */
 #define RT_STAGE (32u << 20)
 #define RT_STAGE_MIN (2 * (size_t)RT_STAGE)
-static struct { char *buf[2]; hipEvent_t ev[2]; int ok; } stage;
+#define RT_NSTAGE 16
+struct stage { char *buf[2]; hipEvent_t ev[2]; int ok; };
+static struct stage stages[RT_NSTAGE];
 static pthread_mutex_t stage_mu = PTHREAD_MUTEX_INITIALIZER;
 
-static int stage_up(void)
+static int stage_up(struct stage *st)
 {
-	if (stage.ok)
-		return stage.ok > 0;
-	stage.ok = -1;
+	if (st->ok)
+		return st->ok > 0;
+	st->ok = -1;
 	for (int i = 0; i < 2; i++)
-		if (hipHostMalloc((void **)&stage.buf[i], RT_STAGE, 0) != hipSuccess ||
-		    hipEventCreate(&stage.ev[i]) != hipSuccess) {
+		if (hipHostMalloc((void **)&st->buf[i], RT_STAGE, 0) != hipSuccess ||
+		    hipEventCreate(&st->ev[i]) != hipSuccess) {
 			for (int j = 0; j < 2; j++) {      /* what was made, freed */
-				if (stage.buf[j])
-					warn(hipHostFree(stage.buf[j]), "hipHostFree");
-				if (stage.ev[j])
-					warn(hipEventDestroy(stage.ev[j]), "hipEventDestroy");
-				stage.buf[j] = NULL;
-				stage.ev[j] = NULL;
+				if (st->buf[j])
+					warn(hipHostFree(st->buf[j]), "hipHostFree");
+				if (st->ev[j])
+					warn(hipEventDestroy(st->ev[j]), "hipEventDestroy");
+				st->buf[j] = NULL;
+				st->ev[j] = NULL;
 			}
 			return 0;
 		}
-	stage.ok = 1;
+	st->ok = 1;
 	return 1;
 }
 
@@ -433,22 +436,22 @@ static void pcopy(char *d, const char *s, size_t b)
 	}
 }
 
-static int staged(char *d, const char *s, size_t b, char *err, size_t n)
+static int staged(struct stage *st, char *d, const char *s, size_t b, char *err, size_t n)
 {
 	size_t k = 0;
 	hipError_t e = hipSuccess;
 	for (size_t off = 0; off < b && e == hipSuccess; off += RT_STAGE, k++) {
 		size_t len = b - off < RT_STAGE ? b - off : RT_STAGE;
-		char *p = stage.buf[k % 2];
-		if (k >= 2 && (e = hipEventSynchronize(stage.ev[k % 2])) != hipSuccess)
+		char *p = st->buf[k % 2];
+		if (k >= 2 && (e = hipEventSynchronize(st->ev[k % 2])) != hipSuccess)
 			break;
 		pcopy(p, s + off, len);
 		if ((e = hipMemcpyHtoDAsync(d + off, p, len, 0)) == hipSuccess)
-			e = hipEventRecord(stage.ev[k % 2], 0);
+			e = hipEventRecord(st->ev[k % 2], 0);
 	}
 	/* both buffers free again before they are reused, even after a failure */
 	for (int i = 0; i < 2; i++) {
-		hipError_t w = hipEventSynchronize(stage.ev[i]);
+		hipError_t w = hipEventSynchronize(st->ev[i]);
 		if (e == hipSuccess)
 			e = w;
 	}
@@ -458,10 +461,10 @@ static int staged(char *d, const char *s, size_t b, char *err, size_t n)
 
 int rt_upload(void *d, const void *s, size_t b, char *err, size_t n)
 {
-	int rc;
-	if (b >= RT_STAGE_MIN) {
+	int rc, dev;
+	if (b >= RT_STAGE_MIN && hipGetDevice(&dev) == hipSuccess && dev >= 0 && dev < RT_NSTAGE) {
 		pthread_mutex_lock(&stage_mu);
-		rc = stage_up() ? staged(d, s, b, err, n) : -1;
+		rc = stage_up(&stages[dev]) ? staged(&stages[dev], d, s, b, err, n) : -1;
 		pthread_mutex_unlock(&stage_mu);
 		if (rc >= 0)
 			return rc;

@@ -393,7 +393,8 @@ static void recheck(void **st)
 }
 
 /* The board is named by its UUID (GPU-...) beside its PCI location, in
- * `fdtune devices` and in the database; a kernel of microseconds (R = 2 at
+ * `fdtune devices` and in the database; `fdtune devices --calibrate`
+ * stores every board's copy bandwidth; a kernel of microseconds (R = 2 at
  * 45x23x17) is timed in groups of launches (tn_time.c): every ok run says
  * so, and counts at least 2 launches a sample. */
 static void board_and_groups(void **st)
@@ -417,6 +418,13 @@ static void board_and_groups(void **st)
 	assert_true(ndev >= 1);
 	snprintf(cmd, sizeof cmd, "%s/devices.db", dir);
 	assert_int_equal(t_count(cmd, "select count(*) from devices where uuid like 'GPU-%'"), ndev);
+	/* one process calibrates every board: its uploads of 64 MB and more go
+	 * through each board's own staging buffers (rt_upload) */
+	snprintf(cmd, sizeof cmd, "%s devices --calibrate --db %s/devices.db", exe, dir);
+	if (t_sh(cmd, out, sizeof out))
+		fail_msg("%s:\n%s", cmd, out);
+	snprintf(cmd, sizeof cmd, "%s/devices.db", dir);
+	assert_int_equal(t_count(cmd, "select count(*) from devices where copy_gbs > 100"), ndev);
 	sweep("groups", 2, 45, 23, 17, small_xyz, 9, TN_EXHAUSTIVE, 100, db);
 	assert_true(t_count(db, "select count(*) from runs where status = 'ok'") >= 8);
 	if (t_count(db, "select count(*) from runs where status = 'ok' and"
