@@ -40,7 +40,8 @@ struct tn_bench {
 	int terms, nrot;
 	int es;                 /* bytes per element: 4 fp32, 8 fp64 */
 	const float *in;        /* host, the problem's tn_hdata: input (fp32 values) */
-	float *out;             /* output read back (pinned, es wide) */
+	float *out;             /* output read back (pinned, es wide; NULL
+				 * unless the CPU checks) */
 	const float *in2, *vel; /* time-stepping families: the field at step -1, and vel */
 	void *ha, *hb;          /* the same, in and in2 es wide, for the CPU halo check */
 	const double *ref;      /* reference on the compact interior (two fields for
