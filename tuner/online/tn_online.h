@@ -130,8 +130,8 @@ struct tn_online {
  * (tn_code.h), the best-ranked with code, built at once; else the
  * best-ranked, compiled on threads it starts. Where o->learned or d
  * holds online records of pb on the device (an earlier run's, tn_on_save),
- * the candidates are those, fastest first, at most 2, timed twice each:
- * the run starts tuned. 0 with *on set (its
+ * the candidates are those, fastest first, at most 2, each timed tries
+ * times as a first run's: the run starts tuned. 0 with *on set (its
  * candidates may be none: then tn_on_next always gives the default);
  * FDT_FAIL with err set where the kin cannot be read or memory is out. */
 int tn_on_open(struct db *d, const struct tn_problem *pb, const char *device, const char *arch,
