@@ -9,7 +9,9 @@
 #include "fdt_rc.h"
 #include "rt.h"
 
+#ifdef _OPENMP
 #include <omp.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,7 +424,11 @@ static void pcopy(char *d, const char *s, size_t b)
 {
 	const size_t piece = (size_t)2 << 20;
 	const long np = (long)((b + piece - 1) / piece);
+#ifdef _OPENMP
 	int t = omp_get_max_threads();
+#else
+	int t = 1;              /* a build without OpenMP (make fuzz): one copy */
+#endif
 	t = t < RT_COPY_THREADS ? t : RT_COPY_THREADS;
 	t = (long)t < np ? t : (int)np;
 	if (t <= 1) {
