@@ -115,7 +115,8 @@ int fdtune_param(const struct fdtune_config *cfg, const char *name, int def);
  * failure, and the choice) is kept as the records of an fdtune sweep:
  * in db_path where this process may write it, else in the companion
  * (opts), which the next run's fdtune_online_open consults first (it then
- * starts tuned: the kept choice and its runner-up, timed twice) and
+ * starts tuned: the kept choice and its runner-up, each timed the opts'
+ * tries times, as a first run's candidates) and
  * fdtune_lookup too, for the exact problem on the GPU.
  * Every candidate computes the same step, so the physics is never
  * disturbed, and a candidate that fails to compile, load, launch or

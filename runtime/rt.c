@@ -390,9 +390,16 @@ void rt_host_free(void *p) { if (p) warn(hipHostFree(p), "hipHostFree"); }
 #define RT_STAGE (32u << 20)
 #define RT_STAGE_MIN (2 * (size_t)RT_STAGE)
 #define RT_NSTAGE 16
-struct stage { char *buf[2]; hipEvent_t ev[2]; int ok; };
+struct stage { char *buf[2]; hipEvent_t ev[2]; int ok; pthread_mutex_t mu; };
 static struct stage stages[RT_NSTAGE];
-static pthread_mutex_t stage_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t stage_once = PTHREAD_ONCE_INIT;
+
+/* each device's lock: uploads to two devices do not wait for each other */
+static void stage_init(void)
+{
+	for (int i = 0; i < RT_NSTAGE; i++)
+		pthread_mutex_init(&stages[i].mu, NULL);
+}
 
 static int stage_up(struct stage *st)
 {
@@ -468,10 +475,12 @@ static int staged(struct stage *st, char *d, const char *s, size_t b, char *err,
 int rt_upload(void *d, const void *s, size_t b, char *err, size_t n)
 {
 	int rc, dev;
-	if (b >= RT_STAGE_MIN && hipGetDevice(&dev) == hipSuccess && dev >= 0 && dev < RT_NSTAGE) {
-		pthread_mutex_lock(&stage_mu);
-		rc = stage_up(&stages[dev]) ? staged(&stages[dev], d, s, b, err, n) : -1;
-		pthread_mutex_unlock(&stage_mu);
+	if (b >= RT_STAGE_MIN && hipGetDevice(&dev) == hipSuccess && dev >= 0 && dev < RT_NSTAGE &&
+	    !pthread_once(&stage_once, stage_init)) {
+		struct stage *st = &stages[dev];
+		pthread_mutex_lock(&st->mu);
+		rc = stage_up(st) ? staged(st, d, s, b, err, n) : -1;
+		pthread_mutex_unlock(&st->mu);
 		if (rc >= 0)
 			return rc;
 	}

@@ -419,7 +419,9 @@ static void board_and_groups(void **st)
 	snprintf(cmd, sizeof cmd, "%s/devices.db", dir);
 	assert_int_equal(t_count(cmd, "select count(*) from devices where uuid like 'GPU-%'"), ndev);
 	/* one process calibrates every board: its uploads of 64 MB and more go
-	 * through each board's own staging buffers (rt_upload) */
+	 * through each board's own staging buffers (rt_upload). Only a host of
+	 * 2 or more boards exercises the switch (one used the first board's
+	 * buffers with the second's context: "invalid resource handle"). */
 	snprintf(cmd, sizeof cmd, "%s devices --calibrate --db %s/devices.db", exe, dir);
 	if (t_sh(cmd, out, sizeof out))
 		fail_msg("%s:\n%s", cmd, out);
@@ -1139,7 +1141,8 @@ static long long wave_run(const char *root, const char *db, const char *sub, int
  * program's own (wave_k, the nearest recorded size's export, timed alone by
  * a run without --online), and keeps what it learned in the copy (one
  * finished sweep of its own); the next run starts from that and settles
- * within 8 steps of trying. How close the choice comes to an offline sweep
+ * within 20 steps of trying (its 2 kept candidates and the default, each
+ * timed as often as a first run's: 5 by default, 15 steps and a few). How close the choice comes to an offline sweep
  * is results/h100/online.md's table. */
 static void online_wave(void **st)
 {
@@ -1167,7 +1170,7 @@ static void online_wave(void **st)
 			    " tuning:%' AND status = 'done'") == 1);
 	settled = wave_run(root, db, "online2", 100, &resumed, &chosen);
 	assert_int_equal(resumed, 1);
-	assert_true(settled > 0 && settled <= 8);
+	assert_true(settled > 0 && settled <= 20);
 }
 
 int main(void)

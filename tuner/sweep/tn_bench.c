@@ -164,10 +164,10 @@ struct tn_pcost tn_bench_cost(const struct tn_problem *pb, const struct rt_dev *
 	nrot = rotations(dev, nf, bytes);
 	c.dev = dev_bytes(pb, nrot, bytes) +
 		(places > 1 ? (double)(places - 1) * nf * nrot * bytes : 0);
-	/* in (fp32), out (pinned, es wide), the wave's in2 and vel, an acc
-	 * family's base, the reference and its magnitudes, and the CPU check's
-	 * widened fields when it is on */
-	c.host = (double)l.total * (4 + es + (wave ? 8 : 0) +
+	/* in (fp32), the wave's in2 and vel, an acc family's base, the
+	 * reference and its magnitudes; when the CPU check is on, out (pinned,
+	 * es wide) and the wave's widened fields */
+	c.host = (double)l.total * (4 + (check_mode() & TN_CHECK_CPU ? es : 0) + (wave ? 8 : 0) +
 				    (tn_param_role(pb->fam, TN_ROLE_ACC) >= 0 ? 4 : 0) +
 				    ((check_mode() & TN_CHECK_CPU) && wave ? 2.0 * es : 0)) +
 		 12.0 * nref * pts;
