@@ -83,12 +83,9 @@ int db_code_get(struct db *d, const char *key, char **meta, void **code, size_t 
 {
 	sqlite3 *h = NULL;
 	sqlite3_stmt *st = NULL;
-	const void *body;
-	const char *codec, *sum, *m;
-	unsigned char *out = NULL;
-	char got_sum[17];
-	sqlite3_int64 len;
-	int rc = FDT_FAIL, s, bn;
+	const char *sum, *m;
+	char *out = NULL, got_sum[17];
+	int rc;
 
 	*meta = NULL;
 	*code = NULL;
@@ -97,55 +94,32 @@ int db_code_get(struct db *d, const char *key, char **meta, void **code, size_t 
 		return FDT_NOMATCH;
 	if (db_handle(d, &h, err, n))
 		return FDT_FAIL;
-	s = sqlite3_prepare_v2(h, "SELECT codec, size, sum, meta, body FROM codes WHERE key = ?1",
-			       -1, &st, NULL);
-	if (s == SQLITE_OK)
-		s = sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	if (s == SQLITE_OK && (s = sqlite3_step(st)) == SQLITE_DONE) {
-		rc = FDT_NOMATCH;
-		db_fail(err, n, "the database keeps no code of key %s", key);
+	/* one byte more, a NUL (db_zget): a driver that takes a code object
+	 * for text never reads past it */
+	if ((rc = db_zget(h, "SELECT codec, size, body, sum, meta FROM codes WHERE key = ?1", key,
+			  "code", "key", MAXCODE, &st, &out, size, err, n)))
+		return rc;
+	sum = (const char *)sqlite3_column_text(st, 3);
+	m = (const char *)sqlite3_column_text(st, 4);
+	if (!sum || !m) {
+		rc = db_fail(err, n, "code %s is kept in a form this fdtune does not read (no sum "
+			     "or build line)", key);
 		goto done;
 	}
-	if (s != SQLITE_ROW) {
-		rc = db_fail(err, n, "reading code %s: %s", key, sqlite3_errmsg(h));
-		goto done;
-	}
-	codec = (const char *)sqlite3_column_text(st, 0);
-	len = sqlite3_column_int64(st, 1);
-	sum = (const char *)sqlite3_column_text(st, 2);
-	m = (const char *)sqlite3_column_text(st, 3);
-	body = sqlite3_column_blob(st, 4);
-	bn = sqlite3_column_bytes(st, 4);
-	if (!codec || strcmp(codec, "zlib") || len <= 0 || len > MAXCODE || !body || !sum || !m) {
-		rc = db_fail(err, n, "code %s is kept in a form this fdtune does not read (codec "
-			     "'%s', %lld bytes)", key, codec ? codec : "", (long long)len);
-		goto done;
-	}
-	/* one byte more, a NUL: a driver that takes a code object for text
-	 * never reads past it */
-	if (!(out = calloc(1, (size_t)len + 1)) || !(*meta = strdup(m))) {
-		rc = db_fail(err, n, "reading code %s: out of memory", key);
-		goto done;
-	}
-	if (db_inflate(body, (size_t)bn, out, (size_t)len)) {
-		rc = db_fail(err, n, "code %s is damaged: its body does not inflate to the %lld "
-			     "bytes recorded", key, (long long)len);
-		goto done;
-	}
-	gen_hash_bytes(out, (size_t)len, got_sum);
+	gen_hash_bytes(out, *size, got_sum);
 	if (strcmp(got_sum, sum)) {
 		rc = db_fail(err, n, "code %s is damaged: it sums to %s, not %s", key, got_sum, sum);
 		goto done;
 	}
-	*code = out;
-	*size = (size_t)len;
-	out = NULL;
-	rc = 0;
-done:
-	if (rc) {
-		free(*meta);
-		*meta = NULL;
+	if (!(*meta = strdup(m))) {
+		rc = db_fail(err, n, "reading code %s: out of memory", key);
+		goto done;
 	}
+	*code = out;
+	out = NULL;
+done:
+	if (rc)
+		*size = 0;
 	sqlite3_finalize(st);
 	free(out);
 	return rc;

@@ -47,6 +47,17 @@ struct db { sqlite3 *h; sqlite3_stmt *json; };
 int db_deflate(const void *p, size_t len, unsigned char **z, size_t *zn);
 int db_inflate(const void *z, size_t zn, void *out, size_t len);
 
+/* The keyed read of both tables: the row of sql (?1 the key; its first
+ * columns codec, size, body) inflated into *out (calloc'ed, *size bytes
+ * and a NUL after them), at most max bytes. FDT_OK with *row left on the
+ * row for the caller's other columns (the caller finalizes it, and checks
+ * the sum); FDT_NOMATCH where no row has the key; FDT_FAIL with err set
+ * (a row in a form this fdtune does not read, a body that does not
+ * inflate to size bytes, out of memory), *row NULL unless FDT_OK. what
+ * and by name the kind and its key in the messages ("source", "hash"). */
+int db_zget(sqlite3 *h, const char *sql, const char *key, const char *what, const char *by,
+	    size_t max, sqlite3_stmt **row, char **out, size_t *size, char *err, size_t n);
+
 /* SQL for the current UTC time, as the tables store it. */
 #define NOW "strftime('%Y-%m-%dT%H:%M:%SZ','now')"
 

@@ -39,6 +39,58 @@ int db_inflate(const void *z, size_t zn, void *out, size_t len)
 	       FDT_OK : FDT_FAIL;
 }
 
+int db_zget(sqlite3 *h, const char *sql, const char *key, const char *what, const char *by,
+	    size_t max, sqlite3_stmt **row, char **out, size_t *size, char *err, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	const void *body;
+	const char *codec;
+	sqlite3_int64 len;
+	int rc = FDT_FAIL, s, bn;
+
+	*row = NULL;
+	*out = NULL;
+	*size = 0;
+	s = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+	if (s == SQLITE_OK)
+		s = sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	if (s == SQLITE_OK && (s = sqlite3_step(st)) == SQLITE_DONE) {
+		rc = FDT_NOMATCH;
+		db_fail(err, n, "the database keeps no %s of %s %s", what, by, key);
+		goto done;
+	}
+	if (s != SQLITE_ROW) {
+		rc = db_fail(err, n, "reading %s %s: %s", what, key, sqlite3_errmsg(h));
+		goto done;
+	}
+	codec = (const char *)sqlite3_column_text(st, 0);
+	len = sqlite3_column_int64(st, 1);
+	body = sqlite3_column_blob(st, 2);
+	bn = sqlite3_column_bytes(st, 2);
+	if (!codec || strcmp(codec, "zlib") || len <= 0 || (size_t)len > max || !body) {
+		rc = db_fail(err, n, "%s %s is kept in a form this fdtune does not read (codec "
+			     "'%s', %lld bytes)", what, key, codec ? codec : "", (long long)len);
+		goto done;
+	}
+	if (!(*out = calloc(1, (size_t)len + 1))) {
+		rc = db_fail(err, n, "reading %s %s: out of memory", what, key);
+		goto done;
+	}
+	if (db_inflate(body, (size_t)bn, *out, (size_t)len)) {
+		rc = db_fail(err, n, "%s %s is damaged: its body does not inflate to the %lld "
+			     "bytes recorded", what, key, (long long)len);
+		goto done;
+	}
+	*size = (size_t)len;
+	*row = st;
+	return FDT_OK;
+done:
+	sqlite3_finalize(st);
+	free(*out);
+	*out = NULL;
+	return rc;
+}
+
 int db_source_put(struct db *d, const char *hash, const char *src, char *err, size_t n)
 {
 	sqlite3 *h = NULL;
@@ -90,62 +142,25 @@ int db_source_get(struct db *d, const char *hash, char **src, char *err, size_t 
 {
 	sqlite3 *h = NULL;
 	sqlite3_stmt *st = NULL;
-	const void *body;
 	char *out = NULL, sh[17];
-	const char *codec;
-	sqlite3_int64 size;
-	int rc = FDT_FAIL, s, bn;
+	size_t size;
+	int rc;
 
 	*src = NULL;
 	if (!hash || !*hash)
 		return FDT_NOMATCH;
 	if (db_handle(d, &h, err, n))
 		return FDT_FAIL;
-	s = sqlite3_prepare_v2(h, "SELECT codec, size, body FROM sources WHERE hash = ?1", -1, &st,
-						   NULL);
-	if (s == SQLITE_OK)
-		s = sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
-	if (s != SQLITE_OK) {
-		rc = db_fail(err, n, "reading source %s: %s", hash, sqlite3_errmsg(h));
-		goto done;
-	}
-	s = sqlite3_step(st);
-	if (s == SQLITE_DONE) {
-		rc = FDT_NOMATCH;
-		db_fail(err, n, "the database keeps no source of hash %s", hash);
-		goto done;
-	}
-	if (s != SQLITE_ROW) {
-		rc = db_fail(err, n, "reading source %s: %s", hash, sqlite3_errmsg(h));
-		goto done;
-	}
-	codec = (const char *)sqlite3_column_text(st, 0);
-	size = sqlite3_column_int64(st, 1);
-	body = sqlite3_column_blob(st, 2);
-	bn = sqlite3_column_bytes(st, 2);
-	if (!codec || strcmp(codec, "zlib") || size <= 0 || size > MAXSRC || !body) {
-		rc = db_fail(err, n, "source %s is kept in a form this fdtune does not read (codec "
-					 "'%s', %lld bytes)", hash, codec ? codec : "", (long long)size);
-		goto done;
-	}
-	if (!(out = malloc((size_t)size + 1))) {
-		rc = db_fail(err, n, "reading source %s: out of memory", hash);
-		goto done;
-	}
-	if (db_inflate(body, (size_t)bn, out, (size_t)size)) {
-		rc = db_fail(err, n, "source %s is damaged: its body does not inflate to the %lld "
-					 "bytes recorded", hash, (long long)size);
-		goto done;
-	}
-	out[size] = 0;
+	if ((rc = db_zget(h, "SELECT codec, size, body FROM sources WHERE hash = ?1", hash,
+			  "source", "hash", MAXSRC, &st, &out, &size, err, n)))
+		return rc;
 	gen_hash(out, sh);
-	if (strlen(out) != (size_t)size || strcmp(sh, hash)) {
+	if (strlen(out) != size || strcmp(sh, hash)) {
 		rc = db_fail(err, n, "source %s is damaged: it hashes to %s", hash, sh);
 		goto done;
 	}
 	*src = out;
 	out = NULL;
-	rc = 0;
 done:
 	sqlite3_finalize(st);
 	free(out);
