@@ -167,9 +167,9 @@ struct tn_pcost tn_bench_cost(const struct tn_problem *pb, const struct rt_dev *
 	/* in (fp32), the wave's in2 and vel, an acc family's base, the
 	 * reference and its magnitudes; when the CPU check is on, out (pinned,
 	 * es wide) and the wave's widened fields */
-	c.host = (double)l.total * (4 + (check_mode() & TN_CHECK_CPU ? es : 0) + (wave ? 8 : 0) +
+	c.host = (double)l.total * (4 + (wave ? 8 : 0) +
 				    (tn_param_role(pb->fam, TN_ROLE_ACC) >= 0 ? 4 : 0) +
-				    ((check_mode() & TN_CHECK_CPU) && wave ? 2.0 * es : 0)) +
+				    (check_mode() & TN_CHECK_CPU ? es * (wave ? 3.0 : 1.0) : 0)) +
 		 12.0 * nref * pts;
 	return c;
 }
