@@ -37,7 +37,6 @@
 #include "fam.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 enum { P_vec, P_bx, P_by, P_ypt, P_lds, P_nw, P_pad, P_ku, P_nt, P_pf, P_mb, P_zu, P_wr, P_tma, NP };
 
@@ -66,7 +65,7 @@ static long long dyn_lds(const struct tn_problem *pb, const int *v)
  * unrolls the march as zu does (not measured: kept constant too). */
 static int launch_if(const int *v, int i)
 {
-	return i != P_nw || (v[P_zu] == 1 && (v[P_ku] == 0 || getenv("FDTUNE_KU_LAUNCH")));
+	return i != P_nw || (v[P_zu] == 1 && v[P_ku] == 0);
 }
 
 static int check(const struct tn_problem *pb, const int *v,

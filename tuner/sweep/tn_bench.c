@@ -218,7 +218,6 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct 
 	/* the read-back buffer only where the CPU checks: pinning a field's
 	 * bytes cost 0.2-0.45 s an open at 512^3 on the H200 (NOTES v53) */
 	b->mode = check_mode();
-	double T0 = tn_now_s(), T1, T2, T3, T4;
 	if (((b->mode & TN_CHECK_CPU) && rt_host_alloc((void **)&b->out, bytes, err, n)) ||
 	    rt_timer_new(&b->t, err, n))
 		goto fail;
@@ -239,7 +238,6 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct 
 		oom(pb, err, n);
 		goto fail;
 	}
-	T1 = tn_now_s();
 	t = tn_now_s();
 	if ((b->mode & TN_CHECK_GPU) && load_check(b, dev, err, n))
 		goto fail;
@@ -251,7 +249,6 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct 
 	     rt_upload(b->dref, b->ref, (size_t)nref * pts * sizeof *b->ref, err, n) ||
 	     rt_upload(b->dmag, b->mag, (size_t)nref * pts * sizeof *b->mag, err, n)))
 		goto fail;
-	T2 = tn_now_s();
 	for (int i = 0; i < b->nrot; i++) {
 		if (rt_alloc(&b->din[i], bytes, err, n) || rt_alloc(&b->dout[i], bytes, err, n) ||
 		    (wave ? rt_copy(b->din[i], b->da0, bytes, err, n) ||
@@ -265,13 +262,8 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct 
 				  upload_field(b->dvel[i], b->vel, b->l.total, b->es, err, n))))
 			goto fail;
 	}
-	T3 = tn_now_s();
 	if (rt_sync(err, n))
 		goto fail;
-	T4 = tn_now_s();
-	if (getenv("FDTUNE_TRACE_OPEN"))
-		fprintf(stderr, "TRACE open %dx%dx%d %s: pre %.3f base %.3f check+ref %.3f rot(%d) %.3f sync %.3f\n",
-			pb->nx, pb->ny, pb->nz, pb->fam->name, T0 - t0, T1 - T0, T2 - T1, b->nrot, T3 - T2, T4 - T3);
 	b->open_s[1] = tn_now_s() - t0 - b->open_s[0];
 	return FDT_OK;
 fail:

@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -219,10 +218,7 @@ int tn_hdata_map(struct tn_hdata *h, const struct tn_problem *pb, const char *pa
 	}
 	/* populated at once: the faults of a few GB a page at a time would
 	 * otherwise be paid inside the uploads */
-	double T0 = tn_now_s();
-	m = mmap(NULL, p.size, PROT_READ, MAP_SHARED | (getenv("FDTUNE_NOPOP") ? 0 : MAP_POPULATE), fd, 0);
-	if (getenv("FDTUNE_TRACE_OPEN"))
-		fprintf(stderr, "TRACE map %zu bytes %.3f s\n", p.size, tn_now_s() - T0);
+	m = mmap(NULL, p.size, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
 	close(fd);                      /* the mapping keeps the file */
 	if (m == MAP_FAILED) {
 		snprintf(err, n, "cannot map the sweep's fields at %s: %s", path, strerror(errno));
