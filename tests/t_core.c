@@ -281,8 +281,9 @@ static void config_named(void **st)
 
 /* A launch parameter is not in the source: xyz configurations that differ
  * in nw alone have one source (and share one build), those that differ in
- * anything else do not; iso3dfd's nw likewise where zu is 1 and ku 0
- * (launch_if), and the kernel's constant where the march is unrolled. */
+ * anything else do not; iso3dfd's nw likewise where zu is 1 (launch_if),
+ * and the kernel's constant where the march is unrolled zu times, or 2R+1
+ * times (ku 1) with lds 2. */
 static void launch_params(void **st)
 {
 	struct tn_problem pb = problem(8, 512, 512, 512);
@@ -322,10 +323,19 @@ static void launch_params(void **st)
 			free(sa);
 			free(sb);
 		}
-	{       /* ku 1 unrolls the march too: nw stays a constant */
-		int v[TN_MAXP];
-		assert_int_equal(tn_config_named(pb.fam, "nw=32 zu=1 ku=1", v, err, sizeof err), 0);
-		assert_int_equal(tn_param_launch(pb.fam, v, tn_param_index(pb.fam, "nw")), 0);
+	for (int lds = 0; lds <= 2; lds++) {    /* ku 1: a constant with lds 2 alone */
+		int v[TN_MAXP], nw = tn_param_index(pb.fam, "nw");
+		char spec[64];
+		snprintf(spec, sizeof spec, "nw=32 zu=1 ku=1 lds=%d", lds);
+		assert_int_equal(tn_config_named(pb.fam, spec, v, err, sizeof err), 0);
+		assert_int_equal(tn_param_launch(pb.fam, v, nw), lds != 2);
+		assert_int_equal(tn_source(&pb, v, &sa, err, sizeof err), 0);
+		v[nw] = 128;
+		assert_int_equal(tn_source(&pb, v, &sb, err, sizeof err), 0);
+		assert_int_equal(strcmp(sa, sb) == 0, lds != 2);
+		assert_non_null(strstr(lds != 2 ? sa : sb, lds != 2 ? "NW = 0," : "NW = 128,"));
+		free(sa);
+		free(sb);
 	}
 }
 

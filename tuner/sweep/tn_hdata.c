@@ -216,9 +216,11 @@ int tn_hdata_map(struct tn_hdata *h, const struct tn_problem *pb, const char *pa
 		close(fd);
 		return FDT_FAIL;
 	}
-	/* populated at once: the faults of a few GB a page at a time would
-	 * otherwise be paid inside the uploads */
-	m = mmap(NULL, p.size, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+	/* not populated: the pages are faulted in by the threads that copy
+	 * them up (rt_upload), in parallel; MAP_POPULATE did it on one thread,
+	 * both workers of two GPUs at once, 0.5 s a GPU more of a plan's start
+	 * idle on two H200s (NOTES v54) */
+	m = mmap(NULL, p.size, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);                      /* the mapping keeps the file */
 	if (m == MAP_FAILED) {
 		snprintf(err, n, "cannot map the sweep's fields at %s: %s", path, strerror(errno));
