@@ -21,10 +21,10 @@ m4_dnl with R halo points on every side (prev is read there, next and vel only o
 m4_dnl interior); ld % VEC == 0, the interior origin 16-byte aligned, and a row may
 m4_dnl be read up to ceil(nx / VEC) VEC + ceil(R / VEC) VEC elements (the padding).
 m4_dnl Launch: block (BX, BY), grid (ceil(nx/(VEC*BX)), ceil(ny/(BY*YPT)), ceil(nz/NW)).
-m4_dnl FDT_NW undefined (zu = 1, but for ku = 1 with lds = 2: nw is then a launch parameter,
-m4_dnl fam_iso3dfd.c): a block takes its window from the launch, ceil(nz / z chunks), so
-m4_dnl that one build serves every nw; defined (a march unrolled zu times, which loses with
-m4_dnl a window unknown at compile time: results/NOTES.md v35, v54), the window is that constant.
+m4_dnl FDT_NW undefined (zu = 1 and ku = 0: nw is then a launch parameter, fam_iso3dfd.c):
+m4_dnl a block takes its window from the launch, ceil(nz / z chunks), so that one build
+m4_dnl serves every nw; defined (an unrolled march, which loses with a window unknown at
+m4_dnl compile time: results/NOTES.md v35, v54), the window is that constant.
 m4_include(`lib.m4')m4_dnl
 m4_ifdef(`FDT_NW', `', `m4_define(`FDT_NW', 0)')m4_dnl
 m4_dnl lds=2: the fused xyz kernel of xyz.m4 with lds 2 (the whole tile, halos included,

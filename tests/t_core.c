@@ -281,9 +281,10 @@ static void config_named(void **st)
 
 /* A launch parameter is not in the source: xyz configurations that differ
  * in nw alone have one source (and share one build), those that differ in
- * anything else do not; iso3dfd's nw likewise where zu is 1 (launch_if),
- * and the kernel's constant where the march is unrolled zu times, or 2R+1
- * times (ku 1) with lds 2. */
+ * anything else do not; iso3dfd's nw likewise where zu is 1 and ku 0
+ * (launch_if), and the kernel's constant where the march is unrolled (zu >
+ * 1, or ku 1: NOTES v54 measured 2.1-2.4x lost with the window from the
+ * launch). */
 static void launch_params(void **st)
 {
 	struct tn_problem pb = problem(8, 512, 512, 512);
@@ -323,17 +324,17 @@ static void launch_params(void **st)
 			free(sa);
 			free(sb);
 		}
-	for (int lds = 0; lds <= 2; lds++) {    /* ku 1: a constant with lds 2 alone */
+	for (int lds = 0; lds <= 2; lds++) {    /* ku 1: a constant, whatever lds */
 		int v[TN_MAXP], nw = tn_param_index(pb.fam, "nw");
 		char spec[64];
 		snprintf(spec, sizeof spec, "nw=32 zu=1 ku=1 lds=%d", lds);
 		assert_int_equal(tn_config_named(pb.fam, spec, v, err, sizeof err), 0);
-		assert_int_equal(tn_param_launch(pb.fam, v, nw), lds != 2);
+		assert_int_equal(tn_param_launch(pb.fam, v, nw), 0);
 		assert_int_equal(tn_source(&pb, v, &sa, err, sizeof err), 0);
 		v[nw] = 128;
 		assert_int_equal(tn_source(&pb, v, &sb, err, sizeof err), 0);
-		assert_int_equal(strcmp(sa, sb) == 0, lds != 2);
-		assert_non_null(strstr(lds != 2 ? sa : sb, lds != 2 ? "NW = 0," : "NW = 128,"));
+		assert_string_not_equal(sa, sb);
+		assert_non_null(strstr(sb, "NW = 128,"));
 		free(sa);
 		free(sb);
 	}

@@ -15,8 +15,7 @@
  *        halos included, copied asynchronously into a ring of pf + 3
  *        planes, z by a queue of partial sums) ending in the wave update
  *   nw   planes a thread marches in z (b3), with a queue of 2R+1 planes
- *        (with zu 1 a launch parameter, the window from the grid, but for
- *        ku 1 with lds 2)
+ *        (with zu 1 and ku 0 a launch parameter: the window from the grid)
  *   pad  lds 1: vectors added to each LDS row (bank conflicts)
  *   ku   unroll the march 2R+1 times: the queue shifts by renaming
  *   zu   unroll the march zu times (1: not at all; ku=1 takes zu=1): the
@@ -60,15 +59,15 @@ static long long dyn_lds(const struct tn_problem *pb, const int *v)
 		tn_fam_tma_lds(v[P_tma], v[P_pf]);
 }
 
-/* nw is a launch parameter where zu is 1, except with ku 1 and lds 2: with
- * zu > 1 a window known at compile time keeps three of the four fastest
- * kernels of R = 8 1.2-1.3x faster (results/NOTES.md v35); with ku 1 the
- * window from the launch costs lds 2's kernels 0.9-1.4% and lds 0 and 1's
- * nothing (0.990-1.004, NOTES v54), and halves ku 1's builds, the costliest
- * of a cold plan. */
+/* nw is a launch parameter where the march is not unrolled (zu 1, ku 0):
+ * with zu > 1 a window known at compile time keeps three of the four
+ * fastest kernels of R = 8 1.2-1.3x faster (results/NOTES.md v35); with
+ * ku 1 the window from the launch costs lds 2's kernels up to 1.4% and lds
+ * 0's with pf 1 2.1-2.4x (ptxas gives them 100 registers, not 150), though
+ * it would halve ku 1's builds (NOTES v54). */
 static int launch_if(const int *v, int i)
 {
-	return i != P_nw || (v[P_zu] == 1 && (v[P_ku] == 0 || v[P_lds] != 2));
+	return i != P_nw || (v[P_zu] == 1 && v[P_ku] == 0);
 }
 
 static int check(const struct tn_problem *pb, const int *v,
@@ -132,8 +131,8 @@ const struct tn_family tn_fam_iso3dfd = {
 		FAM_P(by, BY, "threads per block in y (b2)", 1, 1024, (2, 4, 8), 0),
 		FAM_P(ypt, YPT, "rows per thread", 1, 8, (1, 2), 0),
 		FAM_P(lds, NONE, "0 neighbours through L1, 1 LDS xy tile, 2 async LDS ring", 0, 2, (0, 1, 2), 0),
-		/* with zu 1 (ku 1: with lds 0 or 1) the kernel takes its
-		 * window from the launch (launch_if): the nw share one build */
+		/* with zu 1 and ku 0 the kernel takes its window from the
+		 * launch (launch_if), so the two nw share one build */
 		FAM_P(nw, Z, "planes marched per thread (b3)", 1, 65536, (32, 128), FAM_LAUNCH),
 		FAM_P(pad, NONE, "lds 1: vectors of padding per LDS row", 0, 4, (0), 0),
 		FAM_P(ku, NONE, "unroll the march 2R+1 times", 0, 1, (0, 1), 0),
