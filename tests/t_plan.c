@@ -76,6 +76,13 @@ static void order(void **st)
 	assert_int_equal(tn_order_pass(5184, 50), 50);         /* within its target */
 	assert_int_equal(tn_order_chunk(5184), 519);
 	assert_int_equal(tn_order_chunk(100), 32);
+	/* proposed ahead on 2 GPUs with 64 threads: 8 from a warm cache, two
+	 * more a compile under way, at most as before the cap (136) */
+	assert_int_equal(tn_order_ahead(2, 64, 0), 8);
+	assert_int_equal(tn_order_ahead(2, 64, 3), 14);
+	assert_int_equal(tn_order_ahead(2, 64, 64), 136);
+	assert_int_equal(tn_order_ahead(1, 16, 40), 38);
+	assert_int_equal(tn_order_ahead(1, 16, -1), 6);
 	/* by time: 20 s of a budget of 400 s at 90/s, within half the target */
 	assert_true(fabs(tn_order_slice(400) - 20) < 1e-9);
 	assert_true(fabs(tn_order_slice(0) - 30) < 1e-9);

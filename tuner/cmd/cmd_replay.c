@@ -34,6 +34,11 @@ static const char usage[] =
 "  -b, --budget PCT    evaluations allowed, percent of the space (default 10,\n"
 "                      2 for transfer)\n"
 "      --seeds N       runs of each randomized strategy (default 25)\n"
+"      --in-flight N   outcomes outstanding, as in a live sweep: each proposal\n"
+"                      is made with the N before it not yet timed (0, the\n"
+"                      default: every outcome known before the next proposals;\n"
+"                      a sweep on 2 GPUs keeps 8 from a warm cache, up to 136\n"
+"                      while 64 threads compile)\n"
 "      --each-size     every size recorded for the device, family, radius and\n"
 "                      precision in turn, as a markdown table; transfer never\n"
 "                      sees the runs of the size it is replayed on (any radius)\n"
@@ -54,7 +59,7 @@ struct space {
 
 /* What one replay compares, and how it prints. */
 struct plan {
-	int all, pct, pct_set, seeds, each, others;
+	int all, pct, pct_set, seeds, each, others, lag;
 	enum tn_strategy only;
 };
 
@@ -95,27 +100,44 @@ static int add(void *p, const char *params, const char *status, double ms)
 }
 
 /* One run of a strategy: the best time found and the evaluations spent. */
-static int play(const struct space *sp, enum tn_strategy st, long long budget,
+static int play(const struct space *sp, enum tn_strategy st, long long budget, int lag,
 		unsigned long long seed, const struct tn_seeds *sd, double *best, long long *used,
 		long long *kept, char *err, size_t n)
 {
 	struct tn_search *s;
-	long long idx[64];
-	int m;
-	if (tn_search_new(st, sp->cfg, sp->fam->np, sp->n, budget, seed, &s, err, n))
+	long long idx[64], *q;
+	long long head = 0, tail = 0;
+	if (!(q = malloc((size_t)sp->n * sizeof *q))) {
+		snprintf(err, n, "out of memory");
 		return FDT_FAIL;
+	}
+	if (tn_search_new(st, sp->cfg, sp->fam->np, sp->n, budget, seed, &s, err, n)) {
+		free(q);
+		return FDT_FAIL;
+	}
 	*kept = sd ? tn_search_seed(s, sd->v, TN_MAXP, sd->n) : 0;
 	*best = INFINITY;
 	*used = 0;
-	while ((m = tn_search_next(s, idx, 64)) > 0)
-		for (int i = 0; i < m; i++) {
-			double t = sp->ms[idx[i]];
-			tn_search_report(s, idx[i], t);
+	/* q[head..tail): proposed, not yet reported; with lag 0 a batch of 64
+	 * is proposed and all of it reported, else up to lag are outstanding
+	 * and the oldest is reported before the next proposal */
+	for (;;) {
+		long long room = lag > 0 ? lag - (tail - head) : head == tail ? 64 : 0;
+		int m = room > 0 ? tn_search_next(s, idx, room < 64 ? (int)room : 64) : 0;
+		for (int i = 0; i < m; i++)
+			q[tail++] = idx[i];
+		if (head == tail)
+			break;
+		do {
+			double t = sp->ms[q[head]];
+			tn_search_report(s, q[head++], t);
 			if (t >= 0 && t < *best)
 				*best = t;
 			++*used;
-		}
+		} while (lag <= 0 && head < tail);
+	}
 	tn_search_free(s);
+	free(q);
 	return FDT_OK;
 }
 
@@ -175,7 +197,7 @@ static int replay(struct db *db, const struct db_pick *p, const struct plan *pl,
 		for (int k = 0; k < runs; k++) {
 			double best, qq;
 			long long u;
-			if (play(&sp, st, budget, 0x5eed + 7919ULL * (unsigned long long)k,
+			if (play(&sp, st, budget, pl->lag, 0x5eed + 7919ULL * (unsigned long long)k,
 				 st == TN_TRANSFER ? &sd : NULL, &best, &u, &kept, err, en))
 				goto out;
 			qq = isinf(best) ? 0 : 100.0 * exh / best;      /* bandwidth ratio */
@@ -213,6 +235,7 @@ int tn_cmd_replay(int argc, char **argv)
 		{ "db", required_argument, 0, TN_O_DB }, { "strategy", required_argument, 0, 's' },
 		{ "budget", required_argument, 0, 'b' }, { "seeds", required_argument, 0, TN_O_SEEDS },
 		{ "each-size", no_argument, 0, TN_O_EACH_SIZE }, { "other-devices", no_argument, 0, TN_O_OTHER_DEVICES },
+		{ "in-flight", required_argument, 0, TN_O_IN_FLIGHT },
 		TN_CLI_FILTER_OPTIONS, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -248,6 +271,10 @@ int tn_cmd_replay(int argc, char **argv)
 			break;
 		case TN_O_SEEDS:
 			if (tn_parse_int(optarg, "--seeds", 1, 10000, &pl.seeds, err, sizeof err))
+				goto usage;
+			break;
+		case TN_O_IN_FLIGHT:
+			if (tn_parse_int(optarg, "--in-flight", 0, 100000, &pl.lag, err, sizeof err))
 				goto usage;
 			break;
 		case TN_O_EACH_SIZE: pl.each = 1; break;

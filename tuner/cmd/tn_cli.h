@@ -35,6 +35,7 @@ enum tn_opt {
 	TN_O_EVALS,
 	TN_O_FORCE,
 	TN_O_FORTRAN,
+	TN_O_IN_FLIGHT,
 	TN_O_JSON,
 	TN_O_KEEP,
 	TN_O_LIST,

@@ -42,6 +42,12 @@ long long tn_order_refine(long long target, int steps, double rate, double slice
 	return steps > 0 ? tn_order_chunk_time(target, rate, slice_s) : tn_order_chunk(target);
 }
 
+int tn_order_ahead(int nwk, int jobs, int busy)
+{
+	int most = 2 * jobs + 2 * nwk + 4, a = 2 * nwk + 4 + 2 * (busy > 0 ? busy : 0);
+	return a < most ? a : most;
+}
+
 double tn_order_gain(const struct tn_order *o)
 {
 	double roof = isnan(o->best_pct) ? 1.0 : 1.0 - o->best_pct / 100.0;

@@ -81,6 +81,13 @@ long long tn_order_chunk_time(long long target, double rate, double slice_s);
  * of a warm plan is half a problem of 3600); later ones by time
  * (tn_order_chunk_time). */
 long long tn_order_refine(long long target, int steps, double rate, double slice_s);
+/* The configurations a sweep on nwk GPUs keeps proposed and not yet run in
+ * its compile pool of jobs threads, busy of them compiling: 2 nwk + 4 for
+ * the GPUs to take ahead, and two a compile under way, at most 2 jobs + 2
+ * nwk + 4. Each was proposed without the outcomes of those before it: from
+ * a warm cache, where nothing compiles for long, the guided search sees its
+ * outcomes a few runs late, not 2 jobs late (results/NOTES.md v55). */
+int tn_order_ahead(int nwk, int jobs, int busy);
 double tn_order_gain(const struct tn_order *o);
 /* The problem of o[0..n) to refine next: the fresh one with the most to
  * gain while any fresh one has work left, else the one with the most to

@@ -229,7 +229,11 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		int who[TN_MAXDEV + 1];
 
 		if (!stopping && !over) {
-			int m = propose(c, pool, want_max - tn_pool_queued(pool), &left);
+			/* on a GPU, as many as the compiles under way need
+			 * (tn_order_ahead): each is proposed before the outcomes
+			 * of those ahead of it are known */
+			int cap = c->gpu ? tn_order_ahead(c->nwk, o->jobs, tn_pool_busy(pool)) : want_max;
+			int m = propose(c, pool, cap - tn_pool_queued(pool), &left);
 			if (m < 0) {
 				snprintf(err, n, "out of memory");
 				goto out;
@@ -237,6 +241,10 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			inflight += m;
 			if (m == 0 && inflight == 0)
 				over = 1;
+			/* soon again: the threads claim them, and the cap grows
+			 * with the compiles they start */
+			if (m > 0 && cap < want_max)
+				wait_ms = 2;
 		}
 		tn_warm_drain(c);       /* (it frees the step before's pool once ended) */
 		/* its share all proposed (or all its job has left), and at most a

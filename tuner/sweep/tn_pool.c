@@ -31,6 +31,7 @@ struct tn_pool {
 	pthread_cond_t cv;
 	struct tn_item *head, *tail, *cursor;   /* cursor: first item not claimed */
 	int nq, quit, nt, ended, fd[2]; /* ended: threads returned */
+	int busy;                       /* threads building (twins not counted) */
 	pthread_t th[TN_MAXJOBS];
 };
 
@@ -144,11 +145,13 @@ static void *thread_main(void *arg)
 		p->cursor = it->next;
 		it->built = BUILDING;
 		claim_twins(p, it);
+		p->busy++;
 		pthread_mutex_unlock(&p->mu);
 		t0 = tn_now_s();
 		build(p, it);
 		it->build_s = tn_now_s() - t0;
 		pthread_mutex_lock(&p->mu);
+		p->busy--;
 		give_twins(p, it);
 		it->built = BUILT;
 		/* a full pipe already wakes the sweep: the byte may be dropped */
@@ -250,6 +253,15 @@ int tn_pool_queued(struct tn_pool *p)
 	q = p->nq;
 	pthread_mutex_unlock(&p->mu);
 	return q;
+}
+
+int tn_pool_busy(struct tn_pool *p)
+{
+	int b;
+	pthread_mutex_lock(&p->mu);
+	b = p->busy;
+	pthread_mutex_unlock(&p->mu);
+	return b;
 }
 
 void tn_pool_quit(struct tn_pool *p)

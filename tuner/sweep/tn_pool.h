@@ -42,6 +42,9 @@ void tn_pool_add(struct tn_pool *p, struct tn_item *it);
 struct tn_item *tn_pool_take(struct tn_pool *p);
 /* Items queued and not yet taken. */
 int tn_pool_queued(struct tn_pool *p);
+/* Threads generating or compiling an item now (a twin waiting for another's
+ * build not counted). */
+int tn_pool_busy(struct tn_pool *p);
 /* Asks the threads to end after the builds in progress and returns at once:
  * no queued item is claimed after it (NULL is allowed). */
 void tn_pool_quit(struct tn_pool *p);
