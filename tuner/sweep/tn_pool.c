@@ -31,7 +31,6 @@ struct tn_pool {
 	pthread_cond_t cv;
 	struct tn_item *head, *tail, *cursor;   /* cursor: first item not claimed */
 	int nq, quit, nt, ended, fd[2]; /* ended: threads returned */
-	int busy;                       /* threads building (twins not counted) */
 	pthread_t th[TN_MAXJOBS];
 };
 
@@ -145,13 +144,11 @@ static void *thread_main(void *arg)
 		p->cursor = it->next;
 		it->built = BUILDING;
 		claim_twins(p, it);
-		p->busy++;
+		it->t_build = t0 = tn_now_s();
 		pthread_mutex_unlock(&p->mu);
-		t0 = tn_now_s();
 		build(p, it);
 		it->build_s = tn_now_s() - t0;
 		pthread_mutex_lock(&p->mu);
-		p->busy--;
 		give_twins(p, it);
 		it->built = BUILT;
 		/* a full pipe already wakes the sweep: the byte may be dropped */
@@ -255,13 +252,26 @@ int tn_pool_queued(struct tn_pool *p)
 	return q;
 }
 
-int tn_pool_busy(struct tn_pool *p)
+int tn_pool_busy(struct tn_pool *p, double min_s)
 {
-	int b;
+	int b = 0;
+	double now = tn_now_s();
 	pthread_mutex_lock(&p->mu);
-	b = p->busy;
+	for (const struct tn_item *q = p->head; q; q = q->next)
+		b += q->built == BUILDING && !q->lead && q->t_build > 0 &&
+		     now - q->t_build >= min_s;
 	pthread_mutex_unlock(&p->mu);
 	return b;
+}
+
+int tn_pool_unbuilt(struct tn_pool *p)
+{
+	int u = 0;
+	pthread_mutex_lock(&p->mu);
+	for (const struct tn_item *q = p->head; q; q = q->next)
+		u += q->built != BUILT;
+	pthread_mutex_unlock(&p->mu);
+	return u;
 }
 
 void tn_pool_quit(struct tn_pool *p)

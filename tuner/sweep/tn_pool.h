@@ -22,6 +22,7 @@ struct tn_item {
 				 * build of the same source (a launch parameter apart) */
 	struct tn_item *lead;   /* the pool's: the item whose build this one shares */
 	double build_s;         /* generate + compile (or cache) wall time */
+	double t_build;         /* the pool's: when its thread began it (tn_now_s) */
 	int built;              /* set by the pool under its lock */
 	long long cfg_id, build_id;     /* the sweep's: where it is recorded */
 	struct tn_item *next;
@@ -42,9 +43,12 @@ void tn_pool_add(struct tn_pool *p, struct tn_item *it);
 struct tn_item *tn_pool_take(struct tn_pool *p);
 /* Items queued and not yet taken. */
 int tn_pool_queued(struct tn_pool *p);
-/* Threads generating or compiling an item now (a twin waiting for another's
- * build not counted). */
-int tn_pool_busy(struct tn_pool *p);
+/* Threads generating or compiling an item begun at least min_s seconds ago
+ * (a twin waiting for another's build not counted): with min_s 0.02 the
+ * compiles, not the generations that end in a cache hit (a few ms). */
+int tn_pool_busy(struct tn_pool *p, double min_s);
+/* Items queued or being built (not built yet). */
+int tn_pool_unbuilt(struct tn_pool *p);
 /* Asks the threads to end after the builds in progress and returns at once:
  * no queued item is claimed after it (NULL is allowed). */
 void tn_pool_quit(struct tn_pool *p);
