@@ -301,7 +301,7 @@ static void queries(void **st)
 	snprintf(args, sizeof args, "replay --db %s -s nope", db);
 	expect(args, 2, "exhaustive, random, guided or transfer");
 	/* issue 33: the guided search with its outcomes 12 runs late (a warm
-	 * sweep on 2 GPUs, NOTES v55) within 2% of the full search with 12% of
+	 * sweep on 2 GPUs has 10-12, NOTES v55) within 2% of the full search with 12% of
 	 * iso3dfd R = 8's runs, and 140 late (as before the cap) over 2 points
 	 * worse */
 	{

@@ -36,7 +36,7 @@ static const char usage[] =
 "      --seeds N       runs of each randomized strategy (default 25)\n"
 "      --in-flight N   outcomes outstanding, as in a live sweep: each proposal\n"
 "                      is made with the N before it not yet timed (0: every\n"
-"                      outcome known; a sweep on 2 GPUs has about 12 from a warm\n"
+"                      outcome known; a sweep on 2 GPUs has about 10 from a warm\n"
 "                      cache, up to 140 while 64 threads compile). Without it,\n"
 "                      batches of 64 are proposed, then all timed\n"
 "      --each-size     every size recorded for the device, family, radius and\n"

@@ -261,29 +261,34 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 				wait_ms = 2 * (int)(TN_SLOW_S * 1000);
 		}
 		tn_warm_drain(c);       /* (it frees the step before's pool once ended) */
-		/* its share all proposed (or all its job has left), and at most a
-		 * round of compiles left: the cache warms for the plan's next step,
-		 * once the warm pool of the step before has ended (inside a step, a
-		 * warm pool still there is that one, quitting) */
-		if (!warmed && !c->warm && !stopping &&
-		    ((left >= 0 && left + tn_pool_queued(pool) <= o->jobs) ||
-		     (left > 0 && !tn_job_left(c->cur) && tn_pool_queued(pool) <= o->jobs))) {
-			tn_warm(c, o->jobs - tn_pool_queued(pool));
-			warmed = 1;
+		/* what the step has still to propose (the least of its share
+		 * and its job's) and what waits in its pool, at most a round of
+		 * compiles: the cache warms for the plan's next step on the
+		 * threads this step leaves idle, once the warm pool of the step
+		 * before has ended (inside a step, a warm pool still there is
+		 * that one, quitting) */
+		if (!warmed && !c->warm && !stopping && left >= 0) {
+			long long jl = tn_job_left(c->cur), rest = left < jl ? left : jl;
+			int q = tn_pool_queued(pool);
+			if (rest + q <= o->jobs) {
+				tn_warm(c, o->jobs - q - (int)rest);
+				warmed = 1;
+			}
 		}
 		/* the workers' switch to this problem (tn_run_open) ran while the
 		 * pool took its first configurations; it ends before any run */
 		if (!opened) {
 			opened = 1;
-			/* the switch may take a while: where the step's first
-			 * builds are still running after TN_SLOW_S they compile
-			 * (a cold cache), and the pool fills as it did before
-			 * the cap, so that every thread compiles meanwhile;
-			 * from a warm cache they end within a few ms */
+			/* the switch may take a while: where half or more of the
+			 * step's first builds are still running after TN_SLOW_S
+			 * they compile (a cold cache), and the pool fills as it
+			 * did before the cap, so that every thread compiles
+			 * meanwhile; from a warm cache they end within a few ms */
 			for (int g = 0; c->gpu && !stopping && !over && g < 6 &&
 			     tn_pool_unbuilt(pool) > 0 && !tn_pool_busy(pool, TN_SLOW_S); g++)
 				(void)poll(NULL, 0, 5);
-			if (c->gpu && !stopping && !over && tn_pool_busy(pool, TN_SLOW_S) > 0 &&
+			if (c->gpu && !stopping && !over &&
+			    2 * tn_pool_busy(pool, TN_SLOW_S) >= inflight && inflight > 0 &&
 			    fill(c, pool, want_max, &left, &inflight) < 0) {
 				snprintf(err, n, "out of memory");
 				goto out;

@@ -144,7 +144,7 @@ static void *thread_main(void *arg)
 		p->cursor = it->next;
 		it->built = BUILDING;
 		claim_twins(p, it);
-		it->t_build = t0 = tn_now_s();
+		it->t_start = t0 = tn_now_s();
 		pthread_mutex_unlock(&p->mu);
 		build(p, it);
 		it->build_s = tn_now_s() - t0;
@@ -255,11 +255,12 @@ int tn_pool_queued(struct tn_pool *p)
 int tn_pool_busy(struct tn_pool *p, double min_s)
 {
 	int b = 0;
-	double now = tn_now_s();
+	double now;
 	pthread_mutex_lock(&p->mu);
+	now = tn_now_s();
 	for (const struct tn_item *q = p->head; q; q = q->next)
-		b += q->built == BUILDING && !q->lead && q->t_build > 0 &&
-		     now - q->t_build >= min_s;
+		b += q->built == BUILDING && !q->lead && q->t_start > 0 &&
+		     now - q->t_start >= min_s;
 	pthread_mutex_unlock(&p->mu);
 	return b;
 }

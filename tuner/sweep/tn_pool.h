@@ -22,7 +22,7 @@ struct tn_item {
 				 * build of the same source (a launch parameter apart) */
 	struct tn_item *lead;   /* the pool's: the item whose build this one shares */
 	double build_s;         /* generate + compile (or cache) wall time */
-	double t_build;         /* the pool's: when its thread began it (tn_now_s) */
+	double t_start;         /* the pool's: when its thread began it (tn_now_s) */
 	int built;              /* set by the pool under its lock */
 	long long cfg_id, build_id;     /* the sweep's: where it is recorded */
 	struct tn_item *next;
