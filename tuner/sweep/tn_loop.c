@@ -255,9 +255,9 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			}
 			if (m == 0 && inflight == 0)
 				over = 1;
-			/* soon again while builds run: those that turn out to be
-			 * compiles raise the cap */
-			if (cap < want_max && tn_pool_busy(pool, 0) > 0)
+			/* soon again while builds are pending: those that turn
+			 * out to be compiles raise the cap */
+			if (cap < want_max && tn_pool_unbuilt(pool) > 0)
 				wait_ms = 2 * (int)(TN_SLOW_S * 1000);
 		}
 		tn_warm_drain(c);       /* (it frees the step before's pool once ended) */
