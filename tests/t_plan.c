@@ -92,8 +92,11 @@ static void order(void **st)
 	assert_int_equal(tn_order_chunk_time(900, 90, 20), 450);       /* half the target */
 	assert_int_equal(tn_order_chunk_time(5184, 2, 20), 519);       /* slow: by count */
 	assert_int_equal(tn_order_chunk_time(5184, 0, 20), 519);       /* no rate yet */
-	/* a problem's first refinement by count, the later ones by time */
-	assert_int_equal(tn_order_refine(3600, 0, 66, 30), 360);
+	/* a problem's first refinement by count, a twentieth, the later ones
+	 * by time */
+	assert_int_equal(tn_order_first(3600), 180);
+	assert_int_equal(tn_order_first(100), 32);
+	assert_int_equal(tn_order_refine(3600, 0, 66, 30), 180);
 	assert_int_equal(tn_order_refine(3600, 1, 66, 30), 1800);
 	assert_int_equal(tn_order_refine(3600, 2, 20, 30), 600);
 	/* nothing validated yet: all to gain */
@@ -120,6 +123,30 @@ static void order(void **st)
 	assert_int_equal(tn_order_next(o, 3), -1);
 	o[2] = (struct tn_order){ 100, 5, 100, 0 };       /* at the roof: still refined */
 	assert_int_equal(tn_order_next(o, 3), 2);
+}
+
+/* issue 33's anytime target: in scaling.sh's plan run to its end (four
+ * problems of 3344-3600 configurations), every problem's first pass and
+ * first refinement together take under 8% of the plan's runs, so at the
+ * plan's rate they end before a tenth of its wall clock; a plan of many
+ * small problems (the 32 at least of a step) stays under a tenth too. */
+static void first_steps(void **st)
+{
+	const long long big[4] = { 3600, 3570, 3344, 3600 }, small[16] = {
+		400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400 };
+	const long long *sets[2] = { big, small };
+	const int ns[2] = { 4, 16 };
+	const double most[2] = { 0.08, 0.10 };
+	(void)st;
+	for (int s = 0; s < 2; s++) {
+		long long early = 0, all = 0;
+		for (int i = 0; i < ns[s]; i++) {
+			long long n = sets[s][i], p = tn_order_pass(n, n);
+			early += p + tn_order_refine(n, 0, 90, tn_order_slice(0));
+			all += n;
+		}
+		assert_true((double)early <= most[s] * (double)all);
+	}
 }
 
 /* The benches of a fake worker: what each slot holds (-1: nothing), the
@@ -601,7 +628,8 @@ static void kill_resume(void **st)
 int main(void)
 {
 	const struct CMUnitTest t[] = {
-		cmocka_unit_test(order), cmocka_unit_test(problem_cache), cmocka_unit_test(time_steps),
+		cmocka_unit_test(order), cmocka_unit_test(first_steps), cmocka_unit_test(problem_cache),
+		cmocka_unit_test(time_steps),
 		cmocka_unit_test(lists),
 		cmocka_unit_test(one_sweep_per_problem), cmocka_unit_test(plan_files),
 		cmocka_unit_test(shards), cmocka_unit_test(kill_resume),

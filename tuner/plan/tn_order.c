@@ -37,9 +37,15 @@ long long tn_order_chunk_time(long long target, double rate, double slice_s)
 	return (long long)t > c ? (long long)t : c;
 }
 
+long long tn_order_first(long long target)
+{
+	long long c = (target + 19) / 20;
+	return c < 32 ? 32 : c;
+}
+
 long long tn_order_refine(long long target, int steps, double rate, double slice_s)
 {
-	return steps > 0 ? tn_order_chunk_time(target, rate, slice_s) : tn_order_chunk(target);
+	return steps > 0 ? tn_order_chunk_time(target, rate, slice_s) : tn_order_first(target);
 }
 
 int tn_order_ahead(int nwk, int jobs, int busy)

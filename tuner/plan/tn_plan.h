@@ -74,8 +74,16 @@ double tn_order_slice(double budget_s);
  * the plan runs rate configurations per second: those of slice_s seconds,
  * at most half the target, at least tn_order_chunk(target). */
 long long tn_order_chunk_time(long long target, double rate, double slice_s);
+/* Evaluations of a problem's first refinement step: a twentieth of its
+ * target, at least 32. With the first pass (2%) that is 7% of each
+ * problem, so in a plan that runs every problem to its end, every one has
+ * had its first refinement within about 7% of the plan's runs, before a
+ * tenth of its wall clock (the anytime target of issue 33); a guided search
+ * of 7% comes within 1-2% of the exhaustive best (fdtune replay, NOTES
+ * v56). */
+long long tn_order_first(long long target);
 /* Evaluations of refinement step `steps` (0 the first) of a problem: the
- * first by count (tn_order_chunk), so that every problem of a plan has a
+ * first by count (tn_order_first), so that every problem of a plan has a
  * short refinement before any has a long one (tn_order_next takes the
  * fresh ones first; a slice of time at the rate
  * of a warm plan is half a problem of 3600); later ones by time

@@ -292,7 +292,7 @@ static void trim_cache(int quiet)
 }
 
 /* Every job in turn, each to its end; or, for a GPU plan, the anytime order:
- * a problem's first refinement step a tenth of it, the later ones sized by
+ * a problem's first refinement step a twentieth of it, the later ones sized by
  * time (tn_order_refine), as a switch of problem empties the pipeline. */
 static int schedule(struct tn_run *c, int plan, char *err, size_t n)
 {

@@ -68,9 +68,9 @@ void tn_warm(struct tn_run *c, int idle)
 		return;
 	/* the step pool's idle threads (a quarter of them at least), within the
 	 * step it will have: the rest of its first pass, or a first refinement's
-	 * tenth (later ones are more) */
+	 * twentieth (later ones are more) */
 	cap = c->first >= 0 && tn_job_pass(j) - j->proposed > 0 ? tn_job_pass(j) - j->proposed :
-	      tn_order_chunk(j->target);
+	      tn_order_first(j->target);
 	if (c->o->max_configs > 0 && c->o->max_configs - c->issued < cap)
 		cap = c->o->max_configs - c->issued;
 	want = idle > c->o->jobs / 4 ? idle : c->o->jobs / 4;
