@@ -63,10 +63,18 @@ int tn_run_setup(struct tn_run *c, char *err, size_t n)
 				return FDT_FAIL;
 			}
 	}
-	/* every worker starts at once (each initialises its GPU); then their answers */
+	/* every worker starts at once (each initialises its GPU); tn_run_hello
+	 * takes their answers */
 	for (int w = 0; w < c->nwk; w++)
 		if (tn_wk_start(&c->wk[w], err, n))
 			return FDT_FAIL;
+	return FDT_OK;
+}
+
+int tn_run_hello(struct tn_run *c, char *err, size_t n)
+{
+	if (!c->nwk)                    /* compile-only */
+		return FDT_OK;
 	for (int w = 0; w < c->nwk; w++) {
 		struct tn_wk *k = &c->wk[w];
 		if (tn_wk_hello(k, err, n))

@@ -117,7 +117,12 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 int tn_recheck(struct tn_run *c, struct tn_job *j, char *err, size_t n);
 
 /* tn_gpus.c */
+/* Decides between a GPU sweep and a compile-only one, and for a GPU sweep
+ * starts a worker per GPU (c->nwk of them) and returns without waiting for
+ * them; tn_run_hello then waits for their answers and sets c->gpu and
+ * c->arch (nothing to do where c->nwk is 0: compile-only). */
 int tn_run_setup(struct tn_run *c, char *err, size_t n);
+int tn_run_hello(struct tn_run *c, char *err, size_t n);
 int tn_run_devices(struct tn_run *c, char *err, size_t n);
 /* Switches every running worker to job j (tn_wk_open): asks them and
  * returns at once; tn_run_opened waits for their answers, which must come
