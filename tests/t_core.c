@@ -649,6 +649,48 @@ static void strategies(void **st)
 	assert_int_not_equal(tn_strategy_parse("bogus", &e), 0);
 }
 
+/* A guided search asked for one configuration at a time (as a live sweep
+ * that keeps few outstanding asks) proposes every neighbour of its best
+ * configuration before any other, while that one stays the best: here the
+ * random start is one configuration, made the minimum of a cone around it,
+ * so the next proposals must be its neighbours, all of them (NOTES v58; the
+ * search used to mark a neighbourhood explored after its first neighbour). */
+static void whole_neighbourhoods(void **st)
+{
+	enum { N = 12 * 6 * 10 };
+	static int cfg[N * 3];
+	char err[256];
+	(void)st;
+	for (int i = 0; i < N; i++) {
+		cfg[3 * i] = i / 60;
+		cfg[3 * i + 1] = i / 10 % 6;
+		cfg[3 * i + 2] = i % 10;
+	}
+	for (unsigned long long seed = 1; seed <= 8; seed++) {
+		struct tn_search *x;
+		long long c0, idx[1];
+		int want = 0, got = 0;
+		const int *a;
+		assert_int_equal(tn_search_new(TN_GUIDED, cfg, 3, N, N / 2, seed, &x, err,
+					       sizeof err), 0);
+		tn_search_set_start(x, 1);
+		assert_int_equal(tn_search_next(x, idx, 1), 1);
+		c0 = idx[0];
+		a = cfg + 3 * c0;
+		tn_search_report(x, c0, 1.0);
+		for (int k = 0; k < 3; k++)
+			want += (a[k] > 0) + (a[k] < (k == 0 ? 11 : k == 1 ? 5 : 9));
+		for (int i = 0; i < want; i++) {
+			const int *b = cfg + 3 * (tn_search_next(x, idx, 1) == 1 ? idx[0] : c0);
+			int d = abs(b[0] - a[0]) + abs(b[1] - a[1]) + abs(b[2] - a[2]);
+			got += d == 1;
+			tn_search_report(x, idx[0], 1.0 + d);  /* worse than c0 */
+		}
+		assert_int_equal(got, want);
+		tn_search_free(x);
+	}
+}
+
 static void gen_hash_stable(void **st)
 {
 	char a[17], b[17];
@@ -668,7 +710,7 @@ int main(void)
 		cmocka_unit_test(space_enumerates), cmocka_unit_test(config_named), cmocka_unit_test(launch_params), cmocka_unit_test(constraints), cmocka_unit_test(families_declared),
 		cmocka_unit_test(geometry_source),
 		cmocka_unit_test(gen_expands), cmocka_unit_test(gen_rejects),
-		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies),
+		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies), cmocka_unit_test(whole_neighbourhoods),
 	};
 	return cmocka_run_group_tests_name("core", t, NULL, NULL);
 }

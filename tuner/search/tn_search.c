@@ -208,31 +208,38 @@ static long long best_open(const struct tn_search *s)
 	return b;
 }
 
-/* Appends the unevaluated neighbours of c to idx[0..m), not repeating any,
- * up to max entries in all; returns the new count. */
-static int neighbours(const struct tn_search *s, long long c, long long *idx, int m, int max)
+/* Appends the unevaluated, unproposed neighbours of c to idx[0..*m), not
+ * repeating any, up to max entries in all, and advances *m. Returns 1 when
+ * every such neighbour is in idx (c's neighbourhood is then expanded), 0
+ * when max cut it short: the caller leaves c open, and a later call goes on
+ * with the neighbours not yet proposed. A sweep that proposes one or two at
+ * a time (a live sweep keeps few outstanding) thus still expands every
+ * neighbourhood whole, not its first neighbour alone (NOTES v58). */
+static int neighbours(const struct tn_search *s, long long c, long long *idx, int *m, int max)
 {
 	int p[TN_MAXP];
 	for (int k = 0; k < s->np; k++)
 		p[k] = pos(s, k, s->cfg[c * s->np + k]);
-	for (int k = 0; k < s->np && m < max; k++)
-		for (int d = -1; d <= 1 && m < max; d += 2) {
-			int q = p[k] + d;
+	for (int k = 0; k < s->np; k++)
+		for (int d = -1; d <= 1; d += 2) {
+			int q = p[k] + d, dup = 0;
 			long long j;
 			if (q < 0 || q >= s->nd[k])
 				continue;
 			p[k] = q;
 			j = s->where[code(s, p)];
 			p[k] -= d;
-			if (j >= 0 && isnan(s->t[j]) && !s->prop[j]) {
-				int dup = 0;
-				for (int u = 0; u < m; u++)
-					dup |= idx[u] == j;
-				if (!dup)
-					idx[m++] = j;
-			}
+			if (j < 0 || !isnan(s->t[j]) || s->prop[j])
+				continue;
+			for (int u = 0; u < *m; u++)
+				dup |= idx[u] == j;
+			if (dup)
+				continue;
+			if (*m >= max)
+				return 0;
+			idx[(*m)++] = j;
 		}
-	return m;
+	return 1;
 }
 
 /* Up to max unproposed configurations at random. */
@@ -257,10 +264,8 @@ static int transfer_next(struct tn_search *s, long long *idx, int max)
 			idx[m++] = s->seed[s->seedcur];
 	if (m || s->pending)
 		return m;
-	while (!m && (c = best_open(s)) >= 0) {
-		m = neighbours(s, c, idx, 0, max);
-		s->expanded[c] = 1;
-	}
+	while (!m && (c = best_open(s)) >= 0)
+		s->expanded[c] = neighbours(s, c, idx, &m, max);
 	for (; !m && s->seedcur < s->nseed; s->seedcur++)
 		if (isnan(s->t[s->seed[s->seedcur]]) && !s->prop[s->seed[s->seedcur]])
 			idx[m++] = s->seed[s->seedcur];
@@ -292,10 +297,8 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 		long long c;
 		/* the neighbours of the best open configuration, then of the next
 		 * best, until the batch is full: parallel work for the compilers */
-		while (m < max && (c = best_open(s)) >= 0) {
-			m = neighbours(s, c, idx, m, max);
-			s->expanded[c] = 1;
-		}
+		while (m < max && (c = best_open(s)) >= 0)
+			s->expanded[c] = neighbours(s, c, idx, &m, max);
 		/* every neighbourhood explored and nothing outstanding that could
 		 * open another: the rest at random */
 		for (; !m && !s->pending && s->cursor < s->n; s->cursor++)
