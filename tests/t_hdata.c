@@ -169,6 +169,28 @@ static void share_once(void **st)
 	tn_hshare_free(s);
 }
 
+/* Freed while its thread makes a problem (a sweep refused or stopped as it
+ * begins), a share returns without waiting for it: the thread ends that
+ * problem and frees the rest itself. Sanitizer builds check that nothing
+ * is used after its free or leaked (make test-sanitize). */
+static void share_free_early(void **st)
+{
+	const struct tn_problem pbs[] = { prob("xyz", 4, 160, 160, 160), prob("x", 2, 40, 4, 4) };
+	const struct tn_problem *pp[] = { &pbs[0], &pbs[1] };
+	struct tn_hshare *s;
+	char err[256], p[64];
+	(void)st;
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(tn_hshare_new(&s, pp, 2, 1e12, err, sizeof err), 0);
+		usleep(20000);          /* the thread under way (about 0.2 s a make here) */
+		if (k == 2) {           /* the second made on demand, the first by then too */
+			tn_hshare_get(s, 1, p, sizeof p);
+			assert_true(*p);
+		}
+		tn_hshare_free(s);
+	}
+}
+
 /* Within a budget of one problem's bytes, asking for another releases the
  * least recently asked, which is made again when asked for again. */
 static void share_budget(void **st)
@@ -201,6 +223,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(same_bits), cmocka_unit_test(foreign),
 		cmocka_unit_test(share_once), cmocka_unit_test(share_budget),
+		cmocka_unit_test(share_free_early),
 	};
 	return cmocka_run_group_tests_name("hdata", t, NULL, NULL);
 }

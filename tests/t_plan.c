@@ -129,11 +129,12 @@ static void order(void **st)
  * problems of 3344-3600 configurations), every problem's first pass and
  * first refinement together take under 8% of the plan's runs, so at the
  * plan's rate they end before a tenth of its wall clock; a plan of many
- * small problems (the 32 at least of a step) stays under a tenth too. */
+ * problems of 500 (where the 32 at least of a step count) stays within a
+ * tenth too. */
 static void first_steps(void **st)
 {
 	const long long big[4] = { 3600, 3570, 3344, 3600 }, small[16] = {
-		400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400 };
+		500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500 };
 	const long long *sets[2] = { big, small };
 	const int ns[2] = { 4, 16 };
 	const double most[2] = { 0.08, 0.10 };
@@ -212,7 +213,7 @@ static int plan_switches(struct tn_pcache *c, int np, long long n, const struct 
 	int k, last = -1, sw = 0;
 	assert_true(np <= 32);
 	for (int i = 0; i < np; i++) {
-		o[i] = (struct tn_order){ NAN, n, n, 0 };
+		o[i] = (struct tn_order){ NAN, n, n, 1 };
 		o[i].left -= tn_order_pass(n, n);
 		o[i].best_pct = 40 + 3 * i;
 		worker_switch(c, i, cost[i]);
@@ -220,7 +221,8 @@ static int plan_switches(struct tn_pcache *c, int np, long long n, const struct 
 		sw++;
 	}
 	while ((k = tn_order_next(o, np)) >= 0) {
-		long long ch = tn_order_chunk(o[k].target);
+		long long ch = o[k].fresh ? tn_order_first(o[k].target) : tn_order_chunk(o[k].target);
+		o[k].fresh = 0;
 		o[k].left -= ch < o[k].left ? ch : o[k].left;
 		o[k].best_pct += (100 - o[k].best_pct) * 0.1;
 		if (k != last) {
@@ -332,15 +334,16 @@ static int simulate(int np, long long n, double rate, double budget_s, int by_ti
 	int k, last = -1, sw = 0;
 	for (int i = 0; i < np; i++) {
 		long long p = tn_order_pass(n, n);
-		o[i] = (struct tn_order){ 50 + 5 * i, n - p, n, 0 };
+		o[i] = (struct tn_order){ 50 + 5 * i, n - p, n, 1 };
 		t += p / rate;
 		sw += i != last;
 		last = i;
 	}
 	*first = t;
 	while (t < budget_s && (k = tn_order_next(o, np)) >= 0) {
-		long long ch = by_time ? tn_order_chunk_time(n, rate, tn_order_slice(budget_s)) :
-			       tn_order_chunk(n);
+		long long ch = o[k].fresh ? tn_order_first(n) : by_time ?
+			       tn_order_chunk_time(n, rate, tn_order_slice(budget_s)) : tn_order_chunk(n);
+		o[k].fresh = 0;
 		ch = ch < o[k].left ? ch : o[k].left;
 		o[k].left -= ch;
 		o[k].best_pct += (100 - o[k].best_pct) * 0.05;

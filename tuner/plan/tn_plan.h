@@ -76,7 +76,8 @@ double tn_order_slice(double budget_s);
 long long tn_order_chunk_time(long long target, double rate, double slice_s);
 /* Evaluations of a problem's first refinement step: a twentieth of its
  * target, at least 32. With the first pass (2%) that is 7% of each
- * problem, so in a plan that runs every problem to its end, every one has
+ * problem of 640 or more (the minimums of 8 and 32 make it more below), so
+ * in a plan that runs every problem to its end, every one has
  * had its first refinement within about 7% of the plan's runs, before a
  * tenth of its wall clock (the anytime target of issue 33); a guided search
  * of 7% comes within 1-2% of the exhaustive best (fdtune replay, NOTES

@@ -47,11 +47,12 @@ int tn_run_setup(struct tn_run *c, char *err, size_t n)
 		return FDT_OK;
 	}
 	c->nwk = o->ndev > 0 ? o->ndev : 1;
+	for (int w = 0; w < c->nwk; w++)        /* none open: a refusal below closes none */
+		c->wk[w].to = c->wk[w].from = -1;
 	for (int w = 0; w < c->nwk; w++) {
 		struct tn_wk *k = &c->wk[w];
 		k->device = o->ndev > 0 ? o->devices[w] : 0;
 		k->exe = o->exe;
-		k->to = k->from = -1;
 		if (k->device >= ndev) {
 			snprintf(err, n, "GPU %d: only %d GPU(s) present (0..%d)", k->device, ndev,
 				 ndev - 1);

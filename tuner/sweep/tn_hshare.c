@@ -18,7 +18,7 @@
 enum { NONE, MAKING, READY, FAILED };
 
 struct slot {
-	const struct tn_problem *pb;
+	struct tn_problem pb;           /* a copy: an orphaned thread outlives the caller's */
 	struct tn_hdata h;
 	int state, skip;
 	unsigned long long used;        /* the clock at its last ask */
@@ -30,6 +30,7 @@ struct tn_hshare {
 	pthread_cond_t cv;
 	pthread_t th;
 	int n, quit, thread;
+	int busy, orphan;               /* the thread is making a slot; it frees s at its end */
 	struct slot *s;
 	double budget, held;            /* bytes: allowed, and of MAKING and READY slots */
 	unsigned long long clock;
@@ -45,7 +46,7 @@ static void make(struct tn_hshare *s, int j)
 	double t0 = tn_now_s();
 	int rc;
 	pthread_mutex_unlock(&s->mu);
-	rc = tn_hdata_make(&t->h, t->pb, 1, err, sizeof err);
+	rc = tn_hdata_make(&t->h, &t->pb, 1, err, sizeof err);
 	if (!rc && t->h.fd < 0) {       /* made, but no other process can map it */
 		snprintf(err, sizeof err, "no memory file could be made to share them");
 		tn_hdata_free(&t->h);
@@ -53,8 +54,8 @@ static void make(struct tn_hshare *s, int j)
 	}
 	if (rc)
 		fprintf(stderr, "fdtune: the fields and reference of %s R=%d %dx%dx%d: %s; each "
-			"worker computes its own\n", t->pb->fam->name, t->pb->r, t->pb->nx,
-			t->pb->ny, t->pb->nz, err);
+			"worker computes its own\n", t->pb.fam->name, t->pb.r, t->pb.nx,
+			t->pb.ny, t->pb.nz, err);
 	pthread_mutex_lock(&s->mu);
 	s->st.make_s += tn_now_s() - t0;
 	if (rc) {
@@ -67,10 +68,15 @@ static void make(struct tn_hshare *s, int j)
 	pthread_cond_broadcast(&s->cv);
 }
 
-/* The thread: each problem in order that fits the budget, not skipped. */
+static void destroy(struct tn_hshare *s);
+
+/* The thread: each problem in order that fits the budget, not skipped. Told
+ * to quit while it makes one (tn_hshare_free), it ends that one and then
+ * frees everything itself. */
 static void *ahead(void *p)
 {
 	struct tn_hshare *s = p;
+	int orphan;
 	pthread_mutex_lock(&s->mu);
 	for (int j = 0; j < s->n && !s->quit; j++) {
 		struct slot *t = &s->s[j];
@@ -78,9 +84,14 @@ static void *ahead(void *p)
 			continue;
 		t->state = MAKING;
 		s->held += t->bytes;
+		s->busy = 1;
 		make(s, j);
+		s->busy = 0;
 	}
+	orphan = s->orphan;
 	pthread_mutex_unlock(&s->mu);
+	if (orphan)
+		destroy(s);
 	return NULL;
 }
 
@@ -98,7 +109,7 @@ int tn_hshare_new(struct tn_hshare **sp, const struct tn_problem *const *pbs, in
 	s->n = n;
 	s->budget = budget;
 	for (int j = 0; j < n; j++) {
-		s->s[j].pb = pbs[j];
+		s->s[j].pb = *pbs[j];
 		s->s[j].bytes = (double)tn_hdata_size(pbs[j]);
 		s->s[j].h.fd = -1;
 	}
@@ -115,8 +126,14 @@ int tn_hshare_new(struct tn_hshare **sp, const struct tn_problem *const *pbs, in
 
 void tn_hshare_skip(struct tn_hshare *s, int j)
 {
+	struct slot *t = &s->s[j];
 	pthread_mutex_lock(&s->mu);
-	s->s[j].skip = 1;
+	t->skip = 1;
+	if (t->state == READY) {        /* made ahead before the skip: its room back */
+		tn_hdata_free(&t->h);
+		t->state = NONE;
+		s->held -= t->bytes;
+	}
 	pthread_mutex_unlock(&s->mu);
 }
 
@@ -167,15 +184,9 @@ void tn_hshare_stats(struct tn_hshare *s, struct tn_hshare_stats *st)
 	pthread_mutex_unlock(&s->mu);
 }
 
-void tn_hshare_free(struct tn_hshare *s)
+/* Frees s and every slot made; the thread has ended. */
+static void destroy(struct tn_hshare *s)
 {
-	if (!s)
-		return;
-	pthread_mutex_lock(&s->mu);
-	s->quit = 1;
-	pthread_mutex_unlock(&s->mu);
-	if (s->thread)
-		pthread_join(s->th, NULL);
 	for (int j = 0; j < s->n; j++)
 		if (s->s[j].state == READY)
 			tn_hdata_free(&s->s[j].h);
@@ -183,4 +194,25 @@ void tn_hshare_free(struct tn_hshare *s)
 	pthread_cond_destroy(&s->cv);
 	free(s->s);
 	free(s);
+}
+
+void tn_hshare_free(struct tn_hshare *s)
+{
+	int orphan;
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->quit = 1;
+	/* a problem in the making (seconds at 512^3, more beyond) is not waited
+	 * for: the thread ends it, then frees s (a sweep refused or stopped
+	 * early returns at once) */
+	orphan = s->orphan = s->thread && s->busy;
+	pthread_mutex_unlock(&s->mu);
+	if (orphan) {
+		pthread_detach(s->th);
+		return;
+	}
+	if (s->thread)
+		pthread_join(s->th, NULL);
+	destroy(s);
 }

@@ -138,7 +138,7 @@ static int skip_recorded(struct tn_run *c, struct tn_job *j, int prior, char *er
 		if (db_config_find(c->db, f->name, json, &id, err, n))
 			return FDT_FAIL;
 		/* a run counts on every board of its model, and the GPUs of a
-		 * sweep are one model (tn_run_setup): the first GPU's answer is all */
+		 * sweep are one model (tn_run_hello): the first GPU's answer is all */
 		if (id >= 0 &&
 		    (c->gpu ? db_run_recorded(c->db, c->dev_id[0], j->prob_id, id, &yes, &ms, err, n) :
 		     db_build_recorded(c->db, id, j->prob_id, c->arch, c->compiler, &yes, err, n)))

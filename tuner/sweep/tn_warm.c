@@ -67,10 +67,10 @@ void tn_warm(struct tn_run *c, int idle)
 	if (!j->search || j->warm_at == j->proposed)    /* warmed since its last step */
 		return;
 	/* the step pool's idle threads (a quarter of them at least), within the
-	 * step it will have: the rest of its first pass, or a first refinement's
-	 * twentieth (later ones are more) */
+	 * step it will have: the rest of its first pass, a first refinement's
+	 * twentieth, or a later one's tenth (at least) */
 	cap = c->first >= 0 && tn_job_pass(j) - j->proposed > 0 ? tn_job_pass(j) - j->proposed :
-	      tn_order_first(j->target);
+	      j->refines ? tn_order_chunk(j->target) : tn_order_first(j->target);
 	if (c->o->max_configs > 0 && c->o->max_configs - c->issued < cap)
 		cap = c->o->max_configs - c->issued;
 	want = idle > c->o->jobs / 4 ? idle : c->o->jobs / 4;
