@@ -575,17 +575,25 @@ static double bowl(const int *v)
 	return 1 + (v[0] - 7) * (v[0] - 7) + 2.0 * (v[1] - 2) * (v[1] - 2) + 0.5 * (v[2] - 5) * (v[2] - 5);
 }
 
-static void strategies(void **st)
+/* The 12 x 6 x 10 grid the search tests walk: configuration i is
+ * (i / 60, i / 10 % 6, i % 10), every one valid. */
+enum { GRID_N = 12 * 6 * 10 };
+static void grid(int *cfg)
 {
-	enum { N = 12 * 6 * 10 };
-	static int cfg[N * 3];
-	char err[256];
-	(void)st;
-	for (int i = 0; i < N; i++) {
+	for (int i = 0; i < GRID_N; i++) {
 		cfg[3 * i] = i / 60;
 		cfg[3 * i + 1] = i / 10 % 6;
 		cfg[3 * i + 2] = i % 10;
 	}
+}
+
+static void strategies(void **st)
+{
+	enum { N = GRID_N };
+	static int cfg[N * 3];
+	char err[256];
+	(void)st;
+	grid(cfg);
 	for (int s = 0; s < 3; s++) {
 		struct tn_search *x;
 		long long idx[16], used = 0;
@@ -657,15 +665,11 @@ static void strategies(void **st)
  * search used to mark a neighbourhood explored after its first neighbour). */
 static void whole_neighbourhoods(void **st)
 {
-	enum { N = 12 * 6 * 10 };
+	enum { N = GRID_N };
 	static int cfg[N * 3];
 	char err[256];
 	(void)st;
-	for (int i = 0; i < N; i++) {
-		cfg[3 * i] = i / 60;
-		cfg[3 * i + 1] = i / 10 % 6;
-		cfg[3 * i + 2] = i % 10;
-	}
+	grid(cfg);
 	for (unsigned long long seed = 1; seed <= 8; seed++) {
 		struct tn_search *x;
 		long long c0, idx[1];
