@@ -685,8 +685,11 @@ static void whole_neighbourhoods(void **st)
 		for (int k = 0; k < 3; k++)
 			want += (a[k] > 0) + (a[k] < (k == 0 ? 11 : k == 1 ? 5 : 9));
 		for (int i = 0; i < want; i++) {
-			const int *b = cfg + 3 * (tn_search_next(x, idx, 1) == 1 ? idx[0] : c0);
-			int d = abs(b[0] - a[0]) + abs(b[1] - a[1]) + abs(b[2] - a[2]);
+			const int *b;
+			int d;
+			assert_int_equal(tn_search_next(x, idx, 1), 1);
+			b = cfg + 3 * idx[0];
+			d = abs(b[0] - a[0]) + abs(b[1] - a[1]) + abs(b[2] - a[2]);
 			got += d == 1;
 			tn_search_report(x, idx[0], 1.0 + d);  /* worse than c0 */
 		}

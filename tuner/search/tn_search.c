@@ -252,9 +252,12 @@ static int at_random(struct tn_search *s, long long *idx, int m, int max)
 }
 
 /* Transfer: the seeds up to s->start, then, whenever every outcome is in,
- * the neighbours of the best configuration not yet expanded (steepest
- * descent: a live sweep and a replay propose the same); when no neighbour
- * is left, the other seeds, then at random. */
+ * the neighbours of the best configuration not yet expanded (a descent:
+ * asked for a whole neighbourhood at once it is steepest descent, and a
+ * live sweep and a replay propose the same; asked for fewer, the rest of
+ * the neighbourhood comes at the next call, unless a better configuration
+ * was found meanwhile); when no neighbour is left, the other seeds, then
+ * at random. */
 static int transfer_next(struct tn_search *s, long long *idx, int max)
 {
 	int m = 0;

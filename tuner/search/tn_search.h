@@ -9,11 +9,14 @@
  *   guided      a random 3% to start, then local search: the neighbours of
  *               the best configuration not yet expanded (those that differ in
  *               one parameter, to the next value of its domain), then of the
- *               next best, as many as a batch holds; stops at the budget
+ *               next best, as many as a batch holds (a neighbourhood cut
+ *               short by the batch goes on at the next call); stops at the
+ *               budget
  *   transfer    the seeds given by tn_search_seed (the bests of related
  *               problems, tn_transfer.h) first, up to half the budget; then
- *               steepest descent: once every outcome is in, the neighbours of
- *               the best configuration not yet expanded; when none is left,
+ *               a descent: once every outcome is in, the neighbours of the
+ *               best configuration not yet expanded (in pieces where fewer
+ *               are asked for); when none is left,
  *               the other seeds, then the rest at random; stops at the budget
  */
 #ifndef TN_SEARCH_H
