@@ -124,16 +124,20 @@ int tn_hshare_new(struct tn_hshare **sp, const struct tn_problem *const *pbs, in
 	return FDT_OK;
 }
 
+/* Under the lock: frees READY slot j, its bytes back in the budget. */
+static void drop(struct tn_hshare *s, int j)
+{
+	tn_hdata_free(&s->s[j].h);
+	s->s[j].state = NONE;
+	s->held -= s->s[j].bytes;
+}
+
 void tn_hshare_skip(struct tn_hshare *s, int j)
 {
-	struct slot *t = &s->s[j];
 	pthread_mutex_lock(&s->mu);
-	t->skip = 1;
-	if (t->state == READY) {        /* made ahead before the skip: its room back */
-		tn_hdata_free(&t->h);
-		t->state = NONE;
-		s->held -= t->bytes;
-	}
+	s->s[j].skip = 1;
+	if (s->s[j].state == READY)     /* made ahead before the skip: its room back */
+		drop(s, j);
 	pthread_mutex_unlock(&s->mu);
 }
 
@@ -148,9 +152,7 @@ static void room(struct tn_hshare *s, int j)
 				v = i;
 		if (v < 0)
 			return;
-		tn_hdata_free(&s->s[v].h);
-		s->s[v].state = NONE;
-		s->held -= s->s[v].bytes;
+		drop(s, v);
 		s->st.released++;
 	}
 }

@@ -246,8 +246,9 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			/* on a GPU, as many as the compiles under way need
 			 * (tn_order_ahead): each is proposed before the outcomes
 			 * of those ahead of it are known */
-			int cap = c->gpu ? tn_order_ahead(c->nwk, o->jobs, tn_pool_busy(pool, TN_SLOW_S))
-					 : want_max;
+			int pend = 0, cap = c->gpu ? tn_order_ahead(c->nwk, o->jobs,
+							     tn_pool_busy(pool, TN_SLOW_S, &pend)) :
+					    want_max;
 			int m = fill(c, pool, cap, &left, &inflight);
 			if (m < 0) {
 				snprintf(err, n, "out of memory");
@@ -257,7 +258,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 				over = 1;
 			/* soon again while builds are pending: those that turn
 			 * out to be compiles raise the cap */
-			if (cap < want_max && tn_pool_unbuilt(pool) > 0)
+			if (cap < want_max && (pend > 0 || m > 0))
 				wait_ms = 2 * (int)(TN_SLOW_S * 1000);
 		}
 		tn_warm_drain(c);       /* (it frees the step before's pool once ended) */
@@ -284,14 +285,16 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			 * they compile (a cold cache), and the pool fills as it
 			 * did before the cap, so that every thread compiles
 			 * meanwhile; from a warm cache they end within a few ms */
-			for (int g = 0; c->gpu && !stopping && !over && g < 6 &&
-			     tn_pool_unbuilt(pool) > 0 && !tn_pool_busy(pool, TN_SLOW_S); g++)
-				(void)poll(NULL, 0, 5);
-			if (c->gpu && !stopping && !over &&
-			    2 * tn_pool_busy(pool, TN_SLOW_S) >= inflight && inflight > 0 &&
-			    fill(c, pool, want_max, &left, &inflight) < 0) {
-				snprintf(err, n, "out of memory");
-				goto out;
+			if (c->gpu && !stopping && !over) {
+				int slow, pend;
+				for (int g = 0; slow = tn_pool_busy(pool, TN_SLOW_S, &pend),
+				     g < 6 && pend > 0 && !slow; g++)
+					(void)poll(NULL, 0, 5);
+				if (2 * slow >= inflight && inflight > 0 &&
+				    fill(c, pool, want_max, &left, &inflight) < 0) {
+					snprintf(err, n, "out of memory");
+					goto out;
+				}
 			}
 			if (tn_run_opened(c, err, n))
 				goto out;

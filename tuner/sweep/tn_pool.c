@@ -252,27 +252,21 @@ int tn_pool_queued(struct tn_pool *p)
 	return q;
 }
 
-int tn_pool_busy(struct tn_pool *p, double min_s)
+int tn_pool_busy(struct tn_pool *p, double min_s, int *unbuilt)
 {
-	int b = 0;
+	int b = 0, u = 0;
 	double now;
 	pthread_mutex_lock(&p->mu);
 	now = tn_now_s();
-	for (const struct tn_item *q = p->head; q; q = q->next)
+	for (const struct tn_item *q = p->head; q; q = q->next) {
 		b += q->built == BUILDING && !q->lead && q->t_start > 0 &&
 		     now - q->t_start >= min_s;
-	pthread_mutex_unlock(&p->mu);
-	return b;
-}
-
-int tn_pool_unbuilt(struct tn_pool *p)
-{
-	int u = 0;
-	pthread_mutex_lock(&p->mu);
-	for (const struct tn_item *q = p->head; q; q = q->next)
 		u += q->built != BUILT;
+	}
 	pthread_mutex_unlock(&p->mu);
-	return u;
+	if (unbuilt)
+		*unbuilt = u;
+	return b;
 }
 
 void tn_pool_quit(struct tn_pool *p)

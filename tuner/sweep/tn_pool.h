@@ -45,10 +45,10 @@ struct tn_item *tn_pool_take(struct tn_pool *p);
 int tn_pool_queued(struct tn_pool *p);
 /* Threads generating or compiling an item begun at least min_s seconds ago
  * (a twin waiting for another's build not counted): with min_s 0.02 the
- * compiles, not the generations that end in a cache hit (a few ms). */
-int tn_pool_busy(struct tn_pool *p, double min_s);
-/* Items queued or being built (not built yet). */
-int tn_pool_unbuilt(struct tn_pool *p);
+ * compiles, not the generations that end in a cache hit (a few ms). Where
+ * unbuilt is not NULL, the items queued or being built go there, counted
+ * in the same walk. */
+int tn_pool_busy(struct tn_pool *p, double min_s, int *unbuilt);
 /* Asks the threads to end after the builds in progress and returns at once:
  * no queued item is claimed after it (NULL is allowed). */
 void tn_pool_quit(struct tn_pool *p);
