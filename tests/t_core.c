@@ -244,6 +244,46 @@ static void space_enumerates(void **st)
 	assert_int_not_equal(tn_space_set(&s, "nw=-3", err, sizeof err), 0);
 }
 
+/* iso3dfd's default space leaves out ku 1 with lds 1 and 2 (tn_space_out),
+ * keeps ku 1 with lds 0 and every ku 0; -p ku=... brings them back, while
+ * -p of another parameter (lds) does not; xyz has no rule. */
+static void default_space_rule(void **st)
+{
+	const struct tn_family *f = tn_family("iso3dfd");
+	const int ku = tn_param_index(f, "ku"), lds = tn_param_index(f, "lds");
+	struct tn_space s;
+	char err[256], why[256];
+	long long out[2][3] = { { 0 } }, all[2][3] = { { 0 } };
+	int v[TN_MAXP];
+	(void)st;
+	tn_space_default(f, &s);
+	assert_int_equal(tn_space_set(&s, "vec=2", err, sizeof err), 0);
+	for (long long i = 0; i < tn_space_size(&s); i++) {
+		tn_space_at(&s, i, v);
+		all[v[ku]][v[lds]]++;
+		*why = 0;
+		if (tn_space_out(&s, v, why, sizeof why)) {
+			out[v[ku]][v[lds]]++;
+			assert_non_null(strstr(why, "-p ku=0,1"));
+		}
+	}
+	for (int l = 0; l < 3; l++) {
+		assert_true(all[1][l] > 0);
+		assert_int_equal(out[0][l], 0);
+		assert_int_equal(out[1][l], l ? all[1][l] : 0);
+	}
+	assert_int_equal(tn_space_set(&s, "lds=2", err, sizeof err), 0);
+	assert_int_equal(tn_config_named(f, "vec=2 lds=2 ku=1 nw=32", v, err, sizeof err), 0);
+	assert_int_not_equal(tn_space_out(&s, v, why, sizeof why), 0);
+	assert_int_equal(tn_space_set(&s, "ku=1", err, sizeof err), 0);
+	assert_int_equal(tn_space_out(&s, v, why, sizeof why), 0);
+	tn_space_default(tn_family("xyz"), &s);
+	for (long long i = 0; i < tn_space_size(&s); i++) {
+		tn_space_at(&s, i, v);
+		assert_int_equal(tn_space_out(&s, v, why, sizeof why), 0);
+	}
+}
+
 /* v: the xyz configuration text names (tn_config_named), all 13 parameters. */
 static void named(int *v, const char *text)
 {
@@ -714,7 +754,7 @@ int main(void)
 		cmocka_unit_test(coef_exact), cmocka_unit_test(coef_consistent),
 		cmocka_unit_test(ref_quadratic), cmocka_unit_test(ref_impulse),
 		cmocka_unit_test(layout_aligned), cmocka_unit_test(check_output),
-		cmocka_unit_test(space_enumerates), cmocka_unit_test(config_named), cmocka_unit_test(launch_params), cmocka_unit_test(constraints), cmocka_unit_test(families_declared),
+		cmocka_unit_test(space_enumerates), cmocka_unit_test(default_space_rule), cmocka_unit_test(config_named), cmocka_unit_test(launch_params), cmocka_unit_test(constraints), cmocka_unit_test(families_declared),
 		cmocka_unit_test(geometry_source),
 		cmocka_unit_test(gen_expands), cmocka_unit_test(gen_rejects),
 		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies), cmocka_unit_test(whole_neighbourhoods),

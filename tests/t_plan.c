@@ -401,6 +401,31 @@ static void lists(void **st)
 	tn_plan_free(&pl);
 }
 
+/* iso3dfd's default space leaves ku 1 with lds 1 out of a sweep, says so and
+ * counts it nowhere (not in n_space, not built); -p ku=0,1 sweeps it. */
+static void default_space(void **st)
+{
+	char args[1024], db[256];
+	const char *sp = "-p vec=1 -p bx=32 -p by=2 -p ypt=1 -p lds=0,1 -p nw=32 -p nt=0 -p pf=0 "
+			 "-p zu=1 -p mb=0 -p wr=0";
+	(void)st;
+	snprintf(db, sizeof db, "%s/dflt.db", dir);
+	snprintf(args, sizeof args, "sweep -f iso3dfd -r 2 -n 40x30x20 --compile-only -j 2 %s "
+		 "--db %s", sp, db);
+	expect(args, 0, "3 configurations to run, 0 already recorded (--force runs them "
+	       "again), 0 pruned, 1 left out of the default space (ku=1 with lds=1");
+	assert_int_equal(t_count(db, "select n_space from sweeps"), 3);
+	assert_int_equal(t_count(db, "select count(*) from builds b join configs c on "
+				 "c.id = b.config_id where json_extract(c.params, '$.ku') = 1 "
+				 "and json_extract(c.params, '$.lds') = 1"), 0);
+	snprintf(args, sizeof args, "sweep -f iso3dfd -r 2 -n 40x30x20 --compile-only -j 2 %s "
+		 "-p ku=0,1 --db %s", sp, db);
+	expect(args, 0, "1 configurations to run, 3 already recorded");
+	assert_int_equal(t_count(db, "select count(*) from builds b join configs c on "
+				 "c.id = b.config_id where json_extract(c.params, '$.ku') = 1 "
+				 "and json_extract(c.params, '$.lds') = 1"), 1);
+}
+
 /* The acceptance command: one sweep per problem of the plan, each done with
  * every configuration of its space built once. */
 static void one_sweep_per_problem(void **st)
@@ -634,7 +659,8 @@ int main(void)
 		cmocka_unit_test(order), cmocka_unit_test(first_steps), cmocka_unit_test(problem_cache),
 		cmocka_unit_test(time_steps),
 		cmocka_unit_test(lists),
-		cmocka_unit_test(one_sweep_per_problem), cmocka_unit_test(plan_files),
+		cmocka_unit_test(one_sweep_per_problem), cmocka_unit_test(default_space),
+		cmocka_unit_test(plan_files),
 		cmocka_unit_test(shards), cmocka_unit_test(kill_resume),
 		cmocka_unit_test(wall_clock), cmocka_unit_test(sigterm_plan),
 	};

@@ -132,6 +132,13 @@ struct tn_family {
 	 * one in configuration v too: a template may need it as a constant in
 	 * some configurations */
 	int (*launch_if)(const int *v, int i);
+	/* NULL, or nonzero with why set when the default space leaves
+	 * configuration v out: a combination that costs much to build and that
+	 * measurements showed never pays (the descriptor cites them). Bit k of
+	 * set says parameter k was given with -p; a parameter the rule reads
+	 * that was given brings the combination back (tn_space_out). */
+	int (*dflt_out)(const int *v, unsigned set, char *why, size_t n);
+	const char *dflt_out_help;      /* the rule in a line, for gen --list */
 };
 
 /* tn_families.c */
@@ -199,11 +206,16 @@ void tn_describe_bad(const struct tn_layout *l, long long bad, long long a, char
 struct tn_space {
 	const struct tn_family *fam;
 	int n[TN_MAXP], v[TN_MAXP][TN_MAXV];
+	unsigned set;           /* bit k: parameter k's domain given (tn_space_set) */
 };
 void tn_space_default(const struct tn_family *f, struct tn_space *s);
-/* "name=v1,v2,..." replaces that parameter's domain; a value given twice is
- * kept once (vec=4,4 is one value). */
+/* "name=v1,v2,..." replaces that parameter's domain and marks it given; a
+ * value given twice is kept once (vec=4,4 is one value). */
 int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n);
+/* Nonzero with why set when s leaves configuration v out although it is in
+ * the product of the domains: the family's dflt_out rule, which the domains
+ * given with -p lift (tn_family). */
+int tn_space_out(const struct tn_space *s, const int *v, char *why, size_t n);
 long long tn_space_size(const struct tn_space *s);
 void tn_space_at(const struct tn_space *s, long long i, int *v);
 /* Configuration v as JSON ({"vec":4,...}) and as text (vec=4 ...), a late

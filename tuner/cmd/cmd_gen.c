@@ -40,6 +40,8 @@ static void list(const struct tn_family *only)
 				printf("%s%d", j ? "," : " ", f->p[k].v[j]);
 			printf("\n");
 		}
+		if (f->dflt_out_help)
+			printf("  default space: %s\n", f->dflt_out_help);
 	}
 }
 
@@ -47,7 +49,7 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 		     const char *dir, char *err, size_t n)
 {
 	const struct tn_family *f = c->pb.fam;
-	long long total = tn_space_size(&c->sp), wrote = 0, pruned = 0, replaced = 0;
+	long long total = tn_space_size(&c->sp), wrote = 0, pruned = 0, replaced = 0, left = 0;
 	if (tn_mkdirs(dir, err, n))
 		return FDT_FAIL;
 	for (long long i = 0; i < total; i++) {
@@ -59,6 +61,10 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 		tn_space_at(&c->sp, i, v);
 		if (f->check(&c->pb, v, lim, why, sizeof why)) {
 			pruned++;
+			continue;
+		}
+		if (tn_space_out(&c->sp, v, why, sizeof why)) {
+			left++;
 			continue;
 		}
 		o = (size_t)snprintf(path, sizeof path, "%s/%s_r%d", dir, f->name, c->pb.r);
@@ -78,6 +84,9 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 	}
 	fprintf(stderr, "fdtune gen: wrote %lld files to %s (%lld configurations pruned "
 		"by the constraints", wrote, dir, pruned);
+	if (left)
+		fprintf(stderr, "; %lld left out of the default space: %s", left,
+			f->dflt_out_help ? f->dflt_out_help : "the family's rule");
 	if (replaced)
 		fprintf(stderr, "; %lld of them replaced files already there", replaced);
 	fputs(")\n", stderr);

@@ -253,7 +253,8 @@ int tn_cli_space_check(const struct tn_cli_problem *c, const char *arch, char *e
 	tn_limits_of_arch(arch, &lim);
 	for (long long i = 0; i < total; i++) {
 		tn_space_at(&c->sp, i, v);
-		if (!f->check(pb, v, &lim, i ? tmp : why, i ? sizeof tmp : sizeof why))
+		if (!tn_space_out(&c->sp, v, i ? tmp : why, i ? sizeof tmp : sizeof why) &&
+		    !f->check(pb, v, &lim, i ? tmp : why, i ? sizeof tmp : sizeof why))
 			return FDT_OK;
 	}
 	o = snprintf(err, n, "no configuration of this space can run: all %lld fail the "

@@ -70,6 +70,24 @@ static int launch_if(const int *v, int i)
 	return i != P_nw || (v[P_zu] == 1 && v[P_ku] == 0);
 }
 
+/* The default space leaves out ku 1 with lds 1 or 2. A ku 1 build takes
+ * 2.0-2.7 s of NVRTC against 0.25-0.34 s for ku 0 (the H200's history: the
+ * march unrolled 2R + 1 times), 82% of the compile time of the plan of
+ * results/h100x2/scaling.sh, and with lds 1 or 2 it never paid: in every
+ * size recorded on the H100 and the H200 (128x128x64 to 640x480x400) the
+ * best kernel is lds 2 with ku 0 or, at 128x128x64 on the H100 alone, lds 0
+ * with ku 1 (0.0261 ms against 0.0293 for ku 0); with lds 2, ku 1's best is
+ * 1.2-1.7x slower than ku 0's but at 128x128x64 (0.99x), and lds 1's bests
+ * trail lds 2's by 1.4-1.8x (results/NOTES.md v59). -p ku=... brings them
+ * back. */
+static int dflt_out(const int *v, unsigned set, char *why, size_t n)
+{
+	if (set & 1u << P_ku || !v[P_ku] || !v[P_lds])
+		return 0;
+	return snprintf(why, n, "ku=1 with lds=%d: builds 6-9x slower and never won; "
+			"-p ku=0,1 sweeps it", v[P_lds]), 1;
+}
+
 static int check(const struct tn_problem *pb, const int *v,
 		 const struct tn_limits *lim, char *why, size_t n)
 {
@@ -117,7 +135,8 @@ static double bytes(const struct tn_problem *pb, const int *v)
 
 /* Default space: 3 vec x 3 bx x 3 by x 2 ypt x 3 lds x 2 nw x 2 ku x 2 nt x
  * 2 pf x 2 mb x 2 wr = 10368 configurations, 5648 valid at R = 8 in fp32
- * (queues over 128 registers refused, and wr 1 without lds 2). wr's first value, 0, is what records made
+ * (queues over 128 registers refused, and wr 1 without lds 2), of which
+ * dflt_out leaves out ku 1 with lds 1 or 2. wr's first value, 0, is what records made
  * before it existed ran. pad (LDS row padding) is left at 0: the sweep of
  * results/h100/NOTES.md found no bank-conflict gain; -p pad=0,1. zu stays
  * 1 (-p zu=1,2,3,4: +5% at R = 8 with lds 2, results/NOTES.md v10). */
@@ -145,6 +164,9 @@ const struct tn_family tn_fam_iso3dfd = {
 	},
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
 	.launch_if = launch_if,
+	.dflt_out = dflt_out,
+	.dflt_out_help = "ku=1 only with lds=0 (ku=1 with lds=1,2 builds 6-9x slower and never "
+			 "won; -p ku=0,1 sweeps it)",
 	.bytes = bytes,
 	.coef = tn_fam_coef, .ref = NULL, .terms = tn_wave_terms, .axes = TN_X | TN_Y | TN_Z,
 	.steps = 4, .step_ref = tn_ref_wave,

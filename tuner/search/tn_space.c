@@ -91,7 +91,13 @@ int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n)
 	}
 	s->n[idx] = cnt;
 	memcpy(s->v[idx], v, sizeof v);
+	s->set |= 1u << idx;
 	return FDT_OK;
+}
+
+int tn_space_out(const struct tn_space *s, const int *v, char *why, size_t n)
+{
+	return s->fam->dflt_out && s->fam->dflt_out(v, s->set, why, n);
 }
 
 long long tn_space_size(const struct tn_space *s)

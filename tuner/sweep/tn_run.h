@@ -38,6 +38,8 @@ struct tn_job {
 	long long total, nv, pruned, skipped, runnable;  /* runnable: in the whole space */
 	long long widened;      /* transfer seeds outside the domains, added to cfgs */
 	char first_why[256];    /* why the first pruned configuration was */
+	long long left;         /* left out by the default space (tn_space_out), not in total */
+	char left_why[256];     /* why the first of them was */
 	long long prob_id, sweep_id;
 	int refines;            /* the plan's refinement steps it has had */
 	long long warm_at;      /* its proposed count when last warmed (tn_warm.c); -1 never */

@@ -66,6 +66,7 @@ static int prepare(struct tn_job *j, const struct tn_limits *lim, long long off,
 	const struct tn_family *f = j->pb->fam;
 	char why[256];
 	int v[TN_MAXP];
+	long long out = 0;      /* left out by the default space, in every shard */
 	/* a wrong FDTUNE_TEMPLATES would record gen_error for every configuration */
 	if (gen_template_check(f->tmpl, err, n))
 		return FDT_FAIL;
@@ -85,16 +86,25 @@ static int prepare(struct tn_job *j, const struct tn_limits *lim, long long off,
 				snprintf(j->first_why, sizeof j->first_why, "%s", why);
 			continue;
 		}
+		/* runnable, but not in the default space */
+		if (tn_space_out(j->sp, v, why, sizeof why)) {
+			j->left += mine;
+			out++;
+			if (!*j->left_why)
+				snprintf(j->left_why, sizeof j->left_why, "%s", why);
+			continue;
+		}
 		j->runnable++;
 		if (mine)
 			memcpy(j->cfgs + j->nv++ * TN_MAXP, v, sizeof v);
 	}
+	j->total -= out;        /* the space swept: what the rule left out is not in it */
 	if (!j->runnable && o->recheck)         /* its configurations are its records */
 		return FDT_OK;
 	if (!j->runnable) {
 		snprintf(err, n, "%s: none of its %lld configurations can run here (e.g. %s); "
 			 "leave it out, or change its space with -p", j->name, j->total,
-			 j->first_why);
+			 j->left ? j->left_why : j->first_why);
 		return FDT_USAGE;
 	}
 	return FDT_OK;
@@ -186,9 +196,12 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 		return FDT_FAIL;
 	j->target = !c->gpu || st == TN_EXHAUSTIVE ? j->nv : (j->nv * evals + 99) / 100;
 	fprintf(stderr, "fdtune: sweep %lld: %s: %lld configurations to run, %lld already "
-		"recorded (--force runs them again), %lld pruned%s%s%s\n", j->sweep_id, j->name,
+		"recorded (--force runs them again), %lld pruned%s%s%s", j->sweep_id, j->name,
 		j->nv - j->nprior, j->skipped + j->nprior, j->pruned, j->pruned ? " (e.g. " : "",
 		j->first_why, j->pruned ? ")" : "");
+	if (j->left)
+		fprintf(stderr, ", %lld left out of the default space (%s)", j->left, j->left_why);
+	fputc('\n', stderr);
 	if (!j->nv)
 		return FDT_OK;
 	if (tn_search_new(kind, j->cfgs, TN_MAXP, j->nv, kind == TN_EXHAUSTIVE ? 0 : j->target,
@@ -446,7 +459,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		j->name = pl->p[i].name;
 		if ((status = prepare(j, lim, off, o, err, n)))
 			goto out;
-		off += j->total;
+		off += tn_space_size(j->sp);    /* the numbering of prepare's shards */
 	}
 	status = 1;
 	if (db_open(o->db_path, &c.db, err, n) || db_reap_sweeps(c.db, stderr, NULL, err, n))
