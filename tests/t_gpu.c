@@ -617,9 +617,9 @@ static void plan_cache_term(void **st)
 	assert_int_equal(system(cmd), 0);
 	long long all = t_count(db, "select count(*) from runs");
 	assert_true(all >= 6);
-	/* from an empty compile cache, the next step's first configurations
-	 * are compiled while a step drains (tn_warm.c), and nothing of that is
-	 * recorded: the same runs as with FDTUNE_WARM=0 */
+	/* from an empty compile cache, later steps' configurations are
+	 * compiled on the threads a step leaves idle (tn_warm.c), and nothing
+	 * of that is recorded: the same runs as with FDTUNE_WARM=0 */
 	for (int off = 0; off < 2; off++) {
 		char wdb[256];
 		snprintf(wdb, sizeof wdb, "%s/cwarm%d.db", dir, off);
@@ -627,8 +627,8 @@ static void plan_cache_term(void **st)
 			 "sweep --plan %s %s -q --db %s >%s/cwarm%d.log 2>&1", dir, off, dir, off,
 			 off ? "FDTUNE_WARM=0 " : "", exe, path, space, wdb, dir, off);
 		assert_int_equal(system(cmd), 0);
-		snprintf(cmd, sizeof cmd, "grep -Eq '[1-9][0-9]* configurations compiled into the "
-			 "compile cache for the step guessed next' %s/cwarm%d.log", dir, off);
+		snprintf(cmd, sizeof cmd, "grep -Eq '[1-9][0-9]* configurations compiled ahead into "
+			 "the compile cache for later steps' %s/cwarm%d.log", dir, off);
 		assert_int_equal(system(cmd) == 0, !off);
 		assert_int_equal(t_count(wdb, "select count(*) from runs"), all);
 	}

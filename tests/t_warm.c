@@ -26,7 +26,8 @@
 static char dir[] = "/tmp/fdt_warmXXXXXX";
 
 /* Job j of c over the n configurations cfgs (TN_MAXP ints each), all to
- * run (exhaustive order), nothing recorded before. */
+ * run (exhaustive order, the target its whole space), nothing recorded
+ * before. */
 static void job(struct tn_run *c, int j, const struct tn_problem *pb, int *cfgs, long long n)
 {
 	struct tn_job *x = &c->jobs[j];
@@ -35,7 +36,6 @@ static void job(struct tn_run *c, int j, const struct tn_problem *pb, int *cfgs,
 	x->cfgs = cfgs;
 	x->nv = x->target = n;
 	x->best_pct = NAN;
-	x->warm_at = -1;
 	assert_int_equal(tn_search_new(TN_EXHAUSTIVE, cfgs, TN_MAXP, n, 0, 1, &x->search, err,
 				       sizeof err), 0);
 }
@@ -70,14 +70,15 @@ static void next_guess(void **st)
 		tn_search_free(jobs[j].search);
 }
 
-/* Waits (2 minutes at most) for the warm pool to have built all. */
+/* Waits (2 minutes at most) for the warm pool's round to have been built
+ * and freed by a drain. */
 static void settle(struct tn_run *c)
 {
-	for (int i = 0; i < 2400 && tn_pool_queued(c->warm) > 0; i++) {
+	for (int i = 0; i < 2400 && c->warm; i++) {
 		tn_warm_drain(c);
 		usleep(50000);
 	}
-	assert_int_equal(tn_pool_queued(c->warm), 0);
+	assert_null(c->warm);
 }
 
 /* 1 when configurations a and b of f differ in launch parameters alone. */
@@ -89,83 +90,121 @@ static int one_source(const struct tn_family *f, const int *a, const int *b)
 	return 1;
 }
 
-/* The guessed job's next configurations, compiled into the cache: later
- * compiles of their sources are hits. Not the current job's, not twice
- * before the job has run, never with FDTUNE_WARM=0 (warm_off). */
+/* 1 when configuration v of pb is in the compile cache. */
+static int in_cache(const struct tn_run *c, const struct tn_problem *pb, const int *v)
+{
+	struct rt_prog p = { 0 };
+	char err[1024], id[700], *src;
+	int cached = -1;
+	tn_cache_compiler(c->arch, id, sizeof id);
+	assert_int_equal(tn_source(pb, v, &src, err, sizeof err), 0);
+	assert_int_equal(tn_cache_compile(tn_cache_dir(), src, pb->fam->tmpl, c->arch, id, &p,
+					  &cached, err, sizeof err), 0);
+	rt_prog_free(&p);
+	free(src);
+	return cached;
+}
+
+/* Rounds of the warm pool, one configuration a thread: the guessed job's
+ * next configurations, then the rest of it (its target its whole space),
+ * compiled into the cache; never the current job's, never one twice; a job
+ * swept in part only where guessed, within its next step's share. Nothing
+ * with FDTUNE_WARM=0 (warm_off), after a stop or at --max-configs; once
+ * nothing is left, no round for half a second. */
 static void warm_cache(void **st)
 {
-	static int cfgs[2][8 * TN_MAXP];
+	static int cfgs[3][8 * TN_MAXP];
 	const struct tn_family *f;
-	struct tn_problem pb;
+	struct tn_problem pb[3];
 	struct tn_space sp;
 	struct tn_limits lim;
 	struct tn_sweep_opts o = { 0 };
-	struct tn_job jobs[2] = { 0 };
+	struct tn_job jobs[3] = { 0 };
 	struct tn_run c = { 0 };
-	char err[1024], id[700];
+	char err[1024];
 	int nc = 0;
 	(void)st;
 	assert_int_equal(tn_family_find("xyz", &f, err, sizeof err), 0);
-	pb = (struct tn_problem){ f, 1, 40, 24, 16, "fp32", { 1, 1, 1 } };
+	for (int r = 0; r < 3; r++)     /* three radii: no job's source is another's */
+		pb[r] = (struct tn_problem){ f, r + 1, 40, 24, 16, "fp32", { 1, 1, 1 } };
 	c.arch = rt_default_arch();
 	tn_limits_of_arch(c.arch, &lim);
 	tn_space_default(f, &sp);
-	/* four configurations of distinct sources that fit */
-	for (long long i = 0; i < tn_space_size(&sp) && nc < 4; i += 97) {
-		int *v = cfgs[1] + nc * TN_MAXP, fresh = 1;
+	/* eight configurations of distinct sources that fit */
+	for (long long i = 0; i < tn_space_size(&sp) && nc < 8; i += 97) {
+		int *v = cfgs[0] + nc * TN_MAXP, fresh = 1;
 		char why[256];
 		tn_space_at(&sp, i, v);
 		for (int k = 0; k < nc; k++)
-			fresh = fresh && !one_source(f, v, cfgs[1] + k * TN_MAXP);
-		if (fresh && f->check(&pb, v, &lim, why, sizeof why))
+			fresh = fresh && !one_source(f, v, cfgs[0] + k * TN_MAXP);
+		if (fresh && !f->check(&pb[2], v, &lim, why, sizeof why))
 			nc++;
 	}
-	assert_int_equal(nc, 4);
-	memcpy(cfgs[0], cfgs[1], sizeof cfgs[0]);
+	assert_int_equal(nc, 8);
+	memcpy(cfgs[1], cfgs[0], sizeof cfgs[0]);
+	memcpy(cfgs[2], cfgs[0], sizeof cfgs[0]);
 	o.jobs = 2;
 	c.o = &o;
 	c.jobs = jobs;
-	c.njobs = 2;
-	job(&c, 0, &pb, cfgs[0], 4);
-	job(&c, 1, &pb, cfgs[1], 4);
+	c.njobs = 3;
+	job(&c, 0, &pb[0], cfgs[0], 4);
+	job(&c, 1, &pb[1], cfgs[1], 4);
+	job(&c, 2, &pb[2], cfgs[2], 8);
+	jobs[2].target = 3;             /* swept in part: 3 of its 8 */
 	c.cur = &jobs[0];
 	c.first = 1;                    /* job 1's first pass comes next */
 	tn_cache_compiler(c.arch, c.cid, sizeof c.cid);
 	assert_non_null(tn_cache_dir());
 	tn_warm(&c, 2);
 	assert_non_null(c.warm);        /* the step pool's 2 idle threads' worth */
-	settle(&c);
-	assert_int_equal(c.warmed, 2);  /* both compiled, neither found in the cache */
+	assert_ptr_equal(c.warm_job, &jobs[1]);
 	{
 		struct tn_pool *w = c.warm;
 		tn_warm(&c, 2);            /* a warm pool lives: not again */
 		assert_ptr_equal(c.warm, w);
 	}
-	tn_warm_free(&c);
-	assert_null(c.warm);
-	tn_warm(&c, 2);                 /* job 1 has not run since */
-	assert_null(c.warm);
-	assert_int_equal(c.warmed, 2);
-	/* what was warmed is in the cache: the step's own compiles are hits */
-	tn_cache_compiler(c.arch, id, sizeof id);
-	for (int i = 0; i < 4; i++) {
-		struct rt_prog p = { 0 };
-		char *src;
-		int cached = -1;
-		assert_int_equal(tn_source(&pb, cfgs[1] + i * TN_MAXP, &src, err, sizeof err), 0);
-		assert_int_equal(tn_cache_compile(tn_cache_dir(), src, f->tmpl, c.arch, id, &p,
-						  &cached, err, sizeof err), 0);
-		assert_int_equal(cached, i < 2);        /* the first two were warmed */
-		rt_prog_free(&p);
-		free(src);
-	}
-	/* the guess is the job in progress: nothing; turned off, or after a
-	 * stop or at --max-configs: nothing */
-	jobs[1].proposed = 1;
-	c.cur = &jobs[1];
+	settle(&c);                     /* the round built: the pool freed */
+	assert_int_equal(c.warmed, 2);  /* both compiled, neither found in the cache */
+	tn_warm(&c, 2);                 /* the rest of job 1: swept whole */
+	assert_ptr_equal(c.warm_job, &jobs[1]);
+	settle(&c);
+	assert_int_equal(c.warmed, 4);
+	for (int i = 0; i < 4; i++)
+		assert_true(in_cache(&c, &pb[1], cfgs[1] + i * TN_MAXP));
+	/* job 1 all warmed; job 2 is swept in part and not guessed: nothing,
+	 * and for half a second not even a look */
 	tn_warm(&c, 2);
 	assert_null(c.warm);
-	c.cur = &jobs[0];
+	assert_true(c.warm_next > tn_now_s());
+	c.first = 2;                    /* job 2's first pass is guessed next */
+	tn_warm(&c, 2);
+	assert_null(c.warm);            /* within the half second */
+	c.warm_next = 0;
+	tn_warm(&c, 2);
+	assert_ptr_equal(c.warm_job, &jobs[2]);
+	settle(&c);
+	tn_warm(&c, 2);                 /* its first pass: tn_order_pass of 3 */
+	if (c.warm)
+		settle(&c);
+	{
+		int n2 = 0;
+		for (int i = 0; i < 8; i++)
+			n2 += jobs[2].warmed[i];
+		assert_int_equal(n2, tn_order_pass(8, 3) < 3 ? tn_order_pass(8, 3) : 3);
+		assert_false(in_cache(&c, &pb[2], cfgs[2] + 7 * TN_MAXP));
+	}
+	assert_null(jobs[0].warmed);    /* the current job: never */
+	/* the current job is job 1: job 0 comes next in the plan's order */
+	c.cur = &jobs[1];
+	c.first = -1;
+	c.warm_next = 0;
+	tn_warm(&c, 2);
+	assert_ptr_equal(c.warm_job, &jobs[0]);
+	tn_warm_quit(&c);               /* the next step begins: told to quit, */
+	assert_non_null(c.warm);        /* not waited for, */
+	settle(&c);                     /* freed by a later drain */
+	/* turned off, or after a stop or at --max-configs: nothing */
+	c.warm_next = 0;
 	o.max_configs = 5;
 	c.issued = 5;
 	tn_warm(&c, 2);
@@ -175,33 +214,14 @@ static void warm_cache(void **st)
 	tn_warm(&c, 2);
 	assert_null(c.warm);
 	c.warm_off = 0;
-	tn_warm(&c, 2);                 /* the guess has run since: warmed again */
-	assert_non_null(c.warm);
-	/* the next step begins: told to quit, the pool is freed by a later drain
-	 * once its compiles under way have ended */
-	tn_warm_quit(&c);
-	assert_non_null(c.warm);        /* told to quit, not waited for */
-	for (int i = 0; i < 2400 && c.warm; i++) {
-		tn_warm_drain(&c);
-		usleep(50000);
-	}
-	assert_null(c.warm);
-	/* once it is gone, the next step warms again; while one quits, none */
-	jobs[1].proposed = 2;
 	tn_warm(&c, 2);
 	assert_non_null(c.warm);
-	{
-		struct tn_pool *w = c.warm;
-		tn_warm_quit(&c);
-		jobs[1].proposed = 3;
-		tn_warm(&c, 2);
-		assert_ptr_equal(c.warm, w);
-	}
 	tn_warm_free(&c);
 	assert_null(c.warm);
-	assert_int_equal(c.warmed, 2);  /* cache hits are not counted as compiled */
-	for (int j = 0; j < 2; j++)
+	for (int j = 0; j < 3; j++) {
 		tn_search_free(jobs[j].search);
+		free(jobs[j].warmed);
+	}
 }
 
 struct racer {

@@ -188,6 +188,11 @@ int tn_search_peek(const struct tn_search *s, long long *idx, int max)
 	return m;
 }
 
+int tn_search_known(const struct tn_search *s, long long i)
+{
+	return i < 0 || i >= s->n || s->prop[i] || !isnan(s->t[i]);
+}
+
 void tn_search_report(struct tn_search *s, long long i, double ms)
 {
 	if (i < 0 || i >= s->n)

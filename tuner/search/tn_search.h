@@ -41,6 +41,8 @@ int tn_search_next(struct tn_search *s, long long *idx, int max);
  * was: the plan warms the compile cache with a problem's next proposals
  * before its step (tn_warm.c). The count; -1 when out of memory. */
 int tn_search_peek(const struct tn_search *s, long long *idx, int max);
+/* 1 when configuration i was proposed or is known from an earlier run. */
+int tn_search_known(const struct tn_search *s, long long i);
 /* The outcome of configuration i: its time in ms, or a negative value for a
  * failure. Batches may overlap: later ones can be asked for before earlier
  * ones are reported, as a pipelined sweep does. */

@@ -224,7 +224,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	struct tn_pool *pool = NULL;
 	long long inflight = 0, left = chunk > 0 ? chunk : -1;
 	const int depth = o->queue > 0 ? o->queue : TN_QUEUE;
-	int over = 0, rc = 1, want_max = 2 * o->jobs + 2 * c->nwk + 4, opened = 0, warmed = 0;
+	int over = 0, rc = 1, want_max = 2 * o->jobs + 2 * c->nwk + 4, opened = 0;
 	double sw = 0;          /* when the workers had switched, from t0 */
 	double t0 = tn_now_s();
 	const char *cache = tn_cache_dir();
@@ -261,20 +261,16 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			if (cap < want_max && (pend > 0 || m > 0))
 				wait_ms = 2 * (int)(TN_SLOW_S * 1000);
 		}
-		tn_warm_drain(c);       /* (it frees the step before's pool once ended) */
-		/* what the step has still to propose (the least of its share
-		 * and its job's) and what waits in its pool, at most a round of
-		 * compiles: the cache warms for the plan's next step on the
-		 * threads this step leaves idle, once the warm pool of the step
-		 * before has ended (inside a step, a warm pool still there is
-		 * that one, quitting) */
-		if (!warmed && !c->warm && !stopping && left >= 0) {
-			long long jl = tn_job_left(c->cur), rest = left < jl ? left : jl;
-			int q = tn_pool_queued(pool);
-			if (rest + q <= o->jobs) {
-				tn_warm(c, o->jobs - q - (int)rest);
-				warmed = 1;
-			}
+		tn_warm_drain(c);       /* (it frees a round built, or a pool that quit) */
+		/* a plan's step whose pool leaves a quarter of its threads or
+		 * more idle (what waits in it and what it builds, against its
+		 * threads): the cache warms for later steps on those threads,
+		 * once the warm pool of the round before has ended */
+		if (!c->warm && !stopping && left >= 0) {
+			int unbuilt = 0;
+			(void)tn_pool_busy(pool, 0, &unbuilt);
+			if (4 * (o->jobs - unbuilt) >= o->jobs)
+				tn_warm(c, o->jobs - unbuilt);
 		}
 		/* the workers' switch to this problem (tn_run_open) ran while the
 		 * pool took its first configurations; it ends before any run */

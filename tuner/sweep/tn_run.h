@@ -9,7 +9,7 @@
  *   tn_choose.c  each job's strategy, a transfer's seeds, a recheck's records
  *   tn_gpus.c    GPU or compile-only, workers, copy calibration
  *   tn_loop.c    one step: compile pool and workers fed until it is done
- *   tn_warm.c    the plan's next step guessed, its compiles begun early
+ *   tn_warm.c    the plan's later steps guessed, their compiles begun early
  *   tn_record.c  every build and run written to the database as it happens
  *   tn_summary.c what the sweep did, at its end
  */
@@ -42,7 +42,7 @@ struct tn_job {
 	char left_why[256];     /* why the first of them was */
 	long long prob_id, sweep_id;
 	int refines;            /* the plan's refinement steps it has had */
-	long long warm_at;      /* its proposed count when last warmed (tn_warm.c); -1 never */
+	unsigned char *warmed;  /* nv flags: built by the warm pool (tn_warm.c); NULL: none */
 	long long count[TN_NOUT];
 	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
 	long long done, cached, proposed, target;   /* target: evaluations of its search */
@@ -81,12 +81,16 @@ struct tn_run {
 	struct tn_progress pr;
 	/* the plan's order (tn_warm.c): the job whose first pass may come
 	 * next (-1 once they are done), the order's scratch, and the compile
-	 * cache warmed ahead of the next step */
+	 * cache warmed ahead of the later steps */
 	int first;
 	struct tn_order *ord;
-	struct tn_pool *warm;   /* compiling ahead of the next step, or NULL */
+	struct tn_pool *warm;   /* compiling ahead of later steps, or NULL */
+	struct tn_job *warm_job;        /* whose configurations it builds */
+	int warm_n, warm_took;  /* items it was given; those built and taken */
+	long long warm_round;   /* warmed when the round began */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	long long warmed;       /* configurations compiled ahead of their step */
+	double warm_next;       /* no round before (tn_now_s): found nothing to do */
 	/* the starts of the steps that gave a run (tn_loop.c): how many, and
 	 * summed over them the seconds until the workers had switched and until
 	 * the first run was given to a worker */
@@ -142,17 +146,22 @@ long long tn_job_pass(const struct tn_job *j);
  * (tn_order_next) the one not yet refined with the most to gain, else the
  * one with the most to gain; -1 where none. */
 int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
-/* Once a step has proposed all of its share: compiles into the compile
- * cache the next configurations of the job the plan will run next (not the
- * current one), peeked at, so that its step starts on cache hits: as many
- * as the step pool has idle threads, a quarter of its threads at least.
- * Nothing where the cache is off, FDTUNE_WARM=0, at a stop or
- * --max-configs, while a warm pool lives, or when that job was warmed and
- * has not run since. A failure only loses the head start. */
+/* A round of the warm pool, on the idle threads of a step's pool (idle of
+ * them, a quarter at least): compiles into the compile cache configurations
+ * of another job than the current one, peeked at, none built by the warm
+ * pool before, so that its step finds them there. The job the plan will
+ * run next first (tn_run_next), up to its next step's share; then, where
+ * every configuration of a job will run (its target its whole space), any
+ * of that job's not yet proposed, its search's next proposals first, the
+ * other jobs in the plan's order after the current one. Nothing where the
+ * cache is off, FDTUNE_WARM=0, at a stop or --max-configs, while a warm
+ * pool lives, or within half a second of a call that found nothing to
+ * build (a second after a round that compiled nothing: a warm cache). A
+ * failure only loses the head start. */
 void tn_warm(struct tn_run *c, int idle);
-/* Discards what the warm pool has built (its work is in the cache), and
- * counts what it compiled; frees the pool once it has quit and its threads
- * have ended. */
+/* Discards what the warm pool has built (its work is in the cache), marks
+ * it warmed and counts what it compiled; frees the pool once it has built
+ * all it was given, or has quit and its threads have ended. */
 void tn_warm_drain(struct tn_run *c);
 /* Tells the warm pool to quit after its compiles in progress, without
  * waiting for them (at the next step's start). */

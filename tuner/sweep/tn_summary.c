@@ -103,9 +103,9 @@ void tn_summary(const struct tn_run *c)
 			"%.1f s); %lld switches found them held, %lld released for room\n", b,
 			c->njobs, c->nwk, os[0] + os[1] + os[2], os[0], os[1], os[2], h, e);
 		if (c->warmed)
-			fprintf(stderr, "fdtune: %lld configurations compiled into the compile cache "
-				"for the step guessed next, while a step drained (FDTUNE_WARM=0: not)\n",
-				c->warmed);
+			fprintf(stderr, "fdtune: %lld configurations compiled ahead into the compile "
+				"cache for later steps, on threads the steps left idle (FDTUNE_WARM=0: "
+				"not)\n", c->warmed);
 	}
 	for (int i = 0; i < c->njobs; i++)
 		if (c->jobs[i].others)

@@ -453,7 +453,6 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	plan = c.gpu && c.njobs > 1 && !o->recheck;
 	for (int i = 0; i < c.njobs; i++) {     /* refused before anything is recorded */
 		struct tn_job *j = &c.jobs[i];
-		j->warm_at = -1;
 		j->pb = &pl->p[i].pb;
 		j->sp = &pl->p[i].sp;
 		j->name = pl->p[i].name;
@@ -544,6 +543,7 @@ out:
 		free(c.jobs[i].prior_idx);
 		free(c.jobs[i].prior_ms);
 		free(c.jobs[i].cfgs);
+		free(c.jobs[i].warmed);
 		free(c.jobs[i].rjson);
 	}
 	free(c.jobs);

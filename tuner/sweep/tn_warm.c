@@ -1,18 +1,18 @@
 /*
- * tn_warm.c: the compile cache warmed for a plan's next step. A step of a
- * plan ends by draining what it proposed (tn_loop.c): its last compiles
- * finish one by one while the GPUs run out of work, and the next step's
- * pool starts empty, so that a cold plan's GPUs wait about a compile's
- * time at every switch (the 2-H100 cold plan held a configuration 52% of
- * its steps, its compile threads busy 73%: results/h100x2/scaling.md).
- * Once a step has proposed all of its share, the plan's next step is
- * guessed as the plan itself will choose it (tn_run_next), and that job's
- * next configurations, peeked at without being proposed (tn_search_peek),
- * are compiled into the compile cache by a pool of their own, on as many
- * threads as the step's pool leaves idle. When the next step begins, the
- * warm pool is told to quit, and it is freed once its compiles in progress
- * end, while the step goes on: the step's compile of a source the warm pool
- * is building waits for that build and reads it from the cache
+ * tn_warm.c: the compile cache warmed for a plan's later steps. A step's
+ * pool builds only a little ahead of the GPUs (tn_order_ahead), so a cold
+ * plan's compile threads idle through its GPU-bound steps and its GPUs
+ * wait through its compile-bound ones (2 H200s, v59: the threads busy 54%
+ * of the steps, each GPU idle 44 s of 118 between runs; NOTES v60). While
+ * a step's pool leaves threads idle, a warm pool of their number compiles
+ * into the compile cache, a round of one configuration a thread at a time,
+ * other jobs' configurations peeked at without being proposed
+ * (tn_search_peek): first the job the plan will run next as the plan
+ * itself will choose it (tn_run_next), then, where every configuration of
+ * a job will run, the rest of it. When the next step begins, the warm pool
+ * is told to quit, and it is freed once its compiles in progress end,
+ * while the step goes on: the step's compile of a source the warm pool is
+ * building waits for that build and reads it from the cache
  * (tn_cache_compile), so nothing is built twice and the sweep itself never
  * waits (v47 joined the warm pool at the step's start: 13 s of a 228-s cold
  * plan, NOTES v48). Nothing warmed is recorded or run: a wrong guess costs
@@ -52,40 +52,80 @@ int tn_run_next(struct tn_run *c)
 	return tn_order_next(c->ord, c->njobs);
 }
 
-void tn_warm(struct tn_run *c, int idle)
+/* Up to want configurations of job j for a warm round into idx, none warmed
+ * before: its search's next proposals (peeked at), within its next step's
+ * share where guess (the job the plan runs next) and j's target is not its
+ * whole space, within all it has left where it is (every configuration will
+ * run), and then any not yet proposed; nothing for a job neither guessed nor
+ * swept whole. The count; 0 where out of memory. */
+static int pick(struct tn_run *c, struct tn_job *j, int guess, long long *idx, int want)
 {
-	const char *cache = tn_cache_dir();
-	long long idx[TN_MAXJOBS], cap;
-	struct tn_job *j;
-	char err[1024];
-	int k, m, want;
+	const int whole = j->target >= j->nv;
+	long long left = tn_job_left(j), cap, *peek;
+	int m = 0, np;
 
-	if (!cache || c->warm_off || c->warm || tn_stopping(c) || tn_maxed(c) ||
-	    (k = tn_run_next(c)) < 0 || &c->jobs[k] == c->cur)
-		return;
-	j = &c->jobs[k];
-	if (!j->search || j->warm_at == j->proposed)    /* warmed since its last step */
-		return;
-	/* the step pool's idle threads (a quarter of them at least), within the
-	 * step it will have: the rest of its first pass, a first refinement's
-	 * twentieth, or a later one's tenth (at least) */
-	cap = c->first >= 0 && tn_job_pass(j) - j->proposed > 0 ? tn_job_pass(j) - j->proposed :
+	if (!j->search || left <= 0 || (!guess && !whole))
+		return 0;
+	cap = whole ? left :
+	      c->first >= 0 && tn_job_pass(j) - j->proposed > 0 ? tn_job_pass(j) - j->proposed :
 	      j->refines ? tn_order_chunk(j->target) : tn_order_first(j->target);
 	if (c->o->max_configs > 0 && c->o->max_configs - c->issued < cap)
 		cap = c->o->max_configs - c->issued;
+	cap = cap < left ? cap : left;
+	cap = cap < 1024 ? cap : 1024;          /* a peek's depth: its cost grows with it */
+	if (cap <= 0 || (!j->warmed && !(j->warmed = calloc((size_t)j->nv, 1))) ||
+	    !(peek = malloc((size_t)cap * sizeof *peek)))
+		return 0;
+	np = tn_search_peek(j->search, peek, (int)cap);
+	for (int i = 0; i < np && m < want; i++)
+		if (!j->warmed[peek[i]])
+			idx[m++] = peek[i];
+	free(peek);
+	for (long long i = 0; whole && m < want && i < j->nv; i++) {
+		int dup = j->warmed[i] || tn_search_known(j->search, i);
+		for (int k = 0; k < m && !dup; k++)
+			dup = idx[k] == i;
+		if (!dup)
+			idx[m++] = i;
+	}
+	return m;
+}
+
+void tn_warm(struct tn_run *c, int idle)
+{
+	const char *cache = tn_cache_dir();
+	long long idx[TN_MAXJOBS];
+	struct tn_job *j = NULL;
+	char err[1024];
+	int k, m = 0, want, cur;
+
+	if (!cache || c->warm_off || c->warm || tn_stopping(c) || tn_maxed(c) ||
+	    tn_now_s() < c->warm_next)
+		return;
 	want = idle > c->o->jobs / 4 ? idle : c->o->jobs / 4;
 	want = want < 1 ? 1 : want > TN_MAXJOBS ? TN_MAXJOBS : want;
-	if (cap < want)
-		want = (int)cap;
-	if (tn_job_left(j) < want)
-		want = (int)tn_job_left(j);
-	if (want <= 0 || (m = tn_search_peek(j->search, idx, want)) <= 0)
+	/* the guess first, then the others in the plan's order after the
+	 * current job, never the current one (its own pool builds for it) */
+	k = tn_run_next(c);
+	cur = c->cur ? (int)(c->cur - c->jobs) : -1;
+	for (int r = -1; r < c->njobs && !m; r++) {
+		int i = r < 0 ? k : (cur + 1 + r) % c->njobs;
+		if (i < 0 || i == cur || (r >= 0 && i == k))
+			continue;
+		j = &c->jobs[i];
+		m = pick(c, j, i == k, idx, want);
+	}
+	if (!m) {
+		c->warm_next = tn_now_s() + 0.5;
 		return;
+	}
 	/* a thread an item, at full priority: once the next step begins, its
 	 * compiles of these sources wait for them */
 	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, err, sizeof err))
 		return;                 /* only a cost: the step compiles them itself */
-	j->warm_at = j->proposed;
+	c->warm_job = j;
+	c->warm_n = c->warm_took = 0;
+	c->warm_round = c->warmed;
 	for (int i = 0; i < m; i++) {
 		struct tn_item *it = calloc(1, sizeof *it);
 		if (!it)
@@ -94,16 +134,21 @@ void tn_warm(struct tn_run *c, int idle)
 		it->idx = idx[i];
 		it->ms = -1;
 		tn_pool_add(c->warm, it);
+		c->warm_n++;
 	}
 }
 
-/* Discards what the warm pool has built, counting what it compiled. */
+/* Discards what the warm pool has built, marking it warmed and counting
+ * what it compiled. */
 static void discard(struct tn_run *c)
 {
 	struct tn_item *it;
 	while (c->warm && (it = tn_pool_take(c->warm))) {
 		/* compiled here, not found in the cache nor shared with a twin */
 		c->warmed += !it->cached && !it->shared && !it->bad_gen && !it->bad_compile;
+		if (c->warm_job && c->warm_job->warmed)
+			c->warm_job->warmed[it->idx] = 1;
+		c->warm_took++;
 		tn_item_clear(it);
 		free(it);
 	}
@@ -112,9 +157,15 @@ static void discard(struct tn_run *c)
 void tn_warm_drain(struct tn_run *c)
 {
 	discard(c);
-	/* its threads end only once told to quit (tn_warm_quit) */
-	if (c->warm && tn_pool_ended(c->warm))
-		tn_warm_free(c);        /* waits for nothing: its threads are gone */
+	if (c->warm && c->warm_took == c->warm_n) {
+		/* the round is built: its threads wait for nothing more; after a
+		 * round of cache hits alone (a warm cache) the next comes later */
+		if (c->warmed == c->warm_round)
+			c->warm_next = tn_now_s() + 1.0;
+		tn_warm_free(c);
+	} else if (c->warm && tn_pool_ended(c->warm)) {
+		tn_warm_free(c);        /* told to quit: waits for nothing, its threads are gone */
+	}
 }
 
 void tn_warm_quit(struct tn_run *c)
@@ -128,4 +179,5 @@ void tn_warm_free(struct tn_run *c)
 	discard(c);             /* which are counted too */
 	tn_pool_free(c->warm);
 	c->warm = NULL;
+	c->warm_job = NULL;
 }
