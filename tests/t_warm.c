@@ -107,8 +107,9 @@ static int in_cache(const struct tn_run *c, const struct tn_problem *pb, const i
 
 /* Rounds of the warm pool, one configuration a thread: the guessed job's
  * next configurations, then the rest of it (its target its whole space),
- * compiled into the cache; never the current job's, never one twice; a job
- * swept in part only where guessed, within its next step's share. Nothing
+ * compiled into the cache; then the other jobs swept whole, the most
+ * compile seconds left first; never the current job's, never one twice; a
+ * job swept in part only where guessed, within its next step's share. Nothing
  * with FDTUNE_WARM=0 (warm_off), after a stop or at --max-configs; once
  * nothing is left, no round for half a second. */
 static void warm_cache(void **st)
@@ -194,9 +195,19 @@ static void warm_cache(void **st)
 		assert_false(in_cache(&c, &pb[2], cfgs[2] + 7 * TN_MAXP));
 	}
 	assert_null(jobs[0].warmed);    /* the current job: never */
-	/* the current job is job 1: job 0 comes next in the plan's order */
+	/* the current job is job 1, none guessed: the job with the most
+	 * compile seconds left (at its mean build time) first */
 	c.cur = &jobs[1];
 	c.first = -1;
+	c.warm_next = 0;
+	jobs[2].target = 8;             /* now swept whole */
+	jobs[0].done = jobs[2].done = 1;
+	jobs[0].t_build = 0.1;
+	jobs[2].t_build = 5;            /* 5 s a build */
+	tn_warm(&c, 2);
+	assert_ptr_equal(c.warm_job, &jobs[2]);
+	settle(&c);
+	jobs[2].t_build = 0.01;         /* now job 0 has more left */
 	c.warm_next = 0;
 	tn_warm(&c, 2);
 	assert_ptr_equal(c.warm_job, &jobs[0]);

@@ -264,13 +264,17 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		tn_warm_drain(c);       /* (it frees a round built, or a pool that quit) */
 		/* a plan's step whose pool leaves a quarter of its threads or
 		 * more idle (what waits in it and what it builds, against its
-		 * threads): the cache warms for later steps on those threads,
-		 * once the warm pool of the round before has ended */
+		 * threads), or holds built what the GPUs take next (2 a GPU +
+		 * 4: the step waits for the GPUs, not for its compiles): the
+		 * cache warms for later steps on those threads, a quarter at
+		 * least, once the warm pool of the round before has ended */
 		if (!c->warm && !stopping && left >= 0) {
-			int unbuilt = 0;
+			int unbuilt = 0, idle;
 			(void)tn_pool_busy(pool, 0, &unbuilt);
-			if (4 * (o->jobs - unbuilt) >= o->jobs)
-				tn_warm(c, o->jobs - unbuilt);
+			idle = o->jobs - unbuilt;
+			if (4 * idle >= o->jobs ||
+			    tn_pool_queued(pool) - unbuilt >= 2 * c->nwk + 4)
+				tn_warm(c, idle);
 		}
 		/* the workers' switch to this problem (tn_run_open) ran while the
 		 * pool took its first configurations; it ends before any run */

@@ -43,6 +43,7 @@ struct tn_job {
 	long long prob_id, sweep_id;
 	int refines;            /* the plan's refinement steps it has had */
 	unsigned char *warmed;  /* nv flags: built by the warm pool (tn_warm.c); NULL: none */
+	long long nwarmed;      /* of them set */
 	long long count[TN_NOUT];
 	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
 	long long done, cached, proposed, target;   /* target: evaluations of its search */
@@ -153,11 +154,11 @@ int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
  * run next first (tn_run_next), up to its next step's share; then, where
  * every configuration of a job will run (its target its whole space), any
  * of that job's not yet proposed, its search's next proposals first, the
- * other jobs in the plan's order after the current one. Nothing where the
- * cache is off, FDTUNE_WARM=0, at a stop or --max-configs, while a warm
- * pool lives, or within half a second of a call that found nothing to
- * build (a second after a round that compiled nothing: a warm cache). A
- * failure only loses the head start. */
+ * jobs with the most compile seconds left (at their mean build time) first.
+ * Nothing where the cache is off, FDTUNE_WARM=0, at a stop or
+ * --max-configs, while a warm pool lives, or within half a second of a call
+ * that found nothing to build (3 s after a round that compiled nothing: a
+ * warm cache). A failure only loses the head start. */
 void tn_warm(struct tn_run *c, int idle);
 /* Discards what the warm pool has built (its work is in the cache), marks
  * it warmed and counts what it compiled; frees the pool once it has built

@@ -91,11 +91,21 @@ static int pick(struct tn_run *c, struct tn_job *j, int guess, long long *idx, i
 	return m;
 }
 
+/* The compile seconds job j has left, guessed: the configurations it has
+ * not proposed nor warmed, at the mean build time of those it has run
+ * (cache hits included; 1 s before any). */
+static double compile_left(const struct tn_job *j)
+{
+	long long n = j->nv - j->nprior - j->proposed - j->nwarmed;
+	return (n > 0 ? (double)n : 0) * (j->done > 0 ? j->t_build / (double)j->done : 1.0);
+}
+
 void tn_warm(struct tn_run *c, int idle)
 {
 	const char *cache = tn_cache_dir();
 	long long idx[TN_MAXJOBS];
 	struct tn_job *j = NULL;
+	unsigned char *tried = NULL;    /* jobs looked at, by compile seconds left */
 	char err[1024];
 	int k, m = 0, want, cur;
 
@@ -104,17 +114,25 @@ void tn_warm(struct tn_run *c, int idle)
 		return;
 	want = idle > c->o->jobs / 4 ? idle : c->o->jobs / 4;
 	want = want < 1 ? 1 : want > TN_MAXJOBS ? TN_MAXJOBS : want;
-	/* the guess first, then the others in the plan's order after the
-	 * current job, never the current one (its own pool builds for it) */
+	/* the guess first, then the others by the compile seconds they have
+	 * left, most first, never the current one (its own pool builds for
+	 * it) */
 	k = tn_run_next(c);
 	cur = c->cur ? (int)(c->cur - c->jobs) : -1;
-	for (int r = -1; r < c->njobs && !m; r++) {
-		int i = r < 0 ? k : (cur + 1 + r) % c->njobs;
-		if (i < 0 || i == cur || (r >= 0 && i == k))
-			continue;
-		j = &c->jobs[i];
-		m = pick(c, j, i == k, idx, want);
-	}
+	if (k >= 0 && k != cur)
+		m = pick(c, j = &c->jobs[k], 1, idx, want);
+	if (!m && (tried = calloc((size_t)c->njobs, 1)))
+		for (;;) {
+			double most = -1;
+			int b = -1;
+			for (int i = 0; i < c->njobs; i++)
+				if (i != cur && i != k && !tried[i] && compile_left(&c->jobs[i]) > most)
+					most = compile_left(&c->jobs[b = i]);
+			if (b < 0 || (m = pick(c, j = &c->jobs[b], 0, idx, want)))
+				break;
+			tried[b] = 1;
+		}
+	free(tried);
 	if (!m) {
 		c->warm_next = tn_now_s() + 0.5;
 		return;
@@ -146,8 +164,10 @@ static void discard(struct tn_run *c)
 	while (c->warm && (it = tn_pool_take(c->warm))) {
 		/* compiled here, not found in the cache nor shared with a twin */
 		c->warmed += !it->cached && !it->shared && !it->bad_gen && !it->bad_compile;
-		if (c->warm_job && c->warm_job->warmed)
+		if (c->warm_job && c->warm_job->warmed && !c->warm_job->warmed[it->idx]) {
 			c->warm_job->warmed[it->idx] = 1;
+			c->warm_job->nwarmed++;
+		}
 		c->warm_took++;
 		tn_item_clear(it);
 		free(it);
@@ -161,7 +181,7 @@ void tn_warm_drain(struct tn_run *c)
 		/* the round is built: its threads wait for nothing more; after a
 		 * round of cache hits alone (a warm cache) the next comes later */
 		if (c->warmed == c->warm_round)
-			c->warm_next = tn_now_s() + 1.0;
+			c->warm_next = tn_now_s() + 3.0;
 		tn_warm_free(c);
 	} else if (c->warm && tn_pool_ended(c->warm)) {
 		tn_warm_free(c);        /* told to quit: waits for nothing, its threads are gone */
