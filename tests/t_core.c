@@ -738,6 +738,34 @@ static void whole_neighbourhoods(void **st)
 	}
 }
 
+/* A local minimum against a constraint: on a 3 x 3 grid without (2, 2),
+ * the best so far (1, 2) has its neighbours proposed and worse; the step a
+ * + 1 from it leaves the space, so the next proposal is that step with b -
+ * 1, (2, 1), the detour round the constraint (NOTES v61), before the
+ * neighbours of the others. Before v61 it was (0, 1), a neighbour of (0, 2). */
+static void detours(void **st)
+{
+	static const int cfg[8 * 2] = { 0, 0, 0, 1, 0, 2, 1, 0, 1, 1, 1, 2, 2, 0, 2, 1 };
+	struct tn_search *x;
+	char err[256];
+	long long idx[4];
+	int m, seen[8] = { 0 };
+	(void)st;
+	assert_int_equal(tn_search_new(TN_GUIDED, cfg, 2, 8, 8, 1, &x, err, sizeof err), 0);
+	tn_search_prior(x, 5, 1.0);     /* (1, 2), from an earlier run */
+	tn_search_set_start(x, 0);
+	m = tn_search_next(x, idx, 4);  /* its neighbours: (0, 2) and (1, 1) */
+	assert_int_equal(m, 2);
+	for (int i = 0; i < m; i++) {
+		seen[idx[i]] = 1;
+		tn_search_report(x, idx[i], 2.0);
+	}
+	assert_true(seen[2] && seen[4]);
+	assert_int_equal(tn_search_next(x, idx, 1), 1);
+	assert_int_equal(idx[0], 7);    /* (2, 1) */
+	tn_search_free(x);
+}
+
 static void gen_hash_stable(void **st)
 {
 	char a[17], b[17];
@@ -757,7 +785,7 @@ int main(void)
 		cmocka_unit_test(space_enumerates), cmocka_unit_test(default_space_rule), cmocka_unit_test(config_named), cmocka_unit_test(launch_params), cmocka_unit_test(constraints), cmocka_unit_test(families_declared),
 		cmocka_unit_test(geometry_source),
 		cmocka_unit_test(gen_expands), cmocka_unit_test(gen_rejects),
-		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies), cmocka_unit_test(whole_neighbourhoods),
+		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies), cmocka_unit_test(whole_neighbourhoods), cmocka_unit_test(detours),
 	};
 	return cmocka_run_group_tests_name("core", t, NULL, NULL);
 }

@@ -22,7 +22,8 @@ struct tn_search {
 	int nd[TN_MAXP], dom[TN_MAXP][TN_MAXV];
 	long long *where;       /* dense code -> index, -1 where none */
 	long long ncode;
-	char *expanded;         /* guided: neighbourhood already proposed */
+	char *expanded;         /* guided: bit 0 neighbourhood already proposed,
+				 * bit 1 its detours (neighbours()) */
 	char *prop;             /* proposed by tn_search_next */
 	long long pending;      /* proposed and not yet reported */
 	long long start;        /* guided: evaluations of the random start; transfer:
@@ -207,10 +208,26 @@ static long long best_open(const struct tn_search *s)
 {
 	long long b = -1;
 	for (long long i = 0; i < s->n; i++)
-		if (!isnan(s->t[i]) && !isinf(s->t[i]) && !s->expanded[i] &&
+		if (!isnan(s->t[i]) && !isinf(s->t[i]) && !(s->expanded[i] & 1) &&
 		    (b < 0 || s->t[i] < s->t[b]))
 			b = i;
 	return b;
+}
+
+/* Appends configuration j (-1: outside the space) to idx[0..*m) unless it
+ * is evaluated, proposed or there already; 0 when it should go in and idx
+ * is full (max). */
+static int add(const struct tn_search *s, long long j, long long *idx, int *m, int max)
+{
+	if (j < 0 || !isnan(s->t[j]) || s->prop[j])
+		return 1;
+	for (int u = 0; u < *m; u++)
+		if (idx[u] == j)
+			return 1;
+	if (*m >= max)
+		return 0;
+	idx[(*m)++] = j;
+	return 1;
 }
 
 /* Appends the unevaluated, unproposed neighbours of c to idx[0..*m), not
@@ -220,31 +237,51 @@ static long long best_open(const struct tn_search *s)
  * with the neighbours not yet proposed. A sweep that proposes one or two at
  * a time (a live sweep keeps few outstanding) thus still expands every
  * neighbourhood whole, not its first neighbour alone (NOTES v58). */
-static int neighbours(const struct tn_search *s, long long c, long long *idx, int *m, int max)
+static int neighbours(const struct tn_search *s, long long c, int detour, long long *idx,
+		      int *m, int max)
 {
 	int p[TN_MAXP];
 	for (int k = 0; k < s->np; k++)
 		p[k] = pos(s, k, s->cfg[c * s->np + k]);
+	/* one step along one parameter; with detour, where that step leaves
+	 * the space (a constraint refuses it), the same step with one step
+	 * along another parameter: a way round the constraint (vec 4 from vec
+	 * 2 ypt 2, whose queues would not fit, as vec 4 ypt 1: NOTES v61) */
 	for (int k = 0; k < s->np; k++)
 		for (int d = -1; d <= 1; d += 2) {
-			int q = p[k] + d, dup = 0;
-			long long j;
+			int q = p[k] + d, ok = 1;
 			if (q < 0 || q >= s->nd[k])
 				continue;
 			p[k] = q;
-			j = s->where[code(s, p)];
+			if (!detour)
+				ok = add(s, s->where[code(s, p)], idx, m, max);
+			else if (s->where[code(s, p)] < 0)
+				for (int k2 = 0; k2 < s->np && ok; k2++)
+					for (int d2 = -1; d2 <= 1 && ok; d2 += 2) {
+						int q2 = p[k2] + d2;
+						long long j;
+						if (k2 == k || q2 < 0 || q2 >= s->nd[k2])
+							continue;
+						p[k2] = q2;
+						j = s->where[code(s, p)];
+						p[k2] -= d2;
+						ok = add(s, j, idx, m, max);
+					}
 			p[k] -= d;
-			if (j < 0 || !isnan(s->t[j]) || s->prop[j])
-				continue;
-			for (int u = 0; u < *m; u++)
-				dup |= idx[u] == j;
-			if (dup)
-				continue;
-			if (*m >= max)
+			if (!ok)
 				return 0;
-			idx[(*m)++] = j;
 		}
 	return 1;
+}
+
+/* The fastest evaluated configuration, or -1. */
+static long long best_done(const struct tn_search *s)
+{
+	long long b = -1;
+	for (long long i = 0; i < s->n; i++)
+		if (!isnan(s->t[i]) && !isinf(s->t[i]) && (b < 0 || s->t[i] < s->t[b]))
+			b = i;
+	return b;
 }
 
 /* Up to max unproposed configurations at random. */
@@ -273,7 +310,7 @@ static int transfer_next(struct tn_search *s, long long *idx, int max)
 	if (m || s->pending)
 		return m;
 	while (!m && (c = best_open(s)) >= 0)
-		s->expanded[c] = neighbours(s, c, idx, &m, max);
+		s->expanded[c] |= neighbours(s, c, 0, idx, &m, max);
 	for (; !m && s->seedcur < s->nseed; s->seedcur++)
 		if (isnan(s->t[s->seed[s->seedcur]]) && !s->prop[s->seed[s->seedcur]])
 			idx[m++] = s->seed[s->seedcur];
@@ -302,11 +339,15 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 			if (isnan(s->t[s->perm[s->cursor]]) && !s->prop[s->perm[s->cursor]])
 				idx[m++] = s->perm[s->cursor];
 	} else {                                 /* guided: local search */
-		long long c;
-		/* the neighbours of the best open configuration, then of the next
+		long long c = best_done(s);
+		/* the detours of the best so far once its neighbourhood is
+		 * proposed (a local minimum's way round a constraint: NOTES v61),
+		 * then the neighbours of the best open configuration, of the next
 		 * best, until the batch is full: parallel work for the compilers */
+		if (c >= 0 && s->expanded[c] == 1 && neighbours(s, c, 1, idx, &m, max))
+			s->expanded[c] |= 2;
 		while (m < max && (c = best_open(s)) >= 0)
-			s->expanded[c] = neighbours(s, c, idx, &m, max);
+			s->expanded[c] |= neighbours(s, c, 0, idx, &m, max);
 		/* every neighbourhood explored and nothing outstanding that could
 		 * open another: the rest at random */
 		for (; !m && !s->pending && s->cursor < s->n; s->cursor++)
