@@ -32,8 +32,10 @@ iso3dfd 8 512
 xyz 4 640x480x400
 EOF
 # vec 2 and 4 of the default space, so that the plan runs over 3 minutes on
-# one GPU (the issue's condition for two against one); v31's table on the
-# H200s (results/h200x2) had vec 4 alone: 1800 + 1770 + 1072 + 1800 = 6442
+# one H100 (the issue's condition for two against one: 214 s warm, 14114
+# configurations; since v59 left iso3dfd's ku 1 with lds 1 and 2 out, 12874,
+# 138-141 s on one H200); v31's table on the H200s (results/h200x2) had vec 4
+# alone: 1800 + 1770 + 1072 + 1800 = 6442
 space=${SPACE:--s exhaustive -p vec=2,4}
 export FDTUNE_CACHE="${CACHE_DIR:-/tmp/fdtune-cache}"
 [ -s "$d/scaling.tsv" ] || printf 'what\tgpus\tcache\tconfigs\twall_s\tcfg_per_s\tcommit\tthreads\n' > "$d/scaling.tsv"
