@@ -355,6 +355,47 @@ static void widen(void **st)
 	free(cfgs);
 }
 
+/* A seed the default space leaves out (iso3dfd's ku 1 with lds 2) does not
+ * join the space; with -p ku=0,1 it is in the space already. */
+static void widen_left_out(void **st)
+{
+	const struct tn_family *f = tn_family("iso3dfd");
+	struct tn_problem pb = { .fam = f, .r = 8, .nx = 64, .ny = 64, .nz = 64, .prec = "fp32" };
+	struct tn_space sp;
+	struct tn_limits lim;
+	struct tn_seeds sd = { 0 };
+	int seed[TN_MAXP] = { 0 }, *cfgs = NULL, v[TN_MAXP];
+	long long n = 0, added = -1;
+	char why[256];
+	(void)st;
+	tn_limits_of_arch("sm_90", &lim);
+	assert_int_equal(tn_config_named(f, "vec=4 bx=32 by=4 ypt=1 lds=2 nw=32 ku=1 wr=0", seed,
+					 err, sizeof err), 0);
+	assert_int_equal(f->check(&pb, seed, &lim, why, sizeof why), 0);       /* it runs */
+	for (int given = 0; given < 2; given++) {
+		tn_space_default(f, &sp);
+		if (given)
+			assert_int_equal(tn_space_set(&sp, "ku=0,1", err, sizeof err), 0);
+		assert_int_not_equal(tn_space_out(&sp, seed, why, sizeof why), given);
+		free(cfgs);
+		assert_non_null(cfgs = calloc((size_t)tn_space_size(&sp) * TN_MAXP, sizeof *cfgs));
+		n = 0;
+		for (long long i = 0; i < tn_space_size(&sp); i++) {
+			memset(v, 0, sizeof v);
+			tn_space_at(&sp, i, v);
+			if (!f->check(&pb, v, &lim, why, sizeof why) &&
+			    !tn_space_out(&sp, v, why, sizeof why))
+				memcpy(cfgs + n++ * TN_MAXP, v, sizeof v);
+		}
+		sd.v = seed;
+		sd.n = 1;
+		assert_int_equal(tn_transfer_widen(&pb, &sp, &lim, &sd, &cfgs, &n, &added, err,
+						   sizeof err), 0);
+		assert_int_equal(added, 0);
+	}
+	free(cfgs);
+}
+
 /* A space of 3 parameters x 6 values with every configuration whose first
  * two values are equal pruned; a smooth time with its minimum at (4,1,2). */
 #define NV 6
@@ -432,7 +473,7 @@ int main(void)
 		cmocka_unit_test(relatives),
 		cmocka_unit_test(seeds),
 		cmocka_unit_test(other_devices),
-		cmocka_unit_test(widen),
+		cmocka_unit_test(widen), cmocka_unit_test(widen_left_out),
 		cmocka_unit_test(search),
 	};
 	int rc;

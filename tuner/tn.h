@@ -135,8 +135,9 @@ struct tn_family {
 	/* NULL, or nonzero with why set when the default space leaves
 	 * configuration v out: a combination that costs much to build and that
 	 * measurements showed never pays (the descriptor cites them). Bit k of
-	 * set says parameter k was given with -p; a parameter the rule reads
-	 * that was given brings the combination back (tn_space_out). */
+	 * set says parameter k was given with -p; the rule names the parameters
+	 * whose being given brings the combination back (iso3dfd: ku, not lds),
+	 * and with set 0 says what a default sweep leaves out (replay). */
 	int (*dflt_out)(const int *v, unsigned set, char *why, size_t n);
 	const char *dflt_out_help;      /* the rule in a line, for gen --list */
 };
@@ -213,8 +214,8 @@ void tn_space_default(const struct tn_family *f, struct tn_space *s);
  * value given twice is kept once (vec=4,4 is one value). */
 int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n);
 /* Nonzero with why set when s leaves configuration v out although it is in
- * the product of the domains: the family's dflt_out rule, which the domains
- * given with -p lift (tn_family). */
+ * the product of the domains: the family's dflt_out rule, which the
+ * parameters it names lift when given with -p (tn_family). */
 int tn_space_out(const struct tn_space *s, const int *v, char *why, size_t n);
 long long tn_space_size(const struct tn_space *s);
 void tn_space_at(const struct tn_space *s, long long i, int *v);

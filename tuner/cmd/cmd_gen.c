@@ -84,11 +84,11 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 	}
 	fprintf(stderr, "fdtune gen: wrote %lld files to %s (%lld configurations pruned "
 		"by the constraints", wrote, dir, pruned);
+	if (replaced)
+		fprintf(stderr, "; %lld of the files written replaced files already there", replaced);
 	if (left)
 		fprintf(stderr, "; %lld left out of the default space: %s", left,
 			f->dflt_out_help ? f->dflt_out_help : "the family's rule");
-	if (replaced)
-		fprintf(stderr, "; %lld of them replaced files already there", replaced);
 	fputs(")\n", stderr);
 	return FDT_OK;
 }

@@ -7,6 +7,8 @@
  * replayed leave-one-size-out: its seeds come from the runs of the other
  * sizes only (tn_transfer.h with skip_size), never from the replayed
  * problem's own, whose recorded times only answer what it proposes.
+ * Configurations the family's default space leaves out (tn_family.dflt_out)
+ * are not in the replayed space, as they are not in a default sweep's.
  * --each-size replays every recorded size of the problem in turn.
  * --other-devices replays a GPU new to the database: the seeds come from
  * the other devices' runs only (every size, the problem itself included),
@@ -26,7 +28,8 @@ static const char usage[] =
 "usage: fdtune replay [options]\n"
 "Replay search strategies against the recorded runs of one device and problem\n"
 "(the fastest run matching the filters picks them) and report, for each, how\n"
-"close its best comes to the best of all recorded runs.\n"
+"close its best comes to the best of all recorded runs. Runs the family's\n"
+"default space leaves out (fdtune gen --list) are not replayed.\n"
 "  --db PATH           database (default " TN_CLI_DB_DEFAULT ")\n"
 "  -f, --family F, -r, --radius R, -n, --size N|XxYxZ, --device TEXT,\n"
 "      --precision P   which device and problem (as for fdtune best)\n"
@@ -63,13 +66,18 @@ struct plan {
 	enum tn_strategy only;
 };
 
-/* Adds one recorded run; a configuration recorded twice keeps its best. */
+/* Adds one recorded run; a configuration recorded twice keeps its best, one
+ * its family's default space leaves out is not added. */
 static int add(void *p, const char *params, const char *status, double ms)
 {
 	struct space *s = p;
 	int v[TN_MAXP];
+	char why[256];
 	if (tn_config_parse(s->db, s->fam, params, v, NULL, s->err, sizeof s->err))
 		return FDT_FAIL;
+	/* what a default sweep leaves out is not in the space (tn_family) */
+	if (s->fam->dflt_out && s->fam->dflt_out(v, 0, why, sizeof why))
+		return 0;
 	if (strcmp(status, "ok"))
 		ms = -1;
 	for (long long i = 0; i < s->n; i++)

@@ -248,18 +248,24 @@ int tn_cli_space_check(const struct tn_cli_problem *c, const char *arch, char *e
 	struct tn_limits lim;
 	long long total = tn_space_size(&c->sp);
 	char why[256] = "", tmp[256];
-	int v[TN_MAXP], o;
+	int v[TN_MAXP], o, left = 0;
 
 	tn_limits_of_arch(arch, &lim);
 	for (long long i = 0; i < total; i++) {
 		tn_space_at(&c->sp, i, v);
-		if (!tn_space_out(&c->sp, v, i ? tmp : why, i ? sizeof tmp : sizeof why) &&
-		    !f->check(pb, v, &lim, i ? tmp : why, i ? sizeof tmp : sizeof why))
-			return FDT_OK;
+		if (!f->check(pb, v, &lim, tmp, sizeof tmp)) {
+			if (!tn_space_out(&c->sp, v, tmp, sizeof tmp))
+				return FDT_OK;
+			left = 1;       /* runnable, but the default space leaves it out */
+		}
+		if (!*why)
+			snprintf(why, sizeof why, "%s", tmp);
 	}
 	o = snprintf(err, n, "no configuration of this space can run: all %lld fail the "
-		     "constraints of %s R=%d %s on %s (e.g. %s)", total, f->name, pb->r, pb->prec,
-		     arch, total ? why : "the space is empty");
+		     "constraints of %s R=%d %s on %s%s (e.g. %s)", total, f->name, pb->r, pb->prec,
+		     arch, left ? ", or are left out of its default space (-p of the parameter "
+		     "its rule names sweeps them: fdtune gen --list)" : "",
+		     total ? why : "the space is empty");
 	for (int i = 0; i < c->nparams && o > 0 && (size_t)o < n; i++) {
 		int k = (int)strcspn(c->params[i], "="), p = -1;
 		for (int j = 0; j < f->np; j++)

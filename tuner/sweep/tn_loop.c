@@ -267,8 +267,10 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		 * threads), or holds built what the GPUs take next (2 a GPU +
 		 * 4: the step waits for the GPUs, not for its compiles): the
 		 * cache warms for later steps on those threads, a quarter at
-		 * least, once the warm pool of the round before has ended */
-		if (!c->warm && !stopping && left >= 0) {
+		 * least, once the warm pool of the round before has ended and
+		 * the step's first builds are under way (its pool refilled for a
+		 * cold cache, below) */
+		if (opened && !c->warm && !stopping && left >= 0) {
 			int unbuilt = 0, idle;
 			(void)tn_pool_busy(pool, 0, &unbuilt);
 			idle = o->jobs - unbuilt;

@@ -43,7 +43,6 @@ struct tn_job {
 	long long prob_id, sweep_id;
 	int refines;            /* the plan's refinement steps it has had */
 	unsigned char *warmed;  /* nv flags: built by the warm pool (tn_warm.c); NULL: none */
-	long long nwarmed;      /* of them set */
 	long long count[TN_NOUT];
 	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
 	long long done, cached, proposed, target;   /* target: evaluations of its search */
@@ -91,7 +90,8 @@ struct tn_run {
 	long long warm_round;   /* warmed when the round began */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	long long warmed;       /* configurations compiled ahead of their step */
-	double warm_next;       /* no round before (tn_now_s): found nothing to do */
+	double warm_next;       /* no round before (tn_now_s): 0.5 s after a look that
+				 * found nothing, 3 s after a round of cache hits */
 	/* the starts of the steps that gave a run (tn_loop.c): how many, and
 	 * summed over them the seconds until the workers had switched and until
 	 * the first run was given to a worker */

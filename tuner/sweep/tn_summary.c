@@ -104,8 +104,8 @@ void tn_summary(const struct tn_run *c)
 			c->njobs, c->nwk, os[0] + os[1] + os[2], os[0], os[1], os[2], h, e);
 		if (c->warmed)
 			fprintf(stderr, "fdtune: %lld configurations compiled ahead into the compile "
-				"cache for later steps, on threads the steps left idle (FDTUNE_WARM=0: "
-				"not)\n", c->warmed);
+				"cache for later steps, while steps waited for their GPUs or left "
+				"threads idle (FDTUNE_WARM=0: not)\n", c->warmed);
 	}
 	for (int i = 0; i < c->njobs; i++)
 		if (c->jobs[i].others)

@@ -81,7 +81,7 @@ static int pick(struct tn_run *c, struct tn_job *j, int guess, long long *idx, i
 		if (!j->warmed[peek[i]])
 			idx[m++] = peek[i];
 	free(peek);
-	for (long long i = 0; whole && m < want && i < j->nv; i++) {
+	for (long long i = 0; whole && m < want && m < cap && i < j->nv; i++) {
 		int dup = j->warmed[i] || tn_search_known(j->search, i);
 		for (int k = 0; k < m && !dup; k++)
 			dup = idx[k] == i;
@@ -92,12 +92,14 @@ static int pick(struct tn_run *c, struct tn_job *j, int guess, long long *idx, i
 }
 
 /* The compile seconds job j has left, guessed: the configurations it has
- * not proposed nor warmed, at the mean build time of those it has run
- * (cache hits included; 1 s before any). */
+ * neither proposed, run before nor warmed, at the mean build time of those
+ * it has run (cache hits included; 1 s before any). */
 static double compile_left(const struct tn_job *j)
 {
-	long long n = j->nv - j->nprior - j->proposed - j->nwarmed;
-	return (n > 0 ? (double)n : 0) * (j->done > 0 ? j->t_build / (double)j->done : 1.0);
+	long long n = 0;
+	for (long long i = 0; j->search && i < j->nv; i++)
+		n += !(j->warmed && j->warmed[i]) && !tn_search_known(j->search, i);
+	return (double)n * (j->done > 0 ? j->t_build / (double)j->done : 1.0);
 }
 
 void tn_warm(struct tn_run *c, int idle)
@@ -139,8 +141,10 @@ void tn_warm(struct tn_run *c, int idle)
 	}
 	/* a thread an item, at full priority: once the next step begins, its
 	 * compiles of these sources wait for them */
-	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, err, sizeof err))
+	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, err, sizeof err)) {
+		c->warm_next = tn_now_s() + 0.5;
 		return;                 /* only a cost: the step compiles them itself */
+	}
 	c->warm_job = j;
 	c->warm_n = c->warm_took = 0;
 	c->warm_round = c->warmed;
@@ -164,10 +168,8 @@ static void discard(struct tn_run *c)
 	while (c->warm && (it = tn_pool_take(c->warm))) {
 		/* compiled here, not found in the cache nor shared with a twin */
 		c->warmed += !it->cached && !it->shared && !it->bad_gen && !it->bad_compile;
-		if (c->warm_job && c->warm_job->warmed && !c->warm_job->warmed[it->idx]) {
+		if (c->warm_job && c->warm_job->warmed)
 			c->warm_job->warmed[it->idx] = 1;
-			c->warm_job->nwarmed++;
-		}
 		c->warm_took++;
 		tn_item_clear(it);
 		free(it);
