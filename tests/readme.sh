@@ -74,7 +74,8 @@ start sz env BEFORE=2026-11-23T14:50:00Z FDTUNE="$fdtune" sh "$(dirname "$0")/..
 cp "$db" "$tmp/i14.db"
 sqlite3 "$tmp/i14.db" "DELETE FROM runs WHERE created >= '2026-11-23T14:50:00Z'"
 start ox "$fdtune" replay --db "$tmp/i14.db" -f xyz -r 4 --each-size -s transfer
-start oi "$fdtune" replay --db "$tmp/i14.db" -f iso3dfd -r 8 --each-size -s transfer
+# issue 14's figure, of iso3dfd's whole space as recorded then
+start oi "$fdtune" replay --db "$tmp/i14.db" -f iso3dfd -r 8 --each-size -s transfer --all-recorded
 start og "$fdtune" replay --db "$tmp/i14.db" -f xyz -r 4 --each-size -s guided -b 2
 start o128 "$fdtune" replay --db "$tmp/i14.db" -f xyz -r 4 -n 128x128x64 -s transfer
 q() { sqlite3 "$db" "$1"; }

@@ -8,7 +8,8 @@
  * sizes only (tn_transfer.h with skip_size), never from the replayed
  * problem's own, whose recorded times only answer what it proposes.
  * Configurations the family's default space leaves out (tn_family.dflt_out)
- * are not in the replayed space, as they are not in a default sweep's.
+ * are not in the replayed space, as they are not in a default sweep's
+ * (--all-recorded: they are, as before the rule; figures of that time).
  * --each-size replays every recorded size of the problem in turn.
  * --other-devices replays a GPU new to the database: the seeds come from
  * the other devices' runs only (every size, the problem itself included),
@@ -29,7 +30,7 @@ static const char usage[] =
 "Replay search strategies against the recorded runs of one device and problem\n"
 "(the fastest run matching the filters picks them) and report, for each, how\n"
 "close its best comes to the best of all recorded runs. Runs the family's\n"
-"default space leaves out (fdtune gen --list) are not replayed.\n"
+"default space leaves out (fdtune gen --list) are not replayed (--all-recorded).\n"
 "  --db PATH           database (default " TN_CLI_DB_DEFAULT ")\n"
 "  -f, --family F, -r, --radius R, -n, --size N|XxYxZ, --device TEXT,\n"
 "      --precision P   which device and problem (as for fdtune best)\n"
@@ -48,6 +49,8 @@ static const char usage[] =
 "      --other-devices transfer as on a GPU new to the database: its seeds come\n"
 "                      from the other devices' runs only, every size, this\n"
 "                      problem included; this device's own runs are all held out\n"
+"      --all-recorded  replay every configuration recorded, those the default\n"
+"                      space leaves out too (as replays did before it had them)\n"
 "  -h, --help          this text\n"
 "Exit status: 0 done, 3 nothing matched, 1 failure, 2 usage.\n";
 
@@ -57,12 +60,13 @@ struct space {
 	int *cfg;
 	double *ms;             /* recorded time, -1 for a failure */
 	long long n, cap;
+	int all;                /* --all-recorded: the default space's rule not applied */
 	char err[512];
 };
 
 /* What one replay compares, and how it prints. */
 struct plan {
-	int all, pct, pct_set, seeds, each, others, lag;
+	int all, pct, pct_set, seeds, each, others, lag, recorded;
 	enum tn_strategy only;
 };
 
@@ -76,7 +80,7 @@ static int add(void *p, const char *params, const char *status, double ms)
 	if (tn_config_parse(s->db, s->fam, params, v, NULL, s->err, sizeof s->err))
 		return FDT_FAIL;
 	/* what a default sweep leaves out is not in the space (tn_family) */
-	if (s->fam->dflt_out && s->fam->dflt_out(v, 0, why, sizeof why))
+	if (!s->all && s->fam->dflt_out && s->fam->dflt_out(v, 0, why, sizeof why))
 		return 0;
 	if (strcmp(status, "ok"))
 		ms = -1;
@@ -162,6 +166,7 @@ static int replay(struct db *db, const struct db_pick *p, const struct plan *pl,
 	int rc = 1;
 
 	sp.db = db;
+	sp.all = pl->recorded;
 	if (!(sp.fam = tn_family(p->family))) {
 		snprintf(err, en, "family '%s' is unknown to this fdtune", p->family);
 		return FDT_FAIL;
@@ -244,6 +249,7 @@ int tn_cmd_replay(int argc, char **argv)
 		{ "budget", required_argument, 0, 'b' }, { "seeds", required_argument, 0, TN_O_SEEDS },
 		{ "each-size", no_argument, 0, TN_O_EACH_SIZE }, { "other-devices", no_argument, 0, TN_O_OTHER_DEVICES },
 		{ "in-flight", required_argument, 0, TN_O_IN_FLIGHT },
+		{ "all-recorded", no_argument, 0, TN_O_ALL_RECORDED },
 		TN_CLI_FILTER_OPTIONS, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -287,6 +293,7 @@ int tn_cmd_replay(int argc, char **argv)
 			break;
 		case TN_O_EACH_SIZE: pl.each = 1; break;
 		case TN_O_OTHER_DEVICES: pl.others = 1; break;
+		case TN_O_ALL_RECORDED: pl.recorded = 1; break;
 		case 'h': fputs(usage, stdout); return FDT_OK;
 		default: fputs(usage, stderr); return FDT_USAGE;
 		}

@@ -20,6 +20,7 @@
 enum tn_opt {
 	TN_O_ALL = 0x100,
 	TN_O_ALL_DEVICES,
+	TN_O_ALL_RECORDED,
 	TN_O_ALL_SIZES,
 	TN_O_ARCH,
 	TN_O_BUDGET,
