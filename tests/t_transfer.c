@@ -285,6 +285,25 @@ static void other_devices(void **st)
 	db_close(x.db);
 }
 
+/* *cfgs (freed first, then calloc'ed) = the *n configurations of sp that
+ * pb can run within lim and the default space keeps: a sweep's list. */
+static void space_cfgs(const struct tn_problem *pb, const struct tn_space *sp,
+		       const struct tn_limits *lim, int **cfgs, long long *n)
+{
+	int v[TN_MAXP];
+	char why[256];
+	free(*cfgs);
+	assert_non_null(*cfgs = calloc((size_t)tn_space_size(sp) * TN_MAXP, sizeof **cfgs));
+	*n = 0;
+	for (long long i = 0; i < tn_space_size(sp); i++) {
+		memset(v, 0, sizeof v);
+		tn_space_at(sp, i, v);
+		if (!pb->fam->check(pb, v, lim, why, sizeof why) &&
+		    !tn_space_out(sp, v, why, sizeof why))
+			memcpy(*cfgs + (*n)++ * TN_MAXP, v, sizeof v);
+	}
+}
+
 /* A seed outside the space's domains joins the space where it is legal
  * (tn_transfer_widen): a value the default domains leave out (zu = 3), not
  * one outside its parameter's range (zu = 9), not one the constraints
@@ -300,7 +319,6 @@ static void widen(void **st)
 	int rows[6 * TN_MAXP], *cfgs = NULL, v[TN_MAXP], zu = tn_param_index(f, "zu"),
 	    ku = tn_param_index(f, "ku");
 	long long n = 0, added = -1, inside = -1;
-	char why[256];
 	(void)st;
 	pb = (struct tn_problem){ .fam = f, .r = 4, .nx = 64, .ny = 64, .nz = 64, .prec = "fp32" };
 	tn_limits_of_arch("sm_90", &lim);
@@ -308,15 +326,7 @@ static void widen(void **st)
 		tn_space_default(f, &sp);
 		if (pass)
 			assert_int_equal(tn_space_set(&sp, "vec=4", err, sizeof err), 0);
-		free(cfgs);
-		assert_non_null(cfgs = calloc((size_t)tn_space_size(&sp) * TN_MAXP, sizeof *cfgs));
-		n = 0;
-		for (long long i = 0; i < tn_space_size(&sp); i++) {
-			memset(v, 0, sizeof v);
-			tn_space_at(&sp, i, v);
-			if (!f->check(&pb, v, &lim, why, sizeof why))
-				memcpy(cfgs + n++ * TN_MAXP, v, sizeof v);
-		}
+		space_cfgs(&pb, &sp, &lim, &cfgs, &n);
 		cfg(f, 4, 64, 96, rows);                        /* in the space */
 		for (long long i = 0; i < n; i++)
 			if (!memcmp(cfgs + i * TN_MAXP, rows, sizeof v))
@@ -364,7 +374,7 @@ static void widen_left_out(void **st)
 	struct tn_space sp;
 	struct tn_limits lim;
 	struct tn_seeds sd = { 0 };
-	int seed[TN_MAXP] = { 0 }, *cfgs = NULL, v[TN_MAXP];
+	int seed[TN_MAXP] = { 0 }, *cfgs = NULL;
 	long long n = 0, added = -1;
 	char why[256];
 	(void)st;
@@ -377,16 +387,7 @@ static void widen_left_out(void **st)
 		if (given)
 			assert_int_equal(tn_space_set(&sp, "ku=0,1", err, sizeof err), 0);
 		assert_int_not_equal(tn_space_out(&sp, seed, why, sizeof why), given);
-		free(cfgs);
-		assert_non_null(cfgs = calloc((size_t)tn_space_size(&sp) * TN_MAXP, sizeof *cfgs));
-		n = 0;
-		for (long long i = 0; i < tn_space_size(&sp); i++) {
-			memset(v, 0, sizeof v);
-			tn_space_at(&sp, i, v);
-			if (!f->check(&pb, v, &lim, why, sizeof why) &&
-			    !tn_space_out(&sp, v, why, sizeof why))
-				memcpy(cfgs + n++ * TN_MAXP, v, sizeof v);
-		}
+		space_cfgs(&pb, &sp, &lim, &cfgs, &n);
 		sd.v = seed;
 		sd.n = 1;
 		assert_int_equal(tn_transfer_widen(&pb, &sp, &lim, &sd, &cfgs, &n, &added, err,
