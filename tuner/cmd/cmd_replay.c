@@ -60,6 +60,7 @@ struct space {
 	int *cfg;
 	double *ms;             /* recorded time, -1 for a failure */
 	long long n, cap;
+	struct tn_space dflt;   /* the family's default space, whose rule leaves some out */
 	int all;                /* --all-recorded: the default space's rule not applied */
 	char err[512];
 };
@@ -80,7 +81,7 @@ static int add(void *p, const char *params, const char *status, double ms)
 	if (tn_config_parse(s->db, s->fam, params, v, NULL, s->err, sizeof s->err))
 		return FDT_FAIL;
 	/* what a default sweep leaves out is not in the space (tn_family) */
-	if (!s->all && s->fam->dflt_out && s->fam->dflt_out(v, 0, why, sizeof why))
+	if (!s->all && tn_space_out(&s->dflt, v, why, sizeof why))
 		return 0;
 	if (strcmp(status, "ok"))
 		ms = -1;
@@ -171,6 +172,7 @@ static int replay(struct db *db, const struct db_pick *p, const struct plan *pl,
 		snprintf(err, en, "family '%s' is unknown to this fdtune", p->family);
 		return FDT_FAIL;
 	}
+	tn_space_default(sp.fam, &sp.dflt);
 	if (db_each_run(db, p->run, add, &sp, err, en)) {
 		if (*sp.err)
 			snprintf(err, en, "%s", sp.err);

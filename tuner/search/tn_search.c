@@ -203,12 +203,13 @@ void tn_search_report(struct tn_search *s, long long i, double ms)
 	s->t[i] = ms >= 0 ? ms : INFINITY;
 }
 
-/* The fastest evaluated configuration whose neighbourhood is unexplored. */
-static long long best_open(const struct tn_search *s)
+/* The fastest evaluated configuration, or -1; with open, of those whose
+ * neighbourhood is unexplored. */
+static long long best(const struct tn_search *s, int open)
 {
 	long long b = -1;
 	for (long long i = 0; i < s->n; i++)
-		if (!isnan(s->t[i]) && !isinf(s->t[i]) && !(s->expanded[i] & 1) &&
+		if (!isnan(s->t[i]) && !isinf(s->t[i]) && !(open && s->expanded[i] & 1) &&
 		    (b < 0 || s->t[i] < s->t[b]))
 			b = i;
 	return b;
@@ -274,16 +275,6 @@ static int neighbours(const struct tn_search *s, long long c, int detour, long l
 	return 1;
 }
 
-/* The fastest evaluated configuration, or -1. */
-static long long best_done(const struct tn_search *s)
-{
-	long long b = -1;
-	for (long long i = 0; i < s->n; i++)
-		if (!isnan(s->t[i]) && !isinf(s->t[i]) && (b < 0 || s->t[i] < s->t[b]))
-			b = i;
-	return b;
-}
-
 /* Up to max unproposed configurations at random. */
 static int at_random(struct tn_search *s, long long *idx, int m, int max)
 {
@@ -309,7 +300,7 @@ static int transfer_next(struct tn_search *s, long long *idx, int max)
 			idx[m++] = s->seed[s->seedcur];
 	if (m || s->pending)
 		return m;
-	while (!m && (c = best_open(s)) >= 0)
+	while (!m && (c = best(s, 1)) >= 0)
 		s->expanded[c] |= neighbours(s, c, 0, idx, &m, max);
 	for (; !m && s->seedcur < s->nseed; s->seedcur++)
 		if (isnan(s->t[s->seed[s->seedcur]]) && !s->prop[s->seed[s->seedcur]])
@@ -339,14 +330,14 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 			if (isnan(s->t[s->perm[s->cursor]]) && !s->prop[s->perm[s->cursor]])
 				idx[m++] = s->perm[s->cursor];
 	} else {                                 /* guided: local search */
-		long long c = best_done(s);
+		long long c = best(s, 0);
 		/* the detours of the best so far once its neighbourhood is
 		 * proposed (a local minimum's way round a constraint: NOTES v61),
 		 * then the neighbours of the best open configuration, of the next
 		 * best, until the batch is full: parallel work for the compilers */
 		if (c >= 0 && s->expanded[c] == 1 && neighbours(s, c, 1, idx, &m, max))
 			s->expanded[c] |= 2;
-		while (m < max && (c = best_open(s)) >= 0)
+		while (m < max && (c = best(s, 1)) >= 0)
 			s->expanded[c] |= neighbours(s, c, 0, idx, &m, max);
 		/* every neighbourhood explored and nothing outstanding that could
 		 * open another: the rest at random */

@@ -107,7 +107,7 @@ void tn_warm(struct tn_run *c, int idle)
 	const char *cache = tn_cache_dir();
 	long long idx[TN_MAXJOBS];
 	struct tn_job *j = NULL;
-	unsigned char *tried = NULL;    /* jobs looked at, by compile seconds left */
+	double *most = NULL;    /* each job's compile seconds left; -1 once looked at */
 	char err[1024];
 	int k, m = 0, want, cur;
 
@@ -123,18 +123,20 @@ void tn_warm(struct tn_run *c, int idle)
 	cur = c->cur ? (int)(c->cur - c->jobs) : -1;
 	if (k >= 0 && k != cur)
 		m = pick(c, j = &c->jobs[k], 1, idx, want);
-	if (!m && (tried = calloc((size_t)c->njobs, 1)))
+	if (!m && (most = malloc((size_t)c->njobs * sizeof *most))) {
+		for (int i = 0; i < c->njobs; i++)
+			most[i] = i == cur || i == k ? -1 : compile_left(&c->jobs[i]);
 		for (;;) {
-			double most = -1;
 			int b = -1;
 			for (int i = 0; i < c->njobs; i++)
-				if (i != cur && i != k && !tried[i] && compile_left(&c->jobs[i]) > most)
-					most = compile_left(&c->jobs[b = i]);
+				if (most[i] >= 0 && (b < 0 || most[i] > most[b]))
+					b = i;
 			if (b < 0 || (m = pick(c, j = &c->jobs[b], 0, idx, want)))
 				break;
-			tried[b] = 1;
+			most[b] = -1;
 		}
-	free(tried);
+	}
+	free(most);
 	if (!m) {
 		c->warm_next = tn_now_s() + 0.5;
 		return;
