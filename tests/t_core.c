@@ -244,43 +244,60 @@ static void space_enumerates(void **st)
 	assert_int_not_equal(tn_space_set(&s, "nw=-3", err, sizeof err), 0);
 }
 
-/* iso3dfd's default space leaves out ku 1 with lds 1 and 2 (tn_space_out),
- * keeps ku 1 with lds 0 and every ku 0; -p ku=... brings them back, while
- * -p of another parameter (lds) does not; xyz has no rule. */
+/* iso3dfd's default space leaves out ku 1 with lds 1 and 2 (tn_space_out)
+ * and, on grids of more than 2^23 points, ku 1 with lds 0; it keeps every
+ * ku 0, and ku 1 with lds 0 on grids up to 2^23 points (256x256x128 in,
+ * 256x256x129 out); -p ku=... brings them back, while -p of another
+ * parameter (lds) does not; xyz has no rule. */
 static void default_space_rule(void **st)
 {
 	const struct tn_family *f = tn_family("iso3dfd");
 	const int ku = tn_param_index(f, "ku"), lds = tn_param_index(f, "lds");
+	struct tn_problem pb[2] = { { .fam = f, .r = 8, .nx = 256, .ny = 256, .nz = 128, .prec = "fp32" },
+				    { .fam = f, .r = 8, .nx = 256, .ny = 256, .nz = 129, .prec = "fp32" } };
 	struct tn_space s;
 	char err[256], why[256];
-	long long out[2][3] = { { 0 } }, all[2][3] = { { 0 } };
 	int v[TN_MAXP];
 	(void)st;
-	tn_space_default(f, &s);
-	assert_int_equal(tn_space_set(&s, "vec=2", err, sizeof err), 0);
-	for (long long i = 0; i < tn_space_size(&s); i++) {
-		tn_space_at(&s, i, v);
-		all[v[ku]][v[lds]]++;
-		*why = 0;
-		if (tn_space_out(&s, v, why, sizeof why)) {
-			out[v[ku]][v[lds]]++;
-			assert_non_null(strstr(why, "-p ku=0,1"));
+	for (int big = 0; big < 2; big++) {
+		long long out[2][3] = { { 0 } }, all[2][3] = { { 0 } };
+		tn_space_default(f, &s);
+		assert_int_equal(tn_space_set(&s, "vec=2", err, sizeof err), 0);
+		for (long long i = 0; i < tn_space_size(&s); i++) {
+			tn_space_at(&s, i, v);
+			all[v[ku]][v[lds]]++;
+			*why = 0;
+			if (tn_space_out(&s, &pb[big], v, why, sizeof why)) {
+				out[v[ku]][v[lds]]++;
+				assert_non_null(strstr(why, "-p ku=0,1"));
+				assert_non_null(strstr(why, v[lds] ? "with lds=" : "2^23 points"));
+			}
+		}
+		for (int l = 0; l < 3; l++) {
+			assert_true(all[1][l] > 0);
+			assert_int_equal(out[0][l], 0);
+			assert_int_equal(out[1][l], l || big ? all[1][l] : 0);
+		}
+		assert_int_equal(tn_space_set(&s, "ku=0,1", err, sizeof err), 0);
+		for (long long i = 0; i < tn_space_size(&s); i++) {
+			tn_space_at(&s, i, v);
+			assert_int_equal(tn_space_out(&s, &pb[big], v, why, sizeof why), 0);
 		}
 	}
-	for (int l = 0; l < 3; l++) {
-		assert_true(all[1][l] > 0);
-		assert_int_equal(out[0][l], 0);
-		assert_int_equal(out[1][l], l ? all[1][l] : 0);
-	}
+	tn_space_default(f, &s);
 	assert_int_equal(tn_space_set(&s, "lds=2", err, sizeof err), 0);
 	assert_int_equal(tn_config_named(f, "vec=2 lds=2 ku=1 nw=32", v, err, sizeof err), 0);
-	assert_int_not_equal(tn_space_out(&s, v, why, sizeof why), 0);
+	assert_int_not_equal(tn_space_out(&s, &pb[0], v, why, sizeof why), 0);
+	assert_int_equal(tn_space_set(&s, "lds=0", err, sizeof err), 0);
+	assert_int_equal(tn_config_named(f, "vec=2 lds=0 ku=1 nw=32", v, err, sizeof err), 0);
+	assert_int_not_equal(tn_space_out(&s, &pb[1], v, why, sizeof why), 0);
 	assert_int_equal(tn_space_set(&s, "ku=1", err, sizeof err), 0);
-	assert_int_equal(tn_space_out(&s, v, why, sizeof why), 0);
+	assert_int_equal(tn_space_out(&s, &pb[1], v, why, sizeof why), 0);
 	tn_space_default(tn_family("xyz"), &s);
+	pb[1].fam = tn_family("xyz");
 	for (long long i = 0; i < tn_space_size(&s); i++) {
 		tn_space_at(&s, i, v);
-		assert_int_equal(tn_space_out(&s, v, why, sizeof why), 0);
+		assert_int_equal(tn_space_out(&s, &pb[1], v, why, sizeof why), 0);
 	}
 }
 

@@ -299,7 +299,7 @@ static void space_cfgs(const struct tn_problem *pb, const struct tn_space *sp,
 		memset(v, 0, sizeof v);
 		tn_space_at(sp, i, v);
 		if (!pb->fam->check(pb, v, lim, why, sizeof why) &&
-		    !tn_space_out(sp, v, why, sizeof why))
+		    !tn_space_out(sp, pb, v, why, sizeof why))
 			memcpy(*cfgs + (*n)++ * TN_MAXP, v, sizeof v);
 	}
 }
@@ -386,7 +386,7 @@ static void widen_left_out(void **st)
 		tn_space_default(f, &sp);
 		if (given)
 			assert_int_equal(tn_space_set(&sp, "ku=0,1", err, sizeof err), 0);
-		assert_int_not_equal(tn_space_out(&sp, seed, why, sizeof why), given);
+		assert_int_not_equal(tn_space_out(&sp, &pb, seed, why, sizeof why), given);
 		space_cfgs(&pb, &sp, &lim, &cfgs, &n);
 		sd.v = seed;
 		sd.n = 1;

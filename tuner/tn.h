@@ -132,13 +132,15 @@ struct tn_family {
 	 * one in configuration v too: a template may need it as a constant in
 	 * some configurations */
 	int (*launch_if)(const int *v, int i);
-	/* NULL, or nonzero with why set when the default space leaves
-	 * configuration v out: a combination that costs much to build and that
-	 * measurements showed never pays (the descriptor cites them). Bit k of
-	 * set says parameter k was given with -p; the rule names the parameters
-	 * whose being given brings the combination back (iso3dfd: ku, not lds),
-	 * and with set 0 says what a default sweep leaves out (replay). */
-	int (*dflt_out)(const int *v, unsigned set, char *why, size_t n);
+	/* NULL, or nonzero with why set when the default space of problem pb
+	 * (never NULL) leaves configuration v out: a combination that costs
+	 * much to build and that measurements showed never pays, at any size or
+	 * at pb's (the descriptor cites them). Bit k of set says parameter k was
+	 * given with -p; the rule names the parameters whose being given brings
+	 * the combination back (iso3dfd: ku, not lds), and with set 0 says what
+	 * a default sweep leaves out (replay). */
+	int (*dflt_out)(const struct tn_problem *pb, const int *v, unsigned set, char *why,
+			size_t n);
 	const char *dflt_out_help;      /* the rule in a line, for gen --list */
 };
 
@@ -213,10 +215,12 @@ void tn_space_default(const struct tn_family *f, struct tn_space *s);
 /* "name=v1,v2,..." replaces that parameter's domain and marks it given; a
  * value given twice is kept once (vec=4,4 is one value). */
 int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n);
-/* Nonzero with why set when s leaves configuration v out although it is in
- * the product of the domains: the family's dflt_out rule, which the
- * parameters it names lift when given with -p (tn_family). */
-int tn_space_out(const struct tn_space *s, const int *v, char *why, size_t n);
+/* Nonzero with why set when s, for problem pb (never NULL), leaves
+ * configuration v out although it is in the product of the domains: the
+ * family's dflt_out rule, which the parameters it names lift when given with
+ * -p (tn_family). */
+int tn_space_out(const struct tn_space *s, const struct tn_problem *pb, const int *v, char *why,
+		 size_t n);
 long long tn_space_size(const struct tn_space *s);
 void tn_space_at(const struct tn_space *s, long long i, int *v);
 /* Configuration v as JSON ({"vec":4,...}) and as text (vec=4 ...), a late

@@ -34,7 +34,7 @@ EOF
 # vec 2 and 4 of the default space, so that the plan runs over 3 minutes on
 # one H100 (the issue's condition for two against one: 214 s warm, 14114
 # configurations; since v59 left iso3dfd's ku 1 with lds 1 and 2 out, 12874,
-# 138-141 s on one H200); v31's table on the H200s (results/h200x2) had vec 4
+# 138-141 s on one H200; since v62 left its ku 1 out above 2^23 points, 12442); v31's table on the H200s (results/h200x2) had vec 4
 # alone: 1800 + 1770 + 1072 + 1800 = 6442
 space=${SPACE:--s exhaustive -p vec=2,4}
 export FDTUNE_CACHE="${CACHE_DIR:-/tmp/fdtune-cache}"

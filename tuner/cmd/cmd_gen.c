@@ -63,7 +63,7 @@ static int write_all(const struct tn_cli_problem *c, const struct tn_limits *lim
 			pruned++;
 			continue;
 		}
-		if (tn_space_out(&c->sp, v, why, sizeof why)) {
+		if (tn_space_out(&c->sp, &c->pb, v, why, sizeof why)) {
 			left++;
 			continue;
 		}

@@ -61,6 +61,7 @@ struct space {
 	double *ms;             /* recorded time, -1 for a failure */
 	long long n, cap;
 	struct tn_space dflt;   /* the family's default space, whose rule leaves some out */
+	struct tn_problem pb;   /* the problem replayed, which the rule may depend on */
 	int all;                /* --all-recorded: the default space's rule not applied */
 	char err[512];
 };
@@ -81,7 +82,7 @@ static int add(void *p, const char *params, const char *status, double ms)
 	if (tn_config_parse(s->db, s->fam, params, v, NULL, s->err, sizeof s->err))
 		return FDT_FAIL;
 	/* what a default sweep leaves out is not in the space (tn_family) */
-	if (!s->all && tn_space_out(&s->dflt, v, why, sizeof why))
+	if (!s->all && tn_space_out(&s->dflt, &s->pb, v, why, sizeof why))
 		return 0;
 	if (strcmp(status, "ok"))
 		ms = -1;
@@ -173,13 +174,14 @@ static int replay(struct db *db, const struct db_pick *p, const struct plan *pl,
 		return FDT_FAIL;
 	}
 	tn_space_default(sp.fam, &sp.dflt);
+	pb = (struct tn_problem){ .fam = sp.fam, .r = p->radius, .nx = p->nx, .ny = p->ny,
+				  .nz = p->nz, .prec = p->precision };
+	sp.pb = pb;
 	if (db_each_run(db, p->run, add, &sp, err, en)) {
 		if (*sp.err)
 			snprintf(err, en, "%s", sp.err);
 		goto out;
 	}
-	pb = (struct tn_problem){ .fam = sp.fam, .r = p->radius, .nx = p->nx, .ny = p->ny,
-				  .nz = p->nz, .prec = p->precision };
 	q.run = p->run;
 	if (pl->others)         /* this device held out, the others' every size */
 		q.devices = DB_REL_OTHERS;

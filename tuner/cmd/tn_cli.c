@@ -254,7 +254,7 @@ int tn_cli_space_check(const struct tn_cli_problem *c, const char *arch, char *e
 	for (long long i = 0; i < total; i++) {
 		tn_space_at(&c->sp, i, v);
 		if (!f->check(pb, v, &lim, tmp, sizeof tmp)) {
-			if (!tn_space_out(&c->sp, v, tmp, sizeof tmp))
+			if (!tn_space_out(&c->sp, pb, v, tmp, sizeof tmp))
 				return FDT_OK;
 			left = 1;       /* runnable, but the default space leaves it out */
 		}

@@ -78,14 +78,27 @@ static int launch_if(const int *v, int i)
  * best kernel is lds 2 with ku 0 or, at 128x128x64 on the H100 alone, lds 0
  * with ku 1 (0.0261 ms against 0.0293 for ku 0); with lds 2, ku 1's best is
  * 1.2-1.7x slower than ku 0's but at 128x128x64 (0.99x), and lds 1's bests
- * trail lds 2's by 1.4-1.8x (results/NOTES.md v59). -p ku=... brings them
- * back. */
-static int dflt_out(const int *v, unsigned set, char *why, size_t n)
+ * trail lds 2's by 1.4-1.8x (results/NOTES.md v59). It leaves out ku 1
+ * with lds 0 too on grids of more than KU_PTS points: its best was 1.23-1.85x
+ * slower than ku 0's at every such size recorded (256^3, 1000x300x129,
+ * 640x480x400 and 512^3 on the H100 and the H200) and 0.89x at 128x128x64
+ * (2^20 points), the one size it won (NOTES v62); 2^23 is the halfway mark
+ * in points, as nothing between was measured. -p ku=... brings them back. */
+#define KU_PTS (1LL << 23)
+
+static int dflt_out(const struct tn_problem *pb, const int *v, unsigned set, char *why, size_t n)
 {
-	if (set & 1u << P_ku || !v[P_ku] || !v[P_lds])
+	long long pts = (long long)pb->nx * pb->ny * pb->nz;
+	if (set & 1u << P_ku || !v[P_ku])
 		return 0;
-	return snprintf(why, n, "ku=1 with lds=%d: builds 6-9x slower and never won; "
-			"-p ku=0,1 sweeps it", v[P_lds]), 1;
+	if (v[P_lds])
+		return snprintf(why, n, "ku=1 with lds=%d: builds 6-9x slower and never won; "
+				"-p ku=0,1 sweeps it", v[P_lds]), 1;
+	if (pts > KU_PTS)
+		return snprintf(why, n, "ku=1 on a grid of more than 2^23 points: builds 6-9x "
+				"slower and lost by 1.2-1.9x at every such size measured; "
+				"-p ku=0,1 sweeps it"), 1;
+	return 0;
 }
 
 static int check(const struct tn_problem *pb, const int *v,
@@ -136,8 +149,8 @@ static double bytes(const struct tn_problem *pb, const int *v)
 /* Default space: 3 vec x 3 bx x 3 by x 2 ypt x 3 lds x 2 nw x 2 ku x 2 nt x
  * 2 pf x 2 mb x 2 wr = 10368 configurations, 5648 valid at R = 8 in fp32
  * (queues over 128 registers refused, and wr 1 without lds 2), of which
- * dflt_out leaves out ku 1 with lds 1 or 2. wr's first value, 0, is what records made
- * before it existed ran. pad (LDS row padding) is left at 0: the sweep of
+ * dflt_out leaves out ku 1 with lds 1 or 2, and on grids over 2^23 points.
+ * wr's first value, 0, is what records made before it existed ran. pad (LDS row padding) is left at 0: the sweep of
  * results/h100/NOTES.md found no bank-conflict gain; -p pad=0,1. zu stays
  * 1 (-p zu=1,2,3,4: +5% at R = 8 with lds 2, results/NOTES.md v10). */
 const struct tn_family tn_fam_iso3dfd = {
@@ -165,8 +178,8 @@ const struct tn_family tn_fam_iso3dfd = {
 	.check = check, .geom = tn_fam_geom, .geom_src = tn_fam_geom_src, .dyn_lds = dyn_lds,
 	.launch_if = launch_if,
 	.dflt_out = dflt_out,
-	.dflt_out_help = "ku=1 only with lds=0 (ku=1 with lds=1,2 builds 6-9x slower and never "
-			 "won; -p ku=0,1 sweeps it)",
+	.dflt_out_help = "ku=1 only with lds=0 and on grids of at most 2^23 points (ku=1 "
+			 "builds 6-9x slower and won only at 128x128x64; -p ku=0,1 sweeps it)",
 	.bytes = bytes,
 	.coef = tn_fam_coef, .ref = NULL, .terms = tn_wave_terms, .axes = TN_X | TN_Y | TN_Z,
 	.steps = 4, .step_ref = tn_ref_wave,

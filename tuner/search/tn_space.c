@@ -95,9 +95,10 @@ int tn_space_set(struct tn_space *s, const char *spec, char *err, size_t n)
 	return FDT_OK;
 }
 
-int tn_space_out(const struct tn_space *s, const int *v, char *why, size_t n)
+int tn_space_out(const struct tn_space *s, const struct tn_problem *pb, const int *v, char *why,
+		 size_t n)
 {
-	return s->fam->dflt_out && s->fam->dflt_out(v, s->set, why, n);
+	return s->fam->dflt_out && s->fam->dflt_out(pb, v, s->set, why, n);
 }
 
 long long tn_space_size(const struct tn_space *s)

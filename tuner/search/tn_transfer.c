@@ -184,7 +184,7 @@ int tn_transfer_widen(const struct tn_problem *pb, const struct tn_space *sp,
 		}
 		/* a seed the default space leaves out stays out (tn_space_out) */
 		if (!ok || grid > (double)(1 << 24) || f->check(pb, v, lim, why, sizeof why) ||
-		    tn_space_out(sp, v, why, sizeof why))
+		    tn_space_out(sp, pb, v, why, sizeof why))
 			continue;
 		for (i = 0; i < *n && memcmp(*cfgs + i * TN_MAXP, v, TN_MAXP * sizeof *v); i++)
 			;

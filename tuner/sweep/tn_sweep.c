@@ -87,7 +87,7 @@ static int prepare(struct tn_job *j, const struct tn_limits *lim, long long off,
 			continue;
 		}
 		/* runnable, but not in the default space */
-		if (tn_space_out(j->sp, v, why, sizeof why)) {
+		if (tn_space_out(j->sp, j->pb, v, why, sizeof why)) {
 			j->left += mine;
 			out++;
 			if (!*j->left_why)
