@@ -783,6 +783,47 @@ static void detours(void **st)
 	tn_search_free(x);
 }
 
+/* A configuration the caller takes (tn_search_take: a GPU that would wait
+ * runs it) is never proposed again, counts against the budget, not against
+ * a guided search's random start, and is refused once known or over
+ * budget; its outcome is reported as any other's. */
+static void search_take(void **st)
+{
+	static const int cfg[8 * 2] = { 0, 0, 0, 1, 0, 2, 1, 0, 1, 1, 1, 2, 2, 0, 2, 1 };
+	struct tn_search *x;
+	char err[256];
+	long long idx[8];
+	int m, seen[8] = { 0 };
+	(void)st;
+	assert_int_equal(tn_search_new(TN_EXHAUSTIVE, cfg, 2, 8, 0, 1, &x, err, sizeof err), 0);
+	assert_int_equal(tn_search_take(x, 3), 1);
+	assert_int_equal(tn_search_take(x, 3), 0);              /* known now */
+	tn_search_report(x, 3, 1.0);
+	m = tn_search_next(x, idx, 8);
+	assert_int_equal(m, 7);
+	for (int i = 0; i < m; i++)
+		assert_int_not_equal(idx[i], 3);
+	assert_int_equal(tn_search_take(x, 9), 0);              /* outside */
+	tn_search_free(x);
+	/* guided, a budget of 4 and a start of 2: two taken, the start still
+	 * gives two at random, and the budget is then spent */
+	assert_int_equal(tn_search_new(TN_GUIDED, cfg, 2, 8, 4, 7, &x, err, sizeof err), 0);
+	tn_search_set_start(x, 2);
+	assert_int_equal(tn_search_take(x, 0), 1);
+	assert_int_equal(tn_search_take(x, 1), 1);
+	m = tn_search_next(x, idx, 8);
+	assert_int_equal(m, 2);
+	for (int i = 0; i < m; i++) {
+		assert_true(idx[i] > 1);
+		seen[idx[i]] = 1;
+	}
+	for (m = 2; seen[m]; m++)
+		;
+	assert_false(tn_search_known(x, m));
+	assert_int_equal(tn_search_take(x, m), 0);              /* over budget */
+	tn_search_free(x);
+}
+
 static void gen_hash_stable(void **st)
 {
 	char a[17], b[17];
@@ -800,7 +841,7 @@ int main(void)
 		cmocka_unit_test(ref_quadratic), cmocka_unit_test(ref_impulse),
 		cmocka_unit_test(layout_aligned), cmocka_unit_test(check_output),
 		cmocka_unit_test(space_enumerates), cmocka_unit_test(default_space_rule), cmocka_unit_test(config_named), cmocka_unit_test(launch_params), cmocka_unit_test(constraints), cmocka_unit_test(families_declared),
-		cmocka_unit_test(geometry_source),
+		cmocka_unit_test(geometry_source), cmocka_unit_test(search_take),
 		cmocka_unit_test(gen_expands), cmocka_unit_test(gen_rejects),
 		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies), cmocka_unit_test(whole_neighbourhoods), cmocka_unit_test(detours),
 	};

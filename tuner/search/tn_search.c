@@ -26,6 +26,7 @@ struct tn_search {
 				 * bit 1 its detours (neighbours()) */
 	char *prop;             /* proposed by tn_search_next */
 	long long pending;      /* proposed and not yet reported */
+	long long taken;        /* of used, taken by the caller (tn_search_take) */
 	long long start;        /* guided: evaluations of the random start; transfer:
 				 * the most spent on seeds before the local search */
 	long long *seed, nseed, seedcur;       /* transfer: seed indices, best first */
@@ -194,6 +195,17 @@ int tn_search_known(const struct tn_search *s, long long i)
 	return i < 0 || i >= s->n || s->prop[i] || !isnan(s->t[i]);
 }
 
+int tn_search_take(struct tn_search *s, long long i)
+{
+	if (tn_search_known(s, i) || s->used >= s->budget)
+		return 0;
+	s->prop[i] = 1;
+	s->pending++;
+	s->used++;
+	s->taken++;
+	return 1;
+}
+
 void tn_search_report(struct tn_search *s, long long i, double ms)
 {
 	if (i < 0 || i >= s->n)
@@ -295,7 +307,7 @@ static int transfer_next(struct tn_search *s, long long *idx, int max)
 {
 	int m = 0;
 	long long c;
-	for (; m < max && s->used + m < s->start && s->seedcur < s->nseed; s->seedcur++)
+	for (; m < max && s->used - s->taken + m < s->start && s->seedcur < s->nseed; s->seedcur++)
 		if (isnan(s->t[s->seed[s->seedcur]]) && !s->prop[s->seed[s->seedcur]])
 			idx[m++] = s->seed[s->seedcur];
 	if (m || s->pending)
@@ -320,13 +332,13 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 	if (s->kind == TN_EXHAUSTIVE || s->kind == TN_RANDOM) {
 		for (; m < max && s->cursor < s->n; s->cursor++) {
 			long long i = s->kind == TN_EXHAUSTIVE ? s->cursor : s->perm[s->cursor];
-			if (isnan(s->t[i]))     /* not known from an earlier run */
+			if (isnan(s->t[i]) && !s->prop[i])     /* not known nor taken */
 				idx[m++] = i;
 		}
 	} else if (s->kind == TN_TRANSFER) {
 		m = transfer_next(s, idx, max);
-	} else if (s->used < s->start) {        /* guided: the random start */
-		for (; m < max && s->used + m < s->start && s->cursor < s->n; s->cursor++)
+	} else if (s->used - s->taken < s->start) {     /* guided: the random start */
+		for (; m < max && s->used - s->taken + m < s->start && s->cursor < s->n; s->cursor++)
 			if (isnan(s->t[s->perm[s->cursor]]) && !s->prop[s->perm[s->cursor]])
 				idx[m++] = s->perm[s->cursor];
 	} else {                                 /* guided: local search */

@@ -43,6 +43,12 @@ int tn_search_next(struct tn_search *s, long long *idx, int max);
 int tn_search_peek(const struct tn_search *s, long long *idx, int max);
 /* 1 when configuration i was proposed or is known from an earlier run. */
 int tn_search_known(const struct tn_search *s, long long i);
+/* Configuration i, chosen by the caller, is to be evaluated now as if
+ * proposed (a GPU that would wait runs a configuration whose code is built:
+ * tn_fill.c): 1 when taken, counted against the budget but not against a
+ * guided or transfer start, its outcome reported as any other's; 0 when it
+ * is known (tn_search_known) or the budget is spent. */
+int tn_search_take(struct tn_search *s, long long i);
 /* The outcome of configuration i: its time in ms, or a negative value for a
  * failure. Batches may overlap: later ones can be asked for before earlier
  * ones are reported, as a pipelined sweep does. */

@@ -113,10 +113,13 @@ static int give(struct tn_run *c, int w, struct tn_item *it, char *err, size_t n
 
 /* Hands built items to workers, up to depth each (a run in progress and
  * depth - 1 queued: the worker goes on to the next run while the sweep
- * records the last), or, compile-only, records them. */
+ * records the last), or, compile-only, records them. Where the pool has
+ * nothing built for an idle worker while it compiles (a build under way for
+ * TN_SLOW_S or more: not a cache hit), a configuration of a source built
+ * already (tn_fill_take); a queue's place waits for the pool's builds. */
 static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, char *err, size_t n)
 {
-	struct tn_item *it;
+	struct tn_item *it = NULL;
 	const int depth = c->o->queue > 0 ? c->o->queue : TN_QUEUE;
 	if (!c->gpu) {
 		while (!tn_stop_signal && (it = tn_pool_take(pool))) {
@@ -146,6 +149,20 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 					(*inflight)--;
 					tn_item_clear(it);
 					free(it);
+				}
+			}
+			if (g) {
+				tn_fill_keep(c, it);
+			} else if (!pass && !tn_stop_signal && tn_pool_busy(pool, TN_SLOW_S, NULL) > 0 &&
+				   (it = tn_fill_take(c))) {
+				(*inflight)++;
+				if (tn_start_item(c, it, &g, err, n))
+					goto bad;
+				if (!g) {       /* (a copy out of memory: recorded) */
+					(*inflight)--;
+					tn_item_clear(it);
+					free(it);
+					return FDT_OK;
 				}
 			}
 			if (!g)
@@ -348,6 +365,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	rc = 0;
 out:
 	tn_pool_free(pool);
+	tn_fill_end(c);
 	edges(c, t0, sw);
 	c->cur->t_wall += tn_now_s() - t0;
 	return rc;

@@ -91,33 +91,38 @@ static void claim_twins(struct tn_pool *p, struct tn_item *it)
 		p->cursor = p->cursor->next;
 }
 
+void tn_item_share(const struct tn_item *it, struct tn_item *q)
+{
+	struct rt_prog *d = &q->prog;
+	const struct rt_prog *s = &it->prog;
+	q->bad_gen = it->bad_gen;
+	q->bad_compile = it->bad_compile;
+	memcpy(q->hash, it->hash, sizeof q->hash);
+	memcpy(q->err, it->err, sizeof q->err);
+	*d = *s;
+	d->code = NULL;
+	d->log = NULL;
+	q->src = it->src ? strdup(it->src) : NULL;
+	if (s->code && (d->code = malloc(s->size)))
+		memcpy(d->code, s->code, s->size);
+	d->log = strdup("the build of another configuration of the same source");
+	if ((it->src && !q->src) || (s->code && !d->code) || !d->log) {
+		q->bad_compile = 1;         /* out of memory: recorded as such */
+		snprintf(q->err, sizeof q->err, "out of memory copying a shared build");
+	}
+	q->shared = !q->bad_gen && !q->bad_compile;
+	q->build_s = 0;
+}
+
 /* Under the lock, it built: gives each item that shares its build a copy of
- * it (source, code, resources, outcome), and marks it built. */
+ * it (tn_item_share), and marks it built. */
 static void give_twins(struct tn_pool *p, struct tn_item *it)
 {
 	for (struct tn_item *q = p->head; q; q = q->next) {
-		struct rt_prog *d = &q->prog;
-		const struct rt_prog *s = &it->prog;
 		if (q->lead != it || q->built != BUILDING)
 			continue;
 		q->lead = NULL;
-		q->bad_gen = it->bad_gen;
-		q->bad_compile = it->bad_compile;
-		memcpy(q->hash, it->hash, sizeof q->hash);
-		memcpy(q->err, it->err, sizeof q->err);
-		*d = *s;
-		d->code = NULL;
-		d->log = NULL;
-		q->src = it->src ? strdup(it->src) : NULL;
-		if (s->code && (d->code = malloc(s->size)))
-			memcpy(d->code, s->code, s->size);
-		d->log = strdup("the build of another configuration of the same source");
-		if ((it->src && !q->src) || (s->code && !d->code) || !d->log) {
-			q->bad_compile = 1;         /* out of memory: recorded as such */
-			snprintf(q->err, sizeof q->err, "out of memory copying a shared build");
-		}
-		q->shared = !q->bad_gen && !q->bad_compile;
-		q->build_s = 0;
+		tn_item_share(it, q);
 		q->built = BUILT;
 		if (write(p->fd[1], "b", 1) < 0 && errno != EAGAIN)
 			break;

@@ -62,5 +62,9 @@ void tn_pool_stop(struct tn_pool *p);
 void tn_pool_free(struct tn_pool *p);
 /* Frees what building put into it. */
 void tn_item_clear(struct tn_item *it);
+/* Gives q (its v and idx set, nothing built) a copy of it's build (source,
+ * code, resources, outcome) as the build of another configuration of the
+ * same source (q->shared; bad_compile with err where memory is out). */
+void tn_item_share(const struct tn_item *it, struct tn_item *q);
 
 #endif

@@ -10,6 +10,7 @@
  *   tn_gpus.c    GPU or compile-only, workers, copy calibration
  *   tn_loop.c    one step: compile pool and workers fed until it is done
  *   tn_warm.c    the plan's later steps guessed, their compiles begun early
+ *   tn_fill.c    a GPU that would wait runs a configuration already built
  *   tn_record.c  every build and run written to the database as it happens
  *   tn_summary.c what the sweep did, at its end
  */
@@ -43,6 +44,8 @@ struct tn_job {
 	long long prob_id, sweep_id;
 	int refines;            /* the plan's refinement steps it has had */
 	unsigned char *warmed;  /* nv flags: built by the warm pool (tn_warm.c); NULL: none */
+	long long *ring;        /* nv: the next configuration of the same source, a
+				 * cycle a source (tn_fill.c); NULL: not made */
 	long long count[TN_NOUT];
 	int rmin, rmax, lmax, nspill;   /* resources of the builds, compile-only */
 	long long done, cached, proposed, target;   /* target: evaluations of its search */
@@ -90,6 +93,13 @@ struct tn_run {
 	long long warm_round;   /* warmed when the round began */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	long long warmed;       /* configurations compiled ahead of their step */
+	/* builds of the step's job whose source has configurations left
+	 * (tn_fill.c), the oldest first, and the runs they gave to GPUs
+	 * that would have waited */
+#define TN_FILL_KEEP 32
+	struct tn_item *kept[TN_FILL_KEEP];
+	int nkept;
+	long long filled;
 	double warm_next;       /* no round before (tn_now_s): 0.5 s after a look that
 				 * found nothing, 3 s after a round of cache hits */
 	/* the starts of the steps that gave a run (tn_loop.c): how many, and
@@ -169,6 +179,19 @@ void tn_warm_drain(struct tn_run *c);
 void tn_warm_quit(struct tn_run *c);
 /* Stops the warm pool, after its compiles in progress (the plan's end). */
 void tn_warm_free(struct tn_run *c);
+
+/* tn_fill.c. Keeps a copy of built item it, which the step hands to a GPU,
+ * where its source has configurations of the step's job not yet run, and the
+ * job's search runs its whole space (on GPUs; FDTUNE_FILL=0: never). */
+void tn_fill_keep(struct tn_run *c, const struct tn_item *it);
+/* A built item (the caller's, as one from the pool) of a configuration of
+ * the step's job not yet proposed, whose source was kept: taken from the
+ * search (tn_search_take) and counted as proposed, but not against the
+ * step's share (the step's own proposals keep their count; the caller asks
+ * only while its pool compiles, so a step still ends with them); or NULL. */
+struct tn_item *tn_fill_take(struct tn_run *c);
+/* Frees what the step kept (at its end). */
+void tn_fill_end(struct tn_run *c);
 
 /* tn_record.c */
 double tn_limit_s(const struct tn_run *c);

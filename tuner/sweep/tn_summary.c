@@ -106,6 +106,10 @@ void tn_summary(const struct tn_run *c)
 			fprintf(stderr, "fdtune: %lld configurations compiled ahead into the compile "
 				"cache for later steps, while steps waited for their GPUs or left "
 				"threads idle (FDTUNE_WARM=0: not)\n", c->warmed);
+		if (c->filled)
+			fprintf(stderr, "fdtune: %lld configurations run by GPUs that would have "
+				"waited for compiles, with the code of another configuration of "
+				"their source (FDTUNE_FILL=0: not)\n", c->filled);
 	}
 	for (int i = 0; i < c->njobs; i++)
 		if (c->jobs[i].others)

@@ -544,6 +544,7 @@ out:
 		free(c.jobs[i].prior_ms);
 		free(c.jobs[i].cfgs);
 		free(c.jobs[i].warmed);
+		free(c.jobs[i].ring);
 		free(c.jobs[i].rjson);
 	}
 	free(c.jobs);
