@@ -289,10 +289,105 @@ static void one_build_at_once(void **st)
 	free(src);
 }
 
+/* 1 when configurations a and b of f differ in parameter k alone, if at all. */
+static int same(const struct tn_family *f, const int *a, const int *b, int k)
+{
+	for (int i = 0; i < f->np; i++)
+		if (i != k && a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/* Fills (tn_fill.c): a build kept while the pool compiles gives, one at a
+ * time, each configuration of its source not yet proposed (xyz's five nw
+ * share one: four), never one of another source nor the build's own, each
+ * taken from the search (never proposed again); a twin of a kept source is
+ * not kept twice; with --max-configs or FDTUNE_FILL=0 nothing is kept. */
+static void fills(void **st)
+{
+	const struct tn_family *f = tn_family("xyz");
+	struct tn_problem pb = { .fam = f, .r = 4, .nx = 64, .ny = 64, .nz = 64, .prec = "fp32" };
+	struct tn_space sp;
+	struct tn_sweep_opts o = { 0 };
+	struct tn_job jb[1];
+	struct tn_run c;
+	struct tn_item it = { 0 }, twin = { 0 }, *q;
+	char err[256];
+	long long n, i0 = 0, taken = 0, seen[8];
+	int *cfgs, nw = tn_param_index(f, "nw");
+	(void)st;
+	memset(&c, 0, sizeof c);
+	memset(jb, 0, sizeof jb);
+	tn_space_default(f, &sp);
+	assert_int_equal(tn_space_set(&sp, "vec=4", err, sizeof err), 0);
+	n = tn_space_size(&sp);
+	assert_non_null(cfgs = calloc((size_t)n * TN_MAXP, sizeof *cfgs));
+	for (long long i = 0; i < n; i++)
+		tn_space_at(&sp, i, cfgs + i * TN_MAXP);
+	c.o = &o;
+	c.gpu = 1;
+	c.jobs = jb;
+	c.njobs = 1;
+	job(&c, 0, &pb, cfgs, n);
+	c.cur = &jb[0];
+	for (int k = 0; k < 2; k++) {           /* the first configuration, and a twin */
+		struct tn_item *b = k ? &twin : &it;
+		long long i = k ? i0 + 1 : i0;
+		/* the first whose nw is a launch parameter; then another nw of it */
+		while (k ? !same(f, cfgs + i * TN_MAXP, it.v, nw) :
+		       !tn_param_launch(f, cfgs + i * TN_MAXP, nw))
+			i++;
+		memcpy(b->v, cfgs + i * TN_MAXP, sizeof b->v);
+		b->idx = i;
+		assert_non_null(b->src = strdup("a source"));
+		assert_non_null(b->prog.code = calloc(1, 64));
+		b->prog.size = 64;
+		i0 = i;
+		assert_int_equal(tn_search_take(jb[0].search, i), 1);   /* as if proposed */
+	}
+	assert_true(tn_fill_on(&c));
+	setenv("FDTUNE_FILL", "0", 1);
+	assert_false(tn_fill_on(&c));
+	unsetenv("FDTUNE_FILL");
+	o.max_configs = 10;
+	tn_fill_keep(&c, &it);
+	assert_int_equal(c.nkept, 0);
+	o.max_configs = 0;
+	tn_fill_keep(&c, &it);
+	tn_fill_keep(&c, &twin);
+	assert_int_equal(c.nkept, 1);
+	while ((q = tn_fill_take(&c))) {
+		assert_true(taken < 8);
+		for (int k = 0; k < f->np; k++)
+			if (k != nw)
+				assert_int_equal(q->v[k], it.v[k]);
+		assert_true(q->idx != it.idx && q->idx != twin.idx && q->shared);
+		assert_non_null(q->prog.code);
+		for (long long t = 0; t < taken; t++)
+			assert_true(seen[t] != q->idx);
+		seen[taken++] = q->idx;
+		tn_search_report(jb[0].search, q->idx, 1.0);
+		tn_item_clear(q);
+		free(q);
+	}
+	assert_int_equal(taken, 3);             /* five nw, two built already */
+	assert_int_equal(c.filled, 3);
+	assert_int_equal(jb[0].proposed, 3);
+	assert_int_equal(c.nkept, 0);
+	for (long long t = 0; t < taken; t++)
+		assert_true(tn_search_known(jb[0].search, seen[t]));
+	tn_fill_end(&c);
+	tn_item_clear(&it);
+	tn_item_clear(&twin);
+	tn_search_free(jb[0].search);
+	free(jb[0].ring);
+	free(cfgs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = { cmocka_unit_test(next_guess), cmocka_unit_test(warm_cache),
-					cmocka_unit_test(one_build_at_once) };
+					cmocka_unit_test(one_build_at_once), cmocka_unit_test(fills) };
 	char cache[64];
 	int rc;
 	if (!mkdtemp(dir))

@@ -24,7 +24,7 @@ struct tn_search {
 	long long ncode;
 	char *expanded;         /* guided: bit 0 neighbourhood already proposed,
 				 * bit 1 its detours (neighbours()) */
-	char *prop;             /* proposed by tn_search_next */
+	char *prop;             /* proposed by tn_search_next, or taken (tn_search_take) */
 	long long pending;      /* proposed and not yet reported */
 	long long taken;        /* of used, taken by the caller (tn_search_take) */
 	long long start;        /* guided: evaluations of the random start; transfer:

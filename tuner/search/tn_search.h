@@ -33,7 +33,8 @@ struct tn_search;
 int tn_search_new(enum tn_strategy s, const int *cfg, int np, long long n, long long budget,
 		  unsigned long long seed, struct tn_search **out, char *err, size_t en);
 void tn_search_free(struct tn_search *s);
-/* Up to max indices (into cfg) to evaluate next, never one proposed before.
+/* Up to max indices (into cfg) to evaluate next, never one proposed or
+ * taken before.
  * 0: nothing now; the search is over when nothing proposed is still
  * unreported (a guided search waits for outcomes to choose more). */
 int tn_search_next(struct tn_search *s, long long *idx, int max);

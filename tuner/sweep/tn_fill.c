@@ -8,8 +8,9 @@
  * a fill changes the order of the runs, not the work, and its outcome goes
  * to the search as any other's (tn_search_take). FDTUNE_FILL=0 turns it off.
  *
- * Contract: tn_fill_keep sees each built item the step hands to a GPU,
- * before its code goes to the worker; tn_fill_take, asked only while the
+ * Contract: tn_fill_keep sees the built items the step hands to a GPU while
+ * its pool compiles, before their code goes to the worker; it keeps one
+ * build a source; tn_fill_take, asked only while the
  * step's pool compiles, gives a built item (the caller's, as one from the
  * pool) or NULL; tn_fill_end frees what the step kept. A job's ring of
  * configurations of one source is made once.
@@ -17,6 +18,7 @@
 #define _GNU_SOURCE
 #include "tn_run.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +26,7 @@
 static void key(const struct tn_family *f, const int *v, int *k)
 {
 	for (int i = 0; i < f->np; i++)
-		k[i] = tn_param_launch(f, v, i) ? -2147483647 - 1 : v[i];
+		k[i] = tn_param_launch(f, v, i) ? INT_MIN : v[i];
 }
 
 static int cmp(const void *a, const void *b, void *arg)
@@ -66,17 +68,18 @@ static int ring(struct tn_job *j)
 	return 1;
 }
 
-/* 1 when the step's job may take fills: on GPUs, its search runs its whole
- * space, and FDTUNE_FILL is not 0. */
-static int on(struct tn_run *c)
+/* 1 when the step's job may take fills: on GPUs, not --recheck, no
+ * --max-configs (a cap would make what runs depend on compile times), its
+ * search runs its whole space, and FDTUNE_FILL is not 0. */
+int tn_fill_on(const struct tn_run *c)
 {
 	const struct tn_job *j = c->cur;
 	const char *e = getenv("FDTUNE_FILL");
-	return c->gpu && j->search && !c->o->recheck && j->target >= j->nv &&
-	       !(e && !strcmp(e, "0"));
+	return c->gpu && j->search && !c->o->recheck && c->o->max_configs <= 0 &&
+	       j->target >= j->nv && !(e && !strcmp(e, "0"));
 }
 
-/* An unknown configuration of it's source other than it, or -1. */
+/* An unknown configuration of its source other than it, or -1. */
 static long long sibling(const struct tn_job *j, const struct tn_item *it)
 {
 	for (long long s = j->ring[it->idx]; s != it->idx; s = j->ring[s])
@@ -85,12 +88,34 @@ static long long sibling(const struct tn_job *j, const struct tn_item *it)
 	return -1;
 }
 
+/* Drops kept item k. */
+static void drop(struct tn_run *c, int k)
+{
+	tn_item_clear(c->kept[k]);
+	free(c->kept[k]);
+	memmove(c->kept + k, c->kept + k + 1, (size_t)(c->nkept - k - 1) * sizeof *c->kept);
+	c->nkept--;
+}
+
+/* 1 when a build of configuration i's source is kept. */
+static int kept(const struct tn_run *c, const struct tn_job *j, long long i)
+{
+	for (int k = 0; k < c->nkept; k++)
+		for (long long s = j->ring[i];; s = j->ring[s]) {
+			if (s == c->kept[k]->idx)
+				return 1;
+			if (s == i)
+				break;
+		}
+	return 0;
+}
+
 void tn_fill_keep(struct tn_run *c, const struct tn_item *it)
 {
 	struct tn_job *j = c->cur;
 	struct tn_item *q;
-	if (it->bad_gen || it->bad_compile || !it->prog.code || !on(c) || !ring(j) ||
-	    sibling(j, it) < 0 || !(q = calloc(1, sizeof *q)))
+	if (it->bad_gen || it->bad_compile || !it->prog.code || !tn_fill_on(c) || !ring(j) ||
+	    sibling(j, it) < 0 || kept(c, j, it->idx) || !(q = calloc(1, sizeof *q)))
 		return;
 	memcpy(q->v, it->v, sizeof q->v);
 	q->idx = it->idx;
@@ -100,12 +125,12 @@ void tn_fill_keep(struct tn_run *c, const struct tn_item *it)
 		free(q);
 		return;
 	}
-	if (c->nkept == TN_FILL_KEEP) {         /* the oldest goes */
-		tn_item_clear(c->kept[0]);
-		free(c->kept[0]);
-		memmove(c->kept, c->kept + 1, (TN_FILL_KEEP - 1) * sizeof *c->kept);
-		c->nkept--;
-	}
+	/* full: those with nothing left to run go, else the oldest */
+	for (int k = c->nkept - 1; c->nkept == TN_FILL_KEEP && k >= 0; k--)
+		if (sibling(j, c->kept[k]) < 0)
+			drop(c, k);
+	if (c->nkept == TN_FILL_KEEP)
+		drop(c, 0);
 	c->kept[c->nkept++] = q;
 }
 
@@ -118,21 +143,21 @@ struct tn_item *tn_fill_take(struct tn_run *c)
 		struct tn_item *b = c->kept[k], *it;
 		long long s = sibling(j, b);
 		if (s < 0) {            /* its source has nothing left to run */
-			tn_item_clear(b);
-			free(b);
-			memmove(c->kept + k, c->kept + k + 1, (size_t)(c->nkept - k - 1) *
-				sizeof *c->kept);
-			c->nkept--;
+			drop(c, k);
 			continue;
 		}
-		if (!(it = calloc(1, sizeof *it)) || !tn_search_take(j->search, s)) {
-			free(it);
+		if (!(it = calloc(1, sizeof *it)))
 			return NULL;
-		}
 		memcpy(it->v, j->cfgs + s * TN_MAXP, sizeof it->v);
 		it->idx = s;
 		it->ms = -1;
 		tn_item_share(b, it);
+		/* out of memory copying, or over budget: nothing is taken */
+		if (it->bad_compile || !tn_search_take(j->search, s)) {
+			tn_item_clear(it);
+			free(it);
+			return NULL;
+		}
 		j->proposed++;
 		c->issued++;
 		c->filled++;
@@ -143,9 +168,6 @@ struct tn_item *tn_fill_take(struct tn_run *c)
 
 void tn_fill_end(struct tn_run *c)
 {
-	for (int k = 0; k < c->nkept; k++) {
-		tn_item_clear(c->kept[k]);
-		free(c->kept[k]);
-	}
-	c->nkept = 0;
+	while (c->nkept)
+		drop(c, c->nkept - 1);
 }

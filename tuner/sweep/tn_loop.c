@@ -59,7 +59,7 @@ static int propose(struct tn_run *c, struct tn_pool *pool, int want, long long *
 
 /* Proposes what the pool has room for, up to cap items in it (propose).
  * Returns how many, -1 when out of memory; *inflight counts them. */
-static int fill(struct tn_run *c, struct tn_pool *pool, int cap, long long *left,
+static int top_up(struct tn_run *c, struct tn_pool *pool, int cap, long long *left,
 		long long *inflight)
 {
 	int m = propose(c, pool, cap - tn_pool_queued(pool), left);
@@ -152,9 +152,10 @@ static int feed(struct tn_run *c, struct tn_pool *pool, long long *inflight, cha
 				}
 			}
 			if (g) {
-				tn_fill_keep(c, it);
-			} else if (!pass && !tn_stop_signal && tn_pool_busy(pool, TN_SLOW_S, NULL) > 0 &&
-				   (it = tn_fill_take(c))) {
+				if (tn_fill_on(c) && tn_pool_busy(pool, TN_SLOW_S, NULL) > 0)
+					tn_fill_keep(c, it);
+			} else if (!pass && c->nkept && !tn_stop_signal &&
+				   tn_pool_busy(pool, TN_SLOW_S, NULL) > 0 && (it = tn_fill_take(c))) {
 				(*inflight)++;
 				if (tn_start_item(c, it, &g, err, n))
 					goto bad;
@@ -266,7 +267,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			int pend = 0, cap = c->gpu ? tn_order_ahead(c->nwk, o->jobs,
 							     tn_pool_busy(pool, TN_SLOW_S, &pend)) :
 					    want_max;
-			int m = fill(c, pool, cap, &left, &inflight);
+			int m = top_up(c, pool, cap, &left, &inflight);
 			if (m < 0) {
 				snprintf(err, n, "out of memory");
 				goto out;
@@ -310,7 +311,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 				     g < 6 && pend > 0 && !slow; g++)
 					(void)poll(NULL, 0, 5);
 				if (2 * slow >= inflight && inflight > 0 &&
-				    fill(c, pool, want_max, &left, &inflight) < 0) {
+				    top_up(c, pool, want_max, &left, &inflight) < 0) {
 					snprintf(err, n, "out of memory");
 					goto out;
 				}

@@ -27,6 +27,7 @@
 #include "tn_worker.h"
 
 #define TN_NOUT 8               /* outcomes counted, tn_outcome[] */
+#define TN_FILL_KEEP 32         /* builds a step keeps for fills (tn_fill.c) */
 extern const char *const tn_outcome[TN_NOUT];
 
 struct tn_job {
@@ -93,15 +94,14 @@ struct tn_run {
 	long long warm_round;   /* warmed when the round began */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	long long warmed;       /* configurations compiled ahead of their step */
+	double warm_next;       /* no round before (tn_now_s): 0.5 s after a look that
+				 * found nothing, 3 s after a round of cache hits */
 	/* builds of the step's job whose source has configurations left
-	 * (tn_fill.c), the oldest first, and the runs they gave to GPUs
-	 * that would have waited */
-#define TN_FILL_KEEP 32
+	 * (tn_fill.c), one a source, the oldest first, and the runs they gave
+	 * to GPUs that would have waited */
 	struct tn_item *kept[TN_FILL_KEEP];
 	int nkept;
 	long long filled;
-	double warm_next;       /* no round before (tn_now_s): 0.5 s after a look that
-				 * found nothing, 3 s after a round of cache hits */
 	/* the starts of the steps that gave a run (tn_loop.c): how many, and
 	 * summed over them the seconds until the workers had switched and until
 	 * the first run was given to a worker */
@@ -180,9 +180,12 @@ void tn_warm_quit(struct tn_run *c);
 /* Stops the warm pool, after its compiles in progress (the plan's end). */
 void tn_warm_free(struct tn_run *c);
 
-/* tn_fill.c. Keeps a copy of built item it, which the step hands to a GPU,
- * where its source has configurations of the step's job not yet run, and the
- * job's search runs its whole space (on GPUs; FDTUNE_FILL=0: never). */
+/* tn_fill.c. 1 when the step's job takes fills: on GPUs, its search runs
+ * its whole space, neither --recheck nor --max-configs, FDTUNE_FILL not 0. */
+int tn_fill_on(const struct tn_run *c);
+/* Keeps a copy of built item it, which the step hands to a GPU while its
+ * pool compiles, where fills are on and its source has configurations of
+ * the step's job not yet proposed, and no build of its source is kept. */
 void tn_fill_keep(struct tn_run *c, const struct tn_item *it);
 /* A built item (the caller's, as one from the pool) of a configuration of
  * the step's job not yet proposed, whose source was kept: taken from the
