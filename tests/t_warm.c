@@ -346,9 +346,9 @@ static void fills(void **st)
 		assert_int_equal(tn_search_take(jb[0].search, i), 1);   /* as if proposed */
 	}
 	assert_true(tn_fill_on(&c));
-	setenv("FDTUNE_FILL", "0", 1);
+	c.fill_off = 1;                         /* FDTUNE_FILL=0 */
 	assert_false(tn_fill_on(&c));
-	unsetenv("FDTUNE_FILL");
+	c.fill_off = 0;
 	o.max_configs = 10;
 	tn_fill_keep(&c, &it);
 	assert_int_equal(c.nkept, 0);

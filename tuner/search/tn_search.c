@@ -232,7 +232,7 @@ static long long best(const struct tn_search *s, int open)
  * is full (max). */
 static int add(const struct tn_search *s, long long j, long long *idx, int *m, int max)
 {
-	if (j < 0 || !isnan(s->t[j]) || s->prop[j])
+	if (tn_search_known(s, j))
 		return 1;
 	for (int u = 0; u < *m; u++)
 		if (idx[u] == j)

@@ -70,13 +70,12 @@ static int ring(struct tn_job *j)
 
 /* 1 when the step's job may take fills: on GPUs, not --recheck, no
  * --max-configs (a cap would make what runs depend on compile times), its
- * search runs its whole space, and FDTUNE_FILL is not 0. */
+ * search runs its whole space, and not FDTUNE_FILL=0 (fill_off). */
 int tn_fill_on(const struct tn_run *c)
 {
 	const struct tn_job *j = c->cur;
-	const char *e = getenv("FDTUNE_FILL");
-	return c->gpu && j->search && !c->o->recheck && c->o->max_configs <= 0 &&
-	       j->target >= j->nv && !(e && !strcmp(e, "0"));
+	return c->gpu && !c->fill_off && j->search && !c->o->recheck && c->o->max_configs <= 0 &&
+	       j->target >= j->nv;
 }
 
 /* An unknown configuration of its source other than it, or -1. */

@@ -93,6 +93,7 @@ struct tn_run {
 	int warm_n, warm_took;  /* items it was given; those built and taken */
 	long long warm_round;   /* warmed when the round began */
 	int warm_off;           /* FDTUNE_WARM=0 */
+	int fill_off;           /* FDTUNE_FILL=0 (tn_fill.c) */
 	long long warmed;       /* configurations compiled ahead of their step */
 	double warm_next;       /* no round before (tn_now_s): 0.5 s after a look that
 				 * found nothing, 3 s after a round of cache hits */

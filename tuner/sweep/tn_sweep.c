@@ -407,6 +407,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.opened = -1;
 	c.first = -1;
 	c.warm_off = getenv("FDTUNE_WARM") && !strcmp(getenv("FDTUNE_WARM"), "0");
+	c.fill_off = getenv("FDTUNE_FILL") && !strcmp(getenv("FDTUNE_FILL"), "0");
 	c.t_begin = tn_now_s();
 	if (!pl) {                      /* one problem */
 		memset(&item, 0, sizeof item);
