@@ -384,10 +384,91 @@ static void fills(void **st)
 	free(cfgs);
 }
 
+/* The pool's count of builds (tn_pool_sources): an item queued while
+ * another of its source is in the pool (xyz: another nw) is a dup, not a
+ * build; taking an item that is not a dup takes a build away. And the step
+ * caps its pool in builds for a job swept whole once a tenth of it is
+ * proposed or known (tn_step_by_source), in items before and for a job
+ * swept in part. */
+static void pool_sources(void **st)
+{
+	const struct tn_family *f;
+	struct tn_problem pb;
+	struct tn_space sp;
+	struct tn_limits lim;
+	struct tn_pool *p;
+	struct tn_item *it[3];
+	struct tn_job j = { 0 };
+	char err[1024], id[700], why[256];
+	int v[3][TN_MAXP], nw, got = 0, left, dups = 0;
+	long long n;
+	(void)st;
+	assert_int_equal(tn_family_find("xyz", &f, err, sizeof err), 0);
+	pb = (struct tn_problem){ f, 2, 40, 24, 16, "fp32", { 1, 1, 1 } };
+	nw = tn_param_index(f, "nw");
+	tn_limits_of_arch(rt_default_arch(), &lim);
+	tn_space_default(f, &sp);
+	n = tn_space_size(&sp);
+	/* a, another nw of a (a twin), and b of another source */
+	for (long long i = 0; i < n && got < 3; i++) {
+		tn_space_at(&sp, i, v[got]);
+		if (f->check(&pb, v[got], &lim, why, sizeof why) ||
+		    !tn_param_launch(f, v[got], nw))
+			continue;
+		if (got == 0 ||
+		    (got == 1 && same(f, v[1], v[0], nw) && v[1][nw] != v[0][nw]) ||
+		    (got == 2 && !same(f, v[2], v[0], nw)))
+			got++;
+	}
+	assert_int_equal(got, 3);
+	tn_cache_compiler(rt_default_arch(), id, sizeof id);
+	assert_int_equal(tn_pool_new(&p, &pb, rt_default_arch(), id, tn_cache_dir(), 1, err,
+				     sizeof err), 0);
+	for (int k = 0; k < 3; k++) {
+		assert_non_null(it[k] = calloc(1, sizeof *it[k]));
+		memcpy(it[k]->v, v[k], sizeof it[k]->v);
+		it[k]->idx = k;
+		tn_pool_add(p, it[k]);
+	}
+	assert_int_equal(tn_pool_queued(p), 3);
+	assert_int_equal(tn_pool_sources(p), 2);
+	assert_int_equal(it[1]->dup, 1);
+	for (left = 2, got = 0; got < 3;) {
+		struct tn_item *q = tn_pool_take(p);
+		if (!q) {
+			usleep(20000);
+			continue;
+		}
+		got++;
+		dups += q->dup;
+		left -= !q->dup;
+		assert_int_equal(q->bad_gen + q->bad_compile, 0);
+		assert_int_equal(tn_pool_sources(p), left);
+		assert_int_equal(tn_pool_queued(p), 3 - got);
+		tn_item_clear(q);
+		free(q);
+	}
+	assert_int_equal(dups, 1);
+	assert_int_equal(tn_pool_sources(p), 0);
+	tn_pool_free(p);
+
+	assert_int_equal(tn_search_new(TN_GUIDED, v[0], TN_MAXP, 1, 1, 1, &j.search, err,
+				       sizeof err), 0);
+	j.nv = j.target = 100;
+	j.proposed = 9;
+	assert_false(tn_step_by_source(&j));
+	j.nprior = 1;                           /* a tenth known or proposed */
+	assert_true(tn_step_by_source(&j));
+	j.target = 50;                          /* swept in part */
+	assert_false(tn_step_by_source(&j));
+	tn_search_free(j.search);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = { cmocka_unit_test(next_guess), cmocka_unit_test(warm_cache),
-					cmocka_unit_test(one_build_at_once), cmocka_unit_test(fills) };
+					cmocka_unit_test(one_build_at_once), cmocka_unit_test(fills),
+					cmocka_unit_test(pool_sources) };
 	char cache[64];
 	int rc;
 	if (!mkdtemp(dir))

@@ -30,7 +30,7 @@ struct tn_pool {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct tn_item *head, *tail, *cursor;   /* cursor: first item not claimed */
-	int nq, quit, nt, ended, fd[2]; /* ended: threads returned */
+	int nq, nsrc, quit, nt, ended, fd[2];  /* nsrc: items not dup; ended: threads returned */
 	pthread_t th[TN_MAXJOBS];
 };
 
@@ -205,14 +205,20 @@ void tn_pool_add(struct tn_pool *p, struct tn_item *it)
 	it->next = NULL;
 	it->built = QUEUED;
 	it->lead = NULL;
+	it->dup = 0;
 	pthread_mutex_lock(&p->mu);
-	/* a build of its source under way: it shares that one */
+	/* a build of its source under way: it shares that one; another item
+	 * of its source queued or built: it is a dup, not a build of its own */
 	for (struct tn_item *q = p->head; q; q = q->next)
-		if (q->built == BUILDING && !q->lead && same_code(p->pb->fam, q->v, it->v)) {
-			it->built = BUILDING;
-			it->lead = q;
-			break;
+		if (same_code(p->pb->fam, q->v, it->v)) {
+			it->dup = 1;
+			if (q->built == BUILDING && !q->lead) {
+				it->built = BUILDING;
+				it->lead = q;
+				break;
+			}
 		}
+	p->nsrc += !it->dup;
 	if (p->tail)
 		p->tail->next = it;
 	else
@@ -243,6 +249,7 @@ struct tn_item *tn_pool_take(struct tn_pool *p)
 			p->tail = prev;
 		it->next = NULL;
 		p->nq--;
+		p->nsrc -= !it->dup;
 	}
 	pthread_mutex_unlock(&p->mu);
 	return it;
@@ -255,6 +262,15 @@ int tn_pool_queued(struct tn_pool *p)
 	q = p->nq;
 	pthread_mutex_unlock(&p->mu);
 	return q;
+}
+
+int tn_pool_sources(struct tn_pool *p)
+{
+	int s;
+	pthread_mutex_lock(&p->mu);
+	s = p->nsrc;
+	pthread_mutex_unlock(&p->mu);
+	return s;
 }
 
 int tn_pool_busy(struct tn_pool *p, double min_s, int *unbuilt)

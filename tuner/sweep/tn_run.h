@@ -103,6 +103,9 @@ struct tn_run {
 	struct tn_item *kept[TN_FILL_KEEP];
 	int nkept;
 	long long filled;
+	double busy_s;          /* the steps' compiles under way (tn_pool_busy, on a
+				 * GPU) times the seconds they were: their mean times
+				 * the steps' wall clock */
 	/* the starts of the steps that gave a run (tn_loop.c): how many, and
 	 * summed over them the seconds until the workers had switched and until
 	 * the first run was given to a worker */
@@ -209,5 +212,9 @@ void tn_summary(const struct tn_run *c);
 /* tn_loop.c: runs the current job's search for at most chunk configurations
  * (0: until it is over), within the plan's --max-configs, until a stop. */
 int tn_step(struct tn_run *c, long long chunk, char *err, size_t n);
+/* 1 when a step of job j caps what its pool holds in builds
+ * (tn_pool_sources), 0 in configurations: its search runs its whole space
+ * and a tenth of it is proposed or known. */
+int tn_step_by_source(const struct tn_job *j);
 
 #endif

@@ -110,6 +110,9 @@ void tn_summary(const struct tn_run *c)
 			fprintf(stderr, "fdtune: %lld configurations run by GPUs that would have "
 				"waited for compiles, with the code of another configuration of "
 				"their source (FDTUNE_FILL=0: not)\n", c->filled);
+		if (c->busy_s > 0 && tt > 0)
+			fprintf(stderr, "fdtune: the steps' pools had %.1f compiles under way on "
+				"average, of %d threads\n", c->busy_s / tt, c->o->jobs);
 	}
 	for (int i = 0; i < c->njobs; i++)
 		if (c->jobs[i].others)
