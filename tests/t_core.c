@@ -824,56 +824,6 @@ static void search_take(void **st)
 	tn_search_free(x);
 }
 
-/* A guided search with rest (tn_search_set_rest, a search in bulk): while
- * outcomes are pending it fills its batch at random where it would have
- * proposed nothing, and after an outcome it proposes the neighbourhood
- * first, then the rest, none twice, none known. Without rest it waits. */
-static void search_rest(void **st)
-{
-	enum { N = GRID_N };
-	static int cfg[N * 3];
-	static char seen[N];
-	char err[256];
-	struct tn_search *x;
-	long long idx[64], c0;
-	int m;
-	const int *a;
-	(void)st;
-	grid(cfg);
-	assert_int_equal(tn_search_new(TN_GUIDED, cfg, 3, N, 0, 5, &x, err, sizeof err), 0);
-	tn_search_set_start(x, 1);
-	assert_int_equal(tn_search_next(x, idx, 1), 1);
-	c0 = idx[0];
-	seen[c0] = 1;
-	assert_int_equal(tn_search_next(x, idx, 16), 0);        /* waits for c0 */
-	tn_search_set_rest(x, 1);
-	assert_int_equal(tn_search_next(x, idx, 16), 16);       /* at random meanwhile */
-	for (int i = 0; i < 16; i++) {
-		assert_false(seen[idx[i]]);
-		seen[idx[i]] = 1;
-	}
-	tn_search_report(x, c0, 1.0);
-	a = cfg + 3 * c0;
-	m = tn_search_next(x, idx, 64);
-	assert_int_equal(m, 64);
-	for (int i = 0; i < m; i++) {
-		const int *b = cfg + 3 * idx[i];
-		int d = abs(b[0] - a[0]) + abs(b[1] - a[1]) + abs(b[2] - a[2]);
-		/* c0's neighbours not yet proposed come first */
-		if (i > 0 && d == 1)
-			assert_int_equal(abs(cfg[3 * idx[i - 1]] - a[0]) +
-					 abs(cfg[3 * idx[i - 1] + 1] - a[1]) +
-					 abs(cfg[3 * idx[i - 1] + 2] - a[2]), 1);
-		assert_false(seen[idx[i]]);
-		seen[idx[i]] = 1;
-	}
-	for (long long i = 0; i < N; i++)        /* every neighbour proposed by now */
-		if (abs(cfg[3 * i] - a[0]) + abs(cfg[3 * i + 1] - a[1]) +
-		    abs(cfg[3 * i + 2] - a[2]) == 1)
-			assert_true(seen[i]);
-	tn_search_free(x);
-}
-
 static void gen_hash_stable(void **st)
 {
 	char a[17], b[17];
@@ -891,7 +841,7 @@ int main(void)
 		cmocka_unit_test(ref_quadratic), cmocka_unit_test(ref_impulse),
 		cmocka_unit_test(layout_aligned), cmocka_unit_test(check_output),
 		cmocka_unit_test(space_enumerates), cmocka_unit_test(default_space_rule), cmocka_unit_test(config_named), cmocka_unit_test(launch_params), cmocka_unit_test(constraints), cmocka_unit_test(families_declared),
-		cmocka_unit_test(geometry_source), cmocka_unit_test(search_take), cmocka_unit_test(search_rest),
+		cmocka_unit_test(geometry_source), cmocka_unit_test(search_take),
 		cmocka_unit_test(gen_expands), cmocka_unit_test(gen_rejects),
 		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies), cmocka_unit_test(whole_neighbourhoods), cmocka_unit_test(detours),
 	};

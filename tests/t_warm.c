@@ -388,7 +388,7 @@ static void fills(void **st)
  * another of its source is in the pool (xyz: another nw) is a dup, not a
  * build; taking an item that is not a dup takes a build away. And the step
  * caps its pool in builds for a job swept whole once a tenth of it is
- * proposed or known (tn_step_bulk), in items before and for a job
+ * proposed or known (tn_step_by_source), in items before and for a job
  * swept in part. */
 static void pool_sources(void **st)
 {
@@ -456,11 +456,11 @@ static void pool_sources(void **st)
 				       sizeof err), 0);
 	j.nv = j.target = 100;
 	j.proposed = 9;
-	assert_false(tn_step_bulk(&j));
+	assert_false(tn_step_by_source(&j));
 	j.nprior = 1;                           /* a tenth known or proposed */
-	assert_true(tn_step_bulk(&j));
+	assert_true(tn_step_by_source(&j));
 	j.target = 50;                          /* swept in part */
-	assert_false(tn_step_bulk(&j));
+	assert_false(tn_step_by_source(&j));
 	tn_search_free(j.search);
 }
 

@@ -30,8 +30,6 @@ struct tn_search {
 	long long start;        /* guided: evaluations of the random start; transfer:
 				 * the most spent on seeds before the local search */
 	long long *seed, nseed, seedcur;       /* transfer: seed indices, best first */
-	int rest;               /* guided: the rest at random while outcomes are
-				 * pending (tn_search_set_rest) */
 	unsigned long long rng;
 };
 
@@ -354,11 +352,10 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 		while (m < max && (c = best(s, 1)) >= 0)
 			s->expanded[c] |= neighbours(s, c, 0, idx, &m, max);
 		/* every neighbourhood explored and nothing outstanding that could
-		 * open another: the rest at random, one at a time (its
-		 * neighbourhood comes next); with rest, up to max while
-		 * outcomes are pending */
-		for (; (s->rest ? m < max : !m && !s->pending) && s->cursor < s->n; s->cursor++)
-			(void)add(s, s->perm[s->cursor], idx, &m, max);  /* (m < max: it goes in) */
+		 * open another: the rest at random */
+		for (; !m && !s->pending && s->cursor < s->n; s->cursor++)
+			if (isnan(s->t[s->perm[s->cursor]]) && !s->prop[s->perm[s->cursor]])
+				idx[m++] = s->perm[s->cursor];
 	}
 	for (int k = 0; k < m; k++)
 		s->prop[idx[k]] = 1;
@@ -405,9 +402,4 @@ long long tn_search_seed(struct tn_search *s, const int *rows, int stride, long 
 void tn_search_set_start(struct tn_search *s, long long k)
 {
 	s->start = k < 0 ? 0 : k < s->budget ? k : s->budget;
-}
-
-void tn_search_set_rest(struct tn_search *s, int on)
-{
-	s->rest = on != 0;
 }

@@ -68,13 +68,6 @@ int tn_search_next_left(const struct tn_search *s);
 /* Guided: the random start is k evaluations (by default 3% of the space),
  * at most the budget. Call before the first tn_search_next. */
 void tn_search_set_start(struct tn_search *s, long long k);
-/* Guided, on: once every neighbourhood it would propose is proposed, it
- * fills the batch with configurations at random instead of waiting for the
- * outcomes pending, which would open more. For a search that runs its
- * whole space past its first part (tn_step_bulk): every configuration runs
- * anyway, and waves of neighbourhoods one compile apart kept GPUs waiting
- * (NOTES v65). Off by default; other strategies ignore it. */
-void tn_search_set_rest(struct tn_search *s, int on);
 int tn_strategy_parse(const char *name, enum tn_strategy *s);
 const char *tn_strategy_name(enum tn_strategy s);
 

@@ -59,27 +59,22 @@ static int propose(struct tn_run *c, struct tn_pool *pool, int want, long long *
 
 /* Why: counted in items, a source's twins (xyz's five nw, proposed
  * together as neighbours) held the compiles under way near (2 a GPU + 4) /
- * 5 while GPUs waited (NOTES v64); a guided search's late neighbourhoods,
- * each opened by an outcome one compile after the last, came in waves too
- * thin to feed two GPUs (NOTES v65). Before a tenth, the order of the runs
- * is what the anytime order is made of, and proposals ahead of outcomes
- * cost it (replay, in flight 12 against 40: 99.92% against 98.97%). */
-int tn_step_bulk(const struct tn_job *j)
+ * 5 while GPUs waited (NOTES v64); before a tenth, the order of the runs is
+ * what the anytime order is made of, and proposals ahead of outcomes cost
+ * it (replay, in flight 12 against 40: 99.92% against 98.97%). */
+int tn_step_by_source(const struct tn_job *j)
 {
 	return j->search && j->target >= j->nv && 10 * (j->nprior + j->proposed) >= j->target;
 }
 
 /* Proposes what the pool has room for, up to cap items in it (propose), or
- * in bulk cap builds, the search filling its batches (tn_step_bulk).
- * Returns how many, -1 when out of memory; *inflight counts them. */
+ * cap builds (tn_step_by_source). Returns how many, -1 when out of memory;
+ * *inflight counts them. */
 static int top_up(struct tn_run *c, struct tn_pool *pool, int cap, long long *left,
 		long long *inflight)
 {
-	const int bulk = tn_step_bulk(c->cur);
-	int m;
-	if (bulk)
-		tn_search_set_rest(c->cur->search, 1);
-	m = propose(c, pool, cap - (bulk ? tn_pool_sources(pool) : tn_pool_queued(pool)), left);
+	int in = tn_step_by_source(c->cur) ? tn_pool_sources(pool) : tn_pool_queued(pool);
+	int m = propose(c, pool, cap - in, left);
 	if (m > 0)
 		*inflight += m;
 	return m;

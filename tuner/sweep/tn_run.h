@@ -212,10 +212,9 @@ void tn_summary(const struct tn_run *c);
 /* tn_loop.c: runs the current job's search for at most chunk configurations
  * (0: until it is over), within the plan's --max-configs, until a stop. */
 int tn_step(struct tn_run *c, long long chunk, char *err, size_t n);
-/* 1 when job j's steps work in bulk: its search runs its whole space and a
- * tenth of it is proposed or known. Then a step caps what its pool holds in
- * builds (tn_pool_sources), not configurations, and a guided search fills
- * its batches at random rather than wait for outcomes (tn_search_set_rest). */
-int tn_step_bulk(const struct tn_job *j);
+/* 1 when a step of job j caps what its pool holds in builds
+ * (tn_pool_sources), 0 in configurations: its search runs its whole space
+ * and a tenth of it is proposed or known. */
+int tn_step_by_source(const struct tn_job *j);
 
 #endif
