@@ -491,6 +491,62 @@ static void wall_clock(void **st)
 	assert_true(rate > 0 && fabs(done / rate - wall) <= 0.051);     /* wall: to 0.1 s */
 }
 
+/* issue 33: FDTUNE_STEPS writes the step log: a header, then a line a step
+ * with its problem, its runs and compiles; the runs add up to what the
+ * database holds, and without a compile cache each was compiled; every
+ * problem appears, the steps are numbered in order
+ * and start in order. A file that cannot be written refuses the sweep
+ * before anything is recorded, saying so. */
+static void step_log(void **st)
+{
+	char args[1024], env[512], line[1024], name[256];
+	long long runs = 0, built = 0;
+	int k = 0, seen[5] = { 0 };
+	double last = -1;
+	FILE *f;
+	(void)st;
+	/* no compile cache: each configuration (one a source here) compiled */
+	snprintf(env, sizeof env, "FDTUNE_CACHE= FDTUNE_STEPS=%s/steps.tsv", dir);
+	snprintf(args, sizeof args, "sweep -f xyz -r 2,3 -n 16,12x10x9 --compile-only -q -j 2 %s "
+		 "--db %s/steps.db", SPACE, dir);
+	t_expect(env, args, 0, " s of wall clock, ", out, sizeof out);
+	snprintf(line, sizeof line, "%s/steps.tsv", dir);
+	assert_non_null(f = fopen(line, "r"));
+	assert_non_null(fgets(line, sizeof line, f));
+	assert_string_equal(line, "step\tproblem\tname\tt_s\twall_s\tshare\tproposed\truns\t"
+			    "fills\tcompiled\twarmed\tunder_way\tidle_s\tedge_s\n");
+	while (fgets(line, sizeof line, f)) {
+		int step, prob;
+		long long share, prop, r, fills, comp, warmed;
+		double t, wall, uw;
+		char idle[64], edge[64];
+		assert_int_equal(sscanf(line, "%d\t%d\t%255[^\t]\t%lf\t%lf\t%lld\t%lld\t%lld\t%lld"
+					"\t%lld\t%lld\t%lf\t%63s\t%63s", &step, &prob, name, &t, &wall,
+					&share, &prop, &r, &fills, &comp, &warmed, &uw, idle, edge), 14);
+		assert_int_equal(step, ++k);
+		assert_true(prob >= 1 && prob <= 4 && t >= last && wall >= 0);
+		assert_true(r >= 0 && comp >= 0 && comp <= r && prop >= r);
+		assert_true(!strncmp(name, "xyz R=", 6));
+		assert_string_equal(idle, "-");         /* compile-only: no GPUs */
+		seen[prob] = 1;
+		last = t;
+		runs += r;
+		built += comp;
+	}
+	fclose(f);
+	assert_true(seen[1] && seen[2] && seen[3] && seen[4]);
+	assert_int_equal(runs, t_count(strcat(strcpy(name, dir), "/steps.db"),
+				       "select count(*) from builds"));
+	assert_int_equal(built, runs);
+	snprintf(env, sizeof env, "FDTUNE_STEPS=%s/none/steps.tsv", dir);
+	snprintf(args, sizeof args, "sweep -f xyz -r 2 -n 16 --compile-only -q %s --db %s/s2.db",
+		 SPACE, dir);
+	t_expect(env, args, 1, "FDTUNE_STEPS=", out, sizeof out);
+	assert_non_null(strstr(out, "unset it"));
+	snprintf(line, sizeof line, "%s/s2.db", dir);
+	assert_int_not_equal(access(line, F_OK), 0);            /* nothing recorded */
+}
+
 /* issue 33: a plan stopped by SIGTERM to its process group (as timeout(1)
  * sends it) is interrupted every time, wherever the signal finds it: no
  * problem of it ends failed, the one cut short interrupted, and the same
@@ -662,7 +718,8 @@ int main(void)
 		cmocka_unit_test(one_sweep_per_problem), cmocka_unit_test(default_space),
 		cmocka_unit_test(plan_files),
 		cmocka_unit_test(shards), cmocka_unit_test(kill_resume),
-		cmocka_unit_test(wall_clock), cmocka_unit_test(sigterm_plan),
+		cmocka_unit_test(wall_clock), cmocka_unit_test(step_log),
+		cmocka_unit_test(sigterm_plan),
 	};
 	int rc;
 	if (!mkdtemp(dir))

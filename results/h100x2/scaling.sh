@@ -18,7 +18,8 @@
 # a compile-only sweep of the plan (said in times.txt). configs is the runs
 # the database holds at the end. PIN (e.g. "taskset -c 0-15") prefixes
 # every fdtune command: a 1-GPU cold run on the cores of a 1-GPU machine.
-# After each plan, anytime.sql's figure goes into DIR/anytime.txt.
+# After each plan, anytime.sql's figure goes into DIR/anytime.txt; a plan's
+# step log (FDTUNE_STEPS) is DIR/NAME.steps.tsv.
 set -u
 d=${1:?usage: scaling.sh DIR [N] PHASE...}
 n=${2:-2}
@@ -115,8 +116,8 @@ run() {
 	t0=$(now)
 	if [ "$what" = plan ]; then
 		# shellcheck disable=SC2086
-		timeout "${LIMIT:-400}" ${PIN:-} ./fdtune sweep --plan "$d/plan" -q --db "$db" $space $dv \
-			> "$d/$name.log" 2>&1
+		FDTUNE_STEPS="$d/$name.steps.tsv" timeout "${LIMIT:-400}" ${PIN:-} ./fdtune sweep \
+			--plan "$d/plan" -q --db "$db" $space $dv > "$d/$name.log" 2>&1
 		say "$name: exit $? ${PIN:+(under $PIN)}"
 	else
 		while read -r f r sz; do

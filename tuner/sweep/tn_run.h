@@ -13,6 +13,7 @@
  *   tn_fill.c    a GPU that would wait runs a configuration already built
  *   tn_record.c  every build and run written to the database as it happens
  *   tn_summary.c what the sweep did, at its end
+ *   tn_steps.c   the step log (FDTUNE_STEPS): each step's line as it ends
  */
 #ifndef TN_RUN_H
 #define TN_RUN_H
@@ -25,6 +26,8 @@
 #include "tn_time.h"
 #include "tn_transfer.h"
 #include "tn_worker.h"
+
+#include <stdio.h>
 
 #define TN_NOUT 8               /* outcomes counted, tn_outcome[] */
 #define TN_FILL_KEEP 32         /* builds a step keeps for fills (tn_fill.c) */
@@ -103,6 +106,8 @@ struct tn_run {
 	struct tn_item *kept[TN_FILL_KEEP];
 	int nkept;
 	long long filled;
+	FILE *steps;            /* the step log (tn_steps.c), or NULL */
+	int nlog;               /* its lines written */
 	double busy_s;          /* the steps' compiles under way (tn_pool_busy, on a
 				 * GPU) times the seconds they were: their mean times
 				 * the steps' wall clock */
@@ -205,6 +210,17 @@ double tn_limit_s(const struct tn_run *c);
 int tn_start_item(struct tn_run *c, struct tn_item *it, int *gpu, char *err, size_t n);
 int tn_finish(struct tn_run *c, int w, char *err, size_t n);
 int tn_overrun(struct tn_run *c, int w, char *err, size_t n);
+
+/* tn_steps.c: the step log; a step's counters before it. */
+struct tn_steps_mark {
+	double t, busy_s, wk_busy[TN_MAXDEV], wk_edge[TN_MAXDEV];
+	long long proposed, done, built, filled, warmed;
+};
+int tn_steps_open(struct tn_run *c, char *err, size_t n);
+void tn_steps_mark(const struct tn_run *c, const struct tn_job *j, struct tn_steps_mark *m);
+void tn_steps_line(struct tn_run *c, const struct tn_job *j, const struct tn_steps_mark *m,
+		   long long share);
+void tn_steps_close(struct tn_run *c);
 
 /* tn_summary.c: what the sweep did, on stderr, at its end. */
 void tn_summary(const struct tn_run *c);

@@ -241,9 +241,12 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 static int step(struct tn_run *c, int i, long long chunk, char *err, size_t n)
 {
 	struct tn_job *j = &c->jobs[i];
+	struct tn_steps_mark m;
 	long long before = j->proposed;
+	int rc;
 	if (!j->search)
 		return FDT_OK;
+	tn_steps_mark(c, j, &m);
 	c->cur = j;
 	if (c->njobs > 1)
 		tn_progress_job(&c->pr, i + 1, c->njobs, j->name, j->best_gbs, j->best_pct);
@@ -252,7 +255,9 @@ static int step(struct tn_run *c, int i, long long chunk, char *err, size_t n)
 	/* the warm pool ends its compiles under way while the step begins: the
 	 * step's compiles of the same sources wait for them (tn_cache_compile) */
 	tn_warm_quit(c);
-	if (tn_step(c, chunk, err, n))
+	rc = tn_step(c, chunk, err, n);
+	tn_steps_line(c, j, &m, chunk);
+	if (rc)
 		return FDT_FAIL;
 	if (j->proposed == before && !tn_stopping(c) && !tn_maxed(c))
 		j->target = j->nprior + j->proposed;    /* the search has nothing more */
@@ -409,6 +414,8 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.warm_off = getenv("FDTUNE_WARM") && !strcmp(getenv("FDTUNE_WARM"), "0");
 	c.fill_off = getenv("FDTUNE_FILL") && !strcmp(getenv("FDTUNE_FILL"), "0");
 	c.t_begin = tn_now_s();
+	if (tn_steps_open(&c, err, n))
+		return 1;
 	if (!pl) {                      /* one problem */
 		memset(&item, 0, sizeof item);
 		item.pb = *o->pb;
@@ -556,5 +563,6 @@ out:
 	}
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	db_close(c.db);
+	tn_steps_close(&c);
 	return status;
 }
