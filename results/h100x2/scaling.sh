@@ -68,19 +68,29 @@ else
 	q() { /tmp/fdt_q "$1" "$2"; }
 fi
 say() { echo "$*" | tee -a "$d/times.txt"; }
-# prime: once a DIR, before its first cold run, a compile-only sweep of 64
-# configurations into a throwaway cache. The first run on a fresh machine
-# builds its first kernels 1.5-2.5x slower than later runs do (the OS's
-# caches, not fdtune's: NOTES "v65 measured"), and that run was always the
-# 2-GPU cold one; primed, every cold row starts alike (said in times.txt).
+# prime: once a machine (a marker beside its compile cache), before its
+# first cold run, a compile-only sweep of 64 configurations (some 16
+# compiles: xyz's five nw share a source) into a throwaway cache. The first
+# run on a fresh machine builds its first kernels 1.5-2.5x slower than later
+# runs do (the OS's caches, not fdtune's: NOTES "v65 measured"), and that
+# run was always the 2-GPU cold one; primed, every cold row starts alike
+# (said in times.txt, and a failure too: the rows then are as before).
 prime() {
-	[ -f "$d/primed" ] && return
+	mark="${FDTUNE_CACHE%/}.primed"
+	[ -f "$mark" ] && return
 	t0=$(now)
-	FDTUNE_CACHE=$d/prime-cache ./fdtune sweep --compile-only -f xyz -r 8 -n 128 \
-		--max-configs 64 -q --db "$d/prime.db" > "$d/prime.log" 2>&1
-	rm -rf "$d/prime-cache" "$d/prime.db"*
-	touch "$d/primed"
-	say "primed: a compile-only sweep of 64 configurations into a throwaway cache in $(echo "$t0 $(now)" | awk '{ printf "%.1f", $2 - $1 }') s"
+	pc=$(mktemp -d /tmp/fdt_primeXXXXXX) || return
+	FDTUNE_CACHE=$pc/cache timeout "${LIMIT:-400}" ./fdtune sweep --compile-only -f xyz -r 8 \
+		-n 128 --max-configs 64 -q --db "$pc/prime.db" > "$d/prime.log" 2>&1
+	rc=$?
+	rm -rf "$pc"
+	# exit 1 is --max-configs reached, as asked
+	if [ "$rc" -le 1 ] && grep -q 'built=64' "$d/prime.log"; then
+		touch "$mark"
+		say "primed: a compile-only sweep of 64 configurations into a throwaway cache in $(echo "$t0 $(now)" | awk '{ printf "%.1f", $2 - $1 }') s"
+	else
+		say "prime failed (exit $rc, see $d/prime.log): this row starts unprimed"
+	fi
 }
 # cache warm|cold: the compile cache as the phase needs it
 cache() {

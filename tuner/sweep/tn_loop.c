@@ -73,7 +73,11 @@ int tn_step_by_source(const struct tn_job *j)
 static int top_up(struct tn_run *c, struct tn_pool *pool, int cap, long long *left,
 		long long *inflight)
 {
-	int in = tn_step_by_source(c->cur) ? tn_pool_sources(pool) : tn_pool_queued(pool);
+	/* on GPUs, as fills (tn_fill_on): not --recheck, nor --max-configs,
+	 * where more guesses ahead would change what runs */
+	const int by = c->gpu && !c->o->recheck && c->o->max_configs <= 0 &&
+		       tn_step_by_source(c->cur);
+	int in = by ? tn_pool_sources(pool) : tn_pool_queued(pool);
 	int m = propose(c, pool, cap - in, left);
 	if (m > 0)
 		*inflight += m;
@@ -248,6 +252,17 @@ static void edges(struct tn_run *c, double t0, double sw)
 	}
 }
 
+/* Adds the compiles under way since the last look (*nb of them at *tb) to
+ * c->comp_s and looks again: the step's pool's compiles of TN_SLOW_S or
+ * more, on a GPU (compile-only, 0). */
+static void look(struct tn_run *c, struct tn_pool *pool, double *tb, int *nb)
+{
+	double now = tn_now_s();
+	c->comp_s += *nb * (now - *tb);
+	*tb = now;
+	*nb = c->gpu ? tn_pool_busy(pool, TN_SLOW_S, NULL) : 0;
+}
+
 int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 {
 	const struct tn_sweep_opts *o = c->o;
@@ -256,7 +271,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	const int depth = o->queue > 0 ? o->queue : TN_QUEUE;
 	int over = 0, rc = 1, want_max = 2 * o->jobs + 2 * c->nwk + 4, opened = 0;
 	double sw = 0;          /* when the workers had switched, from t0 */
-	double t0 = tn_now_s(), tb = t0, now;
+	double t0 = tn_now_s(), tb = t0;
 	const char *cache = tn_cache_dir();
 	int nb = 0;             /* compiles under way (of TN_SLOW_S or more) at tb */
 
@@ -273,10 +288,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		struct pollfd pf[TN_MAXDEV + 1];
 		int who[TN_MAXDEV + 1];
 
-		now = tn_now_s();
-		c->busy_s += nb * (now - tb);   /* the compiles under way since the last look */
-		tb = now;
-		nb = 0;
+		look(c, pool, &tb, &nb);
 		if (!stopping && !over) {
 			/* on a GPU, as many as the compiles under way need
 			 * (tn_order_ahead): each is proposed before the outcomes
@@ -284,7 +296,6 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			int pend = 0, slow = c->gpu ? tn_pool_busy(pool, TN_SLOW_S, &pend) : 0;
 			int cap = c->gpu ? tn_order_ahead(c->nwk, o->jobs, slow) : want_max;
 			int m = top_up(c, pool, cap, &left, &inflight);
-			nb = slow;
 			if (m < 0) {
 				snprintf(err, n, "out of memory");
 				goto out;
@@ -333,9 +344,11 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 					goto out;
 				}
 			}
+			look(c, pool, &tb, &nb);        /* the switch may take seconds */
 			if (tn_run_opened(c, err, n))
 				goto out;
 			sw = tn_now_s() - t0;
+			look(c, pool, &tb, &nb);
 		}
 		if (!stopping && feed(c, pool, &inflight, err, n))
 			goto out;
@@ -382,6 +395,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	}
 	rc = 0;
 out:
+	look(c, pool, &tb, &nb);
 	tn_pool_free(pool);
 	tn_fill_end(c);
 	edges(c, t0, sw);

@@ -5,7 +5,8 @@
  * the list, so one slow compile does not hold back the others. A thread
  * that claims an item claims with it every queued item of the same source
  * (configurations that differ in launch parameters alone, tn_param): they
- * share its build, a copy of it each, and are compiled once.
+ * share its build, a copy of it each, and are compiled once. The pool counts
+ * its sources (tn_pool_sources): one item of each source present counts.
  */
 #define _GNU_SOURCE
 #include "fdt_rc.h"
@@ -249,6 +250,14 @@ struct tn_item *tn_pool_take(struct tn_pool *p)
 			p->tail = prev;
 		it->next = NULL;
 		p->nq--;
+		/* its source's count goes to another item of it still here (a
+		 * twin queued after it was built needs a build of its own where
+		 * the cache is off or the build failed), else away */
+		for (struct tn_item *q = p->head; q && !it->dup; q = q->next)
+			if (q->dup && same_code(p->pb->fam, q->v, it->v)) {
+				q->dup = 0;
+				it->dup = 1;
+			}
 		p->nsrc -= !it->dup;
 	}
 	pthread_mutex_unlock(&p->mu);

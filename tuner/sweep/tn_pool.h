@@ -21,7 +21,7 @@ struct tn_item {
 	int shared;             /* 1: built by the pool from another configuration's
 				 * build of the same source (a launch parameter apart) */
 	struct tn_item *lead;   /* the pool's: the item whose build this one shares */
-	int dup;                /* the pool's: queued while an item of its source was in it */
+	int dup;                /* the pool's: not the item its source is counted by */
 	double build_s;         /* generate + compile (or cache) wall time */
 	double t_start;         /* the pool's: when its thread began it (tn_now_s) */
 	int built;              /* set by the pool under its lock */
@@ -44,9 +44,8 @@ void tn_pool_add(struct tn_pool *p, struct tn_item *it);
 struct tn_item *tn_pool_take(struct tn_pool *p);
 /* Items queued and not yet taken. */
 int tn_pool_queued(struct tn_pool *p);
-/* Of those, the ones queued while no other item of their source was in the
- * pool: the builds they stand for (twins, which share a build or find it
- * in the compile cache, not counted). */
+/* The sources of those: one item of each counts (the first queued, then,
+ * once it is taken, another of its source still queued or built). */
 int tn_pool_sources(struct tn_pool *p);
 /* Threads generating or compiling an item begun at least min_s seconds ago
  * (a twin waiting for another's build not counted): with min_s 0.02 the

@@ -108,7 +108,7 @@ struct tn_run {
 	long long filled;
 	FILE *steps;            /* the step log (tn_steps.c), or NULL */
 	int nlog;               /* its lines written */
-	double busy_s;          /* the steps' compiles under way (tn_pool_busy, on a
+	double comp_s;          /* the steps' compiles under way (tn_pool_busy, on a
 				 * GPU) times the seconds they were: their mean times
 				 * the steps' wall clock */
 	/* the starts of the steps that gave a run (tn_loop.c): how many, and
@@ -213,7 +213,7 @@ int tn_overrun(struct tn_run *c, int w, char *err, size_t n);
 
 /* tn_steps.c: the step log; a step's counters before it. */
 struct tn_steps_mark {
-	double t, busy_s, wk_busy[TN_MAXDEV], wk_edge[TN_MAXDEV];
+	double t, comp_s, wk_busy[TN_MAXDEV], wk_edge[TN_MAXDEV];
 	long long proposed, done, built, filled, warmed;
 };
 int tn_steps_open(struct tn_run *c, char *err, size_t n);
@@ -230,7 +230,8 @@ void tn_summary(const struct tn_run *c);
 int tn_step(struct tn_run *c, long long chunk, char *err, size_t n);
 /* 1 when a step of job j caps what its pool holds in builds
  * (tn_pool_sources), 0 in configurations: its search runs its whole space
- * and a tenth of it is proposed or known. */
+ * and a tenth of it is proposed or known (and, tn_loop.c's top_up, on GPUs,
+ * not --recheck nor --max-configs). */
 int tn_step_by_source(const struct tn_job *j);
 
 #endif

@@ -59,7 +59,7 @@ void tn_steps_mark(const struct tn_run *c, const struct tn_job *j, struct tn_ste
 	m->built = j->done - j->cached - j->shared;
 	m->filled = c->filled;
 	m->warmed = c->warmed;
-	m->busy_s = c->busy_s;
+	m->comp_s = c->comp_s;
 	for (int w = 0; w < c->nwk; w++) {
 		m->wk_busy[w] = c->wk[w].busy_s;
 		m->wk_edge[w] = c->wk[w].edge_s[0] + c->wk[w].edge_s[1];
@@ -91,7 +91,7 @@ void tn_steps_line(struct tn_run *c, const struct tn_job *j, const struct tn_ste
 		c->nlog, (int)(j - c->jobs) + 1, j->name, m->t - c->t_begin, wall,
 		share > 0 ? share : 0, j->proposed - m->proposed, j->done - m->done,
 		c->filled - m->filled, j->done - j->cached - j->shared - m->built,
-		c->warmed - m->warmed, wall > 0 ? (c->busy_s - m->busy_s) / wall : 0.0);
+		c->warmed - m->warmed, wall > 0 ? (c->comp_s - m->comp_s) / wall : 0.0);
 	per_gpu(c, m, wall, 0);
 	fputc('\t', c->steps);
 	per_gpu(c, m, wall, 1);

@@ -2,8 +2,9 @@
  * tn_summary.c: what a sweep says at its end (tn_run.h): configurations per
  * second over the wall clock of the command and over its steps, the time
  * shares summed over configurations, how often the workers built the
- * problems' fields and references, each problem's own rate and best, and
- * compile-only the resources of the builds.
+ * problems' fields and references, the compiles under way on average in
+ * the steps, each problem's own rate and best, and compile-only the
+ * resources of the builds.
  */
 #define _GNU_SOURCE
 #include "tn_run.h"
@@ -110,9 +111,9 @@ void tn_summary(const struct tn_run *c)
 			fprintf(stderr, "fdtune: %lld configurations run by GPUs that would have "
 				"waited for compiles, with the code of another configuration of "
 				"their source (FDTUNE_FILL=0: not)\n", c->filled);
-		if (c->busy_s > 0 && tt > 0)
+		if (c->comp_s > 0 && tt > 0)
 			fprintf(stderr, "fdtune: the steps' pools had %.1f compiles under way on "
-				"average, of %d threads\n", c->busy_s / tt, c->o->jobs);
+				"average, of %d threads\n", c->comp_s / tt, c->o->jobs);
 	}
 	for (int i = 0; i < c->njobs; i++)
 		if (c->jobs[i].others)
