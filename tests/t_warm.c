@@ -400,8 +400,9 @@ static struct tn_item *take_wait(struct tn_pool *p)
  * source is there is a dup; taking the counted one passes the count to a
  * dup still there (which needs a build of its own where the cache is off),
  * and the last one takes it away. And the step caps its pool in builds for
- * a job swept whole once a tenth of it is proposed or known
- * (tn_step_by_source), in items before and for a job swept in part. */
+ * a job swept whole on GPUs once a tenth of it is proposed or known
+ * (tn_step_by_source), in items before, compile-only, under --recheck or
+ * --max-configs, and for a job swept in part. */
 static void pool_sources(void **st)
 {
 	const struct tn_family *f;
@@ -411,10 +412,13 @@ static void pool_sources(void **st)
 	struct tn_pool *p;
 	struct tn_item *it[3], *q;
 	struct tn_job j = { 0 };
+	struct tn_sweep_opts o = { 0 };
+	struct tn_run c;
 	char err[1024], id[700], why[256];
 	int v[3][TN_MAXP], nw, got = 0, in[3] = { 1, 1, 1 }, unbuilt = 1;
 	long long n;
 	(void)st;
+	memset(&c, 0, sizeof c);
 	assert_int_equal(tn_family_find("xyz", &f, err, sizeof err), 0);
 	pb = (struct tn_problem){ f, 2, 40, 24, 16, "fp32", { 1, 1, 1 } };
 	nw = tn_param_index(f, "nw");
@@ -481,17 +485,29 @@ static void pool_sources(void **st)
 
 	assert_int_equal(tn_search_new(TN_GUIDED, v[0], TN_MAXP, 1, 1, 1, &j.search, err,
 				       sizeof err), 0);
+	c.o = &o;
+	c.gpu = 1;
+	c.cur = &j;
 	j.nv = j.target = 100;
 	j.proposed = 9;
-	assert_false(tn_step_by_source(&j));
+	assert_false(tn_step_by_source(&c));
 	j.nprior = 1;                           /* a tenth known or proposed */
-	assert_true(tn_step_by_source(&j));
+	assert_true(tn_step_by_source(&c));
+	c.gpu = 0;                              /* compile-only */
+	assert_false(tn_step_by_source(&c));
+	c.gpu = 1;
+	o.recheck = 1;
+	assert_false(tn_step_by_source(&c));
+	o.recheck = 0;
+	o.max_configs = 10;
+	assert_false(tn_step_by_source(&c));
+	o.max_configs = 0;
 	j.target = 50;                          /* swept in part */
-	assert_false(tn_step_by_source(&j));
+	assert_false(tn_step_by_source(&c));
 	tn_search_free(j.search);
 	j.search = NULL;                        /* no search */
 	j.target = 100;
-	assert_false(tn_step_by_source(&j));
+	assert_false(tn_step_by_source(&c));
 }
 
 int main(void)

@@ -68,14 +68,11 @@ static int ring(struct tn_job *j)
 	return 1;
 }
 
-/* 1 when the step's job may take fills: on GPUs, not --recheck, no
- * --max-configs (a cap would make what runs depend on compile times), its
- * search runs its whole space, and not FDTUNE_FILL=0 (fill_off). */
+/* 1 when the step's job may take fills: swept whole (tn_step_whole: a cap
+ * would make what runs depend on compile times) and not FDTUNE_FILL=0. */
 int tn_fill_on(const struct tn_run *c)
 {
-	const struct tn_job *j = c->cur;
-	return c->gpu && !c->fill_off && j->search && !c->o->recheck && c->o->max_configs <= 0 &&
-	       j->target >= j->nv;
+	return !c->fill_off && tn_step_whole(c);
 }
 
 /* An unknown configuration of its source other than it, or -1. */

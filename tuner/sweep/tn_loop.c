@@ -57,14 +57,22 @@ static int propose(struct tn_run *c, struct tn_pool *pool, int want, long long *
 /* Builds running this long are compiles, not cache hits (a few ms). */
 #define TN_SLOW_S 0.02
 
+int tn_step_whole(const struct tn_run *c)
+{
+	const struct tn_job *j = c->cur;
+	return c->gpu && j->search && !c->o->recheck && c->o->max_configs <= 0 &&
+	       j->target >= j->nv;
+}
+
 /* Why: counted in items, a source's twins (xyz's five nw, proposed
  * together as neighbours) held the compiles under way near (2 a GPU + 4) /
  * 5 while GPUs waited (NOTES v64); before a tenth, the order of the runs is
  * what the anytime order is made of, and proposals ahead of outcomes cost
  * it (replay, in flight 12 against 40: 99.92% against 98.97%). */
-int tn_step_by_source(const struct tn_job *j)
+int tn_step_by_source(const struct tn_run *c)
 {
-	return j->search && j->target >= j->nv && 10 * (j->nprior + j->proposed) >= j->target;
+	const struct tn_job *j = c->cur;
+	return tn_step_whole(c) && 10 * (j->nprior + j->proposed) >= j->target;
 }
 
 /* Proposes what the pool has room for, up to cap items in it (propose), or
@@ -73,11 +81,7 @@ int tn_step_by_source(const struct tn_job *j)
 static int top_up(struct tn_run *c, struct tn_pool *pool, int cap, long long *left,
 		long long *inflight)
 {
-	/* on GPUs, as fills (tn_fill_on): not --recheck, nor --max-configs,
-	 * where more guesses ahead would change what runs */
-	const int by = c->gpu && !c->o->recheck && c->o->max_configs <= 0 &&
-		       tn_step_by_source(c->cur);
-	int in = by ? tn_pool_sources(pool) : tn_pool_queued(pool);
+	int in = tn_step_by_source(c) ? tn_pool_sources(pool) : tn_pool_queued(pool);
 	int m = propose(c, pool, cap - in, left);
 	if (m > 0)
 		*inflight += m;
@@ -254,13 +258,14 @@ static void edges(struct tn_run *c, double t0, double sw)
 
 /* Adds the compiles under way since the last look (*nb of them at *tb) to
  * c->comp_s and looks again: the step's pool's compiles of TN_SLOW_S or
- * more, on a GPU (compile-only, 0). */
-static void look(struct tn_run *c, struct tn_pool *pool, double *tb, int *nb)
+ * more, on a GPU (compile-only, 0), and where pend is not NULL the items
+ * it has not built (tn_pool_busy). */
+static void look(struct tn_run *c, struct tn_pool *pool, double *tb, int *nb, int *pend)
 {
 	double now = tn_now_s();
 	c->comp_s += *nb * (now - *tb);
 	*tb = now;
-	*nb = c->gpu ? tn_pool_busy(pool, TN_SLOW_S, NULL) : 0;
+	*nb = c->gpu ? tn_pool_busy(pool, TN_SLOW_S, pend) : 0;
 }
 
 int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
@@ -288,13 +293,13 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		struct pollfd pf[TN_MAXDEV + 1];
 		int who[TN_MAXDEV + 1];
 
-		look(c, pool, &tb, &nb);
+		int pend = 0;
+		look(c, pool, &tb, &nb, &pend);
 		if (!stopping && !over) {
 			/* on a GPU, as many as the compiles under way need
 			 * (tn_order_ahead): each is proposed before the outcomes
 			 * of those ahead of it are known */
-			int pend = 0, slow = c->gpu ? tn_pool_busy(pool, TN_SLOW_S, &pend) : 0;
-			int cap = c->gpu ? tn_order_ahead(c->nwk, o->jobs, slow) : want_max;
+			int cap = c->gpu ? tn_order_ahead(c->nwk, o->jobs, nb) : want_max;
 			int m = top_up(c, pool, cap, &left, &inflight);
 			if (m < 0) {
 				snprintf(err, n, "out of memory");
@@ -334,7 +339,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 			 * did before the cap, so that every thread compiles
 			 * meanwhile; from a warm cache they end within a few ms */
 			if (c->gpu && !stopping && !over) {
-				int slow, pend;
+				int slow;
 				for (int g = 0; slow = tn_pool_busy(pool, TN_SLOW_S, &pend),
 				     g < 6 && pend > 0 && !slow; g++)
 					(void)poll(NULL, 0, 5);
@@ -344,11 +349,11 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 					goto out;
 				}
 			}
-			look(c, pool, &tb, &nb);        /* the switch may take seconds */
+			look(c, pool, &tb, &nb, NULL);        /* the switch may take seconds */
 			if (tn_run_opened(c, err, n))
 				goto out;
 			sw = tn_now_s() - t0;
-			look(c, pool, &tb, &nb);
+			look(c, pool, &tb, &nb, NULL);
 		}
 		if (!stopping && feed(c, pool, &inflight, err, n))
 			goto out;
@@ -395,7 +400,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	}
 	rc = 0;
 out:
-	look(c, pool, &tb, &nb);
+	look(c, pool, &tb, &nb, NULL);
 	tn_pool_free(pool);
 	tn_fill_end(c);
 	edges(c, t0, sw);
