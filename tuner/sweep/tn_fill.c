@@ -68,6 +68,13 @@ static int ring(struct tn_job *j)
 	return 1;
 }
 
+int tn_step_whole(const struct tn_run *c)
+{
+	const struct tn_job *j = c->cur;
+	return c->gpu && j->search && !c->o->recheck && c->o->max_configs <= 0 &&
+	       j->target >= j->nv;
+}
+
 /* 1 when the step's job may take fills: swept whole (tn_step_whole: a cap
  * would make what runs depend on compile times) and not FDTUNE_FILL=0. */
 int tn_fill_on(const struct tn_run *c)

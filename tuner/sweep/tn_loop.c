@@ -57,13 +57,6 @@ static int propose(struct tn_run *c, struct tn_pool *pool, int want, long long *
 /* Builds running this long are compiles, not cache hits (a few ms). */
 #define TN_SLOW_S 0.02
 
-int tn_step_whole(const struct tn_run *c)
-{
-	const struct tn_job *j = c->cur;
-	return c->gpu && j->search && !c->o->recheck && c->o->max_configs <= 0 &&
-	       j->target >= j->nv;
-}
-
 /* Why: counted in items, a source's twins (xyz's five nw, proposed
  * together as neighbours) held the compiles under way near (2 a GPU + 4) /
  * 5 while GPUs waited (NOTES v64); before a tenth, the order of the runs is

@@ -189,8 +189,12 @@ void tn_warm_quit(struct tn_run *c);
 /* Stops the warm pool, after its compiles in progress (the plan's end). */
 void tn_warm_free(struct tn_run *c);
 
-/* tn_fill.c. 1 when the step's job takes fills: swept whole
- * (tn_step_whole), FDTUNE_FILL not 0. */
+/* tn_fill.c. 1 when the step's job is swept whole on GPUs: its search's
+ * target is its whole space, neither --recheck nor --max-configs, so every
+ * configuration runs whatever the order (fills, tn_loop.c's cap in builds). */
+int tn_step_whole(const struct tn_run *c);
+/* 1 when the step's job takes fills: swept whole (tn_step_whole),
+ * FDTUNE_FILL not 0. */
 int tn_fill_on(const struct tn_run *c);
 /* Keeps a copy of built item it, which the step hands to a GPU while its
  * pool compiles, where fills are on and its source has configurations of
@@ -228,10 +232,6 @@ void tn_summary(const struct tn_run *c);
 /* tn_loop.c: runs the current job's search for at most chunk configurations
  * (0: until it is over), within the plan's --max-configs, until a stop. */
 int tn_step(struct tn_run *c, long long chunk, char *err, size_t n);
-/* 1 when the step's job is swept whole on GPUs: its search's target is its
- * whole space, neither --recheck nor --max-configs, so every configuration
- * runs whatever the order (fills, the cap in builds). */
-int tn_step_whole(const struct tn_run *c);
 /* 1 when the step caps what its pool holds in builds (tn_pool_sources), 0
  * in configurations: its job is swept whole and a tenth of it is proposed
  * or known. */
