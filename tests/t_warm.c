@@ -3,7 +3,9 @@
  * cache warmed for that step (tn_warm.c), on the CPU machine: NVRTC (or
  * hiprtc) compiles the peeked configurations into a compile cache of the
  * test's own; nothing is run or recorded. The guess must be the step the
- * plan then takes: the first passes in order, then the most to gain.
+ * plan then takes: the first passes in order, then the most to gain. Also
+ * the race that makes a warm step fast (tn_race_out), whose rules decide
+ * how many launches each run of a step costs.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -14,6 +16,7 @@
 
 #include "tn_run.h"
 #include "tn_cache.h"
+#include "tn_time.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -510,11 +513,37 @@ static void pool_sources(void **st)
 	assert_false(tn_step_by_source(&c));
 }
 
+/* The race's rules: one launch over twice the best stops a run, one under it
+ * or too short to time alone does not; three whose fastest is over 1.3x,
+ * thirteen whose median is over 1.1x; never without a best (race 0). */
+static void race_rules(void **st)
+{
+	double one[1] = { 2.01 }, three[3] = { 1.4, 1.31, 1.9 }, s13[13];
+	(void)st;
+	assert_int_equal(tn_race_out(one, 1, 1.0), 1);
+	one[0] = 1.99;
+	assert_int_equal(tn_race_out(one, 1, 1.0), 0);
+	one[0] = 0.9 * TN_SHORT_MS;     /* microseconds: grouped before any race */
+	assert_int_equal(tn_race_out(one, 1, 0.1 * TN_SHORT_MS), 0);
+	one[0] = 5.0;
+	assert_int_equal(tn_race_out(one, 1, 0), 0);
+	assert_int_equal(tn_race_out(three, 3, 1.0), 1);
+	three[1] = 1.29;                /* one fast launch keeps it in */
+	assert_int_equal(tn_race_out(three, 3, 1.0), 0);
+	assert_int_equal(tn_race_out(three, 2, 1.0), 0);
+	for (int i = 0; i < 13; i++)
+		s13[i] = i < 6 ? 1.0 : 1.2;     /* median 1.2 */
+	assert_int_equal(tn_race_out(s13, 13, 1.0), 1);
+	assert_int_equal(tn_race_out(s13, 13, 1.1), 0);
+	assert_int_equal(tn_race_out(s13, 12, 1.0), 0);
+	assert_int_equal(tn_race_out(s13, 23, 1.0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = { cmocka_unit_test(next_guess), cmocka_unit_test(warm_cache),
 					cmocka_unit_test(one_build_at_once), cmocka_unit_test(fills),
-					cmocka_unit_test(pool_sources) };
+					cmocka_unit_test(pool_sources), cmocka_unit_test(race_rules) };
 	char cache[64];
 	int rc;
 	if (!mkdtemp(dir))

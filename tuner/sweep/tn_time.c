@@ -16,9 +16,12 @@
  * GPU's pace: without one, a kernel of 3 us ran at the pace of the host's
  * launches, 3.3 us in one process and 4.3 us in another (NOTES v32). A kernel that cannot
  * win is raced out against the best median of the sweep so far (race_ms):
- * after the first batch when even its fastest sample is over 1.3x race_ms,
- * after 13 samples when their median is over 1.1x. Racing is what makes a
- * warm sweep fast. tests/export_main.cu --time fdtune times the same way.
+ * after its first launch when that took over twice race_ms (the
+ * validation's launch before it has warmed the kernel), after the first
+ * batch when even its fastest sample is over 1.3x race_ms, after 13 samples
+ * when their median is over 1.1x (tn_race_out). Racing is what makes a warm
+ * sweep fast: the runs over twice a problem's best were half of a plan's
+ * timed launches at three each (NOTES v66). tests/export_main.cu --time fdtune times the same way.
  *
  * Copy bandwidth: reads plus writes of a buffer of up to 1 GiB (a quarter of
  * the device's memory at most), the best of fdtune's float4 copy kernels
@@ -125,6 +128,20 @@ static int hold(struct tn_hold *h, int g, char *err, size_t n)
 	return rt_launch(h->k, grid, blk, args, err, n);
 }
 
+int tn_race_out(const double *s, int k, double race_ms)
+{
+	double lo;
+	if (race_ms <= 0 || k < 1)
+		return 0;
+	if (k == 1)
+		return s[0] >= TN_SHORT_MS && s[0] > TN_RACE_ONE * race_ms;
+	if (k == 3) {
+		lo = fmin(s[0], fmin(s[1], s[2]));
+		return lo > 1.3 * race_ms;
+	}
+	return k == 13 && median(s, k) > 1.1 * race_ms;
+}
+
 int tn_measure(struct rt_timer *t, struct tn_hold *hk, tn_launch_fn fn, void *ctx, int warm,
 	       double race_ms, struct tn_stats *st, char *err, size_t n)
 {
@@ -146,10 +163,12 @@ int tn_measure(struct rt_timer *t, struct tn_hold *hk, tn_launch_fn fn, void *ct
 				return FDT_FAIL;
 			s[k] = (double)ms / g;
 			total += ms;
+			if (g == 1 && k == 0 && tn_race_out(s, 1, race_ms)) {
+				k = 1;
+				goto done;
+			}
 		}
-		double m = median(s, k), lo = s[0];
-		for (int i = 1; i < k; i++)
-			lo = fmin(lo, s[i]);
+		double m = median(s, k);
 		if (g == 1 && k == 3 && m < TN_SHORT_MS) {  /* microseconds: group, then race */
 			g = (int)ceil(TN_GROUP_MS / fmax(m, 1e-4));
 			g = g < 2 ? 2 : g > TN_GROUP_MAX ? TN_GROUP_MAX : g;
@@ -158,11 +177,11 @@ int tn_measure(struct rt_timer *t, struct tn_hold *hk, tn_launch_fn fn, void *ct
 			continue;
 		}
 		if ((k >= 30 && fabs(m - prev) <= 0.005 * m) || total > 2000 ||
-		    (race_ms > 0 && k == 3 && lo > 1.3 * race_ms) ||
-		    (race_ms > 0 && k == 13 && m > 1.1 * race_ms))
+		    tn_race_out(s, k, race_ms))
 			break;
 		prev = m;
 	}
+done:
 	st->median = median(s, k);
 	st->min = st->max = s[0];
 	for (int i = 1; i < k; i++) {

@@ -43,8 +43,17 @@ int tn_helper_load(const char *tmpl, const char *kernel, const struct gen_def *d
 int tn_helper_get(const char *tmpl, const char *kernel, const struct gen_def *d, int nd,
 		  const char *arch, struct rt_kernel **k, char *err, size_t n);
 
+#define TN_RACE_ONE 2.0         /* one launch over this times the best: raced out */
+
+/* The race: 1 when a kernel whose first k samples (one launch each, ms) are
+ * s[0..k) cannot win against race_ms, the best median so far (0: no race),
+ * so that its timing stops there: after 1 launch of TN_SHORT_MS or more
+ * when it took over TN_RACE_ONE x race_ms; after 3 when the fastest took
+ * over 1.3x; after 13 when their median is over 1.1x. Else 0. */
+int tn_race_out(const double *s, int k, double race_ms);
+
 /* Times fn until the median is stable, or less when race_ms > 0 and it
- * cannot win (tn_time.c); warm untimed launches first. h: the hold of the
+ * cannot win (tn_race_out); warm untimed launches first. h: the hold of the
  * groups (NULL: none; those then run at the pace the host launches them).
  * Nonzero status, err set, if a launch or the hold's compile failed. */
 int tn_measure(struct rt_timer *t, struct tn_hold *h, tn_launch_fn fn, void *ctx, int warm,
