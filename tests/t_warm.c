@@ -513,9 +513,10 @@ static void pool_sources(void **st)
 	assert_false(tn_step_by_source(&c));
 }
 
-/* The race's rules: one launch over twice the best stops a run, one under it
- * or too short to time alone does not; three whose fastest is over 1.3x,
- * thirteen whose median is over 1.1x; never without a best (race 0). */
+/* The race's rules: one launch over twice the best and TN_RACE_ONE_MS more
+ * stops a run; one under either, or too short to time alone, does not;
+ * three whose fastest is over 1.3x, thirteen whose median is over 1.1x;
+ * never without a best (race 0). */
 static void race_rules(void **st)
 {
 	double one[1] = { 2.01 }, three[3] = { 1.4, 1.31, 1.9 }, s13[13];
@@ -523,6 +524,10 @@ static void race_rules(void **st)
 	assert_int_equal(tn_race_out(one, 1, 1.0), 1);
 	one[0] = 1.99;
 	assert_int_equal(tn_race_out(one, 1, 1.0), 0);
+	one[0] = 0.3;                   /* 3x a best of 0.1 ms, a spike's size over it */
+	assert_int_equal(tn_race_out(one, 1, 0.1), 0);
+	one[0] = 0.1 + TN_RACE_ONE_MS + 0.01;
+	assert_int_equal(tn_race_out(one, 1, 0.1), 1);
 	one[0] = 0.9 * TN_SHORT_MS;     /* microseconds: grouped before any race */
 	assert_int_equal(tn_race_out(one, 1, 0.1 * TN_SHORT_MS), 0);
 	one[0] = 5.0;

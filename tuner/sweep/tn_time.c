@@ -16,8 +16,8 @@
  * GPU's pace: without one, a kernel of 3 us ran at the pace of the host's
  * launches, 3.3 us in one process and 4.3 us in another (NOTES v32). A kernel that cannot
  * win is raced out against the best median of the sweep so far (race_ms):
- * after its first launch when that took over twice race_ms (the
- * validation's launch before it has warmed the kernel), after the first
+ * after its first launch when that took over twice race_ms and 0.5 ms more
+ * (the validation's launch before it has warmed the kernel), after the first
  * batch when even its fastest sample is over 1.3x race_ms, after 13 samples
  * when their median is over 1.1x (tn_race_out). Racing is what makes a warm
  * sweep fast: the runs over twice a problem's best were half of a plan's
@@ -134,7 +134,8 @@ int tn_race_out(const double *s, int k, double race_ms)
 	if (race_ms <= 0 || k < 1)
 		return 0;
 	if (k == 1)
-		return s[0] >= TN_SHORT_MS && s[0] > TN_RACE_ONE * race_ms;
+		return s[0] >= TN_SHORT_MS && s[0] > TN_RACE_ONE * race_ms &&
+		       s[0] > race_ms + TN_RACE_ONE_MS;
 	if (k == 3) {
 		lo = fmin(s[0], fmin(s[1], s[2]));
 		return lo > 1.3 * race_ms;

@@ -43,13 +43,17 @@ int tn_helper_load(const char *tmpl, const char *kernel, const struct gen_def *d
 int tn_helper_get(const char *tmpl, const char *kernel, const struct gen_def *d, int nd,
 		  const char *arch, struct rt_kernel **k, char *err, size_t n);
 
-#define TN_RACE_ONE 2.0         /* one launch over this times the best: raced out */
+#define TN_RACE_ONE 2.0         /* one launch over this times the best ... */
+#define TN_RACE_ONE_MS 0.5      /* ... and this much over it: raced out */
 
-/* The race: 1 when a kernel whose first k samples (one launch each, ms) are
- * s[0..k) cannot win against race_ms, the best median so far (0: no race),
- * so that its timing stops there: after 1 launch of TN_SHORT_MS or more
- * when it took over TN_RACE_ONE x race_ms; after 3 when the fastest took
- * over 1.3x; after 13 when their median is over 1.1x. Else 0. */
+/* The race: 1 when a kernel whose first k samples are s[0..k) (ms a launch;
+ * a group's mean once grouped) cannot win against race_ms, the best median
+ * so far (0: no race), so that its timing stops there: after 1 launch (not
+ * grouped) that took over TN_RACE_ONE x race_ms and over race_ms +
+ * TN_RACE_ONE_MS; after 3 when the fastest took over 1.3x; after 13 when
+ * their median is over 1.1x. Else 0. The margin in ms: one first launch in
+ * 17018 ran 0.2 ms long (2.4x its median), which at 0.1 ms kernels would
+ * race out a winner (NOTES "v66 reviewed"). */
 int tn_race_out(const double *s, int k, double race_ms);
 
 /* Times fn until the median is stable, or less when race_ms > 0 and it
