@@ -1001,6 +1001,62 @@ static void placements(void **st)
 	kfix_close(&f);
 }
 
+/* The right kernel above, made slow: every thread first spins for 3 million
+ * cycles (about 1.5-2 ms), so that one launch is long enough for the race's
+ * one-launch rule (TN_RACE_ONE_MS). */
+static const char slow_src[] =
+	"extern \"C\" __global__ void slow(float *out, const float *in, fd_grid g, fd_coef c)\n"
+	"{ long long t0 = clock64(); while (clock64() - t0 < 3000000LL) { }\n"
+	"  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < g.nx)\n"
+	"  for (int k = 0; k < g.nz; k++) for (int j = 0; j < g.ny; j++) {\n"
+	"    const float *u = in + i + j * g.ld + k * g.slice; float s = c.c0 * u[0];\n"
+	"    for (int r = 1; r <= 2; r++) s += c.x[r] * (u[-r] + u[r]) + c.y[r] * (u[-r * g.ld] +\n"
+	"      u[r * g.ld]) + c.z[r] * (u[-r * g.slice] + u[r * g.slice]);\n"
+	"    out[i + j * g.ld + k * g.slice] = s; } }\n";
+
+/* The race on a GPU (tn_race_out's rules through tn_measure): without a
+ * best, a run is timed to a stable median (30 launches or more); against a
+ * best of a quarter of its median, its first launch (over twice the best
+ * and TN_RACE_ONE_MS more) ends it: one launch, recorded as its median,
+ * min and max; against a best of 0.7 of it, the first launch is under
+ * twice the best, and the three launches' fastest over 1.3x ends it. Each
+ * run validated (ok). */
+static void race_one(void **st)
+{
+	struct kfix f;
+	struct tn_result res;
+	struct rt_kernel *k;
+	char err[2048];
+	double m;
+	(void)st;
+	if (!have_gpu())
+		skip();
+	kfix_open(&f, slow_src);
+	assert_int_equal(rt_load(&f.p, "slow", &k, err, sizeof err), 0);
+	f.b.places = 1;
+	f.b.race_ms = 0;
+	assert_int_equal(tn_bench_run(&f.b, k, f.v, f.grid, f.block, &res, err, sizeof err), 0);
+	if (strcmp(res.status, "ok") || res.reps < 30)
+		fail_msg("no race: %s, %d launches: %s", res.status, res.reps, res.msg);
+	m = res.median;
+	if (m < 4.0 / 3.0 * TN_RACE_ONE_MS)
+		fail_msg("the spin took %.3f ms a launch: too short for the one-launch rule", m);
+	f.b.race_ms = m / 4;
+	assert_int_equal(tn_bench_run(&f.b, k, f.v, f.grid, f.block, &res, err, sizeof err), 0);
+	if (strcmp(res.status, "ok") || res.reps != 1 || res.min != res.median ||
+	    res.max != res.median || res.median < 0.9 * m)
+		fail_msg("against %.3f ms: %s, %d launches, median %.3f (min %.3f, max %.3f), "
+			 "the full median %.3f", f.b.race_ms, res.status, res.reps, res.median,
+			 res.min, res.max, m);
+	f.b.race_ms = 0.7 * m;
+	assert_int_equal(tn_bench_run(&f.b, k, f.v, f.grid, f.block, &res, err, sizeof err), 0);
+	if (strcmp(res.status, "ok") || res.reps != 3)
+		fail_msg("against %.3f ms: %s, %d launches (3 expected), median %.3f of %.3f",
+			 f.b.race_ms, res.status, res.reps, res.median, m);
+	rt_unload(k);
+	kfix_close(&f);
+}
+
 /* Runs the shell command cmd with stdout and stderr in out[0..n); the exit
  * status. */
 static int shell(const char *cmd, char *out, size_t n)
@@ -1186,7 +1242,7 @@ int main(void)
 		cmocka_unit_test(pipe_faults),
 		cmocka_unit_test(cmake_package), cmocka_unit_test(exported_sizes),
 		cmocka_unit_test(plan_kill_resume), cmocka_unit_test(plan_cache_term),
-		cmocka_unit_test(placements), cmocka_unit_test(recheck),
+		cmocka_unit_test(placements), cmocka_unit_test(race_one), cmocka_unit_test(recheck),
 		cmocka_unit_test(wave_reuse), cmocka_unit_test(bulk_copies),
 		cmocka_unit_test(energy_meter), cmocka_unit_test(online_wave),
 		cmocka_unit_test(bad_kernels) };
