@@ -21,7 +21,8 @@
  * batch when even its fastest sample is over 1.3x race_ms, after 13 samples
  * when their median is over 1.1x (tn_race_out). Racing is what makes a warm
  * sweep fast: the runs over twice a problem's best were half of a plan's
- * timed launches at three each (NOTES v66). tests/export_main.cu --time fdtune times the same way.
+ * timed launches at three each (NOTES v66). tests/export_main.cu --time
+ * fdtune times one kernel the same way, without a race.
  *
  * Copy bandwidth: reads plus writes of a buffer of up to 1 GiB (a quarter of
  * the device's memory at most), the best of fdtune's float4 copy kernels
