@@ -398,6 +398,17 @@ static struct tn_item *take_wait(struct tn_pool *p)
 	return q;
 }
 
+/* A new item of configuration v, numbered idx, queued in p. */
+static struct tn_item *queue(struct tn_pool *p, const int *v, int idx)
+{
+	struct tn_item *it = calloc(1, sizeof *it);
+	assert_non_null(it);
+	memcpy(it->v, v, sizeof it->v);
+	it->idx = idx;
+	tn_pool_add(p, it);
+	return it;
+}
+
 /* The pool's count of builds (tn_pool_sources): one item of each source in
  * the pool counts (xyz: its nw apart); an item queued while another of its
  * source is there is a dup; taking the counted one passes the count to a
@@ -443,12 +454,8 @@ static void pool_sources(void **st)
 	tn_cache_compiler(rt_default_arch(), id, sizeof id);
 	assert_int_equal(tn_pool_new(&p, &pb, rt_default_arch(), id, tn_cache_dir(), 1, err,
 				     sizeof err), 0);
-	for (int k = 0; k < 3; k++) {
-		assert_non_null(it[k] = calloc(1, sizeof *it[k]));
-		memcpy(it[k]->v, v[k], sizeof it[k]->v);
-		it[k]->idx = k;
-		tn_pool_add(p, it[k]);
-	}
+	for (int k = 0; k < 3; k++)
+		it[k] = queue(p, v[k], k);
 	assert_int_equal(tn_pool_queued(p), 3);
 	assert_int_equal(tn_pool_sources(p), 2);
 	assert_int_equal(it[1]->dup, 1);
@@ -463,10 +470,7 @@ static void pool_sources(void **st)
 	/* a twin queued after a's build ended, a still there: a dup; a taken,
 	 * the twin counts until it is taken too */
 	for (int k = 0; k < 2; k++) {
-		assert_non_null(it[k] = calloc(1, sizeof *it[k]));
-		memcpy(it[k]->v, v[k], sizeof it[k]->v);
-		it[k]->idx = k;
-		tn_pool_add(p, it[k]);
+		it[k] = queue(p, v[k], k);
 		for (int i = 0; !k && i < 6000 && unbuilt; i++) {
 			(void)tn_pool_busy(p, 0, &unbuilt);
 			usleep(unbuilt ? 20000 : 0);

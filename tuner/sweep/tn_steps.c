@@ -51,12 +51,18 @@ int tn_steps_open(struct tn_run *c, char *err, size_t n)
 	return FDT_OK;
 }
 
+/* Runs of j whose code was compiled (neither cached nor shared). */
+static long long compiled(const struct tn_job *j)
+{
+	return j->done - j->cached - j->shared;
+}
+
 void tn_steps_mark(const struct tn_run *c, const struct tn_job *j, struct tn_steps_mark *m)
 {
 	m->t = tn_now_s();
 	m->proposed = j->proposed;
 	m->done = j->done;
-	m->built = j->done - j->cached - j->shared;
+	m->built = compiled(j);
 	m->filled = c->filled;
 	m->warmed = c->warmed;
 	m->comp_s = c->comp_s;
@@ -90,7 +96,7 @@ void tn_steps_line(struct tn_run *c, const struct tn_job *j, const struct tn_ste
 	fprintf(c->steps, "%d\t%d\t%s\t%.2f\t%.2f\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%.1f\t",
 		c->nlog, (int)(j - c->jobs) + 1, j->name, m->t - c->t_begin, wall,
 		share > 0 ? share : 0, j->proposed - m->proposed, j->done - m->done,
-		c->filled - m->filled, j->done - j->cached - j->shared - m->built,
+		c->filled - m->filled, compiled(j) - m->built,
 		c->warmed - m->warmed, wall > 0 ? (c->comp_s - m->comp_s) / wall : 0.0);
 	per_gpu(c, m, wall, 0);
 	fputc('\t', c->steps);
