@@ -43,6 +43,9 @@ static const char usage[] =
 "                      outcome known; a sweep on 2 GPUs has about 10 from a warm\n"
 "                      cache, up to 140 while 64 threads compile). Without it,\n"
 "                      batches of 64 are proposed, then all timed\n"
+"      --start PCT     guided: its random start, percent of the space (default\n"
+"                      3, at most the budget); a plan's first pass on a GPU is\n"
+"                      -b 2 --start 1 (its local half a descent, NOTES v67)\n"
 "      --each-size     every size recorded for the device, family, radius and\n"
 "                      precision in turn, as a markdown table; transfer never\n"
 "                      sees the runs of the size it is replayed on (any radius)\n"
@@ -69,6 +72,7 @@ struct space {
 /* What one replay compares, and how it prints. */
 struct plan {
 	int all, pct, pct_set, seeds, each, others, lag, recorded;
+	int start;              /* guided's random start, percent; -1: the default */
 	enum tn_strategy only;
 };
 
@@ -115,7 +119,7 @@ static int add(void *p, const char *params, const char *status, double ms)
 
 /* One run of a strategy: the best time found and the evaluations spent. */
 static int play(const struct space *sp, enum tn_strategy st, long long budget, int lag,
-		unsigned long long seed, const struct tn_seeds *sd, double *best, long long *used,
+		long long start, unsigned long long seed, const struct tn_seeds *sd, double *best, long long *used,
 		long long *kept, char *err, size_t n)
 {
 	struct tn_search *s;
@@ -130,6 +134,8 @@ static int play(const struct space *sp, enum tn_strategy st, long long budget, i
 		return FDT_FAIL;
 	}
 	*kept = sd ? tn_search_seed(s, sd->v, TN_MAXP, sd->n) : 0;
+	if (st == TN_GUIDED && start >= 0)
+		tn_search_set_start(s, start);
 	*best = INFINITY;
 	*used = 0;
 	/* q[head..tail): proposed, not yet reported; with lag < 0 a batch of
@@ -208,13 +214,14 @@ static int replay(struct db *db, const struct db_pick *p, const struct plan *pl,
 		int runs = st == TN_EXHAUSTIVE ? 1 : pl->seeds, close2 = 0, close3 = 0;
 		int pct = pl->pct_set ? pl->pct : st == TN_TRANSFER ? TN_TRANSFER_EVALS : pl->pct;
 		long long budget = st == TN_EXHAUSTIVE ? 0 : (sp.n * pct + 99) / 100, used = 0, kept = 0;
+		long long start = pl->start < 0 ? -1 : (sp.n * pl->start + 99) / 100;
 		double sum = 0, worst = 100;
 		if (!pl->all && st != pl->only)
 			continue;
 		for (int k = 0; k < runs; k++) {
 			double best, qq;
 			long long u;
-			if (play(&sp, st, budget, pl->lag, 0x5eed + 7919ULL * (unsigned long long)k,
+			if (play(&sp, st, budget, pl->lag, start, 0x5eed + 7919ULL * (unsigned long long)k,
 				 st == TN_TRANSFER ? &sd : NULL, &best, &u, &kept, err, en))
 				goto out;
 			qq = isinf(best) ? 0 : 100.0 * exh / best;      /* bandwidth ratio */
@@ -253,6 +260,7 @@ int tn_cmd_replay(int argc, char **argv)
 		{ "budget", required_argument, 0, 'b' }, { "seeds", required_argument, 0, TN_O_SEEDS },
 		{ "each-size", no_argument, 0, TN_O_EACH_SIZE }, { "other-devices", no_argument, 0, TN_O_OTHER_DEVICES },
 		{ "in-flight", required_argument, 0, TN_O_IN_FLIGHT },
+		{ "start", required_argument, 0, TN_O_START },
 		{ "all-recorded", no_argument, 0, TN_O_ALL_RECORDED },
 		TN_CLI_FILTER_OPTIONS, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
@@ -261,7 +269,8 @@ int tn_cmd_replay(int argc, char **argv)
 	struct db_filter flt = { 0 };
 	struct db_pick p;
 	struct db *db = NULL;
-	struct plan pl = { .all = 1, .pct = 10, .seeds = 25, .only = TN_EXHAUSTIVE, .lag = -1 };
+	struct plan pl = { .all = 1, .pct = 10, .seeds = 25, .only = TN_EXHAUSTIVE, .lag = -1,
+			  .start = -1 };
 	char err[1024];
 	int opt, rc = FDT_FAIL;
 
@@ -293,6 +302,10 @@ int tn_cmd_replay(int argc, char **argv)
 			break;
 		case TN_O_IN_FLIGHT:
 			if (tn_parse_int(optarg, "--in-flight", 0, 100000, &pl.lag, err, sizeof err))
+				goto usage;
+			break;
+		case TN_O_START:
+			if (tn_parse_int(optarg, "--start", 0, 100, &pl.start, err, sizeof err))
 				goto usage;
 			break;
 		case TN_O_EACH_SIZE: pl.each = 1; break;

@@ -30,6 +30,9 @@ struct tn_search {
 	long long start;        /* guided: evaluations of the random start; transfer:
 				 * the most spent on seeds before the local search */
 	long long *seed, nseed, seedcur;       /* transfer: seed indices, best first */
+	int local;              /* guided: the local search began, the start's outcomes in */
+	long long descent;      /* guided: evaluations (taken aside) up to which the local
+				 * search is a descent; tn_search_set_start: twice the start */
 	unsigned long long rng;
 };
 
@@ -341,15 +344,23 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 		for (; m < max && s->used - s->taken + m < s->start && s->cursor < s->n; s->cursor++)
 			if (isnan(s->t[s->perm[s->cursor]]) && !s->prop[s->perm[s->cursor]])
 				idx[m++] = s->perm[s->cursor];
+	} else if (!s->local && s->pending) {
+		return 0;       /* guided: the local search starts from the whole start */
 	} else {                                 /* guided: local search */
 		long long c = best(s, 0);
+		/* a plan's first pass (the start, and as many again) is a
+		 * descent: while outcomes are out, nothing but the best's
+		 * neighbourhood */
+		int descent = s->used - s->taken < s->descent;
+		s->local = 1;
 		/* the detours of the best so far once its neighbourhood is
 		 * proposed (a local minimum's way round a constraint: NOTES v61),
 		 * then the neighbours of the best open configuration, of the next
 		 * best, until the batch is full: parallel work for the compilers */
 		if (c >= 0 && s->expanded[c] == 1 && neighbours(s, c, 1, idx, &m, max))
 			s->expanded[c] |= 2;
-		while (m < max && (c = best(s, 1)) >= 0)
+		while (m < max && (c = best(s, 1)) >= 0 &&
+		       !(descent && s->pending + m > 0 && c != best(s, 0)))
 			s->expanded[c] |= neighbours(s, c, 0, idx, &m, max);
 		/* every neighbourhood explored and nothing outstanding that could
 		 * open another: the rest at random */
@@ -402,4 +413,5 @@ long long tn_search_seed(struct tn_search *s, const int *rows, int stride, long 
 void tn_search_set_start(struct tn_search *s, long long k)
 {
 	s->start = k < 0 ? 0 : k < s->budget ? k : s->budget;
+	s->descent = 2 * s->start;
 }
