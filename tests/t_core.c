@@ -759,10 +759,10 @@ static void whole_neighbourhoods(void **st)
  * again) asked for many at a time, as a cold sweep with dozens of compiles
  * in flight asks: the local search waits for the whole start's outcomes,
  * then proposes the best's neighbourhood alone and waits for it before
- * opening another configuration's; past the first pass it opens the next
- * best's while outcomes are out, parallel work for the compilers (NOTES
- * v67: before, the local half expanded whatever of the start was timed
- * first). */
+ * opening another configuration's (a configuration taken, tn_search_take,
+ * holds nothing up); past the first pass it opens the next best's while
+ * outcomes are out, parallel work for the compilers (NOTES v67: before,
+ * the local half expanded whatever of the start was timed first). */
 static int dist(const int *a, const int *b)
 {
 	return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]);
@@ -788,6 +788,14 @@ static void first_pass_descent(void **st)
 	for (int i = 0; i < K; i++)
 		if (bowl(cfg + 3 * idx[i]) >= 0 && (b < 0 || bowl(cfg + 3 * idx[i]) < bowl(cfg + 3 * b)))
 			b = idx[i];
+	/* a configuration taken (a GPU that would wait runs it) and still out
+	 * holds nothing up */
+	for (long long i = 0; i < N; i++)
+		if (!tn_search_known(x, i) && dist(cfg + 3 * i, cfg + 3 * b) > 2) {
+			assert_int_equal(tn_search_take(x, i), 1);
+			idx[K] = i;
+			break;
+		}
 	/* the best's neighbourhood, no more, though 64 were asked for */
 	m = tn_search_next(x, out, 64);
 	assert_true(m > 0 && m <= 6);
@@ -797,9 +805,10 @@ static void first_pass_descent(void **st)
 	nout = m;
 	for (int i = 0; i < nout; i++)
 		tn_search_report(x, out[i], bowl(cfg + 3 * out[i]));
+	tn_search_report(x, idx[K], 1e9);
 	/* on down the bowl while the first pass lasts; then, with outcomes out,
 	 * other neighbourhoods too */
-	for (n = K + nout; n < 2 * K; n += m) {
+	for (n = K + nout + 1; n < 2 * K; n += m) {
 		for (int i = 0; i < m; i++)
 			if (bowl(cfg + 3 * out[i]) >= 0 && bowl(cfg + 3 * out[i]) < bowl(cfg + 3 * b))
 				b = out[i];
