@@ -755,79 +755,6 @@ static void whole_neighbourhoods(void **st)
 	}
 }
 
-/* A plan's first pass (tn_search_set_start: the random start, then as many
- * again) asked for many at a time, as a cold sweep with dozens of compiles
- * in flight asks: the local search waits for the whole start's outcomes,
- * then proposes the best's neighbourhood alone and waits for it before
- * opening another configuration's (a configuration taken, tn_search_take,
- * holds nothing up); past the first pass it opens the next best's while
- * outcomes are out, parallel work for the compilers (NOTES v67: before,
- * the local half expanded whatever of the start was timed first). */
-static int dist(const int *a, const int *b)
-{
-	return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]);
-}
-
-static void first_pass_descent(void **st)
-{
-	enum { N = GRID_N, K = 8 };
-	static int cfg[N * 3];
-	struct tn_search *x;
-	long long idx[64], b = -1, out[64];
-	char err[256];
-	int m, n, nout;
-	(void)st;
-	grid(cfg);
-	assert_int_equal(tn_search_new(TN_GUIDED, cfg, 3, N, N / 2, 5, &x, err, sizeof err), 0);
-	tn_search_set_start(x, K);
-	assert_int_equal(tn_search_next(x, idx, 64), K);
-	for (int i = 0; i < K - 1; i++)
-		tn_search_report(x, idx[i], bowl(cfg + 3 * idx[i]));
-	assert_int_equal(tn_search_next(x, idx + K, 64), 0);    /* one still out */
-	tn_search_report(x, idx[K - 1], bowl(cfg + 3 * idx[K - 1]));
-	for (int i = 0; i < K; i++)
-		if (bowl(cfg + 3 * idx[i]) >= 0 && (b < 0 || bowl(cfg + 3 * idx[i]) < bowl(cfg + 3 * b)))
-			b = idx[i];
-	/* a configuration taken (a GPU that would wait runs it) and still out
-	 * holds nothing up */
-	for (long long i = 0; i < N; i++)
-		if (!tn_search_known(x, i) && dist(cfg + 3 * i, cfg + 3 * b) > 2) {
-			assert_int_equal(tn_search_take(x, i), 1);
-			idx[K] = i;
-			break;
-		}
-	/* the best's neighbourhood, no more, though 64 were asked for */
-	m = tn_search_next(x, out, 64);
-	assert_true(m > 0 && m <= 6);
-	for (int i = 0; i < m; i++)
-		assert_int_equal(dist(cfg + 3 * out[i], cfg + 3 * b), 1);
-	assert_int_equal(tn_search_next(x, idx, 64), 0);        /* its outcomes first */
-	nout = m;
-	for (int i = 0; i < nout; i++)
-		tn_search_report(x, out[i], bowl(cfg + 3 * out[i]));
-	tn_search_report(x, idx[K], 1e9);
-	/* on down the bowl while the first pass lasts; then, with outcomes out,
-	 * other neighbourhoods too */
-	for (n = K + nout + 1; n < 2 * K; n += m) {
-		for (int i = 0; i < m; i++)
-			if (bowl(cfg + 3 * out[i]) >= 0 && bowl(cfg + 3 * out[i]) < bowl(cfg + 3 * b))
-				b = out[i];
-		m = tn_search_next(x, out, 64);
-		assert_true(m > 0);
-		for (int i = 0; i < m; i++)
-			tn_search_report(x, out[i], bowl(cfg + 3 * out[i]));
-	}
-	for (int i = 0; i < m; i++)
-		if (bowl(cfg + 3 * out[i]) >= 0 && bowl(cfg + 3 * out[i]) < bowl(cfg + 3 * b))
-			b = out[i];
-	m = tn_search_next(x, out, 64);
-	nout = 0;
-	for (int i = 0; i < m; i++)     /* past the pass: others' neighbours too */
-		nout += dist(cfg + 3 * out[i], cfg + 3 * b) != 1;
-	assert_true(nout > 0);
-	tn_search_free(x);
-}
-
 /* A local minimum against a constraint: on a 3 x 3 grid without (2, 2),
  * the best so far (1, 2) has its neighbours proposed and worse; the step a
  * + 1 from it leaves the space, so the next proposal is that step with b -
@@ -916,8 +843,7 @@ int main(void)
 		cmocka_unit_test(space_enumerates), cmocka_unit_test(default_space_rule), cmocka_unit_test(config_named), cmocka_unit_test(launch_params), cmocka_unit_test(constraints), cmocka_unit_test(families_declared),
 		cmocka_unit_test(geometry_source), cmocka_unit_test(search_take),
 		cmocka_unit_test(gen_expands), cmocka_unit_test(gen_rejects),
-		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies), cmocka_unit_test(whole_neighbourhoods), cmocka_unit_test(first_pass_descent),
-		cmocka_unit_test(detours),
+		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies), cmocka_unit_test(whole_neighbourhoods), cmocka_unit_test(detours),
 	};
 	return cmocka_run_group_tests_name("core", t, NULL, NULL);
 }

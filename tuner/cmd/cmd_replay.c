@@ -45,7 +45,7 @@ static const char usage[] =
 "                      batches of 64 are proposed, then all timed\n"
 "      --start PCT     guided: its random start, percent of the space (default\n"
 "                      3, at most the budget); a plan's first pass on a GPU is\n"
-"                      -b 2 --start 1 (its local half a descent, NOTES v67)\n"
+"                      -b 2 --start 1\n"
 "      --each-size     every size recorded for the device, family, radius and\n"
 "                      precision in turn, as a markdown table; transfer never\n"
 "                      sees the runs of the size it is replayed on (any radius)\n"

@@ -24,16 +24,12 @@ struct tn_search {
 	long long ncode;
 	char *expanded;         /* guided: bit 0 neighbourhood already proposed,
 				 * bit 1 its detours (neighbours()) */
-	char *prop;             /* 1 proposed by tn_search_next, 2 taken (tn_search_take) */
-	long long pending;      /* proposed or taken, and not yet reported */
+	char *prop;             /* proposed by tn_search_next, or taken (tn_search_take) */
+	long long pending;      /* proposed and not yet reported */
 	long long taken;        /* of used, taken by the caller (tn_search_take) */
-	long long tpend;        /* of pending, taken */
 	long long start;        /* guided: evaluations of the random start; transfer:
 				 * the most spent on seeds before the local search */
 	long long *seed, nseed, seedcur;       /* transfer: seed indices, best first */
-	int local;              /* guided: the local search began, the start's outcomes in */
-	long long descent;      /* guided: evaluations (taken aside) up to which the local
-				 * search is a descent; tn_search_set_start: twice the start */
 	unsigned long long rng;
 };
 
@@ -203,9 +199,8 @@ int tn_search_take(struct tn_search *s, long long i)
 {
 	if (tn_search_known(s, i) || s->used >= s->budget)
 		return 0;
-	s->prop[i] = 2;
+	s->prop[i] = 1;
 	s->pending++;
-	s->tpend++;
 	s->used++;
 	s->taken++;
 	return 1;
@@ -215,10 +210,8 @@ void tn_search_report(struct tn_search *s, long long i, double ms)
 {
 	if (i < 0 || i >= s->n)
 		return;
-	if (s->prop[i] && isnan(s->t[i])) {
+	if (s->prop[i] && isnan(s->t[i]))
 		s->pending--;
-		s->tpend -= s->prop[i] == 2;
-	}
 	s->t[i] = ms >= 0 ? ms : INFINITY;
 }
 
@@ -348,25 +341,15 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 		for (; m < max && s->used - s->taken + m < s->start && s->cursor < s->n; s->cursor++)
 			if (isnan(s->t[s->perm[s->cursor]]) && !s->prop[s->perm[s->cursor]])
 				idx[m++] = s->perm[s->cursor];
-	} else if (!s->local && s->pending > s->tpend) {
-		return 0;       /* guided: the local search starts from the whole start */
 	} else {                                 /* guided: local search */
 		long long c = best(s, 0);
-		/* a plan's first pass (the start, and as many again) is a
-		 * descent: while its own outcomes are out (not those of the
-		 * configurations taken: a cold sweep's GPU takes them while it
-		 * waits, and would hold the descent up), nothing but the best's
-		 * neighbourhood */
-		int descent = s->used - s->taken < s->descent;
-		s->local = 1;
 		/* the detours of the best so far once its neighbourhood is
 		 * proposed (a local minimum's way round a constraint: NOTES v61),
 		 * then the neighbours of the best open configuration, of the next
 		 * best, until the batch is full: parallel work for the compilers */
 		if (c >= 0 && s->expanded[c] == 1 && neighbours(s, c, 1, idx, &m, max))
 			s->expanded[c] |= 2;
-		while (m < max && (c = best(s, 1)) >= 0 &&
-		       !(descent && s->pending - s->tpend + m > 0 && c != best(s, 0)))
+		while (m < max && (c = best(s, 1)) >= 0)
 			s->expanded[c] |= neighbours(s, c, 0, idx, &m, max);
 		/* every neighbourhood explored and nothing outstanding that could
 		 * open another: the rest at random */
@@ -419,5 +402,4 @@ long long tn_search_seed(struct tn_search *s, const int *rows, int stride, long 
 void tn_search_set_start(struct tn_search *s, long long k)
 {
 	s->start = k < 0 ? 0 : k < s->budget ? k : s->budget;
-	s->descent = 2 * s->start;
 }

@@ -6,15 +6,12 @@
  *
  *   exhaustive  every configuration, in order
  *   random      a random sample, without repeats
- *   guided      a random 3% to start, then, once all of its outcomes are
- *               in, local search: the neighbours of the best configuration
- *               not yet expanded (those that differ in one parameter, to the
- *               next value of its domain), then of the next best, as many as
- *               a batch holds (a neighbourhood cut short by the batch goes
- *               on at the next call); stops at the budget. A start set by
- *               tn_search_set_start (a plan's first pass) is followed by a
- *               descent of as many evaluations: while outcomes are out,
- *               nothing but the best's neighbourhood
+ *   guided      a random 3% to start, then local search: the neighbours of
+ *               the best configuration not yet expanded (those that differ in
+ *               one parameter, to the next value of its domain), then of the
+ *               next best, as many as a batch holds (a neighbourhood cut
+ *               short by the batch goes on at the next call); stops at the
+ *               budget
  *   transfer    the seeds given by tn_search_seed (the bests of related
  *               problems, tn_transfer.h) first, up to half the budget; then
  *               a descent: once every outcome is in, the neighbours of the
@@ -69,10 +66,7 @@ long long tn_search_seed(struct tn_search *s, const int *rows, int stride, long 
 /* Nonzero while the search may still propose configurations. */
 int tn_search_next_left(const struct tn_search *s);
 /* Guided: the random start is k evaluations (by default 3% of the space),
- * at most the budget, and the next k a descent (a plan's first pass: its
- * best is what the plan holds until the problem's next step, so it must not
- * depend on how many outcomes a sweep keeps out). Call before the first
- * tn_search_next. */
+ * at most the budget. Call before the first tn_search_next. */
 void tn_search_set_start(struct tn_search *s, long long k);
 int tn_strategy_parse(const char *name, enum tn_strategy *s);
 const char *tn_strategy_name(enum tn_strategy s);
