@@ -755,6 +755,34 @@ static void whole_neighbourhoods(void **st)
 	}
 }
 
+/* A guided start given seeds (a plan's first pass, from its relatives'
+ * bests: tn_first_seeds) proposes them first, in their order, those outside
+ * the space or known skipped, then at random up to the start. */
+static void seeded_start(void **st)
+{
+	enum { N = GRID_N };
+	static int cfg[N * 3];
+	static const int rows[4 * 3] = { 7, 2, 5, 99, 0, 0, 1, 1, 1, 7, 2, 5 };
+	struct tn_search *x;
+	char err[256];
+	long long idx[16];
+	int m;
+	(void)st;
+	grid(cfg);
+	assert_int_equal(tn_search_new(TN_GUIDED, cfg, 3, N, N / 10, 3, &x, err, sizeof err), 0);
+	tn_search_set_start(x, 6);
+	tn_search_prior(x, 111, 5.0);   /* (1, 5, 1): known, so no seed */
+	assert_int_equal(tn_search_seed(x, rows, 3, 4), 1 + 1);        /* (7, 2, 5), (1, 1, 1) */
+	assert_int_equal(tn_search_seed(x, (const int[]){ 1, 5, 1 }, 3, 1), 3);
+	m = tn_search_next(x, idx, 16);
+	assert_int_equal(m, 5);                 /* the start, the known one counted in it */
+	assert_int_equal(idx[0], 7 * 60 + 2 * 10 + 5);
+	assert_int_equal(idx[1], 1 * 60 + 1 * 10 + 1);
+	for (int i = 2; i < m; i++)             /* then at random, not the known one */
+		assert_true(idx[i] != idx[0] && idx[i] != idx[1] && idx[i] != 111);
+	tn_search_free(x);
+}
+
 /* A local minimum against a constraint: on a 3 x 3 grid without (2, 2),
  * the best so far (1, 2) has its neighbours proposed and worse; the step a
  * + 1 from it leaves the space, so the next proposal is that step with b -
@@ -843,7 +871,8 @@ int main(void)
 		cmocka_unit_test(space_enumerates), cmocka_unit_test(default_space_rule), cmocka_unit_test(config_named), cmocka_unit_test(launch_params), cmocka_unit_test(constraints), cmocka_unit_test(families_declared),
 		cmocka_unit_test(geometry_source), cmocka_unit_test(search_take),
 		cmocka_unit_test(gen_expands), cmocka_unit_test(gen_rejects),
-		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies), cmocka_unit_test(whole_neighbourhoods), cmocka_unit_test(detours),
+		cmocka_unit_test(gen_hash_stable), cmocka_unit_test(strategies), cmocka_unit_test(whole_neighbourhoods), cmocka_unit_test(seeded_start),
+		cmocka_unit_test(detours),
 	};
 	return cmocka_run_group_tests_name("core", t, NULL, NULL);
 }

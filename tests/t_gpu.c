@@ -574,6 +574,45 @@ static void plan_kill_resume(void **st)
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 3);
 }
 
+/* issue 33: a plan's first pass starts from the bests of the problem's
+ * relatives recorded by then (tn_first_seeds): the second of two sizes of
+ * xyz R = 4 runs the first's best so far among the first runs of its
+ * first pass; the first, with no relative, starts at random. */
+static void plan_seeds(void **st)
+{
+	static const char space[] = "-s exhaustive -p vec=1,2 -p bx=32,64 -p by=2,4 -p ypt=1 "
+		"-p lds=0,1 -p nw=32,64 -p nt=0 -p pf=0,1 -p zu=1 -p mb=0 -p ku=0";
+	char db[256], path[256], log[320], cmd[4096];
+	FILE *f;
+	(void)st;
+	if (!have_gpu())
+		skip();
+	snprintf(path, sizeof path, "%s/splan.txt", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("xyz 4 61x37x29\nxyz 4 45x23x17\n", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(db, sizeof db, "%s/splan.db", dir);
+	snprintf(log, sizeof log, "%s/splan.log", dir);
+	snprintf(cmd, sizeof cmd, "'%s' sweep --plan %s %s -q --db %s >%s 2>&1", exe, path, space,
+		 db, log);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "test \"$(grep -c 'its first pass starts from' %s)\" = 1 && "
+		 "grep -Eq 'xyz R=4 45x23x17 fp32: its first pass starts from [1-9][0-9]* of the "
+		 "bests recorded for 1 relative [(]0 of them on other GPUs[)]' %s || { cat %s; "
+		 "false; }", log, log, log);
+	assert_int_equal(system(cmd), 0);
+	/* the first size's best when the second began, among the second's
+	 * first four runs (its start: half of a first pass of 8) */
+	assert_int_equal(t_count(db, "with p2 as (select id from problems where nx = 45), "
+				 "b as (select config_id from runs where problem_id <> (select id "
+				 "from p2) and status = 'ok' and id < (select min(id) from runs where "
+				 "problem_id = (select id from p2)) order by median_ms limit 1) "
+				 "select count(*) from (select config_id from runs where problem_id "
+				 "= (select id from p2) order by id limit 4) where config_id = "
+				 "(select config_id from b)"), 1);
+	assert_int_equal(t_count(db, "select count(*) from runs where status <> 'ok'"), 0);
+}
+
 /* issue 33: the sweep makes each problem's fields and reference once per
  * plan, and a worker puts them on its GPU once, however often the plan
  * switches; from an empty compile cache the next step's compiles begin
@@ -1242,6 +1281,7 @@ int main(void)
 		cmocka_unit_test(pipe_faults),
 		cmocka_unit_test(cmake_package), cmocka_unit_test(exported_sizes),
 		cmocka_unit_test(plan_kill_resume), cmocka_unit_test(plan_cache_term),
+		cmocka_unit_test(plan_seeds),
 		cmocka_unit_test(placements), cmocka_unit_test(race_one), cmocka_unit_test(recheck),
 		cmocka_unit_test(wave_reuse), cmocka_unit_test(bulk_copies),
 		cmocka_unit_test(energy_meter), cmocka_unit_test(online_wave),

@@ -6,12 +6,13 @@
  *
  *   exhaustive  every configuration, in order
  *   random      a random sample, without repeats
- *   guided      a random 3% to start, then local search: the neighbours of
- *               the best configuration not yet expanded (those that differ in
- *               one parameter, to the next value of its domain), then of the
- *               next best, as many as a batch holds (a neighbourhood cut
- *               short by the batch goes on at the next call); stops at the
- *               budget
+ *   guided      a random 3% to start (the seeds given by tn_search_seed
+ *               first, where a plan gives them), then local search: the
+ *               neighbours of the best configuration not yet expanded (those
+ *               that differ in one parameter, to the next value of its
+ *               domain), then of the next best, as many as a batch holds (a
+ *               neighbourhood cut short by the batch goes on at the next
+ *               call); stops at the budget
  *   transfer    the seeds given by tn_search_seed (the bests of related
  *               problems, tn_transfer.h) first, up to half the budget; then
  *               a descent: once every outcome is in, the neighbours of the
@@ -58,10 +59,13 @@ void tn_search_report(struct tn_search *s, long long i, double ms);
  * counts against the budget and is never proposed. Call before the first
  * tn_search_next. */
 void tn_search_prior(struct tn_search *s, long long i, double ms);
-/* Transfer: the configurations to start from, best first, nrows rows of
- * stride ints whose first np are parameter values. Rows that are not in the
- * space (pruned for this problem, or outside its domains) and repeats are
- * skipped; returns the number kept. Call before the first tn_search_next. */
+/* Transfer, and a guided start: the configurations to start from, best
+ * first, nrows rows of stride ints whose first np are parameter values.
+ * Rows that are not in the space (pruned for this problem, or outside its
+ * domains) and repeats are skipped; returns the number kept. Call before
+ * the first tn_search_next (a guided search: before its start is
+ * proposed in full; the start's places left go to them first, and seeds
+ * given after it go unused). */
 long long tn_search_seed(struct tn_search *s, const int *rows, int stride, long long nrows);
 /* Nonzero while the search may still propose configurations. */
 int tn_search_next_left(const struct tn_search *s);

@@ -4,7 +4,8 @@
  * problem's relatives (tn_transfer.h: on this GPU at other sizes or radii,
  * on the database's other GPUs at any size), else every configuration. A
  * transfer job loads its seeds here, widens its space by those outside its
- * domains, and the sweep says where they came from. --recheck replaces a
+ * domains, and the sweep says where they came from; a plan's guided first
+ * pass loads its own when it comes (tn_first_seeds). --recheck replaces a
  * job's configurations by its fastest records, to be timed again.
  */
 #include "fdt_rc.h"
@@ -82,6 +83,25 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 			"GPU, nor any on another: the transfer search starts at random\n", o->db_path,
 			pb->fam->name, pb->prec);
 	}
+	return FDT_OK;
+}
+
+int tn_first_seeds(struct tn_run *c, struct tn_job *j, char *err, size_t n)
+{
+	struct db_related q = { c->dev_id[0], j->prob_id, 0, c->arch, 0, 0, 0, DB_REL_ALL };
+	long long kept;
+	if (!j->seeding)
+		return FDT_OK;
+	tn_seeds_free(&j->sd);
+	if (tn_transfer_seeds(c->db, &q, j->pb, &j->sd, err, n))
+		return FDT_FAIL;
+	j->seeding = 0;
+	if (!j->sd.nprob)
+		return FDT_OK;
+	kept = tn_search_seed(j->search, j->sd.v, TN_MAXP, j->sd.n);
+	fprintf(stderr, "fdtune: %s: its first pass starts from %lld of the bests recorded for "
+		"%d relative%s (%d of them on other GPUs), then at random\n", j->name, kept,
+		j->sd.nprob, j->sd.nprob == 1 ? "" : "s", j->sd.nother);
 	return FDT_OK;
 }
 

@@ -62,6 +62,8 @@ struct tn_job {
 	double t_build, t_check, t_time, t_wall;
 	struct tn_search *search;
 	struct tn_seeds sd;     /* where a transfer search starts */
+	int seeding;            /* a GPU plan's guided first pass, its relatives'
+				 * bests not yet asked for (tn_first_seeds) */
 };
 
 struct tn_run {
@@ -135,6 +137,14 @@ int tn_stopping(const struct tn_run *c);
  * with err set on a database error. */
 int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *evals,
 	      char *err, size_t n);
+/* tn_choose.c: where j->seeding, the bests of j's relatives recorded by
+ * now (tn_transfer.h: this GPU's other sizes and radii, the plan's earlier
+ * first passes among them, and any size on the database's other GPUs) lead
+ * its first pass's start (tn_search_seed), the rest of it at random; said
+ * on stderr. Once a job, at its first step: what the warm pool compiled
+ * ahead of it from the start's guess without them still runs where the
+ * problem is swept whole. */
+int tn_first_seeds(struct tn_run *c, struct tn_job *j, char *err, size_t n);
 /* tn_choose.c: --recheck: job j's configurations become the o->recheck
  * fastest records of its problem on the sweep's GPU model (db_each_record)
  * that can run here, fastest first, each to be recorded under the

@@ -210,6 +210,7 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 	if (plan && kind == TN_GUIDED) {        /* half of the first pass local search */
 		long long p = tn_order_pass(j->nv, j->target);
 		tn_search_set_start(j->search, p > 1 ? p / 2 : 1);
+		j->seeding = c->gpu;    /* its start from its relatives' bests, if any */
 	}
 	for (long long i = 0; i < j->nprior; i++) {
 		double ms = j->prior_ms[i], gbs;
@@ -250,7 +251,7 @@ static int step(struct tn_run *c, int i, long long chunk, char *err, size_t n)
 	c->cur = j;
 	if (c->njobs > 1)
 		tn_progress_job(&c->pr, i + 1, c->njobs, j->name, j->best_gbs, j->best_pct);
-	if (c->gpu && tn_run_open(c, i, err, n))
+	if (c->gpu && (tn_run_open(c, i, err, n) || tn_first_seeds(c, j, err, n)))
 		return FDT_FAIL;
 	/* the warm pool ends its compiles under way while the step begins: the
 	 * step's compiles of the same sources wait for them (tn_cache_compile) */
