@@ -333,6 +333,16 @@ static void queries(void **st)
 		assert_non_null(strstr(out, "target met"));
 		snprintf(args, sizeof args, "replay --db %s --start 101", db);
 		expect(args, 2, "--start");
+		/* --seeded: a first pass from the bests of the other sizes of
+		 * its radius (tn_first_seeds): every replay within 2% of the
+		 * full search's best, where from a random start 14 of 25 are
+		 * (NOTES "Seeded first passes") */
+		snprintf(args, sizeof args, "for a in '' --seeded; do %s replay --db %s -f iso3dfd -r 8 "
+			 "-n 512 --device H100 -s guided -b 2 --start 1 --in-flight 0 $a; done | awk "
+			 "'/^guided/ { m[++n] = $(NF - 2) } END { if (n == 2 && m[1] < 20 && m[2] == 25) "
+			 "print \"target met\" }'", bin, db);
+		t_ok(args, out, sizeof out);
+		assert_non_null(strstr(out, "target met"));
 	}
 	/* issue 14: transfer, each size held out in turn, within 3% with 2% of
 	 * the space, at every recorded size of xyz fp32 R = 4, on the runs as

@@ -598,7 +598,7 @@ static void plan_seeds(void **st)
 	assert_int_equal(system(cmd), 0);
 	snprintf(cmd, sizeof cmd, "test \"$(grep -c 'its first pass starts from' %s)\" = 1 && "
 		 "grep -Eq 'xyz R=4 45x23x17 fp32: its first pass starts from [1-9][0-9]* of the "
-		 "bests recorded for 1 relative [(]0 of them on other GPUs[)]' %s || { cat %s; "
+		 "bests recorded for 1 relative of its radius [(]0 of them on other GPUs[)]' %s || { cat %s; "
 		 "false; }", log, log, log);
 	assert_int_equal(system(cmd), 0);
 	/* the first size's best when the second began, among the second's

@@ -46,6 +46,10 @@ static const char usage[] =
 "      --start PCT     guided: its random start, percent of the space (default\n"
 "                      3, at most the budget); a plan's first pass on a GPU is\n"
 "                      -b 2 --start 1\n"
+"      --seeded        guided: its start from the bests of the relatives of its\n"
+"                      radius first, as a plan's first pass takes them (the\n"
+"                      other sizes on this device, or with --other-devices the\n"
+"                      other devices' every size), then at random\n"
 "      --each-size     every size recorded for the device, family, radius and\n"
 "                      precision in turn, as a markdown table; transfer never\n"
 "                      sees the runs of the size it is replayed on (any radius)\n"
@@ -73,6 +77,7 @@ struct space {
 struct plan {
 	int all, pct, pct_set, seeds, each, others, lag, recorded;
 	int start;              /* guided's random start, percent; -1: the default */
+	int seeded;             /* guided's start from the relatives of its radius */
 	enum tn_strategy only;
 };
 
@@ -166,7 +171,7 @@ static int replay(struct db *db, const struct db_pick *p, const struct plan *pl,
 		  size_t en)
 {
 	struct space sp = { 0 };
-	struct tn_seeds sd = { 0 };
+	struct tn_seeds sd = { 0 }, sr = { 0 };
 	struct tn_problem pb = { 0 };
 	struct db_related q = { 0 };
 	double exh = INFINITY;
@@ -195,6 +200,8 @@ static int replay(struct db *db, const struct db_pick *p, const struct plan *pl,
 		q.skip_size = 1;        /* leave the whole size out, every radius */
 	if ((pl->all || pl->only == TN_TRANSFER) && tn_transfer_seeds(db, &q, &pb, &sd, err, en))
 		goto out;
+	if (pl->seeded && tn_transfer_seeds_radius(db, &q, &pb, &sr, err, en))
+		goto out;
 	if (pl->others && (pl->all || pl->only == TN_TRANSFER) && !sd.nprob)
 		fprintf(stderr, "fdtune replay: no other device of this database has %s %s runs: "
 			"the transfer search starts at random (merge another GPU's database in "
@@ -222,7 +229,8 @@ static int replay(struct db *db, const struct db_pick *p, const struct plan *pl,
 			double best, qq;
 			long long u;
 			if (play(&sp, st, budget, pl->lag, start, 0x5eed + 7919ULL * (unsigned long long)k,
-				 st == TN_TRANSFER ? &sd : NULL, &best, &u, &kept, err, en))
+				 st == TN_TRANSFER ? &sd : st == TN_GUIDED && pl->seeded ? &sr : NULL,
+				 &best, &u, &kept, err, en))
 				goto out;
 			qq = isinf(best) ? 0 : 100.0 * exh / best;      /* bandwidth ratio */
 			sum += qq;
@@ -248,6 +256,7 @@ static int replay(struct db *db, const struct db_pick *p, const struct plan *pl,
 	rc = 0;
 out:
 	tn_seeds_free(&sd);
+	tn_seeds_free(&sr);
 	free(sp.cfg);
 	free(sp.ms);
 	return rc;
@@ -261,6 +270,7 @@ int tn_cmd_replay(int argc, char **argv)
 		{ "each-size", no_argument, 0, TN_O_EACH_SIZE }, { "other-devices", no_argument, 0, TN_O_OTHER_DEVICES },
 		{ "in-flight", required_argument, 0, TN_O_IN_FLIGHT },
 		{ "start", required_argument, 0, TN_O_START },
+		{ "seeded", no_argument, 0, TN_O_SEEDED },
 		{ "all-recorded", no_argument, 0, TN_O_ALL_RECORDED },
 		TN_CLI_FILTER_OPTIONS, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
@@ -308,6 +318,7 @@ int tn_cmd_replay(int argc, char **argv)
 			if (tn_parse_int(optarg, "--start", 0, 100, &pl.start, err, sizeof err))
 				goto usage;
 			break;
+		case TN_O_SEEDED: pl.seeded = 1; break;
 		case TN_O_EACH_SIZE: pl.each = 1; break;
 		case TN_O_OTHER_DEVICES: pl.others = 1; break;
 		case TN_O_ALL_RECORDED: pl.recorded = 1; break;

@@ -33,6 +33,13 @@ struct tn_seeds {
  * it); 1 with err set. */
 int tn_transfer_seeds(struct db *d, const struct db_related *q, const struct tn_problem *pb,
 		      struct tn_seeds *s, char *err, size_t n);
+/* As tn_transfer_seeds, from the relatives of pb's radius alone: a plan's
+ * first pass starts from them (tn_first_seeds), as one of another radius
+ * leads it astray (replayed on the H200, xyz R = 8's first pass from xyz
+ * R = 4's bests came to 88.9% of the exhaustive best on average, 92.9% at
+ * random: results/NOTES.md "Seeded first passes"). */
+int tn_transfer_seeds_radius(struct db *d, const struct db_related *q,
+			     const struct tn_problem *pb, struct tn_seeds *s, char *err, size_t n);
 void tn_seeds_free(struct tn_seeds *s);
 /* The walk seeds come from: fn called with each relative's rows together,
  * its fastest first (db_each_related's order, and db_each_kin's); a

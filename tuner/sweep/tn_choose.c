@@ -93,15 +93,15 @@ int tn_first_seeds(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 	if (!j->seeding)
 		return FDT_OK;
 	tn_seeds_free(&j->sd);
-	if (tn_transfer_seeds(c->db, &q, j->pb, &j->sd, err, n))
+	if (tn_transfer_seeds_radius(c->db, &q, j->pb, &j->sd, err, n))
 		return FDT_FAIL;
 	j->seeding = 0;
 	if (!j->sd.nprob)
 		return FDT_OK;
 	kept = tn_search_seed(j->search, j->sd.v, TN_MAXP, j->sd.n);
 	fprintf(stderr, "fdtune: %s: its first pass starts from %lld of the bests recorded for "
-		"%d relative%s (%d of them on other GPUs), then at random\n", j->name, kept,
-		j->sd.nprob, j->sd.nprob == 1 ? "" : "s", j->sd.nother);
+		"%d relative%s of its radius (%d of them on other GPUs), then at random\n",
+		j->name, kept, j->sd.nprob, j->sd.nprob == 1 ? "" : "s", j->sd.nother);
 	return FDT_OK;
 }
 

@@ -137,9 +137,10 @@ int tn_stopping(const struct tn_run *c);
  * with err set on a database error. */
 int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *evals,
 	      char *err, size_t n);
-/* tn_choose.c: where j->seeding, the bests of j's relatives recorded by
- * now (tn_transfer.h: this GPU's other sizes and radii, the plan's earlier
- * first passes among them, and any size on the database's other GPUs) lead
+/* tn_choose.c: where j->seeding, the bests of j's relatives of its radius
+ * recorded by now (tn_transfer.h: this GPU's other sizes, the plan's
+ * earlier first passes among them, and any size on the database's other
+ * GPUs) lead
  * its first pass's start (tn_search_seed), the rest of it at random; said
  * on stderr. Once a job, at its first step: what the warm pool compiled
  * ahead of it from the start's guess without them still runs where the
