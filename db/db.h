@@ -380,6 +380,7 @@ struct db_related {
 	long long device_id, problem_id, run;
 	const char *arch;
 	int skip_size, k, per_value, devices;
+	int radius;             /* 0: every radius; else the relatives of this one alone */
 };
 struct db_related_row {
 	const char *params;     /* JSON, valid during the call */

@@ -18,7 +18,8 @@
  * device and problem stand in for ?1 and ?2 where those are 0, ?5 1: leave
  * out every problem of the problem's size too, ?6 k, ?7 1: add the fastest
  * configuration with each value of each parameter, ?8 the devices walked
- * (DB_REL_*; by arch, always those of the arch). A device is a model: the
+ * (DB_REL_*; by arch, always those of the arch), ?9 a radius (0: every
+ * one). A device is a model: the
  * boards of one vendor, name and arch pool their runs, and stand under the
  * lowest devices.id among them (dm). */
 static const char related_sql[] =
@@ -40,6 +41,7 @@ static const char related_sql[] =
 	"              WHEN ?8 = 2 THEN md.dm <> tm.dm OR p.id <> tp.id"
 	"              ELSE md.dm = tm.dm AND p.id <> tp.id END)"
 	"         AND NOT (?5 AND p.nx = tp.nx AND p.ny = tp.ny AND p.nz = tp.nz)"
+	"         AND (?9 = 0 OR p.radius = ?9)"
 	"       GROUP BY md.dm, r.problem_id, r.config_id),"
 	" rr AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY device_id, problem_id"
 	"        ORDER BY ms, config_id) AS rk FROM r),"
@@ -82,6 +84,8 @@ int db_each_related(struct db *d, const struct db_related *q,
 		src = sqlite3_bind_int(st, 7, q->per_value);
 	if (src == SQLITE_OK)
 		src = sqlite3_bind_int(st, 8, q->devices);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_int(st, 9, q->radius);
 	while (src == SQLITE_OK && !rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
 		struct db_related_row w;
 		const char *p = (const char *)sqlite3_column_text(st, 0);

@@ -774,12 +774,17 @@ static void seeded_start(void **st)
 	tn_search_prior(x, 111, 5.0);   /* (1, 5, 1): known, so no seed */
 	assert_int_equal(tn_search_seed(x, rows, 3, 4), 1 + 1);        /* (7, 2, 5), (1, 1, 1) */
 	assert_int_equal(tn_search_seed(x, (const int[]){ 1, 5, 1 }, 3, 1), 3);
+	long long seeds;
+	assert_int_equal(tn_search_start_left(x, &seeds), 5);  /* the known one counted in it */
+	assert_int_equal(seeds, 2);
 	m = tn_search_next(x, idx, 16);
-	assert_int_equal(m, 5);                 /* the start, the known one counted in it */
+	assert_int_equal(m, 5);                 /* the start */
 	assert_int_equal(idx[0], 7 * 60 + 2 * 10 + 5);
 	assert_int_equal(idx[1], 1 * 60 + 1 * 10 + 1);
 	for (int i = 2; i < m; i++)             /* then at random, not the known one */
 		assert_true(idx[i] != idx[0] && idx[i] != idx[1] && idx[i] != 111);
+	assert_int_equal(tn_search_start_left(x, &seeds), 0);
+	assert_int_equal(seeds, 0);
 	tn_search_free(x);
 }
 

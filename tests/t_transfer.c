@@ -142,6 +142,15 @@ static void relatives(void **st)
 	assert_int_equal(db_each_related(x.db, &q, see, &s, err, sizeof err), 0);
 	assert_int_equal(s.bad, 0);
 	assert_int_equal(s.n, 5);       /* R = 8 at 64^3 too */
+	/* of the problem's radius alone (a plan's first pass): not R = 8 */
+	memset(&s, 0, sizeof s);
+	s.p64 = x.p64;
+	s.p64r8 = x.p64r8;
+	q.radius = 4;
+	assert_int_equal(db_each_related(x.db, &q, see, &s, err, sizeof err), 0);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.n, 4);
+	q.radius = 0;
 	/* compile-only: any GPU of the arch */
 	memset(&q, 0, sizeof q);
 	memset(&s, 0, sizeof s);

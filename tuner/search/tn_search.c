@@ -403,6 +403,16 @@ long long tn_search_seed(struct tn_search *s, const int *rows, int stride, long 
 	return s->nseed;
 }
 
+long long tn_search_start_left(const struct tn_search *s, long long *seeds)
+{
+	long long left = s->kind == TN_GUIDED ? s->start - (s->used - s->taken) : 0, k = 0;
+	left = left > 0 ? left : 0;
+	for (long long u = s->seedcur; u < s->nseed && k < left; u++)
+		k += isnan(s->t[s->seed[u]]) && !s->prop[s->seed[u]];
+	*seeds = k;
+	return left;
+}
+
 void tn_search_set_start(struct tn_search *s, long long k)
 {
 	s->start = k < 0 ? 0 : k < s->budget ? k : s->budget;

@@ -72,6 +72,10 @@ int tn_search_next_left(const struct tn_search *s);
 /* Guided: the random start is k evaluations (by default 3% of the space),
  * at most the budget. Call before the first tn_search_next. */
 void tn_search_set_start(struct tn_search *s, long long k);
+/* Guided: the places its start has left (0 for another strategy, or once
+ * the start is proposed), and in *seeds how many of them its seeds will
+ * take (those neither known nor proposed). */
+long long tn_search_start_left(const struct tn_search *s, long long *seeds);
 int tn_strategy_parse(const char *name, enum tn_strategy *s);
 const char *tn_strategy_name(enum tn_strategy s);
 

@@ -104,37 +104,12 @@ int tn_transfer_seeds(struct db *d, const struct db_related *q, const struct tn_
 	return tn_transfer_rank(d, rel_walk, &w, pb, s, err, n);
 }
 
-/* tn_transfer_seeds_radius' walk: the rows of relatives of one radius. */
-struct same_r {
-	struct rel_walk w;
-	int r;
-	int (*fn)(void *ctx, const struct db_related_row *row);
-	void *ctx;
-};
-
-static int keep_r(void *p, const struct db_related_row *row)
-{
-	struct same_r *a = p;
-	return row->radius == a->r ? a->fn(a->ctx, row) : 0;
-}
-
-static int walk_r(void *q, int (*fn)(void *ctx, const struct db_related_row *row), void *ctx,
-		  char *err, size_t n)
-{
-	struct same_r *a = q;
-	a->fn = fn;
-	a->ctx = ctx;
-	return db_each_related(a->w.d, &a->w.q, keep_r, a, err, n);
-}
-
 int tn_transfer_seeds_radius(struct db *d, const struct db_related *q,
 			     const struct tn_problem *pb, struct tn_seeds *s, char *err, size_t n)
 {
-	struct same_r a = { { d, *q }, pb->r, NULL, NULL };
-	if (a.w.q.k <= 0)
-		a.w.q.k = TN_TRANSFER_TOP;
-	a.w.q.per_value = 1;
-	return tn_transfer_rank(d, walk_r, &a, pb, s, err, n);
+	struct db_related r = *q;
+	r.radius = pb->r;
+	return tn_transfer_seeds(d, &r, pb, s, err, n);
 }
 
 int tn_transfer_rank(struct db *d, tn_walk walk, void *q, const struct tn_problem *pb,

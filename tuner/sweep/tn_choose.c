@@ -43,7 +43,7 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 	const struct tn_sweep_opts *o = c->o;
 	const struct tn_problem *pb = j->pb;
 	struct db_related q = { c->gpu ? c->dev_id[0] : 0, j->prob_id, 0, c->arch, 0, 0, 0,
-				c->gpu ? DB_REL_ALL : DB_REL_OWN };
+				c->gpu ? DB_REL_ALL : DB_REL_OWN, 0 };
 	char from[160];
 
 	*st = o->strategy_set ? o->strategy : TN_EXHAUSTIVE;
@@ -88,8 +88,8 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 
 int tn_first_seeds(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 {
-	struct db_related q = { c->dev_id[0], j->prob_id, 0, c->arch, 0, 0, 0, DB_REL_ALL };
-	long long kept;
+	struct db_related q = { c->dev_id[0], j->prob_id, 0, c->arch, 0, 0, 0, DB_REL_ALL, 0 };
+	long long left, use;
 	if (!j->seeding)
 		return FDT_OK;
 	tn_seeds_free(&j->sd);
@@ -98,10 +98,13 @@ int tn_first_seeds(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 	j->seeding = 0;
 	if (!j->sd.nprob)
 		return FDT_OK;
-	kept = tn_search_seed(j->search, j->sd.v, TN_MAXP, j->sd.n);
+	tn_search_seed(j->search, j->sd.v, TN_MAXP, j->sd.n);
+	if ((left = tn_search_start_left(j->search, &use)) <= 0 || use <= 0)
+		return FDT_OK;
 	fprintf(stderr, "fdtune: %s: its first pass starts from %lld of the bests recorded for "
-		"%d relative%s of its radius (%d of them on other GPUs), then at random\n",
-		j->name, kept, j->sd.nprob, j->sd.nprob == 1 ? "" : "s", j->sd.nother);
+		"%d relative%s of its radius (%d of them on other GPUs)%s\n", j->name, use,
+		j->sd.nprob, j->sd.nprob == 1 ? "" : "s", j->sd.nother,
+		use < left ? ", then at random" : "");
 	return FDT_OK;
 }
 
