@@ -33,7 +33,8 @@ static const char related_sql[] =
 	"       FROM runs r JOIN devices d ON d.id = r.device_id JOIN md ON md.id = r.device_id"
 	"            JOIN problems p ON p.id = r.problem_id, t, tm, tp"
 	"       WHERE r.id IN (" DB_CURRENT_IDS_OF("r.problem_id IN (SELECT p2.id FROM problems"
-	"              p2, tp WHERE p2.family = tp.family AND p2.precision = tp.precision)")
+	"              p2, tp WHERE p2.family = tp.family AND p2.precision = tp.precision"
+	"              AND (?9 = 0 OR p2.radius = ?9))")
 	"              ) AND p.family = tp.family"
 	"         AND p.precision = tp.precision"
 	"         AND (CASE WHEN t.dev IS NULL THEN d.arch = ?4 AND p.id <> tp.id"
