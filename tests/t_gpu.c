@@ -574,6 +574,25 @@ static void plan_kill_resume(void **st)
 	assert_int_equal(t_count(db, "select count(*) from sweeps where status = 'done'"), 3);
 }
 
+/* Writes problems, a plan, into DIR/NAME.txt (path), then sweeps it over
+ * space into DIR/NAME.db (db), its output into DIR/NAME.log (log); the
+ * sweep must end well. */
+static void run_plan(const char *name, const char *problems, const char *space, char *path,
+		     char *db, char *log)
+{
+	char cmd[4096];
+	FILE *f;
+	snprintf(path, 256, "%s/%s.txt", dir, name);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(problems, f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(db, 256, "%s/%s.db", dir, name);
+	snprintf(log, 320, "%s/%s.log", dir, name);
+	snprintf(cmd, sizeof cmd, "'%s' sweep --plan %s %s -q --db %s >%s 2>&1", exe, path, space,
+		 db, log);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* issue 33: a plan's first pass starts from the bests of the problem's
  * relatives recorded by then (tn_first_seeds): the second of two sizes of
  * xyz R = 4 runs the first's best so far among the first runs of its
@@ -583,23 +602,14 @@ static void plan_seeds(void **st)
 	static const char space[] = "-s exhaustive -p vec=1,2 -p bx=32,64 -p by=2,4 -p ypt=1 "
 		"-p lds=0,1 -p nw=32,64 -p nt=0 -p pf=0,1 -p zu=1 -p mb=0 -p ku=0";
 	char db[256], path[256], log[320], cmd[4096];
-	FILE *f;
 	(void)st;
 	if (!have_gpu())
 		skip();
-	snprintf(path, sizeof path, "%s/splan.txt", dir);
-	assert_non_null(f = fopen(path, "w"));
-	fputs("xyz 4 61x37x29\nxyz 4 45x23x17\n", f);
-	assert_int_equal(fclose(f), 0);
-	snprintf(db, sizeof db, "%s/splan.db", dir);
-	snprintf(log, sizeof log, "%s/splan.log", dir);
-	snprintf(cmd, sizeof cmd, "'%s' sweep --plan %s %s -q --db %s >%s 2>&1", exe, path, space,
-		 db, log);
-	assert_int_equal(system(cmd), 0);
+	run_plan("splan", "xyz 4 61x37x29\nxyz 4 45x23x17\n", space, path, db, log);
 	snprintf(cmd, sizeof cmd, "test \"$(grep -c 'its first pass starts from' %s)\" = 1 && "
 		 "grep -Eq 'xyz R=4 45x23x17 fp32: its first pass starts from [1-9][0-9]* of the "
-		 "bests recorded for 1 relative of its radius [(]0 of them on other GPUs[)]' %s || { cat %s; "
-		 "false; }", log, log, log);
+		 "bests recorded for 1 relative of its radius [(]0 of them on other GPUs[)]' %s || "
+		 "{ cat %s; false; }", log, log, log);
 	assert_int_equal(system(cmd), 0);
 	/* the first size's best when the second began, among the second's
 	 * first four runs (its start: half of a first pass of 8) */
@@ -624,19 +634,11 @@ static void plan_cache_term(void **st)
 	static const char space[] = "-s exhaustive -p vec=1,2 -p bx=32,64 -p by=2 -p ypt=1 "
 		"-p lds=0,1 -p nw=32 -p nt=0 -p pf=0,1 -p zu=1 -p mb=0 -p ku=0";
 	char db[256], path[256], log[320], cmd[4096];
-	FILE *f;
 	(void)st;
 	if (!have_gpu())
 		skip();
-	snprintf(path, sizeof path, "%s/cplan.txt", dir);
-	assert_non_null(f = fopen(path, "w"));
-	fputs("xyz 3 61x37x29\niso3dfd 8 33x17x19 fp32\nxyz 6 45x23x17 fp64\n", f);
-	assert_int_equal(fclose(f), 0);
-	snprintf(db, sizeof db, "%s/cplan.db", dir);
-	snprintf(log, sizeof log, "%s/cplan.log", dir);
-	snprintf(cmd, sizeof cmd, "'%s' sweep --plan %s %s -q --db %s >%s 2>&1", exe, path, space,
-		 db, log);
-	assert_int_equal(system(cmd), 0);
+	run_plan("cplan", "xyz 3 61x37x29\niso3dfd 8 33x17x19 fp32\nxyz 6 45x23x17 fp64\n", space,
+		 path, db, log);
 	snprintf(cmd, sizeof cmd, "grep -q 'fields and CPU references made 3 times for 3 "
 		 "problem(s) in [0-9.]* s, shared by 1 GPU(s)' %s && grep -q 'fields put on the "
 		 "GPUs 3 times for 3 problem(s) on 1 GPU(s) in [0-9.]* s [(]summed: host data "
