@@ -19,7 +19,10 @@
 # the database holds at the end. PIN (e.g. "taskset -c 0-15") prefixes
 # every fdtune command: a 1-GPU cold run on the cores of a 1-GPU machine.
 # After each plan, anytime.sql's figure goes into DIR/anytime.txt; a plan's
-# step log (FDTUNE_STEPS) is DIR/NAME.steps.tsv.
+# step log (FDTUNE_STEPS) is DIR/NAME.steps.tsv. SEED_DB: a database merged
+# (fdtune merge) into each run's fresh one before it, as a second night's
+# or another GPU's records: configs and the anytime figure count the run's
+# own sweeps alone.
 set -u
 d=${1:?usage: scaling.sh DIR [N] PHASE...}
 n=${2:-2}
@@ -49,7 +52,7 @@ now() { date +%s.%N; }
 # q DB SQL: the rows of SQL on DB ('|' between columns), through sqlite3, or
 # where the machine's sqlite3 does not run, a reader built here
 if sqlite3 :memory: 'select 1' >/dev/null 2>&1; then
-	q() { sqlite3 "$1" "$2"; }
+	q() { printf '%s;\n' "$2" | sqlite3 "$1"; }    # SQL on stdin: a leading -- is no option
 else
 	cat > /tmp/fdt_q.c <<-'EOF'
 	#include <sqlite3.h>
@@ -112,7 +115,7 @@ cache() {
 # row WHAT GPUS CACHE DB T0 T1 LOG: the table's row of a run into DB, then
 # the commit measured (COMMIT, else git's) and the compile threads (LOG's)
 row() {
-	c=$(q "$4" 'select count(*) from runs')
+	c=$(q "$4" "select count(*) from runs where sweep_id > ${s0:-0}")
 	th=$(sed -n 's/.* compile [0-9.]* s on \([0-9]*\) threads.*/\1/p' "$7" | tail -n 1)
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$c" "$(echo "$5 $6 $c" |
 		awk '{ printf "%.1f\t%.1f", $2 - $1, $3 / ($2 - $1) }')" "$commit" "${th:-?}" \
@@ -127,6 +130,13 @@ run() {
 	cache "$c"
 	db=$d/$name.db
 	rm -f "$db"*
+	s0=0
+	if [ -n "${SEED_DB:-}" ]; then
+		./fdtune merge --db "$db" "$SEED_DB" > "$d/$name.merge.log" 2>&1 ||
+			{ say "$name: the merge of $SEED_DB failed (see $name.merge.log)"; return; }
+		s0=$(q "$db" 'select coalesce(max(id), 0) from sweeps')
+		say "$name: $SEED_DB merged in first ($(q "$db" 'select count(*) from runs') runs)"
+	fi
 	t0=$(now)
 	if [ "$what" = plan ]; then
 		# shellcheck disable=SC2086
@@ -147,7 +157,7 @@ run() {
 	row "$what" "$g" "$c" "$db" "$t0" "$t1" "$d/$name.log"
 	if [ "$what" = plan ]; then
 		{ echo "== $name: family|r|size|wall_s|share|by_s|runs_by_then|best_then|best_final|then_over_final"
-		  q "$db" "$(cat "$(dirname "$0")/anytime.sql")"; } >> "$d/anytime.txt"
+		  q "$db" "$(sed "s|/[*]S0[*]/0|$s0|g" "$(dirname "$0")/anytime.sql")"; } >> "$d/anytime.txt"
 	fi
 }
 # kill -9 of the N-GPU plan after KILL_AFTER s (40), then its rerun: the
