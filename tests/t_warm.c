@@ -5,7 +5,8 @@
  * test's own; nothing is run or recorded. The guess must be the step the
  * plan then takes: the first passes in order, then the most to gain. Also
  * the race that makes a warm step fast (tn_race_out), whose rules decide
- * how many launches each run of a step costs.
+ * how many launches each run of a step costs, and a first pass's seeds
+ * (tn_first_seeds), asked of a database of the test's own.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -41,6 +42,85 @@ static void job(struct tn_run *c, int j, const struct tn_problem *pb, int *cfgs,
 	x->best_pct = NAN;
 	assert_int_equal(tn_search_new(TN_EXHAUSTIVE, cfgs, TN_MAXP, n, 0, 1, &x->search, err,
 				       sizeof err), 0);
+}
+
+/* Records run r of configuration v (xyz) for device dev and problem prob. */
+static void record(struct db *d, long long dev, long long prob, const int *v, double ms)
+{
+	const struct tn_family *f = tn_family("xyz");
+	struct db_run r = { 0 };
+	char json[512], err[512];
+	long long id;
+	tn_config_json(f, v, json, sizeof json);
+	assert_int_equal(db_config_id(d, "xyz", json, &r.config_id, err, sizeof err), 0);
+	r.device_id = dev;
+	r.problem_id = prob;
+	r.status = "ok";
+	r.median_ms = r.min_ms = r.max_ms = ms;
+	r.reps = 30;
+	r.gbs = r.mcells = r.pct_copy = r.max_err = r.err_bound = NAN;
+	assert_int_equal(db_run_add(d, &r, &id, err, sizeof err), 0);
+}
+
+/* A plan's first pass from the bests of its relatives of its radius
+ * (tn_first_seeds): the database holds xyz R = 4 at 32^3 (best a, then c)
+ * and R = 8 at 64^3 (best b: another radius, no seed); the job, xyz R = 4
+ * at 64^3, a guided search of a start of 2, proposes a and c, not b. Asked
+ * once; a job not seeding asks nothing. */
+static void first_seeds(void **st)
+{
+	const struct tn_family *f = tn_family("xyz");
+	struct db_device h = { "nvidia", "H100", "sm_90", "u1", 132, 0, 0, 0, 1024 };
+	struct tn_problem pb = { .fam = f, .r = 4, .nx = 64, .ny = 64, .nz = 64, .prec = "fp32" };
+	struct tn_job jb = { 0 };
+	struct tn_run c = { 0 };
+	static int cfgs[3 * TN_MAXP];
+	long long dev, p32, p8, idx[4];
+	char path[300], err[512];
+	struct db *d;
+	(void)st;
+	assert_non_null(f);
+	for (int i = 0; i < 3; i++) {   /* a: vec 2 bx 32; b: vec 4 bx 64; c: vec 1 bx 64 */
+		int *v = cfgs + i * TN_MAXP;
+		for (int k = 0; k < f->np; k++)
+			v[k] = f->p[k].v[0];
+		v[tn_param_index(f, "vec")] = i == 0 ? 2 : i == 1 ? 4 : 1;
+		v[tn_param_index(f, "bx")] = i == 0 ? 32 : 64;
+	}
+	snprintf(path, sizeof path, "%s/seeds.db", dir);
+	assert_int_equal(db_open(path, &d, err, sizeof err), 0);
+	assert_int_equal(db_device_id(d, &h, &dev, err, sizeof err), 0);
+	assert_int_equal(db_problem_id(d, "xyz", 4, 32, 32, 32, "fp32", &p32, err, sizeof err), 0);
+	assert_int_equal(db_problem_id(d, "xyz", 8, 64, 64, 64, "fp32", &p8, err, sizeof err), 0);
+	assert_int_equal(db_problem_id(d, "xyz", 4, 64, 64, 64, "fp32", &jb.prob_id, err,
+				       sizeof err), 0);
+	record(d, dev, p32, cfgs, 0.1);
+	record(d, dev, p32, cfgs + 2 * TN_MAXP, 0.5);
+	record(d, dev, p8, cfgs + TN_MAXP, 0.05);
+	c.db = d;
+	c.dev_id[0] = dev;
+	c.arch = "sm_90";
+	c.jobs = &jb;
+	c.njobs = 1;
+	jb.pb = &pb;
+	jb.name = "xyz R=4 64x64x64 fp32";
+	jb.cfgs = cfgs;
+	jb.nv = jb.target = 3;
+	assert_int_equal(tn_search_new(TN_GUIDED, cfgs, TN_MAXP, 3, 3, 1, &jb.search, err,
+				       sizeof err), 0);
+	tn_search_set_start(jb.search, 2);
+	assert_int_equal(tn_first_seeds(&c, &jb, err, sizeof err), 0);  /* not seeding */
+	assert_int_equal(jb.sd.n, 0);
+	jb.seeding = 1;
+	assert_int_equal(tn_first_seeds(&c, &jb, err, sizeof err), 0);
+	assert_int_equal(jb.seeding, 0);
+	assert_int_equal(jb.sd.nprob, 1);       /* R = 4 at 32^3 alone */
+	assert_int_equal(tn_search_next(jb.search, idx, 4), 2);
+	assert_int_equal(idx[0], 0);
+	assert_int_equal(idx[1], 2);
+	tn_search_free(jb.search);
+	tn_seeds_free(&jb.sd);
+	db_close(d);
 }
 
 /* The guess: the next first pass while some are left, then the problem
@@ -552,7 +632,8 @@ int main(void)
 {
 	const struct CMUnitTest t[] = { cmocka_unit_test(next_guess), cmocka_unit_test(warm_cache),
 					cmocka_unit_test(one_build_at_once), cmocka_unit_test(fills),
-					cmocka_unit_test(pool_sources), cmocka_unit_test(race_rules) };
+					cmocka_unit_test(pool_sources), cmocka_unit_test(race_rules),
+					cmocka_unit_test(first_seeds) };
 	char cache[64];
 	int rc;
 	if (!mkdtemp(dir))
