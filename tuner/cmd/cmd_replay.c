@@ -122,10 +122,12 @@ static int add(void *p, const char *params, const char *status, double ms)
 	return 0;
 }
 
-/* One run of a strategy: the best time found and the evaluations spent. */
+/* One run of a strategy: the best time found and the evaluations spent;
+ * start: guided's random start (-1: its default); sd: transfer's seeds, or
+ * a guided start's (--seeded). */
 static int play(const struct space *sp, enum tn_strategy st, long long budget, int lag,
-		long long start, unsigned long long seed, const struct tn_seeds *sd, double *best, long long *used,
-		long long *kept, char *err, size_t n)
+		long long start, unsigned long long seed, const struct tn_seeds *sd, double *best,
+		long long *used, long long *kept, char *err, size_t n)
 {
 	struct tn_search *s;
 	long long idx[64], *q;
