@@ -61,7 +61,8 @@ struct tn_job {
 	double best_gbs, best_pct;
 	double t_build, t_check, t_time, t_wall;
 	struct tn_search *search;
-	struct tn_seeds sd;     /* where a transfer search starts */
+	struct tn_seeds sd;     /* where a transfer search, or a plan's first pass,
+				 * starts */
 	int seeding;            /* a GPU plan's guided first pass, its relatives'
 				 * bests not yet asked for (tn_first_seeds) */
 };
@@ -140,11 +141,10 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 /* tn_choose.c: where j->seeding, the bests of j's relatives of its radius
  * recorded by now (tn_transfer.h: this GPU's other sizes, the plan's
  * earlier first passes among them, and any size on the database's other
- * GPUs) lead
- * its first pass's start (tn_search_seed), the rest of it at random; said
- * on stderr. Once a job, at its first step: what the warm pool compiled
- * ahead of it from the start's guess without them still runs where the
- * problem is swept whole. */
+ * GPUs) lead its first pass's start (tn_search_seed), the rest of it at
+ * random; said on stderr. Once a job, at its first step: what the warm
+ * pool compiled ahead of it from the start's guess without them still runs
+ * where the problem is swept whole. */
 int tn_first_seeds(struct tn_run *c, struct tn_job *j, char *err, size_t n);
 /* tn_choose.c: --recheck: job j's configurations become the o->recheck
  * fastest records of its problem on the sweep's GPU model (db_each_record)
