@@ -251,7 +251,7 @@ $(B)/t_rule: $(B)/tests/t_rule.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_strategy: $(B)/tests/t_strategy.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
-$(B)/t_transfer: $(B)/tests/t_transfer.o $(CORE_O)
+$(B)/t_transfer: $(B)/tests/t_transfer.o $(B)/tests/t_rec.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_online: $(B)/tests/t_online.o $(B)/tests/t_util.o $(ONLINE_O) $(CORE_O) $(B)/db/fdt_lib.o $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) -lpthread $(TESTLIBS)
@@ -307,7 +307,7 @@ $(B)/t_compile-amd: $(B)/tests/t_compile.o $(CORE_O) $(B)/amd/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(AMD_LIBS) $(TESTLIBS)
 $(B)/t_export: $(B)/tests/t_export.o $(B)/tests/t_util.o $(CORE_O) $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)
-$(B)/t_warm: $(B)/tests/t_warm.o $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o
+$(B)/t_warm: $(B)/tests/t_warm.o $(B)/tests/t_rec.o $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)
 $(B)/t_gpu: $(B)/tests/t_gpu.o $(B)/tests/t_util.o $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)

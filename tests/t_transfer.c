@@ -25,6 +25,7 @@
 #include "tn.h"
 #include "tn_search.h"
 #include "tn_transfer.h"
+#include "t_rec.h"
 
 static char dir[] = "/tmp/fdt_trXXXXXX";
 static char err[1024];
@@ -50,20 +51,8 @@ static long long run(struct fix *x, long long dev, long long prob, int vec, int 
 		     double ms)
 {
 	int v[TN_MAXP];
-	char json[512];
-	struct db_run r = { 0 };
-	long long id;
 	cfg(x->f, vec, bx, nw, v);
-	tn_config_json(x->f, v, json, sizeof json);
-	assert_int_equal(db_config_id(x->db, "xyz", json, &r.config_id, err, sizeof err), 0);
-	r.device_id = dev;
-	r.problem_id = prob;
-	r.status = "ok";
-	r.median_ms = r.min_ms = r.max_ms = ms;
-	r.reps = 30;
-	r.gbs = r.mcells = r.pct_copy = r.max_err = r.err_bound = NAN;
-	assert_int_equal(db_run_add(x->db, &r, &id, err, sizeof err), 0);
-	return id;
+	return t_rec_run(x->db, x->f, dev, prob, v, ms);
 }
 
 /* xyz fp32 R = 4 on an sm_90 GPU at 64^3 (the problem tuned), 32^3 and

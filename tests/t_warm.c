@@ -18,6 +18,7 @@
 #include "tn_run.h"
 #include "tn_cache.h"
 #include "tn_time.h"
+#include "t_rec.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -42,24 +43,6 @@ static void job(struct tn_run *c, int j, const struct tn_problem *pb, int *cfgs,
 	x->best_pct = NAN;
 	assert_int_equal(tn_search_new(TN_EXHAUSTIVE, cfgs, TN_MAXP, n, 0, 1, &x->search, err,
 				       sizeof err), 0);
-}
-
-/* Records run r of configuration v (xyz) for device dev and problem prob. */
-static void record(struct db *d, long long dev, long long prob, const int *v, double ms)
-{
-	const struct tn_family *f = tn_family("xyz");
-	struct db_run r = { 0 };
-	char json[512], err[512];
-	long long id;
-	tn_config_json(f, v, json, sizeof json);
-	assert_int_equal(db_config_id(d, "xyz", json, &r.config_id, err, sizeof err), 0);
-	r.device_id = dev;
-	r.problem_id = prob;
-	r.status = "ok";
-	r.median_ms = r.min_ms = r.max_ms = ms;
-	r.reps = 30;
-	r.gbs = r.mcells = r.pct_copy = r.max_err = r.err_bound = NAN;
-	assert_int_equal(db_run_add(d, &r, &id, err, sizeof err), 0);
 }
 
 /* A plan's first pass from the bests of its relatives of its radius
@@ -94,9 +77,9 @@ static void first_seeds(void **st)
 	assert_int_equal(db_problem_id(d, "xyz", 8, 64, 64, 64, "fp32", &p8, err, sizeof err), 0);
 	assert_int_equal(db_problem_id(d, "xyz", 4, 64, 64, 64, "fp32", &jb.prob_id, err,
 				       sizeof err), 0);
-	record(d, dev, p32, cfgs, 0.1);
-	record(d, dev, p32, cfgs + 2 * TN_MAXP, 0.5);
-	record(d, dev, p8, cfgs + TN_MAXP, 0.05);
+	t_rec_run(d, f, dev, p32, cfgs, 0.1);
+	t_rec_run(d, f, dev, p32, cfgs + 2 * TN_MAXP, 0.5);
+	t_rec_run(d, f, dev, p8, cfgs + TN_MAXP, 0.05);
 	c.db = d;
 	c.dev_id[0] = dev;
 	c.arch = "sm_90";
