@@ -154,8 +154,11 @@ int fdtune_online_open(const char *db_path, const char *family, int radius, int 
 		       fdtune_online **ot, char *err, size_t n);
 /* One time step (see above): nfields fields, grid a struct fd_grid and coef
  * a struct fd_coef of the problem's precision (fdt_abi.h, as NAME.h defines
- * them), kernel the program's own. Fails only where the program's kernel
- * failed, or for missing arguments. */
+ * them), kernel the program's own. Fields that are not in the GPU's memory
+ * (host memory, another GPU's) at the first step: every candidate is
+ * dropped untried (said on stderr), the program's kernel runs every step,
+ * and nothing is kept. Fails only where the program's kernel failed, or
+ * for missing arguments. */
 int fdtune_online_step(fdtune_online *ot, void *const *fields, int nfields, const void *grid,
 		       const void *coef, fdtune_kernel_fn kernel, void *ctx, char *err, size_t n);
 /* 1 once the choice is made, with *cfg (where cfg is not NULL) the chosen

@@ -26,6 +26,7 @@ typedef CUdevice hipDevice_t;
 typedef CUuuid hipUUID;
 #define hipSuccess CUDA_SUCCESS
 #define hipErrorNoDevice CUDA_ERROR_NO_DEVICE
+#define hipErrorInvalidValue CUDA_ERROR_INVALID_VALUE
 
 typedef enum { hipMemcpyHostToDevice, hipMemcpyDeviceToHost,
 	       hipMemcpyDeviceToDevice } hipMemcpyKind;
@@ -55,7 +56,7 @@ typedef struct {
 	X(cuMemsetD8) X(cuModuleLoadData) X(cuModuleGetFunction) \
 	X(cuModuleUnload) X(cuLaunchKernel) X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuEventCreate) \
 	X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) \
-	X(cuEventDestroy)
+	X(cuEventDestroy) X(cuPointerGetAttribute)
 #define NV_STR_(s) #s
 #define NV_STR(s) NV_STR_(s)
 #define NV_PTR(f) static __typeof__(&f) nv_##f;
@@ -106,6 +107,30 @@ static inline hipError_t hipGetDevice(int *i)
 	hipError_t e = nv_cuCtxGetDevice(&d);
 	if (e == hipSuccess)
 		*i = (int)d;
+	return e;
+}
+
+/* The fields of hipPointerAttribute_t that rt.c reads; hipErrorInvalidValue
+ * for memory the driver does not know (pageable host memory). */
+typedef enum { hipMemoryTypeHost, hipMemoryTypeDevice } hipMemoryType;
+typedef struct {
+	hipMemoryType memoryType;
+	int device, isManaged;
+} hipPointerAttribute_t;
+
+static inline hipError_t hipPointerGetAttributes(hipPointerAttribute_t *a, const void *p)
+{
+	unsigned t = 0;
+	int o = -1, m = 0;
+	CUdeviceptr q = (CUdeviceptr)p;
+	hipError_t e = nv_cuPointerGetAttribute(&t, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, q);
+	if (e == hipSuccess)
+		e = nv_cuPointerGetAttribute(&o, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, q);
+	if (e == hipSuccess)
+		e = nv_cuPointerGetAttribute(&m, CU_POINTER_ATTRIBUTE_IS_MANAGED, q);
+	a->memoryType = t == CU_MEMORYTYPE_DEVICE ? hipMemoryTypeDevice : hipMemoryTypeHost;
+	a->device = o;
+	a->isManaged = m;
 	return e;
 }
 

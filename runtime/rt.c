@@ -500,6 +500,21 @@ int rt_copy(void *d, const void *s, size_t b, char *err, size_t n)
 	return FDT_OK;
 }
 
+int rt_device_mem(const void *p, int *yes, char *err, size_t n)
+{
+	hipPointerAttribute_t a;
+	hipError_t e;
+	int cur;
+	*yes = 0;
+	HIP(hipGetDevice(&cur), "the current GPU");
+	memset(&a, 0, sizeof a);
+	if ((e = hipPointerGetAttributes(&a, p)) == hipErrorInvalidValue)
+		return FDT_OK;  /* memory the runtime does not know: pageable host memory */
+	HIP(e, "pointer attributes");
+	*yes = (a.memoryType == hipMemoryTypeDevice || a.isManaged) && a.device == cur;
+	return FDT_OK;
+}
+
 int rt_fill(void *d, int v, size_t b, char *err, size_t n)
 {
 	HIP(hipMemset(d, v, b), "hipMemset");

@@ -397,8 +397,10 @@ static const char *online_db(void)
 	return p;
 }
 
-/* --online on the CPU stepper: the candidates are taken and dropped (no
- * GPU), said in the report, and the seismogram is wave_k's, bit for bit. */
+/* --online on the CPU stepper: the candidates are taken and dropped
+ * untried (no GPU here; on a GPU host, fields in host memory), said in the
+ * report, the seismogram is wave_k's, bit for bit, and nothing is recorded
+ * in the database (a copy, byte for byte as before). */
 static void online_cpu(void **st)
 {
 	const char *root = getenv("ROOT");
@@ -408,13 +410,15 @@ static void online_cpu(void **st)
 	if (!root || access(online_db(), R_OK))
 		skip();
 	snprintf(out, sizeof out, "%s/online.txt", dir);
-	snprintf(cmd, sizeof cmd, "cd %s && B='%s/build/example/wave-cpu -n 40x36x32 -t 30 "
-		 "--no-plot' && $B --out plain >/dev/null && $B --out online --online '%s' "
-		 ">%s 2>&1 && cmp plain/seismogram.bin online/seismogram.bin && "
+	snprintf(cmd, sizeof cmd, "cd %s && cp '%s' o.db && B='%s/build/example/wave-cpu -n "
+		 "40x36x32 -t 30 --no-plot' && $B --out plain >/dev/null && $B --out online "
+		 "--online o.db >%s 2>&1 && cmp plain/seismogram.bin online/seismogram.bin && "
 		 "grep -q 'online tuning of iso3dfd R=8 40x36x32 fp32' %s && "
 		 "grep -q 'dropped' %s && grep -q 'online: settled after 0 steps (0 waiting for the compiles, 0 trying) on wave_k' %s && "
+		 "grep -Eq 'fdtune online: (no GPU 0 here|field 0 of the step is not in the memory of GPU 0)' %s && "
+		 "cmp o.db '%s' && "
 		 "! $B --out e --online %s/none.db 2>e.txt && grep -q 'no database' e.txt",
-		 dir, root, online_db(), out, out, out, out, dir);
+		 dir, online_db(), root, out, out, out, out, out, online_db(), dir);
 	if (system(cmd)) {
 		char line[512];
 		if ((f = fopen(out, "r"))) {

@@ -181,14 +181,16 @@ struct tn_on_call {
  * that fails is dropped (said on stderr) and the program's kernel runs the
  * step. The first step starts the runtime on GPU on->ordinal (its primary
  * context: the one the CUDA and HIP runtimes use); where there is none,
- * every candidate is dropped, said once, and the program's kernel runs
- * every step. 0; FDT_USAGE for a call without fields or kernel; FDT_FAIL where
+ * or a field does not lie in its memory (rt_device_mem: host memory,
+ * another GPU's), every candidate is dropped untried, said once, and the
+ * program's kernel runs every step. 0; FDT_USAGE for a call without fields or kernel; FDT_FAIL where
  * the program's own kernel failed (err says so). */
 int tn_on_step(struct tn_online *on, const struct tn_on_call *k, char *err, size_t n);
 /* tn_online_save.c. Keeps what the settled tuning on learned in the
  * database at path (made where missing), as the records of a sweep whose
  * cmdline is DB_ONLINE_CMD and cmdline. 0; FDT_NOMATCH (err says why)
- * where there is nothing to keep (no GPU, not settled); FDT_FAIL with err
+ * where there is nothing to keep (no GPU, no candidate could run, not
+ * settled); FDT_FAIL with err
  * on a database error. */
 int tn_on_save(struct tn_online *on, const char *path, const char *cmdline, char *err,
 	       size_t n);

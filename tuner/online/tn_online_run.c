@@ -253,19 +253,31 @@ static void dropped(struct tn_online *on, int i, const char *what, const char *w
 		on->c[i].params, m);
 }
 
-/* Starts the runtime on the program's GPU, once; without one, drops every
- * candidate and settles on the program's kernel. */
-static void start(struct tn_online *on)
+/* Starts the runtime on the program's GPU, once, and checks that the
+ * program's fields lie in its memory; without a GPU, or with a field
+ * elsewhere (host memory, another GPU), drops every candidate and settles
+ * on the program's kernel, untried: such a run has nothing to keep
+ * (tn_on_save), so no failure of its making is recorded against them. */
+static void start(struct tn_online *on, const struct tn_on_call *k)
 {
 	char why[400] = "no GPU";
 	struct rt_dev d;
-	int nd = 0;
+	int nd = 0, yes = 1;
 	if (!rt_init(&nd, why, sizeof why) && on->ordinal < nd &&
 	    !rt_device(on->ordinal, &d, why, sizeof why)) {
-		on->gpu = 1;
-		return;
-	}
-	if (!nd && !strcmp(why, "no GPU"))
+		for (int f = 0; f < k->nf && yes; f++)
+			if (rt_device_mem(k->fields[f], &yes, why, sizeof why))
+				yes = 0;
+			else if (!yes)
+				snprintf(why, sizeof why, "field %d of the step is not in the memory "
+					 "of GPU %d (online tuning runs its candidates on the "
+					 "program's fields: pass device pointers, from hipMalloc or "
+					 "cudaMalloc)", f, on->ordinal);
+		if (yes) {
+			on->gpu = 1;
+			return;
+		}
+	} else if (!nd && !strcmp(why, "no GPU"))
 		snprintf(why, sizeof why, "no GPU %d here", on->ordinal);
 	on->gpu = -1;
 	fprintf(stderr, "fdtune online: %s; the program's kernel runs every step\n", why);
@@ -285,7 +297,7 @@ int tn_on_step(struct tn_online *on, const struct tn_on_call *k, char *err, size
 		return snprintf(err, n, "online step: 1..%d fields, the grid, the weights and the "
 				"program's kernel are needed", TN_ON_FIELDS), FDT_USAGE;
 	if (!on->gpu)
-		start(on);
+		start(on, k);
 	i = tn_on_next(on);
 	/* the loads and validations are timed from an empty queue: the steps
 	 * launched ahead, untimed, are not theirs */

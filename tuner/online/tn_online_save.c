@@ -105,8 +105,9 @@ int tn_on_save(struct tn_online *on, const char *path, const char *cmdline, char
 	double copy = 0;
 	int rc = FDT_FAIL;
 
-	if (!on->settled || !*v->name)
+	if (!on->settled || !*v->name || on->gpu < 0)
 		return snprintf(err, n, "nothing to keep: %s", !*v->name ? "no GPU" :
+				on->gpu < 0 ? "no candidate ran (see the report)" :
 				"the tuning has not settled"), FDT_NOMATCH;
 	if (gethostname(host, sizeof host - 1))
 		snprintf(host, sizeof host, "unknown");
