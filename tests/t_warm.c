@@ -20,6 +20,7 @@
 #include "tn_time.h"
 #include "t_rec.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -101,6 +102,39 @@ static void first_seeds(void **st)
 	assert_int_equal(tn_search_next(jb.search, idx, 4), 2);
 	assert_int_equal(idx[0], 0);
 	assert_int_equal(idx[1], 2);
+	tn_search_free(jb.search);
+	tn_seeds_free(&jb.sd);
+	/* no relative of its radius: a start at random, and the sweep says
+	 * how to seed it */
+	pb.r = 2;
+	jb.name = "xyz R=2 64x64x64 fp32";
+	jb.seeding = 1;
+	assert_int_equal(db_problem_id(d, "xyz", 2, 64, 64, 64, "fp32", &jb.prob_id, err,
+				       sizeof err), 0);
+	assert_int_equal(tn_search_new(TN_GUIDED, cfgs, TN_MAXP, 3, 3, 1, &jb.search, err,
+				       sizeof err), 0);
+	tn_search_set_start(jb.search, 2);
+	{
+		char said[1024] = "";
+		int saved = dup(2), fd;
+		FILE *in;
+		snprintf(path, sizeof path, "%s/said.txt", dir);
+		fflush(stderr);
+		assert_true((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0);
+		assert_true(dup2(fd, 2) == 2);
+		close(fd);
+		assert_int_equal(tn_first_seeds(&c, &jb, err, sizeof err), 0);
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		assert_non_null(in = fopen(path, "r"));
+		said[fread(said, 1, sizeof said - 1, in)] = 0;
+		fclose(in);
+		assert_non_null(strstr(said, "xyz R=2 64x64x64 fp32: its first pass starts at "
+				       "random: the database holds no bests of its radius"));
+	}
+	assert_int_equal(jb.seeding, 0);
+	assert_int_equal(jb.sd.nprob, 0);
 	tn_search_free(jb.search);
 	tn_seeds_free(&jb.sd);
 	db_close(d);

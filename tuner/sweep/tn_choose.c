@@ -96,8 +96,12 @@ int tn_first_seeds(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 	if (tn_transfer_seeds_radius(c->db, &q, j->pb, &j->sd, err, n))
 		return FDT_FAIL;
 	j->seeding = 0;
-	if (!j->sd.nprob)
+	if (!j->sd.nprob) {
+		fprintf(stderr, "fdtune: %s: its first pass starts at random: the database holds "
+			"no bests of its radius at other sizes or on other GPUs (another GPU's "
+			"records, merged in first, would seed it: docs/sweeps.md)\n", j->name);
 		return FDT_OK;
+	}
 	tn_search_seed(j->search, j->sd.v, TN_MAXP, j->sd.n);
 	if ((left = tn_search_start_left(j->search, &use)) <= 0 || use <= 0)
 		return FDT_OK;
