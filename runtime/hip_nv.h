@@ -111,7 +111,7 @@ static inline hipError_t hipGetDevice(int *i)
 }
 
 /* The fields of hipPointerAttribute_t that rt.c reads; hipErrorInvalidValue
- * for memory the driver does not know (pageable host memory). */
+ * for memory the driver does not know (pageable host memory), as HIP. */
 typedef enum { hipMemoryTypeHost, hipMemoryTypeDevice } hipMemoryType;
 typedef struct {
 	hipMemoryType memoryType;
@@ -120,6 +120,8 @@ typedef struct {
 
 static inline hipError_t hipPointerGetAttributes(hipPointerAttribute_t *a, const void *p)
 {
+	/* the type first: CUDA_ERROR_INVALID_VALUE for a pointer the driver
+	 * does not know; the pointer known, the other two answer */
 	unsigned t = 0;
 	int o = -1, m = 0;
 	CUdeviceptr q = (CUdeviceptr)p;
@@ -133,6 +135,9 @@ static inline hipError_t hipPointerGetAttributes(hipPointerAttribute_t *a, const
 	a->isManaged = m;
 	return e;
 }
+
+/* The driver API keeps no last error: nothing to clear. */
+static inline hipError_t hipGetLastError(void) { return hipSuccess; }
 
 static inline hipError_t hipGetDeviceProperties(hipDeviceProp_t *p, int i)
 {

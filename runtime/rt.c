@@ -30,8 +30,15 @@
 #include <hip/hip_runtime_api.h>
 #include <hip/hiprtc.h>
 #define PLATFORM "amd"
+#if HIP_VERSION_MAJOR >= 6
+#define RT_PTR_TYPE(a) ((a).type)       /* ROCm 6 renamed it */
+#endif
 #define COMPILER "hiprtc"
 #define DEF_ARCH "gfx90a"
+#endif
+
+#ifndef RT_PTR_TYPE
+#define RT_PTR_TYPE(a) ((a).memoryType)
 #endif
 
 struct rt_kernel { hipModule_t mod; hipFunction_t fn; unsigned lds; /* dynamic bytes */ };
@@ -508,10 +515,12 @@ int rt_device_mem(const void *p, int *yes, char *err, size_t n)
 	*yes = 0;
 	HIP(hipGetDevice(&cur), "the current GPU");
 	memset(&a, 0, sizeof a);
-	if ((e = hipPointerGetAttributes(&a, p)) == hipErrorInvalidValue)
+	if ((e = hipPointerGetAttributes(&a, p)) == hipErrorInvalidValue) {
+		(void)hipGetLastError();        /* not the program's error to see */
 		return FDT_OK;  /* memory the runtime does not know: pageable host memory */
+	}
 	HIP(e, "pointer attributes");
-	*yes = (a.memoryType == hipMemoryTypeDevice || a.isManaged) && a.device == cur;
+	*yes = (RT_PTR_TYPE(a) == hipMemoryTypeDevice || a.isManaged) && a.device == cur;
 	return FDT_OK;
 }
 

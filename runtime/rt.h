@@ -83,8 +83,8 @@ int rt_download(void *dst, const void *src, size_t bytes, char *err, size_t n);
 int rt_copy(void *dst, const void *src, size_t bytes, char *err, size_t n);
 int rt_fill(void *dst, int byte, size_t bytes, char *err, size_t n);
 /* *yes = 1 where p lies in memory the selected GPU's kernels and rt_copy
- * use: device memory allocated on it, or managed memory; 0 for host
- * memory (pageable or pinned) and another GPU's. */
+ * use: device memory allocated on it, or managed memory allocated while it
+ * was selected; 0 for host memory (pageable or pinned) and another GPU's. */
 int rt_device_mem(const void *p, int *yes, char *err, size_t n);
 int rt_sync(char *err, size_t n);
 

@@ -416,7 +416,7 @@ static void online_cpu(void **st)
 		 "grep -q 'online tuning of iso3dfd R=8 40x36x32 fp32' %s && "
 		 "grep -q 'dropped' %s && grep -q 'online: settled after 0 steps (0 waiting for the compiles, 0 trying) on wave_k' %s && "
 		 "grep -Eq 'fdtune online: (no GPU 0 here|field 0 of the step is not in the memory of GPU 0)' %s && "
-		 "cmp o.db '%s' && "
+		 "cmp o.db '%s' && ! test -e o.db-wal && "
 		 "! $B --out e --online %s/none.db 2>e.txt && grep -q 'no database' e.txt",
 		 dir, online_db(), root, out, out, out, out, out, online_db(), dir);
 	if (system(cmd)) {

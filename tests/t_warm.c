@@ -50,7 +50,8 @@ static void job(struct tn_run *c, int j, const struct tn_problem *pb, int *cfgs,
  * (tn_first_seeds): the database holds xyz R = 4 at 32^3 (best a, then c)
  * and R = 8 at 64^3 (best b: another radius, no seed); the job, xyz R = 4
  * at 64^3, a guided search of a start of 2, proposes a and c, not b. Asked
- * once; a job not seeding asks nothing. */
+ * once; a job not seeding asks nothing. A job of R = 2, with no relative,
+ * starts at random, and the sweep says so on stderr. */
 static void first_seeds(void **st)
 {
 	const struct tn_family *f = tn_family("xyz");
@@ -116,17 +117,20 @@ static void first_seeds(void **st)
 	tn_search_set_start(jb.search, 2);
 	{
 		char said[1024] = "";
-		int saved = dup(2), fd;
+		int saved = dup(2), fd, rc, to;
 		FILE *in;
+		assert_true(saved >= 0);
 		snprintf(path, sizeof path, "%s/said.txt", dir);
 		fflush(stderr);
 		assert_true((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0);
-		assert_true(dup2(fd, 2) == 2);
+		to = dup2(fd, 2);
 		close(fd);
-		assert_int_equal(tn_first_seeds(&c, &jb, err, sizeof err), 0);
+		rc = to == 2 ? tn_first_seeds(&c, &jb, err, sizeof err) : -1;
 		fflush(stderr);
-		dup2(saved, 2);
+		/* stderr back before any assertion can leave the test */
+		assert_int_equal(dup2(saved, 2), 2);
 		close(saved);
+		assert_int_equal(rc, 0);
 		assert_non_null(in = fopen(path, "r"));
 		said[fread(said, 1, sizeof said - 1, in)] = 0;
 		fclose(in);

@@ -190,8 +190,7 @@ int tn_on_step(struct tn_online *on, const struct tn_on_call *k, char *err, size
  * database at path (made where missing), as the records of a sweep whose
  * cmdline is DB_ONLINE_CMD and cmdline. 0; FDT_NOMATCH (err says why)
  * where there is nothing to keep (no GPU, no candidate could run, not
- * settled); FDT_FAIL with err
- * on a database error. */
+ * settled); FDT_FAIL with err on a database error. */
 int tn_on_save(struct tn_online *on, const char *path, const char *cmdline, char *err,
 	       size_t n);
 /* Releases the validation's scratch copies (tn_on_close does too). */

@@ -260,15 +260,16 @@ static void dropped(struct tn_online *on, int i, const char *what, const char *w
  * (tn_on_save), so no failure of its making is recorded against them. */
 static void start(struct tn_online *on, const struct tn_on_call *k)
 {
-	char why[400] = "no GPU";
+	char why[400] = "no GPU", e[300];
 	struct rt_dev d;
 	int nd = 0, yes = 1;
 	if (!rt_init(&nd, why, sizeof why) && on->ordinal < nd &&
 	    !rt_device(on->ordinal, &d, why, sizeof why)) {
 		for (int f = 0; f < k->nf && yes; f++)
-			if (rt_device_mem(k->fields[f], &yes, why, sizeof why))
+			if (rt_device_mem(k->fields[f], &yes, e, sizeof e)) {
+				snprintf(why, sizeof why, "field %d of the step: %s", f, e);
 				yes = 0;
-			else if (!yes)
+			} else if (!yes)
 				snprintf(why, sizeof why, "field %d of the step is not in the memory "
 					 "of GPU %d (online tuning runs its candidates on the "
 					 "program's fields: pass device pointers, from hipMalloc or "
