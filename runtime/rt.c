@@ -23,6 +23,7 @@
 #define PLATFORM "nvidia"
 #define COMPILER "nvrtc"
 #define DEF_ARCH "sm_90"
+#define RT_PTR_TYPE(a) ((a).memoryType)
 #else
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__
@@ -32,13 +33,11 @@
 #define PLATFORM "amd"
 #if HIP_VERSION_MAJOR >= 6
 #define RT_PTR_TYPE(a) ((a).type)       /* ROCm 6 renamed it */
+#else
+#define RT_PTR_TYPE(a) ((a).memoryType)
 #endif
 #define COMPILER "hiprtc"
 #define DEF_ARCH "gfx90a"
-#endif
-
-#ifndef RT_PTR_TYPE
-#define RT_PTR_TYPE(a) ((a).memoryType)
 #endif
 
 struct rt_kernel { hipModule_t mod; hipFunction_t fn; unsigned lds; /* dynamic bytes */ };

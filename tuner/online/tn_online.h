@@ -183,8 +183,9 @@ struct tn_on_call {
  * context: the one the CUDA and HIP runtimes use); where there is none,
  * or a field does not lie in its memory (rt_device_mem: host memory,
  * another GPU's), every candidate is dropped untried, said once, and the
- * program's kernel runs every step. 0; FDT_USAGE for a call without fields or kernel; FDT_FAIL where
- * the program's own kernel failed (err says so). */
+ * program's kernel runs every step. 0; FDT_USAGE for a call without
+ * fields or kernel; FDT_FAIL where the program's own kernel failed (err
+ * says so). */
 int tn_on_step(struct tn_online *on, const struct tn_on_call *k, char *err, size_t n);
 /* tn_online_save.c. Keeps what the settled tuning on learned in the
  * database at path (made where missing), as the records of a sweep whose

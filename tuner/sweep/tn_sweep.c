@@ -208,11 +208,11 @@ static int begin(struct tn_run *c, struct tn_job *j, int plan, const char *host,
 			  o->seed, &j->search, err, n))
 		return FDT_FAIL;
 	if (plan && kind == TN_GUIDED) {        /* half of the first pass local search */
-		long long p = tn_order_pass(j->nv, j->target);
-		tn_search_set_start(j->search, p > 1 ? p / 2 : 1);
+		long long p = tn_order_pass(j->nv, j->target), start = p > 1 ? p / 2 : 1;
+		tn_search_set_start(j->search, start);
 		/* its start from its relatives' bests, if any, where an earlier
 		 * run of the plan did not spend it */
-		j->seeding = c->gpu && j->nprior < (p > 1 ? p / 2 : 1);
+		j->seeding = c->gpu && j->nprior < start;
 	}
 	for (long long i = 0; i < j->nprior; i++) {
 		double ms = j->prior_ms[i], gbs;
