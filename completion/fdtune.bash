@@ -3,7 +3,7 @@
 # loads it the first time `fdtune` is completed; `. completion/fdtune.bash`
 # loads it by hand. It completes the commands, each command's options, the
 # families after -f/--family, the values of --precision and -s/--strategy,
-# files after --db, --plan, --out and merge's sources, and directories after
+# files after --db, --plan, --seeds-from, --out and merge's sources, and directories after
 # the -o/--out of gen, report and export. Every list comes from the fdtune
 # being completed (the command word as typed, else fdtune on PATH):
 # `fdtune help` for the commands, `fdtune COMMAND --help` for the options and
@@ -68,7 +68,7 @@ _fdtune()
 	--objective)
 		COMPREPLY=($(compgen -W "time energy edp" -- "$cur"))
 		return 0 ;;
-	--db | --plan)
+	--db | --plan | --seeds-from)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return 0 ;;
 	-o | --out)

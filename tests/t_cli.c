@@ -60,6 +60,9 @@ static void bad_values(void **st)
 	expect("sweep --recheck 3 --compile-only", 2, "leave out --compile-only");
 	expect("sweep --recheck 3 --shard 0/2", 2, "leave out --shard");
 	expect("sweep --recheck 3 -p vec=4", 2, "leave out -p");
+	expect("sweep --recheck 3 --seeds-from x.db", 2, "leave out --seeds-from");
+	expect("sweep --compile-only --seeds-from x.db", 2, "--seeds-from leads the searches of a "
+	       "GPU sweep, and --compile-only builds every configuration: leave out one");
 	expect("sweep --shard 4294967296/2", 2, "--shard '4294967296/2'");
 	expect("sweep --budget inf", 2, "--budget 'inf'");
 	expect("sweep --budget nan", 2, "--budget 'nan'");
@@ -213,7 +216,8 @@ static void empty_space(void **st)
 }
 
 /* issue 15: a --db path that cannot be a database is named as such, by every
- * command, instead of SQLite's "disk I/O error"; nothing is created. */
+ * command, instead of SQLite's "disk I/O error"; nothing is created. So is
+ * sweep --seeds-from's, and the sweep's own database is refused there. */
 static void db_paths(void **st)
 {
 	static const char *const cmds[] = { "report --db %s --out %s/rep", "best --db %s",
@@ -250,6 +254,29 @@ static void db_paths(void **st)
 		expect(args, 1, "cannot be read and written: Permission denied");
 	}
 	assert_int_equal(chmod(ro, 0644), 0);
+	/* --seeds-from: only a database, not the sweep's own; refused before
+	 * the sweep's database is made */
+	{
+		static const char *const bad[][2] = {
+			{ "%s/none.db", "--seeds-from %s/none.db: no database at" },
+			{ "%s", "is a directory, not a database file" },
+			{ "%s/junk.db", "is not a usable SQLite database: file is not a database; move "
+			  "it aside or choose another --seeds-from" },
+			{ "%s", "is the sweep's own database (--db), whose records lead its "
+			  "searches already: leave out --seeds-from" } };
+		char p[300], w[300];
+		snprintf(p, sizeof p, "%s/junk.db", dir);
+		write_file(p, "junk", 4);
+		for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			snprintf(p, sizeof p, bad[i][0], i == 3 ? ro : dir);
+			snprintf(w, sizeof w, bad[i][1], dir);
+			snprintf(args, sizeof args, "sweep -q -n 8 -r 1 --db %s%s --seeds-from %s",
+				 i == 3 ? ro : dir, i == 3 ? "" : "/nope.db", p);
+			expect(args, 1, w);
+		}
+		snprintf(p, sizeof p, "%s/nope.db", dir);
+		assert_int_equal(access(p, F_OK), -1);
+	}
 }
 
 /* Queries on a recorded database (a copy of the H100 history, every run:

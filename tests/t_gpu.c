@@ -596,7 +596,9 @@ static void run_plan(const char *name, const char *problems, const char *space, 
 /* issue 33: a plan's first pass starts from the bests of the problem's
  * relatives recorded by then (tn_first_seeds): the second of two sizes of
  * xyz R = 4 runs the first's best so far among the first runs of its
- * first pass; the first, with no relative, starts at random. */
+ * first pass; the first, with no relative, starts at random. A plan into
+ * a new database with --seeds-from the first starts from the first's
+ * bests where it has no relative of its own. */
 static void plan_seeds(void **st)
 {
 	static const char space[] = "-s exhaustive -p vec=1,2 -p bx=32,64 -p by=2,4 -p ypt=1 "
@@ -621,6 +623,26 @@ static void plan_seeds(void **st)
 				 "= (select id from p2) order by id limit 4) where config_id = "
 				 "(select config_id from b)"), 1);
 	assert_int_equal(t_count(db, "select count(*) from runs where status <> 'ok'"), 0);
+	/* --seeds-from that database: a new one's plan starts R = 4 from its
+	 * records (two sizes on this GPU), R = 3 at random; the first is not
+	 * written, and nothing of it is copied */
+	{
+		char sdb[256], spath[256], slog[320], sp[1024];
+		long long runs = t_count(db, "select count(*) from runs");
+		snprintf(sp, sizeof sp, "%s --seeds-from %s", space, db);
+		run_plan("fplan", "xyz 4 51x31x19\nxyz 3 45x23x17\n", sp, spath, sdb, slog);
+		snprintf(cmd, sizeof cmd, "grep -Eq 'xyz R=4 51x31x19 fp32: its first pass starts "
+			 "from [1-9][0-9]* of the bests recorded for 2 relatives of its radius [(]0 "
+			 "of them on other GPUs, 2 of them in %s[)]' %s && grep -q 'xyz R=3 45x23x17 fp32: its "
+			 "first pass starts at random: neither database holds bests of its radius' "
+			 "%s || { cat %s; false; }", db, slog, slog, slog);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(t_count(db, "select count(*) from runs"), runs);
+		assert_int_equal(t_count(sdb, "select count(*) from problems where radius = 4 and "
+					 "nx <> 51"), 0);
+		assert_int_equal(t_count(sdb, "select count(*) from runs where status <> 'ok'"), 0);
+		assert_true(t_count(sdb, "select count(*) from runs") > 0);
+	}
 }
 
 /* issue 33: the sweep makes each problem's fields and reference once per

@@ -6,7 +6,8 @@
  * database they come from the other GPUs' runs, the problem itself first;
  * a seed outside the space's domains joins it where it is legal; the search
  * proposes its seeds first, never a configuration outside its space
- * (pruned), never one twice, and stops at its budget.
+ * (pruned), never one twice, and stops at its budget. Seeds from another
+ * database (sweep --seeds-from) rank with the sweep's own.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -395,6 +396,47 @@ static void widen_left_out(void **st)
 	free(cfgs);
 }
 
+/* sweep --seeds-from's seeds added to a sweep's own (tn_seeds_merge): a
+ * configuration in both scores their sum, the others join, best first,
+ * and the relatives add up; the added seeds are left as they were. */
+static void merge_seeds(void **st)
+{
+	struct tn_seeds a = { 0 }, b = { 0 };
+	char e[256];
+	(void)st;
+	a.n = 2;
+	b.n = 2;
+	assert_non_null(a.v = calloc(2 * TN_MAXP, sizeof *a.v));
+	assert_non_null(a.score = calloc(2, sizeof *a.score));
+	assert_non_null(b.v = calloc(2 * TN_MAXP, sizeof *b.v));
+	assert_non_null(b.score = calloc(2, sizeof *b.score));
+	a.v[0] = 1;             /* a: 1 (0.6), 2 (0.5); b: 3 (0.7), 2 (0.3) */
+	a.score[0] = 0.6;
+	a.v[TN_MAXP] = 2;
+	a.score[1] = 0.5;
+	b.v[0] = 3;
+	b.score[0] = 0.7;
+	b.v[TN_MAXP] = 2;
+	b.score[1] = 0.3;
+	a.nprob = 2;
+	a.nother = 1;
+	b.nprob = 3;
+	b.nother = 3;
+	assert_int_equal(tn_seeds_merge(&a, &b, e, sizeof e), 0);
+	assert_int_equal(a.n, 3);       /* 2 (0.8), 3 (0.7), 1 (0.6) */
+	assert_int_equal(a.v[0], 2);
+	assert_true(fabs(a.score[0] - 0.8) < 1e-12);
+	assert_int_equal(a.v[TN_MAXP], 3);
+	assert_int_equal(a.v[2 * TN_MAXP], 1);
+	assert_int_equal(a.nprob, 5);
+	assert_int_equal(a.nother, 4);
+	assert_int_equal(b.n, 2);
+	assert_int_equal(b.v[0], 3);
+	tn_seeds_free(&a);
+	tn_seeds_free(&b);
+	assert_int_equal(a.n, 0);
+}
+
 /* A space of 3 parameters x 6 values with every configuration whose first
  * two values are equal pruned; a smooth time with its minimum at (4,1,2). */
 #define NV 6
@@ -473,7 +515,7 @@ int main(void)
 		cmocka_unit_test(seeds),
 		cmocka_unit_test(other_devices),
 		cmocka_unit_test(widen), cmocka_unit_test(widen_left_out),
-		cmocka_unit_test(search),
+		cmocka_unit_test(search), cmocka_unit_test(merge_seeds),
 	};
 	int rc;
 	if (!mkdtemp(dir))

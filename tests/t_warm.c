@@ -46,23 +46,64 @@ static void job(struct tn_run *c, int j, const struct tn_problem *pb, int *cfgs,
 				       sizeof err), 0);
 }
 
+/* tn_first_seeds(c, j) with its stderr into said[0..n): its status. */
+static int first_said(struct tn_run *c, struct tn_job *j, char *said, size_t n)
+{
+	char path[300], err[512];
+	int saved = dup(2), fd, rc, to;
+	FILE *in;
+	assert_true(saved >= 0);
+	snprintf(path, sizeof path, "%s/said.txt", dir);
+	fflush(stderr);
+	assert_true((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0);
+	to = dup2(fd, 2);
+	close(fd);
+	rc = to == 2 ? tn_first_seeds(c, j, err, sizeof err) : -1;
+	fflush(stderr);
+	/* stderr back before any assertion can leave the test */
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	assert_non_null(in = fopen(path, "r"));
+	said[fread(said, 1, n - 1, in)] = 0;
+	fclose(in);
+	return rc;
+}
+
+/* A guided search of 3 over cfgs with a start of 2 for job j of problem
+ * (family xyz, radius r at 64^3) in database d, seeding. */
+static void seeding(struct db *d, struct tn_job *j, int r, int *cfgs)
+{
+	char err[256];
+	j->seeding = 1;
+	assert_int_equal(db_problem_id(d, "xyz", r, 64, 64, 64, "fp32", &j->prob_id, err,
+				       sizeof err), 0);
+	assert_int_equal(tn_search_new(TN_GUIDED, cfgs, TN_MAXP, 3, 3, 1, &j->search, err,
+				       sizeof err), 0);
+	tn_search_set_start(j->search, 2);
+}
+
 /* A plan's first pass from the bests of its relatives of its radius
  * (tn_first_seeds): the database holds xyz R = 4 at 32^3 (best a, then c)
  * and R = 8 at 64^3 (best b: another radius, no seed); the job, xyz R = 4
  * at 64^3, a guided search of a start of 2, proposes a and c, not b. Asked
  * once; a job not seeding asks nothing. A job of R = 2, with no relative,
- * starts at random, and the sweep says so on stderr. */
+ * starts at random, and the sweep says so on stderr. With --seeds-from a
+ * database of another GPU's R = 2 at 32^3 (best b, then c), R = 2 starts
+ * from b and c and says where they came from; R = 4 from its own
+ * relatives while the other has none of its radius, then from both. */
 static void first_seeds(void **st)
 {
 	const struct tn_family *f = tn_family("xyz");
 	struct db_device h = { "nvidia", "H100", "sm_90", "u1", 132, 0, 0, 0, 1024 };
+	struct db_device h2 = { "nvidia", "H200", "sm_90", "u2", 132, 0, 0, 0, 1024 };
 	struct tn_problem pb = { .fam = f, .r = 4, .nx = 64, .ny = 64, .nz = 64, .prec = "fp32" };
+	struct tn_sweep_opts o = { 0 };
 	struct tn_job jb = { 0 };
 	struct tn_run c = { 0 };
 	static int cfgs[3 * TN_MAXP];
 	long long dev, p32, p8, idx[4];
-	char path[300], err[512];
-	struct db *d;
+	char path[300], err[512], said[1024];
+	struct db *d, *other;
 	(void)st;
 	assert_non_null(f);
 	for (int i = 0; i < 3; i++) {   /* a: vec 2 bx 32; b: vec 4 bx 64; c: vec 1 bx 64 */
@@ -82,9 +123,11 @@ static void first_seeds(void **st)
 	t_rec_run(d, f, dev, p32, cfgs, 0.1);
 	t_rec_run(d, f, dev, p32, cfgs + 2 * TN_MAXP, 0.5);
 	t_rec_run(d, f, dev, p8, cfgs + TN_MAXP, 0.05);
+	c.o = &o;
 	c.db = d;
 	c.dev_id[0] = dev;
 	c.arch = "sm_90";
+	c.gpu = 1;
 	c.jobs = &jb;
 	c.njobs = 1;
 	jb.pb = &pb;
@@ -109,38 +152,78 @@ static void first_seeds(void **st)
 	 * how to seed it */
 	pb.r = 2;
 	jb.name = "xyz R=2 64x64x64 fp32";
-	jb.seeding = 1;
-	assert_int_equal(db_problem_id(d, "xyz", 2, 64, 64, 64, "fp32", &jb.prob_id, err,
-				       sizeof err), 0);
-	assert_int_equal(tn_search_new(TN_GUIDED, cfgs, TN_MAXP, 3, 3, 1, &jb.search, err,
-				       sizeof err), 0);
-	tn_search_set_start(jb.search, 2);
-	{
-		char said[1024] = "";
-		int saved = dup(2), fd, rc, to;
-		FILE *in;
-		assert_true(saved >= 0);
-		snprintf(path, sizeof path, "%s/said.txt", dir);
-		fflush(stderr);
-		assert_true((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0);
-		to = dup2(fd, 2);
-		close(fd);
-		rc = to == 2 ? tn_first_seeds(&c, &jb, err, sizeof err) : -1;
-		fflush(stderr);
-		/* stderr back before any assertion can leave the test */
-		assert_int_equal(dup2(saved, 2), 2);
-		close(saved);
-		assert_int_equal(rc, 0);
-		assert_non_null(in = fopen(path, "r"));
-		said[fread(said, 1, sizeof said - 1, in)] = 0;
-		fclose(in);
-		assert_non_null(strstr(said, "xyz R=2 64x64x64 fp32: its first pass starts at "
-				       "random: the database holds no bests of its radius"));
-	}
+	seeding(d, &jb, 2, cfgs);
+	assert_int_equal(first_said(&c, &jb, said, sizeof said), 0);
+	assert_non_null(strstr(said, "xyz R=2 64x64x64 fp32: its first pass starts at random: the "
+			       "database holds no bests of its radius"));
+	assert_non_null(strstr(said, "--seeds-from"));
 	assert_int_equal(jb.seeding, 0);
 	assert_int_equal(jb.sd.nprob, 0);
 	tn_search_free(jb.search);
 	tn_seeds_free(&jb.sd);
+	/* --seeds-from: another database, with R = 2 on another GPU */
+	snprintf(path, sizeof path, "%s/other.db", dir);
+	assert_int_equal(db_open(path, &other, err, sizeof err), 0);
+	assert_int_equal(db_device_id(other, &h2, &dev, err, sizeof err), 0);
+	assert_int_equal(db_problem_id(other, "xyz", 2, 32, 32, 32, "fp32", &p32, err, sizeof err), 0);
+	t_rec_run(other, f, dev, p32, cfgs + TN_MAXP, 0.1);
+	t_rec_run(other, f, dev, p32, cfgs + 2 * TN_MAXP, 0.2);
+	db_close(other);
+	o.seeds_path = path;
+	assert_int_equal(tn_seeds_open(&c, err, sizeof err), 0);
+	assert_non_null(c.seeds);
+	seeding(d, &jb, 2, cfgs);
+	assert_int_equal(first_said(&c, &jb, said, sizeof said), 0);
+	assert_int_equal(jb.sd_from, 1);
+	assert_int_equal(jb.sd.nprob, 1);
+	assert_int_equal(jb.sd.nother, 1);      /* H200, asked about by a GPU named "" */
+	assert_non_null(strstr(said, "xyz R=2 64x64x64 fp32: its first pass starts from 2 of the "
+			       "bests recorded for 1 relative of its radius (1 of them on other "
+			       "GPUs, 1 of them in "));
+	assert_non_null(strstr(said, "other.db)"));
+	assert_int_equal(tn_search_next(jb.search, idx, 4), 2);
+	assert_int_equal(idx[0], 1);
+	assert_int_equal(idx[1], 2);
+	tn_search_free(jb.search);
+	tn_seeds_free(&jb.sd);
+	/* R = 4: its own database's relatives, none in the other */
+	pb.r = 4;
+	jb.name = "xyz R=4 64x64x64 fp32";
+	seeding(d, &jb, 4, cfgs);
+	assert_int_equal(first_said(&c, &jb, said, sizeof said), 0);
+	assert_int_equal(jb.sd_from, 0);
+	assert_int_equal(jb.sd.nprob, 1);
+	assert_null(strstr(said, "other.db"));
+	tn_search_free(jb.search);
+	tn_seeds_free(&jb.sd);
+	/* R = 4 with the other's R = 4 at 32^3 on the H200 too (b): ranked
+	 * together, 2 relatives; a first (this GPU's relative weighs twice
+	 * another's), then b, then c (5 times a's time: next to nothing) */
+	assert_int_equal(db_open(path, &other, err, sizeof err), 0);
+	assert_int_equal(db_problem_id(other, "xyz", 4, 32, 32, 32, "fp32", &p32, err,
+				       sizeof err), 0);
+	t_rec_run(other, f, dev, p32, cfgs + TN_MAXP, 0.01);
+	db_close(other);
+	db_close(c.seeds);
+	assert_int_equal(tn_seeds_open(&c, err, sizeof err), 0);
+	seeding(d, &jb, 4, cfgs);
+	assert_int_equal(first_said(&c, &jb, said, sizeof said), 0);
+	assert_int_equal(jb.sd_from, 1);
+	assert_int_equal(jb.sd.nprob, 2);
+	assert_non_null(strstr(said, "for 2 relatives of its radius (1 of them on other GPUs, 1 "
+			       "of them in "));
+	assert_int_equal(tn_search_next(jb.search, idx, 4), 2);
+	assert_int_equal(idx[0], 0);
+	assert_int_equal(idx[1], 1);
+	tn_search_free(jb.search);
+	tn_seeds_free(&jb.sd);
+	db_close(c.seeds);
+	/* a database that is none: refused, naming the option */
+	snprintf(path, sizeof path, "%s/none.db", dir);
+	c.seeds = NULL;
+	assert_int_equal(tn_seeds_open(&c, err, sizeof err), 1);
+	assert_null(c.seeds);
+	assert_non_null(strstr(err, "--seeds-from"));
 	db_close(d);
 }
 

@@ -22,7 +22,8 @@
 # step log (FDTUNE_STEPS) is DIR/NAME.steps.tsv. SEED_DB: a database merged
 # (fdtune merge) into each run's fresh one before it, as a second night's
 # or another GPU's records: configs and the anytime figure count the run's
-# own sweeps alone.
+# own sweeps alone. SEEDS_FROM: a database given to each GPU run as
+# --seeds-from (only read: its bests seed the first passes).
 set -u
 d=${1:?usage: scaling.sh DIR [N] PHASE...}
 n=${2:-2}
@@ -45,6 +46,7 @@ EOF
 # 138-141 s on one H200; since v62 left its ku 1 out above 2^23 points, 12442); v31's table on the H200s (results/h200x2) had vec 4
 # alone: 1800 + 1770 + 1072 + 1800 = 6442
 space=${SPACE:--s exhaustive -p vec=2,4}
+seeds=${SEEDS_FROM:+--seeds-from $SEEDS_FROM}
 export FDTUNE_CACHE="${CACHE_DIR:-/tmp/fdtune-cache}"
 [ -s "$d/scaling.tsv" ] || printf 'what\tgpus\tcache\tconfigs\twall_s\tcfg_per_s\tcommit\tthreads\n' > "$d/scaling.tsv"
 commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')}
@@ -141,13 +143,13 @@ run() {
 	if [ "$what" = plan ]; then
 		# shellcheck disable=SC2086
 		FDTUNE_STEPS="$d/$name.steps.tsv" timeout "${LIMIT:-400}" ${PIN:-} ./fdtune sweep \
-			--plan "$d/plan" -q --db "$db" $space $dv > "$d/$name.log" 2>&1
+			--plan "$d/plan" -q --db "$db" $space $seeds $dv > "$d/$name.log" 2>&1
 		say "$name: exit $? ${PIN:+(under $PIN)}"
 	else
 		while read -r f r sz; do
 			# shellcheck disable=SC2086
 			timeout "${LIMIT:-400}" ${PIN:-} ./fdtune sweep -f "$f" -r "$r" -n "$sz" -q --db "$db" \
-				$space $dv >> "$d/$name.log" 2>&1
+				$space $seeds $dv >> "$d/$name.log" 2>&1
 			say "$name $f $r $sz: exit $?"
 		done < "$d/plan"
 	fi
@@ -167,7 +169,7 @@ kill_rerun() {
 	rm -f "$db"*
 	cache warm
 	# shellcheck disable=SC2086
-	./fdtune sweep --plan "$d/plan" -q --db "$db" $space --devices "$devs" > "$d/kill1.log" 2>&1 &
+	./fdtune sweep --plan "$d/plan" -q --db "$db" $space $seeds --devices "$devs" > "$d/kill1.log" 2>&1 &
 	pid=$!
 	sleep "${KILL_AFTER:-40}"
 	kill -9 $pid
@@ -177,7 +179,7 @@ kill_rerun() {
 	before=$(q "$db" 'select count(*) from runs')
 	t0=$(now)
 	# shellcheck disable=SC2086
-	timeout "${LIMIT:-400}" ./fdtune sweep --plan "$d/plan" -q --db "$db" $space \
+	timeout "${LIMIT:-400}" ./fdtune sweep --plan "$d/plan" -q --db "$db" $space $seeds \
 		--devices "$devs" > "$d/kill2.log" 2>&1
 	rc=$?
 	say "kill: SIGKILL after ${KILL_AFTER:-40} s with $before runs recorded; the rerun exit $rc in $(echo "$t0 $(now)" | awk '{ printf "%.1f", $2 - $1 }') s"

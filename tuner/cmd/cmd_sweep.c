@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char usage[] =
@@ -62,6 +63,13 @@ static const char usage[] =
 "                        at any size, first, then local search); GPU sweeps.\n"
 "                        Default: transfer where the database holds such\n"
 "                        results, else exhaustive\n"
+"      --seeds-from DB   another database, only read (a GPU's shipped records,\n"
+"                        such as results/h100/fdtune.db): the bests DB holds\n"
+"                        for a problem's family, radius and precision (any\n"
+"                        size, any GPU) lead its search with those of its\n"
+"                        relatives in --db: a plan's first pass starts from\n"
+"                        them, and without -s a sweep runs a transfer search\n"
+"                        from them. Nothing of DB is copied into --db\n"
 "      --evals PCT       random, guided, transfer: percent of the space to run\n"
 "                        (10; 2 for transfer)\n"
 "      --force           run again what is already recorded for this device and\n"
@@ -226,6 +234,7 @@ static int option(struct args *a, int opt, const char *arg, int *used, char *err
 	*used = 1;
 	switch (opt) {
 	case TN_O_DB: o->db_path = arg; return FDT_OK;
+	case TN_O_SEEDS_FROM: o->seeds_path = arg; return FDT_OK;
 	case 'd':
 		o->ndev = 1;
 		return tn_parse_int(arg, "--device", 0, 63, &o->devices[0], err, n);
@@ -294,16 +303,44 @@ static int check(struct args *a, char *err, size_t n)
 		return snprintf(err, n, "--energy measures runs on a GPU: leave out "
 				"--compile-only"), 1;
 	if (o->recheck && (o->compile_only || o->strategy_set || o->evals_set || o->shards > 1 ||
-			   a->c.nparams))
+			   a->c.nparams || o->seeds_path))
 		return snprintf(err, n, "--recheck runs the records of each problem again, as "
 				"recorded, on a GPU, and no search: leave out %s", o->compile_only ?
 				"--compile-only" : o->strategy_set ? "-s" : o->evals_set ? "--evals" :
-				o->shards > 1 ? "--shard" : "-p"), 1;
+				o->shards > 1 ? "--shard" : a->c.nparams ? "-p" : "--seeds-from"), 1;
+	if (o->seeds_path && o->compile_only)
+		return snprintf(err, n, "--seeds-from leads the searches of a GPU sweep, and "
+				"--compile-only builds every configuration: leave out one"), 1;
 	if (o->arch && arch_compiles(o->arch, err, n))
 		return FDT_FAIL;
 	if (a->file && a->lists)
 		return snprintf(err, n, "--plan names the problems; leave out -f, -r, -n and "
 				"--precision, or leave out --plan"), 1;
+	return FDT_OK;
+}
+
+/* --seeds-from's database (path; NULL: none) opens to be read, and is not
+ * the sweep's own (db): else 1 with err set. */
+static int seeds_check(const char *path, const char *db, char *err, size_t n)
+{
+	struct db *d;
+	struct stat a, b;
+	char e[512];
+	if (!path)
+		return FDT_OK;
+	if (!stat(path, &a) && !stat(db, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return snprintf(err, n, "--seeds-from %s is the sweep's own database (--db), "
+				"whose records lead its searches already: leave out --seeds-from",
+				path), 1;
+	if (db_path_check(path, 0, e, sizeof e) || db_read(path, &d, e, sizeof e)) {
+		char *o = strstr(e, "another --db");        /* the database's advice, of --db */
+		if (o && strlen(e) + 9 < sizeof e) {
+			memmove(o + 20, o + 12, strlen(o + 12) + 1);
+			memcpy(o, "another --seeds-from", 20);
+		}
+		return snprintf(err, n, "--seeds-from %s: %s", path, e), 1;
+	}
+	db_close(d);
 	return FDT_OK;
 }
 
@@ -335,7 +372,8 @@ static int make_plan(struct args *a, struct tn_plan *plan)
 			return rc;
 		}
 	}
-	if (db_path_check(a->o.db_path, 1, err, sizeof err)) {  /* before any GPU starts */
+	if (db_path_check(a->o.db_path, 1, err, sizeof err) ||  /* before any GPU starts */
+	    seeds_check(a->o.seeds_path, a->o.db_path, err, sizeof err)) {
 		fprintf(stderr, "fdtune sweep: %s\n", err);
 		return FDT_FAIL;
 	}
@@ -347,6 +385,7 @@ static int make_plan(struct args *a, struct tn_plan *plan)
 static const struct option lo[] = {
 	TN_CLI_PROBLEM_OPTIONS,
 	{ "db", required_argument, 0, TN_O_DB },
+	{ "seeds-from", required_argument, 0, TN_O_SEEDS_FROM },
 	{ "device", required_argument, 0, 'd' },
 	{ "jobs", required_argument, 0, 'j' },
 	{ "compile-only", no_argument, 0, TN_O_COMPILE_ONLY },

@@ -84,6 +84,24 @@ static int add(void *p, const struct db_related_row *w)
 	return 0;
 }
 
+/* s's seeds best score first; ties keep their order (an insertion sort:
+ * seeds are some hundreds). */
+static void sort(struct tn_seeds *s)
+{
+	for (long long i = 1; i < s->n; i++) {
+		int v[TN_MAXP];
+		double sc = s->score[i];
+		long long j = i;
+		memcpy(v, s->v + i * TN_MAXP, sizeof v);
+		for (; j > 0 && s->score[j - 1] < sc; j--) {
+			s->score[j] = s->score[j - 1];
+			memcpy(s->v + j * TN_MAXP, s->v + (j - 1) * TN_MAXP, sizeof v);
+		}
+		s->score[j] = sc;
+		memcpy(s->v + j * TN_MAXP, v, sizeof v);
+	}
+}
+
 /* tn_transfer_seeds' walk: db_each_related with the seeds' settings. */
 struct rel_walk { struct db *d; struct db_related q; };
 
@@ -112,6 +130,39 @@ int tn_transfer_seeds_radius(struct db *d, const struct db_related *q,
 	return tn_transfer_seeds(d, &r, pb, s, err, n);
 }
 
+/* tn_transfer_seeds_kin's walk: db_each_kin, each row passed on as a
+ * relative's. */
+struct kin_walk {
+	struct db *d;
+	struct db_kin q;
+	int (*fn)(void *ctx, const struct db_related_row *row);
+	void *ctx;
+};
+
+static int kin_row(void *p, const struct db_kin_row *row)
+{
+	struct kin_walk *w = p;
+	return w->fn(w->ctx, &row->r);
+}
+
+static int kin_walk(void *q, int (*fn)(void *ctx, const struct db_related_row *row), void *ctx,
+		    char *err, size_t n)
+{
+	struct kin_walk *w = q;
+	w->fn = fn;
+	w->ctx = ctx;
+	return db_each_kin(w->d, &w->q, kin_row, w, err, n);
+}
+
+int tn_transfer_seeds_kin(struct db *d, const struct db_kin *q, const struct tn_problem *pb,
+			  struct tn_seeds *s, char *err, size_t n)
+{
+	struct kin_walk w = { d, *q, NULL, NULL };
+	if (w.q.k <= 0)
+		w.q.k = TN_TRANSFER_TOP;
+	return tn_transfer_rank(d, kin_walk, &w, pb, s, err, n);
+}
+
 int tn_transfer_rank(struct db *d, tn_walk walk, void *q, const struct tn_problem *pb,
 		     struct tn_seeds *s, char *err, size_t n)
 {
@@ -124,19 +175,37 @@ int tn_transfer_rank(struct db *d, tn_walk walk, void *q, const struct tn_proble
 		tn_seeds_free(s);
 		return FDT_FAIL;
 	}
-	/* best score first; ties keep the order of the relatives */
-	for (long long i = 1; i < s->n; i++) {
-		int v[TN_MAXP];
-		double sc = s->score[i];
-		long long j = i;
-		memcpy(v, s->v + i * TN_MAXP, sizeof v);
-		for (; j > 0 && s->score[j - 1] < sc; j--) {
-			s->score[j] = s->score[j - 1];
-			memcpy(s->v + j * TN_MAXP, s->v + (j - 1) * TN_MAXP, sizeof v);
-		}
-		s->score[j] = sc;
-		memcpy(s->v + j * TN_MAXP, v, sizeof v);
+	sort(s);
+	return FDT_OK;
+}
+
+int tn_seeds_merge(struct tn_seeds *s, const struct tn_seeds *t, char *err, size_t n)
+{
+	long long m = s->n;
+	int *nv = realloc(s->v, (size_t)(s->n + t->n + 1) * TN_MAXP * sizeof *nv);
+	double *ns;
+	if (nv)
+		s->v = nv;
+	if (!nv || !(ns = realloc(s->score, (size_t)(s->n + t->n + 1) * sizeof *ns))) {
+		snprintf(err, n, "out of memory for %lld seeds", s->n + t->n);
+		return FDT_FAIL;
 	}
+	s->score = ns;
+	for (long long r = 0; r < t->n; r++) {
+		const int *v = t->v + r * TN_MAXP;
+		long long i = 0;
+		while (i < m && memcmp(s->v + i * TN_MAXP, v, TN_MAXP * sizeof *v))
+			i++;
+		if (i < m) {
+			s->score[i] += t->score[r];
+			continue;
+		}
+		memcpy(s->v + s->n * TN_MAXP, v, TN_MAXP * sizeof *v);
+		s->score[s->n++] = t->score[r];
+	}
+	s->nprob += t->nprob;
+	s->nother += t->nother;
+	sort(s);
 	return FDT_OK;
 }
 

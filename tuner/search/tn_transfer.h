@@ -40,6 +40,19 @@ int tn_transfer_seeds(struct db *d, const struct db_related *q, const struct tn_
  * random: results/NOTES.md "Seeded first passes"). */
 int tn_transfer_seeds_radius(struct db *d, const struct db_related *q,
 			     const struct tn_problem *pb, struct tn_seeds *s, char *err, size_t n);
+/* As tn_transfer_seeds, from the kin q gives (db_each_kin: the fastest
+ * q->k, 0: TN_TRANSFER_TOP, of every size of q's family, radius and
+ * precision on every device model of d, those of another model than q's
+ * device and arch counted as other): seeds from a database that does not
+ * hold the problem, only read (sweep --seeds-from, whose seeds
+ * tn_seeds_merge adds to those of the sweep's own database). */
+int tn_transfer_seeds_kin(struct db *d, const struct db_kin *q, const struct tn_problem *pb,
+			  struct tn_seeds *s, char *err, size_t n);
+/* The seeds of t added to s as if ranked together: the score of a
+ * configuration in both is their sum, the others are appended, then s is
+ * sorted again (best first) and its relatives counted with t's; t is left
+ * as it was. 0, or 1 with err set (out of memory: s's seeds as they were). */
+int tn_seeds_merge(struct tn_seeds *s, const struct tn_seeds *t, char *err, size_t n);
 void tn_seeds_free(struct tn_seeds *s);
 /* The walk seeds come from: fn called with each relative's rows together,
  * its fastest first (db_each_related's order, and db_each_kin's); a

@@ -2,7 +2,9 @@
  * tn_choose.c: the search strategy of a sweep's job (tn_run.h). -s decides;
  * without it, the transfer search where the database holds results of the
  * problem's relatives (tn_transfer.h: on this GPU at other sizes or radii,
- * on the database's other GPUs at any size), else every configuration. A
+ * on the database's other GPUs at any size) or --seeds-from's database
+ * holds results of its radius (any size, any GPU, only read; ranked with
+ * them), else every configuration. A
  * transfer job loads its seeds here, widens its space by those outside its
  * domains, and the sweep says where they came from; a plan's guided first
  * pass loads its own when it comes (tn_first_seeds). --recheck replaces a
@@ -30,6 +32,45 @@ static int widen(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 	return FDT_OK;
 }
 
+int tn_seeds_open(struct tn_run *c, char *err, size_t n)
+{
+	char e[512];
+	const char *p = c->o->seeds_path;
+	if (!p)
+		return FDT_OK;
+	if (db_read(p, &c->seeds, e, sizeof e)) {
+		snprintf(err, n, "--seeds-from %s: %s", p, e);
+		return FDT_FAIL;
+	}
+	return FDT_OK;
+}
+
+/* With --seeds-from, on a GPU (a compile-only sweep builds every
+ * configuration): the seeds of that database's kin of j's problem (every
+ * size of its family, radius and precision, on every GPU it records) added
+ * to j->sd's, ranked with them; j->sd_from counts its relatives there. */
+static int seeds_from(struct tn_run *c, struct tn_job *j, char *err, size_t n)
+{
+	const struct tn_problem *pb = j->pb;
+	struct db_kin q = { pb->fam->name, pb->prec, c->gpu ? c->wk[0].dev.name : "",
+			    c->arch, pb->r, 0 };
+	struct tn_seeds more;
+	char e[512];
+	int rc;
+	j->sd_from = 0;
+	if (!c->seeds || !c->gpu)
+		return FDT_OK;
+	if (tn_transfer_seeds_kin(c->seeds, &q, pb, &more, e, sizeof e)) {
+		snprintf(err, n, "--seeds-from %s: %s", c->o->seeds_path, e);
+		return FDT_FAIL;
+	}
+	j->sd_from = more.nprob;
+	if ((rc = tn_seeds_merge(&j->sd, &more, e, sizeof e)))
+		snprintf(err, n, "--seeds-from %s: %s", c->o->seeds_path, e);
+	tn_seeds_free(&more);
+	return rc;
+}
+
 /* The strategy of job j: -s, else transfer where the database holds ok runs
  * of the problem's relatives (the same family and precision at other sizes
  * or radii on this GPU, or any size, this one included, on the database's
@@ -44,7 +85,8 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 	const struct tn_problem *pb = j->pb;
 	struct db_related q = { c->gpu ? c->dev_id[0] : 0, j->prob_id, 0, c->arch, 0, 0, 0,
 				c->gpu ? DB_REL_ALL : DB_REL_OWN, 0 };
-	char from[160];
+	char from[480];
+	int own;
 
 	*st = o->strategy_set ? o->strategy : TN_EXHAUSTIVE;
 	if (o->strategy_set && o->strategy != TN_TRANSFER)
@@ -63,6 +105,14 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 	else
 		snprintf(from, sizeof from, "%d other sizes or radii %s", j->sd.nprob,
 			 c->gpu ? "on this GPU" : "on a GPU of this arch");
+	if ((own = j->sd.nprob) == 0)
+		*from = 0;
+	if (seeds_from(c, j, err, n))
+		return FDT_FAIL;
+	if (j->sd_from)         /* "DB holds ... at A, and N sizes of its radius in S" */
+		snprintf(from + strlen(from), sizeof from - strlen(from), "%s%d size%s of its "
+			 "radius%s%s", own ? ", and " : "", j->sd_from, j->sd_from == 1 ? "" : "s",
+			 own ? " in " : "", own ? o->seeds_path : "");
 	if (!o->strategy_set && j->sd.nprob > 0)
 		*st = TN_TRANSFER;
 	if (c->gpu && *st == TN_TRANSFER && widen(c, j, err, n))
@@ -71,8 +121,9 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 		if (c->gpu)
 			fprintf(stderr, "fdtune: %s holds %s %s results at %s: a transfer search "
 				"(-s transfer) starts from their bests and runs %d%% of the space "
-				"(--evals); -s exhaustive runs every configuration\n", o->db_path,
-				pb->fam->name, pb->prec, from, *evals);
+				"(--evals); -s exhaustive runs every configuration\n",
+				own ? o->db_path : o->seeds_path, pb->fam->name,
+				pb->prec, from, *evals);
 		else
 			fprintf(stderr, "fdtune: %s holds %s %s results at %d other sizes or radii "
 				"on %s: a GPU sweep would run a transfer search (-s transfer) from "
@@ -80,8 +131,9 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 				o->db_path, pb->fam->name, pb->prec, j->sd.nprob, c->arch);
 	} else if (o->strategy_set && c->gpu && !j->sd.nprob) {
 		fprintf(stderr, "fdtune: %s holds no %s %s results at other sizes or radii on this "
-			"GPU, nor any on another: the transfer search starts at random\n", o->db_path,
-			pb->fam->name, pb->prec);
+			"GPU, nor any on another%s: the transfer search starts at random\n",
+			o->db_path, pb->fam->name, pb->prec, c->seeds ? ", nor does --seeds-from's "
+			"database at its radius" : "");
 	}
 	return FDT_OK;
 }
@@ -90,24 +142,33 @@ int tn_first_seeds(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 {
 	struct db_related q = { c->dev_id[0], j->prob_id, 0, c->arch, 0, 0, 0, DB_REL_ALL, 0 };
 	long long left, use;
+	char in[360] = "";
 	if (!j->seeding)
 		return FDT_OK;
 	tn_seeds_free(&j->sd);
-	if (tn_transfer_seeds_radius(c->db, &q, j->pb, &j->sd, err, n))
+	if (tn_transfer_seeds_radius(c->db, &q, j->pb, &j->sd, err, n) ||
+	    seeds_from(c, j, err, n))
 		return FDT_FAIL;
 	j->seeding = 0;
 	if (!j->sd.nprob) {
-		fprintf(stderr, "fdtune: %s: its first pass starts at random: the database holds "
-			"no bests of its radius at other sizes or on other GPUs (another GPU's "
-			"records, merged in first, would seed it: docs/sweeps.md)\n", j->name);
+		if (c->seeds)
+			fprintf(stderr, "fdtune: %s: its first pass starts at random: neither "
+				"database holds bests of its radius\n", j->name);
+		else
+			fprintf(stderr, "fdtune: %s: its first pass starts at random: the database "
+				"holds no bests of its radius at other sizes or on other GPUs "
+				"(another GPU's records would seed it: --seeds-from "
+				"results/h100/fdtune.db, docs/sweeps.md)\n", j->name);
 		return FDT_OK;
 	}
 	tn_search_seed(j->search, j->sd.v, TN_MAXP, j->sd.n);
 	if ((left = tn_search_start_left(j->search, &use)) <= 0 || use <= 0)
 		return FDT_OK;
+	if (j->sd_from)
+		snprintf(in, sizeof in, ", %d of them in %s", j->sd_from, c->o->seeds_path);
 	fprintf(stderr, "fdtune: %s: its first pass starts from %lld of the bests recorded for "
-		"%d relative%s of its radius (%d of them on other GPUs)%s\n", j->name, use,
-		j->sd.nprob, j->sd.nprob == 1 ? "" : "s", j->sd.nother,
+		"%d relative%s of its radius (%d of them on other GPUs%s)%s\n", j->name, use,
+		j->sd.nprob, j->sd.nprob == 1 ? "" : "s", j->sd.nother, in,
 		use < left ? ", then at random" : "");
 	return FDT_OK;
 }

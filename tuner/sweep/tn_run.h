@@ -65,11 +65,13 @@ struct tn_job {
 				 * starts */
 	int seeding;            /* a GPU plan's guided first pass, its relatives'
 				 * bests not yet asked for (tn_first_seeds) */
+	int sd_from;            /* sd's relatives from --seeds-from's database */
 };
 
 struct tn_run {
 	const struct tn_sweep_opts *o;
 	struct db *db;
+	struct db *seeds;       /* --seeds-from's database, only read, or NULL */
 	long long dev_id[TN_MAXDEV];
 	struct tn_wk wk[TN_MAXDEV];
 	double copy[TN_MAXDEV];
@@ -133,16 +135,21 @@ int tn_maxed(const struct tn_run *c);
 /* Nonzero once a signal or the budget says stop. */
 int tn_stopping(const struct tn_run *c);
 
+/* tn_choose.c: opens --seeds-from's database into c->seeds (db_read), or
+ * leaves it NULL without the option; 1 with err set. */
+int tn_seeds_open(struct tn_run *c, char *err, size_t n);
 /* tn_choose.c: job j's strategy into *st, its budget (percent) into *evals
- * where a transfer search takes its own default, its seeds into j->sd; 1
- * with err set on a database error. */
+ * where a transfer search takes its own default, its seeds into j->sd (with
+ * --seeds-from's database's ranked among them); 1 with err set on a
+ * database error. */
 int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *evals,
 	      char *err, size_t n);
 /* tn_choose.c: where j->seeding, the bests of j's relatives of its radius
  * recorded by now (tn_transfer.h: this GPU's other sizes, the plan's
  * earlier first passes among them, and any size on the database's other
- * GPUs) lead its first pass's start (tn_search_seed), the rest of it at
- * random; said on stderr. Once a job, at its first step: what the warm
+ * GPUs), and those of --seeds-from's database ranked with them, lead its
+ * first pass's start (tn_search_seed), the rest of it at random; said on
+ * stderr. Once a job, at its first step: what the warm
  * pool compiled ahead of it from the start's guess without them still runs
  * where the problem is swept whole. */
 int tn_first_seeds(struct tn_run *c, struct tn_job *j, char *err, size_t n);

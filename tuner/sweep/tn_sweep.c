@@ -472,7 +472,8 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 		off += tn_space_size(j->sp);    /* the numbering of prepare's shards */
 	}
 	status = 1;
-	if (db_open(o->db_path, &c.db, err, n) || db_reap_sweeps(c.db, stderr, NULL, err, n))
+	if (db_open(o->db_path, &c.db, err, n) || db_reap_sweeps(c.db, stderr, NULL, err, n) ||
+	    tn_seeds_open(&c, err, n))
 		goto out;
 	gethostname(host, sizeof host - 1);
 	c.t_db = tn_now_s();
@@ -566,6 +567,7 @@ out:
 	}
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	db_close(c.db);
+	db_close(c.seeds);
 	tn_steps_close(&c);
 	return status;
 }

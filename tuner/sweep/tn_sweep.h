@@ -24,6 +24,9 @@ struct tn_sweep_opts {
 	const struct tn_space *sp;
 	const struct tn_plan *plan;     /* several (then pb and sp are unused) */
 	const char *db_path, *cmdline;
+	const char *seeds_path; /* --seeds-from: a database only read, whose records of
+				 * a problem's radius lead its search with its
+				 * relatives in db_path (tn_choose.c); NULL: none */
 	int ndev, devices[TN_MAXDEV];   /* GPU ordinals, one worker each; 0: GPU 0 */
 	double timeout_s;       /* a run may take this plus 2000x the best median */
 	int no_race;            /* time every configuration fully (tn_bench.h) */
