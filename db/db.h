@@ -398,13 +398,14 @@ int db_each_related(struct db *d, const struct db_related *q,
 /* The kin of a problem (db_kin.c), which need not be recorded: the k
  * fastest configurations of every recorded size of family, radius and
  * precision on every device model, each relative's rows together, fastest
- * first. other is 1 for a model other than the one named device and arch
- * (an unrecorded device: every row). hash: a kept source of the row's
- * configuration at this radius and precision (db_source_get), NULL where
- * none is kept. The database is only read. */
+ * first; per_value = 1 adds each relative's fastest with each value of each
+ * parameter, as db_related's does. other is 1 for a model other than the
+ * one named device and arch (an unrecorded device: every row). hash: a
+ * kept source of the row's configuration at this radius and precision
+ * (db_source_get), NULL where none is kept. The database is only read. */
 struct db_kin {
 	const char *family, *precision, *device, *arch;
-	int radius, k;
+	int radius, k, per_value;
 };
 struct db_kin_row {
 	struct db_related_row r;

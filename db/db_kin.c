@@ -16,9 +16,11 @@
 #include <sqlite3.h>
 
 /* ?1 family, ?2 radius, ?3 precision, ?4 k, ?5 ?6 the asking device's name
- * and arch. cur: the records (DB_CURRENT) of the problems pr, with their
- * build's source hash; kept: a configuration's kept source, from any of its
- * records; a model is its lowest devices.id (dm), as in db_related.c. */
+ * and arch, ?7 1: each relative's fastest with each value of each
+ * parameter too (vb). cur: the records (DB_CURRENT) of the problems pr,
+ * with their build's source hash; kept: a configuration's kept source, from
+ * any of its records; a model is its lowest devices.id (dm), as in
+ * db_related.c. */
 static const char kin_sql[] =
 	"WITH pr AS (SELECT id, nx, ny, nz FROM problems WHERE family = ?1 AND radius = ?2"
 	"            AND precision = ?3),"
@@ -33,12 +35,19 @@ static const char kin_sql[] =
 	"       cur.config_id, min(cur.median_ms) AS ms FROM cur JOIN md ON md.id = cur.device_id"
 	"       GROUP BY md.dm, cur.problem_id, cur.config_id),"
 	" rk AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY dm, problem_id ORDER BY ms, config_id)"
-	"        AS nth FROM k)"
+	"        AS nth FROM k),"
+	" vb AS (SELECT DISTINCT dm, problem_id, config_id FROM"
+	"        (SELECT rk.dm, rk.problem_id, rk.config_id, ROW_NUMBER() OVER (PARTITION BY"
+	"                rk.dm, rk.problem_id, j.key, j.value ORDER BY rk.ms, rk.config_id) AS vr"
+	"         FROM rk JOIN configs c ON c.id = rk.config_id, json_each(c.params) j"
+	"         WHERE ?7) WHERE vr = 1)"
 	" SELECT c.params, rk.problem_id, pr.nx, pr.ny, pr.nz, rk.nth, rk.ms, rk.dm,"
 	"        (rk.name <> ?5 OR rk.arch <> ?6), kept.hash, rk.name, rk.config_id"
 	" FROM rk JOIN configs c ON c.id = rk.config_id JOIN pr ON pr.id = rk.problem_id"
 	"      LEFT JOIN kept ON kept.config_id = rk.config_id"
-	" WHERE rk.nth <= ?4 ORDER BY rk.dm, rk.problem_id, rk.nth";
+	" WHERE rk.nth <= ?4 OR (?7 AND (rk.dm, rk.problem_id, rk.config_id) IN"
+	"       (SELECT dm, problem_id, config_id FROM vb))"
+	" ORDER BY rk.dm, rk.problem_id, rk.nth";
 
 /* Prepares sql on d and binds ?1 family, ?2 radius, ?3 precision of q and
  * the integers ?4, ?5, ?6 of k[0..nk), then ?(4 + nk) and ?(5 + nk) q's
@@ -75,6 +84,8 @@ int db_each_kin(struct db *d, const struct db_kin *q,
 	if (db_handle(d, &h, err, n))
 		return FDT_FAIL;
 	src = prepare(h, kin_sql, q, (const int[]){ q->k > 0 ? q->k : 1 }, 1, &st);
+	if (src == SQLITE_OK)
+		src = sqlite3_bind_int(st, 7, q->per_value != 0);
 	while (src == SQLITE_OK && !rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
 		struct db_kin_row w;
 		const char *p = (const char *)sqlite3_column_text(st, 0);

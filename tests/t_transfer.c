@@ -396,6 +396,48 @@ static void widen_left_out(void **st)
 	free(cfgs);
 }
 
+/* The kin walk of --seeds-from (db_each_kin) on the fixture, asked as a
+ * GPU named H100 of sm_90: every size of xyz R = 4 fp32 on every model,
+ * the problem itself included (its database need not hold it); k = 1
+ * gives each relative's fastest, per_value its fastest with each value of
+ * each parameter too (here every run of the H100's relatives); the seeds
+ * count 4 relatives, the A100's the other GPU's. */
+static int kin_count(void *ctx, const struct db_kin_row *w)
+{
+	int *n = ctx;
+	*n += 1;
+	return w->r.radius == 4 ? 0 : 1;
+}
+
+static void kin_seeds(void **st)
+{
+	struct fix x;
+	struct db_kin q = { "xyz", "fp32", "H100", "sm_90", 4, 1, 0 };
+	struct tn_problem pb = { 0 };
+	struct tn_seeds sd;
+	int n = 0;
+	(void)st;
+	fixture(&x);
+	assert_int_equal(db_each_kin(x.db, &q, kin_count, &n, err, sizeof err), 0);
+	assert_int_equal(n, 4);
+	n = 0;
+	q.per_value = 1;
+	assert_int_equal(db_each_kin(x.db, &q, kin_count, &n, err, sizeof err), 0);
+	assert_int_equal(n, 7);
+	pb.fam = x.f;
+	pb.r = 4;
+	pb.nx = pb.ny = pb.nz = 64;
+	pb.prec = "fp32";
+	q.per_value = 0;
+	assert_int_equal(tn_transfer_seeds_kin(x.db, &q, &pb, &sd, err, sizeof err), 0);
+	assert_int_equal(sd.nprob, 4);
+	assert_int_equal(sd.nother, 1);
+	assert_int_equal(sd.n, 7);              /* per_value, whatever q asked */
+	assert_int_equal(sd.v[tn_param_index(x.f, "bx")], 128);    /* the problem's own best */
+	tn_seeds_free(&sd);
+	db_close(x.db);
+}
+
 /* sweep --seeds-from's seeds added to a sweep's own (tn_seeds_merge): a
  * configuration in both scores their sum, the others join, best first,
  * and the relatives add up; the added seeds are left as they were. */
@@ -515,7 +557,7 @@ int main(void)
 		cmocka_unit_test(seeds),
 		cmocka_unit_test(other_devices),
 		cmocka_unit_test(widen), cmocka_unit_test(widen_left_out),
-		cmocka_unit_test(search), cmocka_unit_test(merge_seeds),
+		cmocka_unit_test(search), cmocka_unit_test(merge_seeds), cmocka_unit_test(kin_seeds),
 	};
 	int rc;
 	if (!mkdtemp(dir))

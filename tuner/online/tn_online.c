@@ -236,7 +236,7 @@ static int resume(struct tn_online *on, struct db *d, const struct tn_limits *li
 		  size_t n)
 {
 	struct learned a = { on, d, lim };
-	struct db_kin q = { on->pb.fam->name, on->pb.prec, on->device, on->arch, on->pb.r, 0 };
+	struct db_kin q = { on->pb.fam->name, on->pb.prec, on->device, on->arch, on->pb.r, 0, 0 };
 	if (!d || !*on->device)
 		return FDT_OK;
 	return db_each_online(d, &q, on->pb.nx, on->pb.ny, on->pb.nz, learned_one, &a, err, n) > 0;
@@ -292,7 +292,7 @@ int tn_on_open(struct db *d, const struct tn_problem *pb, const char *device, co
 	memset(&w, 0, sizeof w);
 	w.d = d;
 	w.pb = pb;
-	w.q = (struct db_kin){ pb->fam->name, pb->prec, on->device, arch, pb->r, TN_TRANSFER_TOP };
+	w.q = (struct db_kin){ pb->fam->name, pb->prec, on->device, arch, pb->r, TN_TRANSFER_TOP, 0 };
 	w.last_prob = w.last_dev = -1;
 	if (tn_transfer_rank(d, walk, &w, pb, &s, err, n)) {
 		free(w.k);

@@ -160,6 +160,7 @@ int tn_transfer_seeds_kin(struct db *d, const struct db_kin *q, const struct tn_
 	struct kin_walk w = { d, *q, NULL, NULL };
 	if (w.q.k <= 0)
 		w.q.k = TN_TRANSFER_TOP;
+	w.q.per_value = 1;      /* as tn_transfer_seeds asks of the relatives */
 	return tn_transfer_rank(d, kin_walk, &w, pb, s, err, n);
 }
 

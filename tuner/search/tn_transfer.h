@@ -41,8 +41,9 @@ int tn_transfer_seeds(struct db *d, const struct db_related *q, const struct tn_
 int tn_transfer_seeds_radius(struct db *d, const struct db_related *q,
 			     const struct tn_problem *pb, struct tn_seeds *s, char *err, size_t n);
 /* As tn_transfer_seeds, from the kin q gives (db_each_kin: the fastest
- * q->k, 0: TN_TRANSFER_TOP, of every size of q's family, radius and
- * precision on every device model of d, those of another model than q's
+ * q->k, 0: TN_TRANSFER_TOP, and the fastest with each value of each
+ * parameter, of every size of q's family, radius and precision on every
+ * device model of d, those of another model than q's
  * device and arch counted as other): seeds from a database that does not
  * hold the problem, only read (sweep --seeds-from, whose seeds
  * tn_seeds_merge adds to those of the sweep's own database). */

@@ -53,7 +53,7 @@ static int seeds_from(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 {
 	const struct tn_problem *pb = j->pb;
 	struct db_kin q = { pb->fam->name, pb->prec, c->gpu ? c->wk[0].dev.name : "",
-			    c->arch, pb->r, 0 };
+			    c->arch, pb->r, 0, 1 };
 	struct tn_seeds more;
 	char e[512];
 	int rc;
