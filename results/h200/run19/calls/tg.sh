@@ -14,4 +14,4 @@ for t in "$@"; do
 	r=$?
 	echo "$t: rc $r in $(( $(date +%s) - s )) s" | tee -a "$OUT/cases.txt"
 done
-grep -hE "^\[  (FAILED|SKIPPED|PASSED) \]|\[  FAILED  \]|SKIPPED" "$OUT/tgpu.log" "$OUT/texample.log" 2>/dev/null | sort | uniq -c
+grep -hE "^\[ +(OK|FAILED|SKIPPED) +\]" "$OUT/tgpu.log" "$OUT/texample.log" 2>/dev/null | sort | uniq -c
