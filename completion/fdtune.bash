@@ -3,8 +3,9 @@
 # loads it the first time `fdtune` is completed; `. completion/fdtune.bash`
 # loads it by hand. It completes the commands, each command's options, the
 # families after -f/--family, the values of --precision and -s/--strategy,
-# files after --db, --plan, --seeds-from, --out and merge's sources, and directories after
-# the -o/--out of gen, report and export. Every list comes from the fdtune
+# files after --db, --plan, --seeds-from, --out and merge's sources, and
+# directories after the -o/--out of gen, report and export. Every list
+# comes from the fdtune
 # being completed (the command word as typed, else fdtune on PATH):
 # `fdtune help` for the commands, `fdtune COMMAND --help` for the options and
 # `fdtune gen --list` for the families, so they are always that fdtune's own.

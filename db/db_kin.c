@@ -7,8 +7,10 @@
  * arguments), so a kept source of a configuration at one size is its
  * kernel at every size. Online tuning (tuner/online) ranks these as the
  * transfer search ranks relatives and compiles the kept sources at run
- * time, without the generator; unlike db_each_related, the problem need
- * not be in the database, which is only read.
+ * time, without the generator; sweep --seeds-from ranks them, with each
+ * relative's fastest with each value of each parameter (per_value), among
+ * a search's seeds. Unlike db_each_related, the problem need not be in the
+ * database, which is only read.
  */
 #include "db.h"
 #include "db_int.h"

@@ -46,8 +46,10 @@ static void job(struct tn_run *c, int j, const struct tn_problem *pb, int *cfgs,
 				       sizeof err), 0);
 }
 
-/* tn_first_seeds(c, j) with its stderr into said[0..n): its status. */
-static int first_said(struct tn_run *c, struct tn_job *j, char *said, size_t n)
+/* tn_first_seeds(c, j), or with st tn_choose(c, j, st, evals), with its
+ * stderr into said[0..n): its status. */
+static int said_by(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *evals,
+		   char *said, size_t n)
 {
 	char path[300], err[512];
 	int saved = dup(2), fd, rc, to;
@@ -58,7 +60,8 @@ static int first_said(struct tn_run *c, struct tn_job *j, char *said, size_t n)
 	assert_true((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0);
 	to = dup2(fd, 2);
 	close(fd);
-	rc = to == 2 ? tn_first_seeds(c, j, err, sizeof err) : -1;
+	rc = to != 2 ? -1 : st ? tn_choose(c, j, st, evals, err, sizeof err) :
+	     tn_first_seeds(c, j, err, sizeof err);
 	fflush(stderr);
 	/* stderr back before any assertion can leave the test */
 	assert_int_equal(dup2(saved, 2), 2);
@@ -153,7 +156,7 @@ static void first_seeds(void **st)
 	pb.r = 2;
 	jb.name = "xyz R=2 64x64x64 fp32";
 	seeding(d, &jb, 2, cfgs);
-	assert_int_equal(first_said(&c, &jb, said, sizeof said), 0);
+	assert_int_equal(said_by(&c, &jb, NULL, NULL, said, sizeof said), 0);
 	assert_non_null(strstr(said, "xyz R=2 64x64x64 fp32: its first pass starts at random: the "
 			       "database holds no bests of its radius"));
 	assert_non_null(strstr(said, "--seeds-from"));
@@ -173,7 +176,7 @@ static void first_seeds(void **st)
 	assert_int_equal(tn_seeds_open(&c, err, sizeof err), 0);
 	assert_non_null(c.seeds);
 	seeding(d, &jb, 2, cfgs);
-	assert_int_equal(first_said(&c, &jb, said, sizeof said), 0);
+	assert_int_equal(said_by(&c, &jb, NULL, NULL, said, sizeof said), 0);
 	assert_int_equal(jb.sd_from, 1);
 	assert_int_equal(jb.sd.nprob, 1);
 	assert_int_equal(jb.sd.nother, 1);      /* H200, asked about by a GPU named "" */
@@ -190,7 +193,7 @@ static void first_seeds(void **st)
 	pb.r = 4;
 	jb.name = "xyz R=4 64x64x64 fp32";
 	seeding(d, &jb, 4, cfgs);
-	assert_int_equal(first_said(&c, &jb, said, sizeof said), 0);
+	assert_int_equal(said_by(&c, &jb, NULL, NULL, said, sizeof said), 0);
 	assert_int_equal(jb.sd_from, 0);
 	assert_int_equal(jb.sd.nprob, 1);
 	assert_null(strstr(said, "other.db"));
@@ -207,7 +210,7 @@ static void first_seeds(void **st)
 	db_close(c.seeds);
 	assert_int_equal(tn_seeds_open(&c, err, sizeof err), 0);
 	seeding(d, &jb, 4, cfgs);
-	assert_int_equal(first_said(&c, &jb, said, sizeof said), 0);
+	assert_int_equal(said_by(&c, &jb, NULL, NULL, said, sizeof said), 0);
 	assert_int_equal(jb.sd_from, 1);
 	assert_int_equal(jb.sd.nprob, 2);
 	assert_non_null(strstr(said, "for 2 relatives of its radius (1 of them on other GPUs, 1 "
@@ -224,6 +227,102 @@ static void first_seeds(void **st)
 	assert_int_equal(tn_seeds_open(&c, err, sizeof err), 1);
 	assert_null(c.seeds);
 	assert_non_null(strstr(err, "--seeds-from"));
+	db_close(d);
+}
+
+/* A sweep's strategy with --seeds-from (tn_choose): without -s, a job whose
+ * own database holds no relative runs the transfer search from the other
+ * database's bests of its radius, and says so; the other's runs of this
+ * GPU's model (H100, sm_90) are no other GPU's. With -s guided nothing is
+ * asked of either database here (a plan's first pass asks later). */
+static void choose_seeds(void **st)
+{
+	const struct tn_family *f = tn_family("xyz");
+	struct db_device h = { "nvidia", "H100", "sm_90", "u1", 132, 0, 0, 0, 1024 };
+	struct tn_problem pb = { .fam = f, .r = 4, .nx = 64, .ny = 64, .nz = 64, .prec = "fp32" };
+	struct tn_sweep_opts o = { 0 };
+	struct tn_job jb = { 0 };
+	struct tn_run c = { 0 };
+	static int cfgs[2 * TN_MAXP];
+	enum tn_strategy s = TN_EXHAUSTIVE;
+	long long dev, p32;
+	int evals = 10;
+	char path[300], spath[300], err[512], said[2048];
+	struct db *d, *other;
+	(void)st;
+	assert_non_null(f);
+	for (int i = 0; i < 2; i++) {
+		int *v = cfgs + i * TN_MAXP;
+		for (int k = 0; k < f->np; k++)
+			v[k] = f->p[k].v[0];
+		v[tn_param_index(f, "vec")] = i ? 4 : 2;
+	}
+	snprintf(spath, sizeof spath, "%s/cother.db", dir);
+	assert_int_equal(db_open(spath, &other, err, sizeof err), 0);
+	assert_int_equal(db_device_id(other, &h, &dev, err, sizeof err), 0);
+	assert_int_equal(db_problem_id(other, "xyz", 4, 32, 32, 32, "fp32", &p32, err, sizeof err), 0);
+	t_rec_run(other, f, dev, p32, cfgs + TN_MAXP, 0.1);
+	t_rec_run(other, f, dev, p32, cfgs, 0.3);
+	db_close(other);
+	o.seeds_path = spath;
+	o.shards = 2;           /* no widening: cfgs stays the test's */
+	o.db_path = "own.db";
+	snprintf(path, sizeof path, "%s/cown.db", dir);
+	assert_int_equal(db_open(path, &d, err, sizeof err), 0);
+	assert_int_equal(db_device_id(d, &h, &c.dev_id[0], err, sizeof err), 0);
+	assert_int_equal(db_problem_id(d, "xyz", 4, 64, 64, 64, "fp32", &jb.prob_id, err,
+				       sizeof err), 0);
+	c.o = &o;
+	c.db = d;
+	c.gpu = 1;
+	c.arch = "sm_90";
+	snprintf(c.wk[0].dev.name, sizeof c.wk[0].dev.name, "H100");
+	assert_int_equal(tn_seeds_open(&c, err, sizeof err), 0);
+	assert_non_null(c.seeds);
+	jb.pb = &pb;
+	jb.cfgs = cfgs;
+	jb.nv = 2;
+	assert_int_equal(said_by(&c, &jb, &s, &evals, said, sizeof said), 0);
+	assert_int_equal(s, TN_TRANSFER);
+	assert_int_equal(evals, 2);
+	assert_int_equal(jb.sd_from, 1);
+	assert_int_equal(jb.sd.nprob, 1);
+	assert_int_equal(jb.sd.nother, 0);
+	assert_true(jb.sd.n == 2 && jb.sd.v[tn_param_index(f, "vec")] == 4);
+	assert_non_null(strstr(said, "cother.db holds xyz fp32 results at 1 relative of its "
+			       "radius (a size on a GPU): a transfer search"));
+	tn_seeds_free(&jb.sd);
+	/* -s guided: neither is asked here */
+	o.strategy_set = 1;
+	o.strategy = TN_GUIDED;
+	jb.sd_from = 0;
+	assert_int_equal(said_by(&c, &jb, &s, &evals, said, sizeof said), 0);
+	assert_int_equal(s, TN_GUIDED);
+	assert_int_equal(jb.sd.nprob, 0);
+	assert_int_equal(jb.sd_from, 0);
+	db_close(c.seeds);
+	/* no GPU: not read, and said */
+	c.seeds = NULL;
+	c.gpu = 0;
+	{
+		int saved = dup(2), fd, to, rc;
+		FILE *in;
+		snprintf(path, sizeof path, "%s/nogpu.txt", dir);
+		fflush(stderr);
+		assert_true((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0);
+		to = dup2(fd, 2);
+		close(fd);
+		rc = to == 2 ? tn_seeds_open(&c, err, sizeof err) : -1;
+		fflush(stderr);
+		assert_int_equal(dup2(saved, 2), 2);
+		close(saved);
+		assert_int_equal(rc, 0);
+		assert_null(c.seeds);
+		assert_non_null(in = fopen(path, "r"));
+		said[fread(said, 1, sizeof said - 1, in)] = 0;
+		fclose(in);
+		assert_non_null(strstr(said, "is not read: without a GPU"));
+	}
 	db_close(d);
 }
 
@@ -737,7 +836,8 @@ int main(void)
 	const struct CMUnitTest t[] = { cmocka_unit_test(next_guess), cmocka_unit_test(warm_cache),
 					cmocka_unit_test(one_build_at_once), cmocka_unit_test(fills),
 					cmocka_unit_test(pool_sources), cmocka_unit_test(race_rules),
-					cmocka_unit_test(first_seeds) };
+					cmocka_unit_test(first_seeds),
+					cmocka_unit_test(choose_seeds) };
 	char cache[64];
 	int rc;
 	if (!mkdtemp(dir))

@@ -23,7 +23,8 @@
 # (fdtune merge) into each run's fresh one before it, as a second night's
 # or another GPU's records: configs and the anytime figure count the run's
 # own sweeps alone. SEEDS_FROM: a database given to each GPU run as
-# --seeds-from (only read: its bests seed the first passes).
+# --seeds-from (only read: its bests seed the plans' first passes; the
+# single runs, -s exhaustive, run every configuration whatever it holds).
 set -u
 d=${1:?usage: scaling.sh DIR [N] PHASE...}
 n=${2:-2}

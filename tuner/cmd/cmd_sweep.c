@@ -33,7 +33,8 @@ static const char usage[] =
 "                        precision, one database, one --budget, and on a GPU a\n"
 "                        short guided pass over each problem first (from the\n"
 "                        bests recorded for its radius at other sizes, or on\n"
-"                        other GPUs, where the database holds any), then the\n"
+"                        other GPUs, where the database or --seeds-from's\n"
+"                        holds any), then the\n"
 "                        problems with the most to gain (docs/sweeps.md)\n"
 "      --plan FILE       the problems of a plan, one a line: FAMILY RADIUS SIZE\n"
 "                        [PRECISION]; # starts a comment\n"
@@ -61,8 +62,8 @@ static const char usage[] =
 "                        recorded for the same family, GPU and precision at\n"
 "                        other sizes or radii, and on the database's other GPUs\n"
 "                        at any size, first, then local search); GPU sweeps.\n"
-"                        Default: transfer where the database holds such\n"
-"                        results, else exhaustive\n"
+"                        Default: transfer where the database (or\n"
+"                        --seeds-from's) holds such results, else exhaustive\n"
 "      --seeds-from DB   another database, only read (a GPU's shipped records,\n"
 "                        such as results/h100/fdtune.db): the bests DB holds\n"
 "                        for a problem's family, radius and precision (any\n"
@@ -325,21 +326,14 @@ static int seeds_check(const char *path, const char *db, char *err, size_t n)
 {
 	struct db *d;
 	struct stat a, b;
-	char e[512];
 	if (!path)
 		return FDT_OK;
 	if (!stat(path, &a) && !stat(db, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 		return snprintf(err, n, "--seeds-from %s is the sweep's own database (--db), "
 				"whose records lead its searches already: leave out --seeds-from",
 				path), 1;
-	if (db_path_check(path, 0, e, sizeof e) || db_read(path, &d, e, sizeof e)) {
-		char *o = strstr(e, "another --db");        /* the database's advice, of --db */
-		if (o && strlen(e) + 9 < sizeof e) {
-			memmove(o + 20, o + 12, strlen(o + 12) + 1);
-			memcpy(o, "another --seeds-from", 20);
-		}
-		return snprintf(err, n, "--seeds-from %s: %s", path, e), 1;
-	}
+	if (tn_seeds_read(path, &d, err, n))
+		return FDT_FAIL;
 	db_close(d);
 	return FDT_OK;
 }

@@ -14,7 +14,9 @@
  * its candidates adds w(Q) exp(-(t / t_best(Q) - 1) / TN_TRANSFER_TAU) to
  * its score. The seeds are the candidates by score, best first. Where a
  * seed lies outside the job's domains, tn_transfer_widen adds it to the
- * space.
+ * space. The relatives come from the sweep's database (db_each_related)
+ * or, for sweep --seeds-from, from another that need not hold the problem
+ * (db_each_kin); tn_seeds_merge ranks the two sets together.
  */
 #include "fdt_rc.h"
 #include "tn_transfer.h"
@@ -183,8 +185,14 @@ int tn_transfer_rank(struct db *d, tn_walk walk, void *q, const struct tn_proble
 int tn_seeds_merge(struct tn_seeds *s, const struct tn_seeds *t, char *err, size_t n)
 {
 	long long m = s->n;
-	int *nv = realloc(s->v, (size_t)(s->n + t->n + 1) * TN_MAXP * sizeof *nv);
+	int *nv;
 	double *ns;
+	if (!t->n) {
+		s->nprob += t->nprob;
+		s->nother += t->nother;
+		return FDT_OK;
+	}
+	nv = realloc(s->v, (size_t)(s->n + t->n + 1) * TN_MAXP * sizeof *nv);
 	if (nv)
 		s->v = nv;
 	if (!nv || !(ns = realloc(s->score, (size_t)(s->n + t->n + 1) * sizeof *ns))) {

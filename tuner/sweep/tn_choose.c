@@ -32,17 +32,31 @@ static int widen(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 	return FDT_OK;
 }
 
+int tn_seeds_read(const char *path, struct db **out, char *err, size_t n)
+{
+	char e[512], *o;
+	if (!db_read(path, out, e, sizeof e))
+		return FDT_OK;
+	/* the database layer's advice names --db */
+	if ((o = strstr(e, "another --db")) && strlen(e) + 9 < sizeof e) {
+		memmove(o + 20, o + 12, strlen(o + 12) + 1);
+		memcpy(o, "another --seeds-from", 20);
+	}
+	snprintf(err, n, "--seeds-from %s: %s", path, e);
+	return FDT_FAIL;
+}
+
 int tn_seeds_open(struct tn_run *c, char *err, size_t n)
 {
-	char e[512];
 	const char *p = c->o->seeds_path;
 	if (!p)
 		return FDT_OK;
-	if (db_read(p, &c->seeds, e, sizeof e)) {
-		snprintf(err, n, "--seeds-from %s: %s", p, e);
-		return FDT_FAIL;
+	if (!c->gpu) {
+		fprintf(stderr, "fdtune: --seeds-from %s is not read: without a GPU the sweep "
+			"compiles every configuration, and no search runs\n", p);
+		return FDT_OK;
 	}
-	return FDT_OK;
+	return tn_seeds_read(p, &c->seeds, err, n);
 }
 
 /* With --seeds-from, on a GPU (a compile-only sweep builds every
@@ -109,10 +123,10 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 		*from = 0;
 	if (seeds_from(c, j, err, n))
 		return FDT_FAIL;
-	if (j->sd_from)         /* "DB holds ... at A, and N sizes of its radius in S" */
-		snprintf(from + strlen(from), sizeof from - strlen(from), "%s%d size%s of its "
-			 "radius%s%s", own ? ", and " : "", j->sd_from, j->sd_from == 1 ? "" : "s",
-			 own ? " in " : "", own ? o->seeds_path : "");
+	if (j->sd_from)         /* "DB holds ... at A, and N relatives of its radius in S" */
+		snprintf(from + strlen(from), sizeof from - strlen(from), "%s%d relative%s of its "
+			 "radius (a size on a GPU)%s%s", own ? ", and " : "", j->sd_from,
+			 j->sd_from == 1 ? "" : "s", own ? " in " : "", own ? o->seeds_path : "");
 	if (!o->strategy_set && j->sd.nprob > 0)
 		*st = TN_TRANSFER;
 	if (c->gpu && *st == TN_TRANSFER && widen(c, j, err, n))

@@ -135,8 +135,9 @@ int tn_maxed(const struct tn_run *c);
 /* Nonzero once a signal or the budget says stop. */
 int tn_stopping(const struct tn_run *c);
 
-/* tn_choose.c: opens --seeds-from's database into c->seeds (db_read), or
- * leaves it NULL without the option; 1 with err set. */
+/* tn_choose.c: opens --seeds-from's database into c->seeds (tn_seeds_read),
+ * or leaves it NULL without the option or without a GPU (said on stderr:
+ * a compile-only sweep runs no search); 1 with err set. */
 int tn_seeds_open(struct tn_run *c, char *err, size_t n);
 /* tn_choose.c: job j's strategy into *st, its budget (percent) into *evals
  * where a transfer search takes its own default, its seeds into j->sd (with

@@ -63,5 +63,8 @@ struct tn_sweep_opts {
  * says why.
  * A plan records one sweep (a row of the sweeps table) per problem. */
 int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n);
+/* tn_choose.c: the database at path opened to be read only (db_read) for
+ * --seeds-from, into *out; 1 with err naming the option and what is wrong. */
+int tn_seeds_read(const char *path, struct db **out, char *err, size_t n);
 
 #endif
