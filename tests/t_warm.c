@@ -46,8 +46,8 @@ static void job(struct tn_run *c, int j, const struct tn_problem *pb, int *cfgs,
 				       sizeof err), 0);
 }
 
-/* tn_first_seeds(c, j), or with st tn_choose(c, j, st, evals), with its
- * stderr into said[0..n): its status. */
+/* tn_first_seeds(c, j), or with st tn_choose(c, j, st, evals), or with j
+ * NULL tn_seeds_open(c), with its stderr into said[0..n): its status. */
 static int said_by(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *evals,
 		   char *said, size_t n)
 {
@@ -60,8 +60,8 @@ static int said_by(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int
 	assert_true((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0);
 	to = dup2(fd, 2);
 	close(fd);
-	rc = to != 2 ? -1 : st ? tn_choose(c, j, st, evals, err, sizeof err) :
-	     tn_first_seeds(c, j, err, sizeof err);
+	rc = to != 2 ? -1 : !j ? tn_seeds_open(c, err, sizeof err) :
+	     st ? tn_choose(c, j, st, evals, err, sizeof err) : tn_first_seeds(c, j, err, sizeof err);
 	fflush(stderr);
 	/* stderr back before any assertion can leave the test */
 	assert_int_equal(dup2(saved, 2), 2);
@@ -304,25 +304,9 @@ static void choose_seeds(void **st)
 	/* no GPU: not read, and said */
 	c.seeds = NULL;
 	c.gpu = 0;
-	{
-		int saved = dup(2), fd, to, rc;
-		FILE *in;
-		snprintf(path, sizeof path, "%s/nogpu.txt", dir);
-		fflush(stderr);
-		assert_true((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0);
-		to = dup2(fd, 2);
-		close(fd);
-		rc = to == 2 ? tn_seeds_open(&c, err, sizeof err) : -1;
-		fflush(stderr);
-		assert_int_equal(dup2(saved, 2), 2);
-		close(saved);
-		assert_int_equal(rc, 0);
-		assert_null(c.seeds);
-		assert_non_null(in = fopen(path, "r"));
-		said[fread(said, 1, sizeof said - 1, in)] = 0;
-		fclose(in);
-		assert_non_null(strstr(said, "is not read: without a GPU"));
-	}
+	assert_int_equal(said_by(&c, NULL, NULL, NULL, said, sizeof said), 0);
+	assert_null(c.seeds);
+	assert_non_null(strstr(said, "is not read: without a GPU"));
 	db_close(d);
 }
 
