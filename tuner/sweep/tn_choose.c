@@ -109,18 +109,17 @@ int tn_choose(struct tn_run *c, struct tn_job *j, enum tn_strategy *st, int *eva
 		return FDT_FAIL;
 	if (!o->evals_set)
 		*evals = TN_TRANSFER_EVALS;
-	if (j->sd.nother == j->sd.nprob)
-		snprintf(from, sizeof from, "%d size%s or radi%s on other GPUs%s", j->sd.nprob,
-			 j->sd.nprob == 1 ? "" : "s", j->sd.nprob == 1 ? "us" : "i",
-			 j->sd.nprob ? " (none on this one yet)" : "");
+	if (!(own = j->sd.nprob))       /* the sweep's own relatives, said first */
+		*from = 0;
+	else if (j->sd.nother == own)
+		snprintf(from, sizeof from, "%d size%s or radi%s on other GPUs (none on this one "
+			 "yet)", own, own == 1 ? "" : "s", own == 1 ? "us" : "i");
 	else if (j->sd.nother)
 		snprintf(from, sizeof from, "%d other sizes or radii on this GPU and %d on "
-			 "other GPUs", j->sd.nprob - j->sd.nother, j->sd.nother);
+			 "other GPUs", own - j->sd.nother, j->sd.nother);
 	else
-		snprintf(from, sizeof from, "%d other sizes or radii %s", j->sd.nprob,
+		snprintf(from, sizeof from, "%d other sizes or radii %s", own,
 			 c->gpu ? "on this GPU" : "on a GPU of this arch");
-	if ((own = j->sd.nprob) == 0)
-		*from = 0;
 	if (seeds_from(c, j, err, n))
 		return FDT_FAIL;
 	if (j->sd_from)         /* "DB holds ... at A, and N relatives of its radius in S" */
