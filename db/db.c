@@ -48,7 +48,7 @@ static const char *hint(int rc)
 	case SQLITE_FULL: case SQLITE_IOERR: return "check free disk space and the filesystem";
 	case SQLITE_READONLY: case SQLITE_PERM: case SQLITE_CANTOPEN:
 		return "check file and directory permissions";
-	case SQLITE_NOTADB: case SQLITE_CORRUPT: return "move the file aside or choose another --db";
+	case SQLITE_NOTADB: case SQLITE_CORRUPT: return "move the file aside or choose another database";
 	default: return "see the SQLite message";
 	}
 }
@@ -59,7 +59,7 @@ static int sqlerr(sqlite3 *h, int rc, const char *what, char *err, size_t n)
 
 	if ((rc & 0xff) == SQLITE_FULL)
 		return db_fail(err, n, "%s: disk full: the filesystem of %s has no space left; free "
-					   "space there (or choose another --db) and run the same command again: "
+					   "space there (or choose another database) and run the same command again: "
 					   "what is recorded is kept", what, f && *f ? f : "the database");
 	return db_fail(err, n, "%s: %s (%s)", what, sqlite3_errmsg(h), hint(rc));
 }
@@ -69,7 +69,7 @@ static int badfile(sqlite3 *h, int rc, const char *path, char *err, size_t n)
 {
 	if ((rc & 0xff) != SQLITE_NOTADB && (rc & 0xff) != SQLITE_CORRUPT)
 		return sqlerr(h, rc, path, err, n);
-	return db_fail(err, n, "%s is not a usable SQLite database: %s; move it aside or choose another --db",
+	return db_fail(err, n, "%s is not a usable SQLite database: %s; move it aside or choose another database",
 				path, sqlite3_errmsg(h));
 }
 
@@ -197,7 +197,7 @@ int db_recognise(sqlite3 *h, const char *path, int exists, int *ver, char *err, 
 	app = (int)r.i[0];
 	*ver = (int)r.i[1];
 	if (app != DB_APPLICATION_ID && (app != 0 || r.i[3] > 0 || *ver != 0))
-		return db_fail(err, n, "%s is not an fdtune database (application_id 0x%08x, %lld tables); choose another --db path",
+		return db_fail(err, n, "%s is not an fdtune database (application_id 0x%08x, %lld tables); choose another database",
 					path, (unsigned)app, r.i[2]);
 	if (*ver > DB_SCHEMA_LATEST)
 		return db_fail(err, n, DB_NEWER_MSG, path, *ver, DB_SCHEMA_LATEST);
@@ -205,14 +205,14 @@ int db_recognise(sqlite3 *h, const char *path, int exists, int *ver, char *err, 
      * without migrating it past 0: refused, nothing written */
 	if (*ver < 0 || (*ver == 0 && app == DB_APPLICATION_ID && r.i[3] > 0))
 		return db_fail(err, n, "%s is not an fdtune database: unknown schema version %d "
-					   "(this fdtune knows 1..%d); move it aside or choose another --db",
+					   "(this fdtune knows 1..%d); move it aside or choose another database",
 					   path, *ver, DB_SCHEMA_LATEST);
 	if (exists) {
 		rc = db_run1(h, "PRAGMA quick_check(1)", NULL, 0, &r);
 		if (rc != SQLITE_OK)
 			return badfile(h, rc, path, err, n);
 		if (strcmp(r.t, "ok") != 0)
-			return db_fail(err, n, "%s fails SQLite's quick_check (%s); move it aside or choose another --db",
+			return db_fail(err, n, "%s fails SQLite's quick_check (%s); move it aside or choose another database",
 						path, r.t);
 	}
 	return 0;
@@ -242,7 +242,7 @@ static int setup(sqlite3 *h, const char *path, int exists, int upto, char *err, 
 	int ver;
 
 	if (sqlite3_db_readonly(h, "main") != 0)
-		return db_fail(err, n, "%s cannot be opened for writing; fix its permissions or choose another --db", path);
+		return db_fail(err, n, "%s cannot be opened for writing; fix its permissions or choose another database", path);
 	if (db_recognise(h, path, exists, &ver, err, n))
 		return FDT_FAIL;
 	if (db_exec(h, "PRAGMA foreign_keys=ON", "enable foreign keys", err, n) ||

@@ -261,7 +261,7 @@ static void db_paths(void **st)
 			{ "%s/none.db", "--seeds-from %s/none.db: no database at" },
 			{ "%s", "is a directory, not a database file" },
 			{ "%s/junk.db", "is not a usable SQLite database: file is not a database; move "
-			  "it aside or choose another --seeds-from" },
+			  "it aside or choose another database" },
 			{ "%s", "is the sweep's own database (--db), whose records lead its "
 			  "searches already: leave out --seeds-from" } };
 		char p[300], w[300];

@@ -34,14 +34,9 @@ static int widen(struct tn_run *c, struct tn_job *j, char *err, size_t n)
 
 int tn_seeds_read(const char *path, struct db **out, char *err, size_t n)
 {
-	char e[512], *o;
+	char e[512];
 	if (!db_read(path, out, e, sizeof e))
 		return FDT_OK;
-	/* the database layer's advice names --db */
-	if ((o = strstr(e, "another --db")) && strlen(e) + 9 < sizeof e) {
-		memmove(o + 20, o + 12, strlen(o + 12) + 1);
-		memcpy(o, "another --seeds-from", 20);
-	}
 	snprintf(err, n, "--seeds-from %s: %s", path, e);
 	return FDT_FAIL;
 }
