@@ -259,7 +259,7 @@ $(B)/t_mixed: $(B)/tests/t_mixed.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_wave: $(B)/tests/t_wave.o $(B)/tests/t_ref.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
-$(B)/t_db: $(B)/tests/t_db.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_record.o $(B)/db/db_fault.o $(B)/db/db_best.o $(B)/db/db_pick.o $(B)/db/db_related.o $(B)/db/db_reap.o $(B)/db/db_read.o
+$(B)/t_db: $(B)/tests/t_db.o $(B)/tests/t_util.o $(B)/db/db.o $(B)/db/db_schema.o $(B)/db/db_record.o $(B)/db/db_fault.o $(B)/db/db_best.o $(B)/db/db_pick.o $(B)/db/db_related.o $(B)/db/db_reap.o $(B)/db/db_read.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_source: $(B)/tests/t_source.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)

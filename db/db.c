@@ -48,7 +48,6 @@ static const char *hint(int rc)
 	case SQLITE_FULL: case SQLITE_IOERR: return "check free disk space and the filesystem";
 	case SQLITE_READONLY: case SQLITE_PERM: case SQLITE_CANTOPEN:
 		return "check file and directory permissions";
-	case SQLITE_NOTADB: case SQLITE_CORRUPT: return "move the file aside or choose another database";
 	default: return "see the SQLite message";
 	}
 }
@@ -61,6 +60,10 @@ static int sqlerr(sqlite3 *h, int rc, const char *what, char *err, size_t n)
 		return db_fail(err, n, "%s: disk full: the filesystem of %s has no space left; free "
 					   "space there (or choose another database) and run the same command again: "
 					   "what is recorded is kept", what, f && *f ? f : "the database");
+	if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB)
+		return db_fail(err, n, "%s: %s is damaged (SQLite: %s); move it aside or choose "
+					   "another database", what, f && *f ? f : "the database",
+					   sqlite3_errmsg(h));
 	return db_fail(err, n, "%s: %s (%s)", what, sqlite3_errmsg(h), hint(rc));
 }
 
@@ -320,6 +323,14 @@ int db_version(struct db *d)
 int db_full(struct db *d)
 {
 	return d && (sqlite3_errcode(d->h) & 0xff) == SQLITE_FULL;
+}
+
+int db_damaged(struct db *d, const char *err)
+{
+	const int c = d ? sqlite3_errcode(d->h) & 0xff : 0;
+	return c == SQLITE_CORRUPT || c == SQLITE_NOTADB ||
+	       (err && (strstr(err, sqlite3_errstr(SQLITE_CORRUPT)) ||
+			strstr(err, sqlite3_errstr(SQLITE_NOTADB))));
 }
 
 int db_handle(struct db *d, struct sqlite3 **h, char *err, size_t n)

@@ -46,10 +46,15 @@ int db_open(const char *path, struct db **out, char *err, size_t n);
  * Open the existing database at path to read it only (db_read.c): nothing
  * is written to the file, which may be read-only and in a read-only
  * directory, and no file is left beside it. An older schema is migrated in
- * a copy in memory; what db_open refuses is refused alike. Every write
- * through *out fails. Release *out with db_close.
+ * a copy in memory; what db_open refuses is refused alike, but for a file
+ * whose damaged pages only a query finds (no quick_check: that query fails,
+ * naming the file). Every write through *out fails. Release *out with
+ * db_close.
  */
 int db_read(const char *path, struct db **out, char *err, size_t n);
+/* As db_read, and refuses a file that fails SQLite's quick_check, as
+ * db_open does: for a source whose rows are copied elsewhere (merge). */
+int db_read_checked(const char *path, struct db **out, char *err, size_t n);
 /* As db_open but migrates no further than version upto (1..DB_SCHEMA_LATEST);
  * a file already past upto is opened as it is.  Meant for migration tests. */
 int db_open_version(const char *path, int upto, struct db **out, char *err, size_t n);
@@ -63,6 +68,11 @@ void db_close(struct db *d);          /* NULL is allowed */
 int db_version(struct db *d);         /* PRAGMA user_version, -1 on error */
 /* 1 when the last statement that failed on d found the disk full. */
 int db_full(struct db *d);
+/* 1 when the last statement that failed on d (NULL: none) found its file
+ * damaged (SQLITE_CORRUPT or SQLITE_NOTADB: a page db_read does not check),
+ * or when err (NULL: none) carries SQLite's message for either, as the
+ * layers that run their own statements on db_handle's handle report it. */
+int db_damaged(struct db *d, const char *err);
 /* The underlying connection, owned by d (for tests and ad-hoc queries). */
 int db_handle(struct db *d, struct sqlite3 **h, char *err, size_t n);
 

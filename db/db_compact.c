@@ -48,8 +48,8 @@ int db_compact(const char *from, const char *to, int k, long long *runs, char *e
 	if (db_path_check(to, 1, err, n))
 		return FDT_FAIL;
 	/* the source as db_read reads it (migrated, in memory, to this schema),
-     * copied page by page into the new file */
-	if (db_read(from, &src, err, n) || db_handle(src, &h, err, n))
+     * whole (quick_check), copied page by page into the new file */
+	if (db_read_checked(from, &src, err, n) || db_handle(src, &h, err, n))
 		goto done;
 	s = sqlite3_open_v2(to, &out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
 	made = 1;

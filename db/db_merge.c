@@ -144,7 +144,7 @@ static int attach(sqlite3 *h, const char *path, char *err, size_t n)
 	char uri[4200];
 	int rc = FDT_FAIL;
 
-	if (db_read(path, &s, err, n) || db_handle(s, &sh, err, n))
+	if (db_read_checked(path, &s, err, n) || db_handle(s, &sh, err, n))
 		goto done;
 	file = sqlite3_db_filename(sh, "main");
 	if (file && *file)
@@ -236,7 +236,7 @@ int db_merge_check(const char *target, const char *src, const char *device, char
 	sqlite3 *h;
 	int rc = FDT_FAIL;
 
-	if (same_file(target, src, err, n) || db_read(src, &s, err, n) ||
+	if (same_file(target, src, err, n) || db_read_checked(src, &s, err, n) ||
 		db_handle(s, &h, err, n) || has_device(h, src, device, err, n))
 		goto done;
 	rc = 0;

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "t_util.h"
+
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -689,6 +691,46 @@ static void test_corrupt(void **state)
 	same(p, &s);
 }
 
+/* A reader (db_read) opens a database without SQLite's quick_check, which
+ * reads every page: a damaged page fails the query that reads it, and
+ * db_damaged says so; db_read_checked (merge's sources, compact, seeds)
+ * refuses the file at open, naming it. Nothing is written either way. */
+static void test_damaged_pages(void **state)
+{
+	char p[512];
+	struct snap s;
+	struct db *d;
+	struct ids x;
+	char *out;
+	int rc;
+
+	(void)state;
+	mkpath(p, sizeof p, "pages.db");
+	assert_int_equal(db_open(p, &d, err, sizeof err), 0);
+	x = base(d, "{\"bx\":32,\"by\":4}");
+	for (int i = 0; i < 600; i++)     /* runs over several pages */
+		run(d, &x, x.cfg, x.build, "ok", 1.0 + i);
+	assert_int_equal(db_sweep_end(d, x.sweep, "done", 600, 600, NULL, err, sizeof err), 0);
+	db_close(d);
+	t_damage_root(p, "runs");
+	s = snap(p);
+	assert_int_equal(db_read(p, &d, err, sizeof err), 0);
+	assert_int_equal(db_damaged(d, NULL), 0);
+	out = best(d, NULL, DB_CSV, 0, &rc);
+	free(out);
+	assert_int_not_equal(rc, 0);
+	assert_int_equal(db_damaged(d, NULL), 1);
+	assert_int_equal(db_damaged(NULL, err), 1);     /* SQLite's words in the message */
+	db_close(d);
+	assert_int_equal(db_read_checked(p, &d, err, sizeof err), FDT_FAIL);
+	assert_null(d);
+	assert_non_null(strstr(err, p));
+	assert_non_null(strstr(err, "quick_check"));
+	assert_non_null(strstr(err, "move it aside"));
+	assert_int_equal(db_damaged(NULL, "no such table: runs"), 0);
+	same(p, &s);
+}
+
 static void test_newer(void **state)
 {
 	char p[512];
@@ -836,6 +878,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_migration),
 		cmocka_unit_test(test_foreign),   cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_newer),     cmocka_unit_test(test_csv_quoting),
+		cmocka_unit_test(test_damaged_pages),
 		cmocka_unit_test(test_reap),      cmocka_unit_test(test_newest_is_record),
 		cmocka_unit_test(test_boards_of_a_model),
 	};

@@ -116,3 +116,31 @@ void t_rmtree(const char *dir)
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", dir);
 }
+
+/* Overwrites the cells of table t's root page in the database at path (an
+ * interior page where t spans several): pages a query reads and a reader
+ * does not check at open. */
+void t_damage_root(const char *path, const char *t)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	long long root, psz;
+	FILE *f;
+
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "SELECT (SELECT rootpage FROM sqlite_master WHERE "
+					    "name = ?1), (SELECT page_size FROM pragma_page_size)", -1,
+					    &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	root = sqlite3_column_int64(st, 0);
+	psz = sqlite3_column_int64(st, 1);
+	assert_int_equal(sqlite3_finalize(st), SQLITE_OK);
+	assert_int_equal(sqlite3_close(h), SQLITE_OK);
+	assert_true(root > 1 && psz >= 1024);
+	assert_non_null(f = fopen(path, "r+b"));
+	assert_int_equal(fseek(f, (long)(root * psz - psz / 2), SEEK_SET), 0);
+	for (long long i = 0; i < psz / 2; i++)
+		fputc(0xa5, f);
+	assert_int_equal(fclose(f), 0);
+}

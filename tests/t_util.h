@@ -7,6 +7,10 @@
 /* The integer in the first column of the first row of sql on the database
  * at path (-1 when there is no row); fails the test on an SQLite error. */
 long long t_count(const char *path, const char *sql);
+/* Overwrites the second half of table t's root page in the database at path
+ * (its cells; an interior page where t spans several pages): damage that a
+ * query reading t finds and a check at open (quick_check) finds too. */
+void t_damage_root(const char *path, const char *t);
 /* Runs cmd under sh with its stdout and stderr in out[0..n) (cut to fit,
  * NUL-terminated); the exit status, -1 when it did not exit. */
 int t_sh(const char *cmd, char *out, size_t n);

@@ -110,6 +110,8 @@ int tn_cmd_export(int argc, char **argv)
 	rc = FDT_FAIL;
 	if (!tn_cli_db_read(x.db_path, &db, err, sizeof err))   /* read only: a shared database */
 		rc = tn_export(db, &x, err, sizeof err);
+	if (rc)
+		tn_cli_db_said(db, x.db_path, err, sizeof err);
 	db_close(db);
 	if (rc)
 		fprintf(stderr, "fdtune export: %s\n", err);

@@ -185,6 +185,8 @@ int tn_cmd_best(int argc, char **argv)
 	else if (rc != FDT_FAIL && live)
 		fprintf(stderr, "fdtune best: not final: %d sweep%s above still run%s and may change "
 			"it\n", live, live > 1 ? "s" : "", live > 1 ? "" : "s");
+	if (rc == FDT_FAIL)
+		tn_cli_db_said(db, path, err, sizeof err);
 	db_close(db);
 	if (rc == FDT_NOMATCH) {
 		fprintf(stderr, "fdtune best: %s in %s\n", err, path);

@@ -336,6 +336,8 @@ int tn_cmd_replay(int argc, char **argv)
 		goto fail;
 	if ((rc = db_pick(db, &flt, 0, &p, err, sizeof err))) {
 		rc = rc == FDT_NOMATCH ? FDT_NOMATCH : FDT_FAIL;
+		if (rc == FDT_FAIL && db_damaged(db, err))
+			goto fail;
 		fprintf(stderr, "fdtune replay: %s in %s\n", err, path);
 		goto done;
 	}
@@ -369,6 +371,7 @@ usage:
 	fprintf(stderr, "fdtune replay: %s\n", err);
 	return FDT_USAGE;
 fail:
+	tn_cli_db_said(db, path, err, sizeof err);
 	fprintf(stderr, "fdtune replay: %s\n", err);
 done:
 	db_close(db);

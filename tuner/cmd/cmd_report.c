@@ -141,6 +141,8 @@ int tn_cmd_report(int argc, char **argv)
 		goto done;
 	printf("fdtune report: wrote %s/report.md with %d plots (PNG and SVG)\n", dir, nplots);
 done:
+	if (rc)
+		tn_cli_db_said(db, path, err, sizeof err);
 	db_close(db);
 	if (rc)
 		fprintf(stderr, "fdtune report: %s\n", err);

@@ -184,6 +184,16 @@ int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n)
 	return FDT_OK;
 }
 
+void tn_cli_db_said(struct db *db, const char *path, char *err, size_t n)
+{
+	char was[1024];
+	if (!n || !db_damaged(db, err))
+		return;
+	snprintf(was, sizeof was, "%s", err);
+	snprintf(err, n, "%s is damaged (%s): move it aside or choose another database; nothing "
+		 "was written to it", path, was);
+}
+
 int tn_cli_db_read(const char *path, struct db **db, char *err, size_t n)
 {
 	glob_t g;

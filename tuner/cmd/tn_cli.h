@@ -140,6 +140,11 @@ int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n);
  * err also names the databases fdtune's repository ships (results/GPU/
  * fdtune.db under the working directory) and the --db that reads one. */
 int tn_cli_db_read(const char *path, struct db **db, char *err, size_t n);
+/* Where what failed on db (read from path; NULL where it was not opened)
+ * found a damaged page (db_damaged of db and err), err[0..n) is replaced by
+ * one message that names path, keeps the error and says what to do; else
+ * err is left as it is. Call before db_close. */
+void tn_cli_db_said(struct db *db, const char *path, char *err, size_t n);
 /* FDT_USAGE, with err naming why and the domains of the parameters given
  * with -p, when no configuration of c's space passes its family's
  * constraints for the limits of arch (tn_limits_of_arch); else 0. */
