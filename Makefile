@@ -31,7 +31,7 @@ AMD_LIBS = -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib -lamdhip64
 B = build
 # every family descriptor (tuner/fam/fam_*.c) is built: a new family is its
 # template, its descriptor and its line in tuner/fam/tn_families.c
-CORE = gen/gen.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_pick.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_kin.c db/db_reap.c db/db_read.c db/db_source.c db/db_code.c db/db_compact.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
+CORE = gen/gen.c runtime/rt_res.c db/db.c db/db_build.c db/db_schema.c db/db_record.c db/db_fault.c db/db_best.c db/db_pick.c db/db_merge.c db/db_strategy.c db/db_related.c db/db_kin.c db/db_reap.c db/db_read.c db/db_source.c db/db_code.c db/db_compact.c tuner/ref/tn_coef.c tuner/ref/tn_field.c \
        tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
        $(sort $(wildcard tuner/fam/fam_*.c)) tuner/search/tn_search.c tuner/search/tn_transfer.c \
        tuner/ref/tn_ref_mixed.c tuner/ref/tn_ref_wave.c tuner/plan/tn_plan.c tuner/plan/tn_order.c tuner/plan/tn_pcache.c tuner/tn_file.c

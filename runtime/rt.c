@@ -1,9 +1,10 @@
 /*
  * rt.c: fdtune's GPU runtime, one source written against the HIP runtime API
  * and hiprtc. On NVIDIA (RT_NVIDIA) the HIP names come from hip_nv.h; on AMD
- * from ROCm. The only platform-specific code left here is how a compiler
- * reports a kernel's resources: ptxas prints them in the NVRTC log, AMD code
- * objects carry them in their msgpack metadata note.
+ * from ROCm. The only platform-specific choice left here is where a
+ * compiler reports a kernel's resources: ptxas prints them in the NVRTC log,
+ * AMD code objects carry them in their msgpack metadata note (rt_res.c reads
+ * both).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "fdt_rc.h"
@@ -128,26 +129,9 @@ static double now_ms(void)
 }
 
 #ifdef RT_NVIDIA
-/* Value of the number just before `tail` in ptxas's -v report, or -1. */
-static int ptxas_num(const char *log, const char *tail)
-{
-	const char *s = strstr(log, tail);
-	if (!s)
-		return -1;
-	while (s > log && s[-1] == ' ')
-		s--;
-	while (s > log && s[-1] >= '0' && s[-1] <= '9')
-		s--;
-	return atoi(s);
-}
-
 static void resources(struct rt_prog *p)
 {
-	p->regs = ptxas_num(p->log, " registers");
-	p->spill = ptxas_num(p->log, " bytes spill stores");
-	p->lds = ptxas_num(p->log, " bytes smem");
-	if (p->regs >= 0 && p->lds < 0)
-		p->lds = 0;             /* ptxas omits smem when there is none */
+	rt_res_ptxas(p->log, NULL, &p->regs, &p->lds, &p->spill);
 }
 
 static const char *arch_opt(const char *arch, char *b, size_t n)
@@ -168,35 +152,9 @@ static int nbase(void)
 	return ma > 12 || (ma == 12 && mi >= 9) ? 3 : 2;
 }
 #else
-/* Unsigned msgpack value following the string key `key` in the AMDGPU
- * metadata of a code object, or -1. Keys are msgpack fixstr. */
-static int meta_num(const unsigned char *c, size_t size, const char *key)
-{
-	size_t kl = strlen(key);
-	for (size_t i = 0; i + kl + 6 < size; i++) {
-		const unsigned char *v = c + i + 1 + kl;
-		if (c[i] != (0xa0 | kl) || memcmp(c + i + 1, key, kl))
-			continue;
-		if (v[0] < 0x80)
-			return v[0];
-		if (v[0] == 0xcc)
-			return v[1];
-		if (v[0] == 0xcd)
-			return v[1] << 8 | v[2];
-		if (v[0] == 0xce)
-			return (int)((unsigned)v[1] << 24 | v[2] << 16 | v[3] << 8 | v[4]);
-	}
-	return -1;
-}
-
 static void resources(struct rt_prog *p)
 {
-	int agpr = meta_num(p->code, p->size, ".agpr_count");
-	p->regs = meta_num(p->code, p->size, ".vgpr_count");
-	if (p->regs >= 0 && agpr > 0)
-		p->regs += agpr;
-	p->lds = meta_num(p->code, p->size, ".group_segment_fixed_size");
-	p->spill = meta_num(p->code, p->size, ".private_segment_fixed_size");
+	rt_res_amdgpu(p->code, p->size, NULL, &p->regs, &p->lds, &p->spill);
 }
 
 static const char *arch_opt(const char *arch, char *b, size_t n)
@@ -288,6 +246,15 @@ done:
 			p->log = calloc(1, 1);
 	}
 	return status;
+}
+
+int rt_prog_kernel(const struct rt_prog *p, const char *name, int *regs, int *lds, int *spill)
+{
+#ifdef RT_NVIDIA
+	return rt_res_ptxas(p->log, name, regs, lds, spill);
+#else
+	return rt_res_amdgpu(p->code, p->size, name, regs, lds, spill);
+#endif
 }
 
 void rt_prog_free(struct rt_prog *p)

@@ -61,6 +61,16 @@ int rt_compile(const char *src, const char *name, const char *arch,
 			   const char *const *opts, int nopt, struct rt_prog *p,
 			   char *err, size_t n);
 void rt_prog_free(struct rt_prog *p);
+/* The resources of kernel name (extern "C") of p, a program of one kernel
+ * or several, as p's regs, lds and spill hold them for its first: 0, or -1
+ * (each -1) where the compiler's report does not name it. */
+int rt_prog_kernel(const struct rt_prog *p, const char *name, int *regs, int *lds, int *spill);
+/* What rt_prog_kernel reads (rt_res.c), for either vendor's compiler: the
+ * kernel's entry in ptxas's -v report in log, or in the AMDGPU metadata of
+ * code[0..size); name NULL: the first kernel. */
+int rt_res_ptxas(const char *log, const char *name, int *regs, int *lds, int *spill);
+int rt_res_amdgpu(const void *code, size_t size, const char *name, int *regs, int *lds,
+		  int *spill);
 
 int rt_load(const struct rt_prog *p, const char *fn, struct rt_kernel **k,
 			char *err, size_t n);

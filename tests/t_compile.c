@@ -6,7 +6,8 @@
  * varied along the way, and
  * checks that the compiler reports the resources fdtune records. Every
  * other family compiles across R, vec and each value of its parameters
- * (every R with one vec in turn: every_family says why).
+ * (every R with one vec in turn: every_family says why). Kernels compile
+ * in batches of 8 a program (struct tb), each checked by its own name.
  * T_COMPILE_QUICK=1 (make test-sanitize) skips the 72-kernel xyz set and
  * the fp64 kernels: every family still compiles.
  */
@@ -40,15 +41,130 @@ static int *def(struct gen_def *d, int nd, const char *name)
 	return NULL;
 }
 
+/* A batch of kernels compiled as one program, each in a namespace of its
+ * own with its kernel renamed tb_kI, after one prelude at file scope (as an
+ * export holds several kernels): hiprtc pays some 0.3 s a program before
+ * its first kernel (NOTES, issue 33), so that 8 kernels a program take a
+ * third of the time of 8 programs. Kernels of one precision share a batch
+ * (the prelude's fd_coef is of that precision). Each kernel's resources are
+ * read by its name (rt_prog_kernel) and checked as one program's would be;
+ * where a batch fails to compile, each of its kernels is compiled alone, so
+ * that the failure names the configuration. */
+#define TB_N 8
+struct tb {
+	const char *arch;
+	int n, dbl;
+	char *src[TB_N];                /* each kernel's source, named tb_kI */
+	char what[TB_N][320];           /* how a failure names it */
+	int lds[TB_N];                  /* the static LDS bytes it must have; -1: any */
+};
+
+static void tb_init(struct tb *b, const char *arch)
+{
+	memset(b, 0, sizeof *b);
+	b->arch = arch;
+}
+
+/* A program of b's kernels: the prelude, then each in its namespace. */
+static char *tb_program(const struct tb *b, int only)
+{
+	struct gen_def pd[] = { { "dbl", b->dbl } };
+	char err[1024], *pre, *all;
+	size_t len;
+	if (gen_source("prelude.m4", "none", pd, 1, &pre, err, sizeof err))
+		fail_msg("prelude: %s", err);
+	len = strlen(pre) + 1;
+	for (int i = 0; i < b->n; i++)
+		len += strlen(b->src[i]) + 64;
+	assert_non_null(all = malloc(len));
+	len = (size_t)sprintf(all, "%s\n", pre);
+	for (int i = 0; i < b->n; i++)
+		if (only < 0 || i == only)
+			len += (size_t)sprintf(all + len, "namespace tb_n%d {\n%s}\n", i, b->src[i]);
+	free(pre);
+	return all;
+}
+
+/* Compiles b's kernels and checks each; empties b. */
+static void tb_flush(struct tb *b)
+{
+	char err[4096], name[32], *src;
+	struct rt_prog p;
+	if (!b->n)
+		return;
+	src = tb_program(b, -1);
+	if (rt_compile(src, "batch.cu", b->arch, NULL, 0, &p, err, sizeof err)) {
+		rt_prog_free(&p);
+		for (int i = 0; i < b->n; i++) {        /* which of them */
+			char *one = tb_program(b, i);
+			if (rt_compile(one, "one.cu", b->arch, NULL, 0, &p, err, sizeof err))
+				fail_msg("%s: %s\n%s", b->what[i], err, p.log);
+			rt_prog_free(&p);
+			free(one);
+		}
+		fail_msg("a batch of %d failed to compile, and each alone compiles: %s", b->n, err);
+	}
+	assert_non_null(p.code);
+	assert_true(p.size > 0);
+	assert_non_null(strstr(p.options, b->arch));
+	for (int i = 0; i < b->n; i++) {
+		int regs, lds, spill;
+		snprintf(name, sizeof name, "tb_k%d", i);
+		if (rt_prog_kernel(&p, name, &regs, &lds, &spill))
+			fail_msg("%s: the compiler's report has no %s", b->what[i], name);
+		if (regs <= 0 || regs > 512)     /* gfx90a: 256 arch + 256 acc VGPRs */
+			fail_msg("%s: %d registers", b->what[i], regs);
+		if (lds < 0 || spill < 0)
+			fail_msg("%s: LDS %d, spill %d", b->what[i], lds, spill);
+		if (b->lds[i] >= 0 && lds != b->lds[i])
+			fail_msg("%s: %d bytes of static LDS, %d expected", b->what[i], lds, b->lds[i]);
+		free(b->src[i]);
+	}
+	rt_prog_free(&p);
+	free(src);
+	b->n = 0;
+}
+
+/* Adds config v of problem pb's family at its radius and precision to b
+ * (compiling b first where it is full or of the other precision); lds: the
+ * static LDS bytes its build must report, -1 for any. Fails the test on a
+ * generator's error. */
+static void tb_add(struct tb *b, const struct tn_problem *pb, const int *v, int lds)
+{
+	const struct tn_family *f = pb->fam;
+	const int dbl = tn_elem_size(pb) == 8;
+	struct gen_def d[TN_MAXP + 2];
+	char err[4096], cfg[256], name[32];
+	if (b->n == TB_N || (b->n && b->dbl != dbl))
+		tb_flush(b);
+	b->dbl = dbl;
+	snprintf(name, sizeof name, "tb_k%d", b->n);
+	tn_config_text(f, v, cfg, sizeof cfg);
+	snprintf(b->what[b->n], sizeof b->what[b->n], "%s R=%d %s %s", f->name, pb->r, pb->prec, cfg);
+	if (gen_source(f->tmpl, name, d, tn_defs(pb, v, d), &b->src[b->n], err, sizeof err))
+		fail_msg("%s: %s", b->what[b->n], err);
+	if (dbl && !strstr(b->src[b->n], "typedef double fd_real;"))
+		fail_msg("%s: an fp64 kernel without double elements", b->what[b->n]);
+	b->lds[b->n++] = lds;
+}
+
+static void compile_one(struct tb *b, const struct tn_family *f, int r, const int *v)
+{
+	struct tn_problem pb = { f, r, 96, 40, 24, "fp32", { 1, 1, 1 } };
+	tb_add(b, &pb, v, -1);
+}
+
 static void representative_set(void **st)
 {
 	const char *arch = rt_default_arch();
 	struct tn_limits lim;
+	struct tb b;
 	int n = 0;
 	(void)st;
 	if (getenv("T_COMPILE_QUICK"))
 		skip();
 	tn_limits_of_arch(arch, &lim);
+	tb_init(&b, arch);
 	for (int r = 1; r <= TN_RMAX; r++)
 		for (int vec = 1; vec <= 4; vec *= 2)
 			for (int lds = 0; lds <= 2; lds++) {
@@ -60,8 +176,7 @@ static void representative_set(void **st)
 					{ "zu", (r + vec) % 3 == 0 || lds != 2 ? 1 : 1 + r % 3 },
 					/* the bulk copies where the target has them: odd R */
 					{ "tma", lds == 2 && vec == 4 && r % 2 && lim.bulk } };
-				char err[4096], why[256], *src;
-				struct rt_prog p;
+				char err[4096], why[256];
 				struct tn_problem pb = { tn_family("xyz"), r, 64, 64, 64, "fp32", { 1, 1, 1 } };
 				const int nd = (int)(sizeof d / sizeof d[0]);
 				int v[TN_MAXP], *pf = def(d, nd, "pf");
@@ -78,62 +193,20 @@ static void representative_set(void **st)
 				if (pb.fam->check(&pb, v, &lim, why, sizeof why))
 					fail_msg("R=%d vec=%d lds=%d: %s", r, vec, lds, why);
 				/* as a sweep generates it: nw, a launch parameter, is not
-				 * in the source (NW 0: the window comes from the launch) */
-				assert_int_equal(tn_source(&pb, v, &src, err, sizeof err), 0);
-				assert_non_null(strstr(src, "NW = 0,"));
-				if (rt_compile(src, "xyz.cu", arch, NULL, 0, &p, err, sizeof err))
-					print_error("R=%d vec=%d lds=%d: %s\n%s\n", r, vec, lds, err, p.log);
-				assert_non_null(p.code);
-				assert_true(p.size > 0);
-				if (p.regs <= 0 || p.regs > 512)     /* gfx90a: 256 arch + 256 acc VGPRs */
-					fail_msg("R=%d vec=%d lds=%d zu=%d: %d registers", r, vec, lds,
-						 *def(d, nd, "zu"), p.regs);
-				assert_true(p.spill >= 0);
-				/* LDS bytes: lds 1, static, (rows + 2R) * bx * vec * 4; lds 2,
+				 * in the source (NW 0: the window comes from the launch).
+				 * LDS bytes: lds 1, static, (rows + 2R) * bx * vec * 4; lds 2,
 				 * dynamic (the descriptor's), a ring of pf + 3 tiles of
 				 * (rows + 2R) * (bx + 2 xv) vectors */
 				int rows = 4 * *def(d, nd, "ypt"), xv = (r + vec - 1) / vec;
-				if (lds == 1)
-					assert_int_equal(p.lds, (rows + 2 * r) * bx * vec * 4);
-				else
-					assert_int_equal(p.lds, 0);
+				tb_add(&b, &pb, v, lds == 1 ? (rows + 2 * r) * bx * vec * 4 : 0);
+				assert_non_null(strstr(b.src[b.n - 1], "NW = 0,"));
 				assert_int_equal(pb.fam->dyn_lds(&pb, v), lds != 2 ? 0 :
 						 (*pf + 3) * (rows + 2 * r) * (bx + 2 * xv) * vec * 4 +
 						 (*def(d, nd, "tma") ? (*pf + 3) * 8 : 0));
-				assert_non_null(strstr(p.options, arch));
-				rt_prog_free(&p);
-				free(src);
 				n++;
 			}
+	tb_flush(&b);
 	assert_int_equal(n, 72);
-}
-
-/* Compiles config v of problem pb's family at its radius and precision;
- * fails the test on any error. */
-static void compile_pb(const struct tn_problem *pb, const int *v, const char *arch)
-{
-	const struct tn_family *f = pb->fam;
-	struct gen_def d[TN_MAXP + 2];
-	char err[4096], *src, cfg[256];
-	struct rt_prog p;
-	tn_config_text(f, v, cfg, sizeof cfg);
-	if (gen_source(f->tmpl, "fdt_kernel", d, tn_defs(pb, v, d), &src, err, sizeof err))
-		fail_msg("%s R=%d %s %s: %s", f->name, pb->r, pb->prec, cfg, err);
-	if (tn_elem_size(pb) == 8 && !strstr(src, "typedef double fd_real;"))
-		fail_msg("%s R=%d %s: an fp64 kernel without double elements", f->name, pb->r, cfg);
-	if (rt_compile(src, f->tmpl, arch, NULL, 0, &p, err, sizeof err))
-		fail_msg("%s R=%d %s %s: %s\n%s", f->name, pb->r, pb->prec, cfg, err, p.log);
-	if (!(p.regs > 0 && p.regs <= 512))
-		fail_msg("%s R=%d %s %s: %d registers", f->name, pb->r, pb->prec, cfg, p.regs);
-	assert_true(p.lds >= 0 && p.spill >= 0);
-	rt_prog_free(&p);
-	free(src);
-}
-
-static void compile_one(const struct tn_family *f, int r, const int *v, const char *arch)
-{
-	struct tn_problem pb = { f, r, 96, 40, 24, "fp32", { 1, 1, 1 } };
-	compile_pb(&pb, v, arch);
 }
 
 /* A family that exists only in this test, as docs/contributing.md builds
@@ -183,6 +256,8 @@ static void family_in_a_test(void **st)
 	assert_non_null(getcwd(t2d_tmpl, sizeof t2d_tmpl - 32));     /* make test's: the root */
 	strcat(t2d_tmpl, "/tests/fam/t2d.m4");
 	tn_limits_of_arch(arch, &lim);
+	struct tb b;
+	tb_init(&b, arch);
 	tn_space_default(&t2d, &sp);
 	assert_int_equal(tn_space_size(&sp), 4);
 	for (int r = 2; r <= 8; r += 6) {
@@ -191,19 +266,19 @@ static void family_in_a_test(void **st)
 		struct tn_coef c;
 		tn_layout_of(&pb, &l);
 		for (long long i = 0; i < tn_space_size(&sp); i++) {
-			unsigned g[3], b[3];
+			unsigned g[3], bl[3];
 			char *hit;
 			tn_space_at(&sp, i, v);
 			assert_int_equal(t2d.check(&pb, v, &lim, why, sizeof why), 0);
-			compile_pb(&pb, v, arch);
-			t2d.geom(&pb, v, g, b);
+			tb_add(&b, &pb, v, -1);
+			t2d.geom(&pb, v, g, bl);
 			assert_non_null(hit = calloc((size_t)(pb.nx * pb.ny * pb.nz), 1));
 			for (unsigned bz = 0; bz < g[2]; bz++)
 				for (unsigned by = 0; by < g[1]; by++)
 					for (unsigned bx = 0; bx < g[0]; bx++)
-						for (unsigned ty = 0; ty < b[1]; ty++)
-							for (unsigned tx = 0; tx < b[0]; tx++) {
-								unsigned x = bx * b[0] + tx, y = by * b[1] + ty;
+						for (unsigned ty = 0; ty < bl[1]; ty++)
+							for (unsigned tx = 0; tx < bl[0]; tx++) {
+								unsigned x = bx * bl[0] + tx, y = by * bl[1] + ty;
 								if (x < (unsigned)pb.nx && y < (unsigned)pb.ny)
 									hit[(bz * pb.ny + y) * pb.nx + x]++;
 							}
@@ -239,6 +314,7 @@ static void family_in_a_test(void **st)
 			free(ref);
 		}
 	}
+	tb_flush(&b);
 	{       /* a block over the target's threads is refused, and says why */
 		struct tn_problem pb = { &t2d, 2, 64, 64, 64, "fp32", { 1, 1, 1 } };
 		v[P_bx] = 1024;
@@ -260,6 +336,8 @@ static void every_family_fp64(void **st)
 	if (getenv("T_COMPILE_QUICK"))
 		skip();
 	tn_limits_of_arch(arch, &lim);
+	struct tb b;
+	tb_init(&b, arch);
 	for (int fi = 0; tn_families[fi]; fi++) {
 		const struct tn_family *f = tn_families[fi];
 		struct tn_space sp;
@@ -281,11 +359,12 @@ static void every_family_fp64(void **st)
 				fail_msg("%s R=%d fp64: no configuration fits", f->name, r);
 			if (r != 1 && r != 2 && r != 5 && r != 8)
 				continue;
-			compile_pb(&pb, v, arch);
+			tb_add(&b, &pb, v, -1);
 			done++;
 		}
 		print_message("%s fp64: %d kernels\n", f->name, done);
 	}
+	tb_flush(&b);
 }
 
 /* Marks each parameter's value in config v as compiled (seen[p][j]: value j
@@ -304,8 +383,8 @@ static void mark(const struct tn_family *f, const int *v, char seen[TN_MAXP][TN_
  * and every value of every parameter's default domain at least once: one
  * more kernel for each value none of those had. Every R takes one vec in
  * turn rather than each (the walk of values compiles every vec still):
- * half the kernels, so that make test keeps within its minutes (hiprtc
- * pays some 0.4 s a program whatever its size, NOTES, issue 33); the turn
+ * half the kernels, so that make test keeps within its minutes (even in
+ * batches, struct tb, a kernel costs 0.15-0.3 s of one core); the turn
  * starts one apart for the two compilers, so that between them each R
  * compiles with two vec. The xyz set compiles every (R, vec) pair. */
 static void every_family(void **st)
@@ -315,6 +394,8 @@ static void every_family(void **st)
 	struct tn_limits lim;
 	(void)st;
 	tn_limits_of_arch(arch, &lim);
+	struct tb b;
+	tb_init(&b, arch);
 	for (int fi = 0; tn_families[fi]; fi++) {
 		const struct tn_family *f = tn_families[fi];
 		struct tn_space sp;
@@ -340,7 +421,7 @@ static void every_family(void **st)
 				}
 				if (i == size)
 					fail_msg("%s R=%d: no configuration fits", f->name, r);
-				compile_one(f, r, v, arch);
+				compile_one(&b, f, r, v);
 				mark(f, v, seen);
 				done++;
 			}
@@ -357,13 +438,14 @@ static void every_family(void **st)
 						break;
 				}
 				if (i < size) {         /* some values fit only other radii */
-					compile_one(f, r, v, arch);
+					compile_one(&b, f, r, v);
 					mark(f, v, seen);
 					done++;
 				}
 			}
 		print_message("%s: %lld kernels\n", f->name, done);
 	}
+	tb_flush(&b);
 }
 
 /* The mixed derivatives' modes outside their default domains (the ring of
@@ -378,6 +460,8 @@ static void mixed_modes(void **st)
 	int n = 0;
 	(void)st;
 	tn_limits_of_arch(arch, &lim);
+	struct tb b;
+	tb_init(&b, arch);
 	for (int fi = 0; fi < 2; fi++)
 		for (int r = 1; r <= TN_RMAX; r += r == 1 ? 3 : 4)
 			for (int lds = 0; lds <= 2; lds += 2) {
@@ -394,9 +478,10 @@ static void mixed_modes(void **st)
 					v[tn_param_index(f, name[i])] = val[i];
 				if (f->check(&pb, v, &lim, why, sizeof why))
 					fail_msg("%s R=%d lds=%d: %s", fam[fi], r, lds, why);
-				compile_one(f, r, v, arch);
+				compile_one(&b, f, r, v);
 				n++;
 			}
+	tb_flush(&b);
 	assert_int_equal(n, 12);
 }
 
@@ -414,6 +499,8 @@ static void bulk_copy_knob(void **st)
 	int n = 0;
 	(void)st;
 	tn_limits_of_arch(arch, &lim);
+	struct tb b;
+	tb_init(&b, arch);
 	for (int k = 0; k < 2; k++)
 		for (int r = 2; r <= 8; r += 3)
 			for (int d = 0; d < 2; d++) {
@@ -441,7 +528,7 @@ static void bulk_copy_knob(void **st)
 				if (!lim.bulk) {
 					assert_int_equal(f->check(&pb, v, &lim, why, sizeof why), 1);
 					assert_non_null(strstr(why, "bulk copy engine"));
-					compile_pb(&pb, v, arch);       /* an export tuned elsewhere */
+					tb_add(&b, &pb, v, -1);        /* an export tuned elsewhere */
 					n++;
 					continue;
 				}
@@ -449,9 +536,10 @@ static void bulk_copy_knob(void **st)
 					fail_msg("%s R=%d tma=1: %s", f->name, r, why);
 				assert_int_equal(f->dyn_lds(&pb, v) - f->dyn_lds(&pb, v0),
 						 8 * (v[tn_param_index(f, "pf")] + 3));
-				compile_pb(&pb, v, arch);
+				tb_add(&b, &pb, v, -1);
 				n++;
 			}
+	tb_flush(&b);
 	{                               /* tma 0 is not passed to the template */
 		struct tn_problem pb = { tn_family("xyz"), 8, 96, 40, 24, "fp32", { 1, 1, 1 } };
 		struct gen_def d[TN_MAXP + 2];
@@ -481,6 +569,8 @@ static void wave_reuse(void **st)
 	int n = 0;
 	(void)st;
 	tn_limits_of_arch(arch, &lim);
+	struct tb b;
+	tb_init(&b, arch);
 	for (int r = 1; r <= TN_RMAX; r += r == 1 ? 3 : 4)
 		for (int d = 0; d < 2; d++) {
 			struct tn_problem pb = { f, r, 96, 40, 24, d ? "fp64" : "fp32", { 1, 1, 1 } };
@@ -499,12 +589,13 @@ static void wave_reuse(void **st)
 				fail_msg("iso3dfd R=%d %s wr=1: %s", r, pb.prec, why);
 			ring = (pf + 3LL) * (by * ypt + 2 * r) * (32 + 2 * ((r + vec - 1) / vec));
 			assert_int_equal(f->dyn_lds(&pb, v), (ring + (long long)r * by * ypt * 32) * vec * es);
-			compile_pb(&pb, v, arch);
+			tb_add(&b, &pb, v, -1);
 			v[tn_param_index(f, "lds")] = 1;
 			assert_int_equal(f->check(&pb, v, &lim, why, sizeof why), 1);
 			assert_non_null(strstr(why, "wr=1"));
 			n++;
 		}
+	tb_flush(&b);
 	assert_int_equal(n, 6);
 }
 
@@ -573,6 +664,53 @@ static void exported(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The resources of each kernel of a program, by its name (rt_prog_kernel,
+ * what struct tb reads): two kernels of different static LDS, and a name
+ * the program does not have; the report read from every prefix of the
+ * code object and of the log (a cut one) gives the kernel's own resources
+ * or none, never another's, and reads nothing past its end. */
+static void resources_by_name(void **st)
+{
+	static const char src[] =
+		"extern \"C\" __global__ void ka(float *o) { __shared__ float s[64];"
+		" s[threadIdx.x] = o[threadIdx.x]; __syncthreads(); o[threadIdx.x] = s[63 - threadIdx.x]; }\n"
+		"extern \"C\" __global__ void kb(float *o) { __shared__ float s[256];"
+		" s[threadIdx.x] = o[threadIdx.x]; __syncthreads(); o[threadIdx.x] = s[255 - threadIdx.x]; }\n";
+	struct rt_prog p;
+	char err[1024];
+	int regs, lds, spill, ok = 0;
+	(void)st;
+	if (rt_compile(src, "two.cu", rt_default_arch(), NULL, 0, &p, err, sizeof err))
+		fail_msg("%s\n%s", err, p.log);
+	assert_int_equal(rt_prog_kernel(&p, "ka", &regs, &lds, &spill), 0);
+	assert_int_equal(lds, 64 * 4);
+	assert_true(regs > 0 && spill == 0);
+	assert_int_equal(rt_prog_kernel(&p, "kb", &regs, &lds, &spill), 0);
+	assert_int_equal(lds, 256 * 4);
+	assert_int_equal(rt_prog_kernel(&p, "k", &regs, &lds, &spill), -1);
+	assert_int_equal(regs, -1);
+	assert_true(p.lds == 256 || p.lds == 1024);     /* the first the compiler reports */
+	for (size_t k = 0; k <= p.size; k++) {
+		unsigned char *cut = malloc(k + 1);     /* exactly k bytes for the sanitizers */
+		assert_non_null(cut);
+		memcpy(cut, p.code, k);
+		if (!rt_res_amdgpu(cut, k, "kb", &regs, &lds, &spill)) {
+			assert_int_equal(lds, 1024);
+			ok++;
+		}
+		free(cut);
+	}
+	for (size_t k = 0, n = strlen(p.log); k <= n; k++) {
+		char *cut = strndup(p.log, k);
+		assert_non_null(cut);
+		if (!rt_res_ptxas(cut, "kb", &regs, &lds, &spill))
+			assert_true(lds == 1024 || lds == 0);   /* cut before its smem */
+		free(cut);
+	}
+	assert_true(!strcmp(rt_platform(), "nvidia") || ok > 0);
+	rt_prog_free(&p);
+}
+
 static void broken_source(void **st)
 {
 	struct rt_prog p;
@@ -594,6 +732,7 @@ int main(void)
 		cmocka_unit_test(bulk_copy_knob), cmocka_unit_test(family_in_a_test),
 		cmocka_unit_test(helper_kernels),
 		cmocka_unit_test(exported), cmocka_unit_test(broken_source),
+		cmocka_unit_test(resources_by_name),
 	};
 	char name[64];
 	snprintf(name, sizeof name, "compile-%s-%s", rt_platform(), rt_default_arch());
