@@ -240,13 +240,15 @@ TESTLIBS = -lcmocka
 T_CPU = $(if $(HAVE_HIP),$(B)/t_compile-amd) $(B)/t_cli $(B)/t_readme
 T_CPU += $(if $(HAVE_CUDA),$(B)/t_compile-nvidia) $(B)/t_pkg $(B)/t_shipped $(B)/t_lib
 T_CPU += $(B)/t_export $(B)/t_robust $(B)/t_example $(B)/t_fortran $(B)/t_plan $(B)/t_share $(B)/t_hdata $(B)/t_energy $(B)/t_layers
-T_CPU += $(B)/t_input $(B)/t_report $(B)/t_core $(B)/t_rule $(B)/t_strategy
+T_CPU += $(B)/t_input $(B)/t_report $(B)/t_core $(B)/t_rule $(B)/t_res $(B)/t_strategy
 T_CPU += $(B)/t_online $(B)/t_warm $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_source
 # what the tests make themselves (t_example), made before they run at once
 T_MADE = $(B)/libfdtune.a $(EX)/wave-cpu $(if $(FORTRAN),$(EX)/wave_f-cpu)
 
 $(B)/t_core: $(B)/tests/t_core.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+$(B)/t_res: $(B)/tests/t_res.o $(B)/runtime/rt_res.o
+	$(CC) $(CFLAGS) -o $@ $^ $(TESTLIBS)
 $(B)/t_rule: $(B)/tests/t_rule.o $(CORE_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 $(B)/t_strategy: $(B)/tests/t_strategy.o $(B)/tests/t_ref.o $(CORE_O)

@@ -47,13 +47,15 @@ int db_open(const char *path, struct db **out, char *err, size_t n);
  * is written to the file, which may be read-only and in a read-only
  * directory, and no file is left beside it. An older schema is migrated in
  * a copy in memory; what db_open refuses is refused alike, but for a file
- * whose damaged pages only a query finds (no quick_check: that query fails,
- * naming the file). Every write through *out fails. Release *out with
+ * whose damage only a query can find (no quick_check: a query that reads a
+ * damaged page fails, db_damaged; damage that leaves the pages well formed
+ * may go unseen). Every write through *out fails. Release *out with
  * db_close.
  */
 int db_read(const char *path, struct db **out, char *err, size_t n);
 /* As db_read, and refuses a file that fails SQLite's quick_check, as
- * db_open does: for a source whose rows are copied elsewhere (merge). */
+ * db_open does: for what is copied out of the database (export, merge's
+ * sources, compact, seeds). */
 int db_read_checked(const char *path, struct db **out, char *err, size_t n);
 /* As db_open but migrates no further than version upto (1..DB_SCHEMA_LATEST);
  * a file already past upto is opened as it is.  Meant for migration tests. */

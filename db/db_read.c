@@ -15,12 +15,14 @@
  *   - else immutable=1: the file read as it is, without locks, which is
  *     right for a file nobody writes (one the owner writes again has its
  *     -wal and is read the previous way from then on).
- * A reader does not run SQLite's quick_check, which reads every page (0.3 s
+ * db_read does not run SQLite's quick_check, which reads every page (0.3 s
  * on a 44 MB history, seconds on a database of many nights, at every
- * query and at every start of a program that links libfdtune): a page found
- * damaged when a query reads it fails that query, naming the file
- * (db.c's sqlerr). db_read_checked, for merge's sources, which are copied
- * into another database, checks the whole file first, as db_open does.
+ * query of best, report and replay): a page found damaged when a query
+ * reads it fails that query, and the CLI names the file (tn_cli_db_said);
+ * damage that leaves every page well formed (a pointer to the wrong page)
+ * may go unseen there. db_read_checked, for what leaves the database
+ * (export, merge's sources, compact, --seeds-from, libfdtune's
+ * companion) and for db_open, checks the whole file first.
  * A database of an older schema is copied into memory (SQLite's backup)
  * and migrated there, never in the file; a newer one is refused with
  * DB_NEWER_MSG, as db_open refuses it. db_open, here too, opens a regular
@@ -127,6 +129,6 @@ int db_open(const char *path, struct db **out, char *err, size_t n)
 	struct stat st;
 
 	if (path && !stat(path, &st) && S_ISREG(st.st_mode) && !db_path_writable(path))
-		return db_read(path, out, err, n);
+		return db_read_checked(path, out, err, n);      /* refused as db_open refuses */
 	return db_open_version(path, DB_SCHEMA_LATEST, out, err, n);
 }

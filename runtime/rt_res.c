@@ -10,17 +10,19 @@
  */
 #include "rt.h"
 
-#include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 /* ---- NVRTC: ptxas -v ---- */
 
-/* Value of the number just before `tail` in log[0..end), or -1. */
+/* Value of the number just before `tail` in log[0..end), or -1 (also for
+ * one past INT_MAX). */
 static int ptxas_num(const char *log, const char *end, const char *tail)
 {
 	const size_t tl = strlen(tail);
-	const char *s = NULL;
-	for (const char *p = log; p + tl <= end; p++)
+	const char *s = NULL, *d;
+	long long v = 0;
+	for (const char *p = log; (size_t)(end - p) >= tl; p++)
 		if (!memcmp(p, tail, tl)) {
 			s = p;
 			break;
@@ -29,27 +31,34 @@ static int ptxas_num(const char *log, const char *end, const char *tail)
 		return -1;
 	while (s > log && s[-1] == ' ')
 		s--;
+	d = s;
 	while (s > log && s[-1] >= '0' && s[-1] <= '9')
 		s--;
-	return atoi(s);
+	if (s == d)
+		return -1;
+	for (; s < d && v <= INT_MAX; s++)
+		v = v * 10 + (*s - '0');
+	return v <= INT_MAX ? (int)v : -1;
 }
 
 int rt_res_ptxas(const char *log, const char *name, int *regs, int *lds, int *spill)
 {
 	static const char entry[] = "Compiling entry function '";
-	const char *b = log, *e;
+	const char *b, *e = NULL;
 	*regs = *lds = *spill = -1;
 	if (!log)
 		return -1;
-	if (name) {                     /* from 'name' to the next entry function */
-		const size_t nl = strlen(name);
-		for (b = strstr(log, entry); b; b = strstr(b + 1, entry))
-			if (!strncmp(b + sizeof entry - 1, name, nl) && b[sizeof entry - 1 + nl] == '\'')
-				break;
-		if (!b)
-			return -1;
-	}
-	e = name ? strstr(b + 1, entry) : NULL;
+	/* from the entry function named (NULL: the first) to the next one */
+	for (b = strstr(log, entry); b && name; b = strstr(b + 1, entry))
+		if (!strncmp(b + sizeof entry - 1, name, strlen(name)) &&
+		    b[sizeof entry - 1 + strlen(name)] == '\'')
+			break;
+	if (b)
+		e = strstr(b + 1, entry);
+	else if (name)
+		return -1;
+	else
+		b = log;                /* no entry function named: the whole report */
 	if (!e)
 		e = b + strlen(b);
 	*regs = ptxas_num(b, e, " registers");
@@ -179,7 +188,7 @@ int rt_res_amdgpu(const void *code, size_t size, const char *name, int *regs, in
 		return -1;
 	p += h;
 	for (unsigned long long k = 0; k < nk; k++) {   /* each kernel: a map */
-		long long vgpr = -1, agpr = 0, grp = -1, prv = -1;
+		long long vgpr = -1, grp = -1, prv = -1;
 		int mine = !name;
 		if (!(h = mp_head(p, (size_t)(end - p), &kind, &np, &at)) || kind != 'm')
 			return -1;
@@ -197,8 +206,6 @@ int rt_res_amdgpu(const void *code, size_t size, const char *name, int *regs, in
 			else if (mp_head(val, vl, &kind, &v, &at) && kind == 'u' && v <= 0x7fffffff) {
 				if (mp_is(p, kl, ".vgpr_count"))
 					vgpr = (long long)v;
-				else if (mp_is(p, kl, ".agpr_count"))
-					agpr = (long long)v;
 				else if (mp_is(p, kl, ".group_segment_fixed_size"))
 					grp = (long long)v;
 				else if (mp_is(p, kl, ".private_segment_fixed_size"))
@@ -207,10 +214,14 @@ int rt_res_amdgpu(const void *code, size_t size, const char *name, int *regs, in
 			p = val + vl;
 		}
 		if (mine) {
-			*regs = vgpr >= 0 ? (int)(vgpr + agpr) : -1;
+			if (vgpr < 0)
+				return -1;
+			/* .vgpr_count counts the AGPRs too (LLVM's NumVGPR: on
+			 * gfx90a the arch VGPRs, rounded to 4, and the AGPRs) */
+			*regs = (int)vgpr;
 			*lds = (int)grp;
 			*spill = (int)prv;
-			return *regs >= 0 ? 0 : -1;
+			return 0;
 		}
 	}
 	return -1;

@@ -188,9 +188,10 @@ static void databases(void **st)
 	expect(args, 1, "not an fdtune database");
 	assert_int_equal(t_count(db, "select x from t"), 42);
 	assert_int_equal(t_count(db, "select count(*) from sqlite_master"), 1);
-	/* a damaged page, which readers do not look for at open (no quick_check
-	 * there): the query that reads it fails, naming the file and what to
-	 * do; merge and a sweep refuse the file at open; nothing is written */
+	/* a damaged page, which best and report do not look for at open (no
+	 * quick_check there): the query that reads it fails, naming the file
+	 * and what to do; export, merge and a sweep refuse the file at open;
+	 * nothing is written. A file that is no database is not "damaged". */
 	if (getenv("RESULTS_DB")) {
 		snprintf(db, sizeof db, "%s/dmg.db", dir);
 		snprintf(args, sizeof args, "cp '%s' %s", getenv("RESULTS_DB"), db);
@@ -201,8 +202,11 @@ static void databases(void **st)
 		snprintf(args, sizeof args, "best --db %s -r 4", db);
 		expect(args, 1, "dmg.db is damaged (");
 		assert_non_null(strstr(out, "move it aside or choose another database"));
-		snprintf(args, sizeof args, "export --db %s -r 4 -n 512 --out %s/dx", db, dir);
+		snprintf(args, sizeof args, "report --db %s --out %s/dx", db, dir);
 		expect(args, 1, "dmg.db is damaged (");
+		/* export checks the whole file: what it writes leaves the database */
+		snprintf(args, sizeof args, "export --db %s -r 4 -n 512 --out %s/dx", db, dir);
+		expect(args, 1, "dmg.db fails SQLite's quick_check");
 		snprintf(args, sizeof args, "merge --db %s/m2.db %s", dir, db);
 		expect(args, 1, "dmg.db fails SQLite's quick_check");
 		snprintf(args, sizeof args, "sweep --compile-only -q -n 8 -r 1 --max-configs 1 --db %s", db);
@@ -210,6 +214,9 @@ static void databases(void **st)
 		snprintf(args, sizeof args, "test ! -e %s/m2.db && test ! -e %s/dx && cmp -s %s %s.was",
 			 dir, dir, db, db);
 		assert_int_equal(system(args), 0);
+		snprintf(args, sizeof args, "report --db %s/junk.db --out %s/dx", dir, dir);
+		expect(args, 1, "junk.db is not a usable SQLite database");
+		assert_null(strstr(out, "damaged"));
 	}
 	snprintf(args, sizeof args, "best --db %s/no/such/dir/x.db", dir);
 	assert_int_equal(run(args), 1);

@@ -124,7 +124,7 @@ int tn_cmd_codes(int argc, char **argv)
 		return FDT_USAGE;
 	}
 	/* checked as a reader first, so that a missing file is not made */
-	if (tn_cli_db_read(path, &db, err, sizeof err)) {
+	if (tn_cli_db_read(path, 0, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune codes: %s\n", err);
 		return FDT_FAIL;
 	}

@@ -108,7 +108,7 @@ int tn_cmd_export(int argc, char **argv)
 	if (!x.flt.family && !x.run)
 		x.flt.family = "xyz";   /* as for fdtune sweep */
 	rc = FDT_FAIL;
-	if (!tn_cli_db_read(x.db_path, &db, err, sizeof err))   /* read only: a shared database */
+	if (!tn_cli_db_read(x.db_path, 1, &db, err, sizeof err))   /* read only, checked whole */
 		rc = tn_export(db, &x, err, sizeof err);
 	if (rc)
 		tn_cli_db_said(db, x.db_path, err, sizeof err);

@@ -173,7 +173,7 @@ int tn_cmd_best(int argc, char **argv)
 			"--strategies compares the passes of xyz problems: give -f xyz or no -f");
 		return FDT_USAGE;
 	}
-	if (tn_cli_db_read(path, &db, err, sizeof err)) {
+	if (tn_cli_db_read(path, 0, &db, err, sizeof err)) {
 		fprintf(stderr, "fdtune best: %s\n", err);
 		return FDT_FAIL;
 	}

@@ -332,7 +332,7 @@ int tn_cmd_replay(int argc, char **argv)
 		snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
 		goto usage;
 	}
-	if (tn_cli_db_read(path, &db, err, sizeof err))
+	if (tn_cli_db_read(path, 0, &db, err, sizeof err))
 		goto fail;
 	if ((rc = db_pick(db, &flt, 0, &p, err, sizeof err))) {
 		rc = rc == FDT_NOMATCH ? FDT_NOMATCH : FDT_FAIL;

@@ -132,7 +132,7 @@ int tn_cmd_report(int argc, char **argv)
 			optind < argc ? "'" : "", usage);
 		return FDT_USAGE;
 	}
-	if (tn_cli_db_read(path, &db, err, sizeof err) || db_handle(db, &h, err, sizeof err))
+	if (tn_cli_db_read(path, 0, &db, err, sizeof err) || db_handle(db, &h, err, sizeof err))
 		goto done;
 	if (db_live_sweeps(db, stderr, "fdtune report: ", NULL, err, sizeof err))
 		goto done;

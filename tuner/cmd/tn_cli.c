@@ -187,18 +187,18 @@ int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n)
 void tn_cli_db_said(struct db *db, const char *path, char *err, size_t n)
 {
 	char was[1024];
-	if (!n || !db_damaged(db, err))
-		return;
+	if (!n || !db || !db_damaged(db, err))
+		return;                 /* an open that failed says so itself */
 	snprintf(was, sizeof was, "%s", err);
 	snprintf(err, n, "%s is damaged (%s): move it aside or choose another database; nothing "
 		 "was written to it", path, was);
 }
 
-int tn_cli_db_read(const char *path, struct db **db, char *err, size_t n)
+int tn_cli_db_read(const char *path, int check, struct db **db, char *err, size_t n)
 {
 	glob_t g;
 	size_t l;
-	if (!db_read(path, db, err, n))
+	if (!(check ? db_read_checked : db_read)(path, db, err, n))
 		return FDT_OK;
 	if (strcmp(path, TN_CLI_DB_DEFAULT) || !access(path, F_OK) || errno != ENOENT)
 		return FDT_FAIL;

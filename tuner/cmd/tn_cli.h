@@ -135,15 +135,17 @@ int tn_cli_problem_opt(struct tn_cli_problem *c, int opt, const char *arg, int *
 		       size_t n);
 /* Resolves the family and applies --param; FDT_OK or another fdt_rc.h status. */
 int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n);
-/* db_read of path (read only: a mistyped --db creates nothing). Where it
+/* db_read of path (read only: a mistyped --db creates nothing; check 1:
+ * db_read_checked, for what leaves the database, as export). Where it
  * fails because nothing is at the default path (a fresh clone: no sweep yet),
  * err also names the databases fdtune's repository ships (results/GPU/
  * fdtune.db under the working directory) and the --db that reads one. */
-int tn_cli_db_read(const char *path, struct db **db, char *err, size_t n);
-/* Where what failed on db (read from path; NULL where it was not opened)
- * found a damaged page (db_damaged of db and err), err[0..n) is replaced by
- * one message that names path, keeps the error and says what to do; else
- * err is left as it is. Call before db_close. */
+int tn_cli_db_read(const char *path, int check, struct db **db, char *err, size_t n);
+/* Where what failed on db (read from path) found a damaged page
+ * (db_damaged of db and err), err[0..n) is replaced by one message that
+ * names path, keeps the error and says what to do; else, and where db is
+ * NULL (the open failed, and said why), err is left as it is. Call before
+ * db_close. */
 void tn_cli_db_said(struct db *db, const char *path, char *err, size_t n);
 /* FDT_USAGE, with err naming why and the domains of the parameters given
  * with -p, when no configuration of c's space passes its family's

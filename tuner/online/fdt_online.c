@@ -145,7 +145,7 @@ int fdtune_online_open(const char *db_path, const char *family, int radius, int 
 	keep_where(t, db_path, o ? o->companion : NULL);
 	/* an earlier run's choice, kept in the companion, is consulted first */
 	if (*t->keep && strcmp(t->keep, db_path) && !access(t->keep, R_OK) &&
-	    db_read(t->keep, &to.learned, e, sizeof e))
+	    db_read_checked(t->keep, &to.learned, e, sizeof e))     /* small: checked whole */
 		fprintf(stderr, "fdtune online: %s is left out: %s\n", t->keep, e);
 	if (db_read(db_path, &d, e, sizeof e) ||
 	    tn_on_open(d, &pb, name, arch, &to, &t->on, e, sizeof e)) {
