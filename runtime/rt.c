@@ -129,11 +129,6 @@ static double now_ms(void)
 }
 
 #ifdef RT_NVIDIA
-static void resources(struct rt_prog *p)
-{
-	rt_res_ptxas(p->log, NULL, &p->regs, &p->lds, &p->spill);
-}
-
 static const char *arch_opt(const char *arch, char *b, size_t n)
 {
 	snprintf(b, n, "-arch=%s", arch);
@@ -152,11 +147,6 @@ static int nbase(void)
 	return ma > 12 || (ma == 12 && mi >= 9) ? 3 : 2;
 }
 #else
-static void resources(struct rt_prog *p)
-{
-	rt_res_amdgpu(p->code, p->size, NULL, &p->regs, &p->lds, &p->spill);
-}
-
 static const char *arch_opt(const char *arch, char *b, size_t n)
 {
 	snprintf(b, n, "--offload-arch=%s", arch);
@@ -232,7 +222,7 @@ int rt_compile(const char *src, const char *name, const char *arch,
 		snprintf(err, n, "%s: cannot fetch the code of %s", COMPILER, name);
 		goto done;
 	}
-	resources(p);
+	rt_prog_kernel(p, NULL, &p->regs, &p->lds, &p->spill);     /* the only kernel */
 	status = 0;
 done:
 	if (prog && hiprtcDestroyProgram(&prog) != HIPRTC_SUCCESS && !status) {

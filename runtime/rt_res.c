@@ -175,13 +175,16 @@ int rt_res_amdgpu(const void *code, size_t size, const char *name, int *regs, in
 		  int *spill)
 {
 	static const char key[] = "\xae" "amdhsa.kernels";      /* fixstr of 14 */
-	const unsigned char *c = code, *p = NULL, *end = c + size;
+	const unsigned char *c = code, *p = NULL, *end;
 	unsigned long long nk, np, v;
 	const unsigned char *at;
 	int kind;
 	size_t h;
 	*regs = *lds = *spill = -1;
-	for (size_t i = 0; c && i + sizeof key - 1 < size && !p; i++)
+	if (!c)
+		return -1;
+	end = c + size;
+	for (size_t i = 0; i + sizeof key - 1 < size && !p; i++)
 		if (!memcmp(c + i, key, sizeof key - 1))
 			p = c + i + sizeof key - 1;
 	if (!p || !(h = mp_head(p, (size_t)(end - p), &kind, &nk, &at)) || kind != 'a')
