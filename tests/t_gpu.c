@@ -749,25 +749,33 @@ static void exported_kernel(void **st)
  * user's program (tests/export_main.cu), run the build fdtune measured
  * (k_measured) and time within 5% of their record in the database (the
  * records come from other boards of the same model: the spread between
- * boards is in results/h100/parity/parity.md). */
+ * boards is in results/h100/parity/parity.md). The records are those
+ * shipped for this GPU's model: $RESULTS_DB on an H100, results/h200's
+ * under ROOT on an H200; on any other GPU the test skips. */
 static void exported_speed(void **st)
 {
 	static const char *const probs[] = { "-f xyz -r 4", "-f iso3dfd -r 8" };
-	const char *root = getenv("ROOT"), *db = getenv("RESULTS_DB");
-	char cmd[4096], out[8192], path[512], line[512];
+	const char *root = getenv("ROOT"), *db = getenv("RESULTS_DB"), *model = "";
+	char cmd[4096], out[8192], path[512], line[512], h200[512];
 	struct rt_dev dev;
 	(void)st;
 	export_gpu(root, db, &dev);
-	if (!strstr(dev.name, "H100"))
-		skip();         /* the records are the H100's */
+	if (strstr(dev.name, "H100"))
+		model = "H100";
+	else if (strstr(dev.name, "H200")) {
+		model = "H200";
+		snprintf(h200, sizeof h200, "%s/results/h200/fdtune.db", root);
+		db = h200;
+	} else
+		skip();         /* no records shipped for this model */
 	for (size_t i = 0; i < sizeof probs / sizeof probs[0]; i++) {
 		double rec = 0, ms = 0;
 		FILE *f;
 		snprintf(cmd, sizeof cmd, "cp '%s' %s/v.db && '%s/fdtune' export --db %s/v.db "
-			 "--device H100 -n 512 %s --out %s/v%zu --name k >/dev/null && "
+			 "--device %s -n 512 %s --out %s/v%zu --name k >/dev/null && "
 			 "PATH=$PATH:/usr/local/cuda/bin nvcc -O2 -arch=%s -I%s/v%zu "
 			 "'%s/tests/export_main.cu' %s/v%zu/k.cu -o %s/v%zu/ex && "
-			 "%s/v%zu/ex 512 512 512 --time 100", db, dir, root, dir, probs[i], dir, i,
+			 "%s/v%zu/ex 512 512 512 --time 100", db, dir, root, dir, model, probs[i], dir, i,
 			 dev.arch, dir, i, root, dir, i, dir, i, dir, i);
 		if (t_sh(cmd, out, sizeof out))
 			fail_msg("%s:\n%s", cmd, out);
@@ -782,7 +790,8 @@ static void exported_speed(void **st)
 				sscanf(strstr(line, ", for 512x512x512: ") + 19, "%lf", &rec);
 		fclose(f);
 		assert_true(rec > 0);
-		printf("export %s: %.4f ms, recorded %.4f ms (%.3fx)\n", probs[i], ms, rec, ms / rec);
+		printf("export %s on %s: %.4f ms, recorded %.4f ms (%.3fx)\n", probs[i], dev.name, ms,
+		       rec, ms / rec);
 		if (ms > 1.05 * rec)
 			fail_msg("export %s: %.4f ms, over 5%% slower than its record, %.4f ms",
 				 probs[i], ms, rec);
