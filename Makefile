@@ -242,6 +242,9 @@ T_CPU += $(if $(HAVE_CUDA),$(B)/t_compile-nvidia) $(B)/t_pkg $(B)/t_shipped $(B)
 T_CPU += $(B)/t_export $(B)/t_robust $(B)/t_example $(B)/t_fortran $(B)/t_plan $(B)/t_share $(B)/t_hdata $(B)/t_energy $(B)/t_layers
 T_CPU += $(B)/t_input $(B)/t_report $(B)/t_core $(B)/t_rule $(B)/t_res $(B)/t_strategy
 T_CPU += $(B)/t_online $(B)/t_warm $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_source
+# T_ONLY=PATTERN: each test program runs the cases that match (tests/t_only.c)
+T_ONLY_O = $(B)/tests/t_only.o
+$(T_CPU) $(B)/t_gpu $(B)/t_compile-nvidia $(B)/t_compile-amd: $(T_ONLY_O)
 # what the tests make themselves (t_example), made before they run at once
 T_MADE = $(B)/libfdtune.a $(EX)/wave-cpu $(if $(FORTRAN),$(EX)/wave_f-cpu)
 

@@ -24,6 +24,17 @@
 static char dir[] = "/tmp/fdt_cliXXXXXX";
 static char out[65536];
 
+/* Makes path an SQLite database of another program, new or as it was
+ * made here before: one table t holding one row, 42. */
+static void foreign_db(const char *path)
+{
+	sqlite3 *h;
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "create table if not exists t(x); delete from t; "
+				      "insert into t values(42);", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+}
+
 /* Runs "$FDTUNE args" with stdout and stderr in out; returns the status. */
 static int run(const char *args)
 {
@@ -177,13 +188,7 @@ static void databases(void **st)
 	assert_memory_equal(back, junk, sizeof junk);
 	/* a database of another program is refused and left as it was */
 	snprintf(db, sizeof db, "%s/other.db", dir);
-	{
-		sqlite3 *h;
-		assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
-		assert_int_equal(sqlite3_exec(h, "create table t(x); insert into t values(42);",
-					      NULL, NULL, NULL), SQLITE_OK);
-		sqlite3_close(h);
-	}
+	foreign_db(db);
 	snprintf(args, sizeof args, "best --db %s", db);
 	expect(args, 1, "not an fdtune database");
 	assert_int_equal(t_count(db, "select x from t"), 42);
@@ -815,6 +820,8 @@ static void kill_resume_shards(void **st)
 		 " (select params from configs except select params from k.configs)\")\" = 0", dir, db);
 	assert_int_equal(system(cmd), 0);
 	/* a foreign source is refused and the target left as it was */
+	snprintf(args, sizeof args, "%s/other.db", dir);
+	foreign_db(args);
 	snprintf(args, sizeof args, "merge --db %s/m.db %s/other.db", dir, dir);
 	expect(args, 1, "not an fdtune database (");
 	assert_non_null(strstr(out, "nothing was merged"));
