@@ -505,6 +505,98 @@ static void warm_cache(void **st)
 	}
 }
 
+/* A warm round holds one configuration a source (xyz's nw is a launch
+ * parameter: configurations that differ in it alone share a build), of
+ * sources not built before, and a source built marks all of its
+ * configurations warmed: three sources of two nw each, 2 threads idle, are
+ * warmed in two rounds of 2 and 1 compiles, then nothing is left. A job of
+ * the same sources (another size of the problem) finds them all in the
+ * cache: its rounds compile nothing, and each is followed at once by the
+ * next (no wait after a round of cache hits), until it is all warmed. */
+static void warm_twins(void **st)
+{
+	static int cfgs[2][6 * TN_MAXP];
+	const struct tn_family *f;
+	struct tn_problem pb[2];
+	struct tn_space sp;
+	struct tn_limits lim;
+	struct tn_sweep_opts o = { 0 };
+	struct tn_job jobs[3] = { 0 };
+	struct tn_run c = { 0 };
+	char err[1024], why[256];
+	int nc = 0, nw = -1;
+	(void)st;
+	assert_int_equal(tn_family_find("xyz", &f, err, sizeof err), 0);
+	for (int p = 0; p < f->np; p++)
+		if (!strcmp(f->p[p].name, "nw"))
+			nw = p;
+	assert_true(nw >= 0);
+	pb[0] = (struct tn_problem){ f, 6, 40, 24, 16, "fp32", { 1, 1, 1 } };
+	pb[1] = (struct tn_problem){ f, 6, 48, 32, 16, "fp32", { 1, 1, 1 } };
+	c.arch = rt_default_arch();
+	tn_limits_of_arch(c.arch, &lim);
+	tn_space_default(f, &sp);
+	/* three sources, each at nw 48 and 64, twins side by side */
+	for (long long i = 0; i < tn_space_size(&sp) && nc < 6; i += 89) {
+		int *a = cfgs[0] + nc * TN_MAXP, *b = a + TN_MAXP, fresh = 1;
+		tn_space_at(&sp, i, a);
+		a[nw] = 48;
+		memcpy(b, a, TN_MAXP * sizeof *a);
+		b[nw] = 64;
+		for (int k = 0; k < nc; k++)
+			fresh = fresh && !one_source(f, a, cfgs[0] + k * TN_MAXP);
+		if (fresh && !f->check(&pb[0], a, &lim, why, sizeof why) &&
+		    !f->check(&pb[0], b, &lim, why, sizeof why))
+			nc += 2;
+	}
+	assert_int_equal(nc, 6);
+	memcpy(cfgs[1], cfgs[0], sizeof cfgs[0]);
+	o.jobs = 2;
+	c.o = &o;
+	c.jobs = jobs;
+	c.njobs = 3;
+	job(&c, 0, &pb[0], cfgs[0], 6);
+	job(&c, 1, &pb[0], cfgs[0], 6);
+	job(&c, 2, &pb[1], cfgs[1], 6);
+	c.cur = &jobs[0];
+	c.first = 1;                    /* job 1's first pass comes next */
+	tn_cache_compiler(c.arch, c.cid, sizeof c.cid);
+	assert_non_null(tn_cache_dir());
+	tn_warm(&c, 2);
+	assert_ptr_equal(c.warm_job, &jobs[1]);
+	settle(&c);
+	assert_int_equal(c.warmed, 2);  /* two sources, not one source twice */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(jobs[1].warmed[i], 1);
+	assert_int_equal(jobs[1].warmed[4] + jobs[1].warmed[5], 0);
+	tn_warm(&c, 2);                 /* the one source left */
+	assert_ptr_equal(c.warm_job, &jobs[1]);
+	settle(&c);
+	assert_int_equal(c.warmed, 3);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(jobs[1].warmed[i], 1);
+	/* job 2 (swept whole, not guessed now): its sources are all built */
+	c.first = -1;
+	tn_warm(&c, 2);
+	assert_ptr_equal(c.warm_job, &jobs[2]);
+	settle(&c);
+	assert_int_equal(c.warmed, 3);  /* cache hits, no compile */
+	tn_warm(&c, 2);                 /* at once: no wait after a round of hits */
+	assert_non_null(c.warm);
+	assert_ptr_equal(c.warm_job, &jobs[2]);
+	settle(&c);
+	assert_int_equal(c.warmed, 3);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(jobs[2].warmed[i], 1);
+	tn_warm(&c, 2);                 /* nothing left: no round */
+	assert_null(c.warm);
+	for (int j = 0; j < 3; j++) {
+		tn_search_free(jobs[j].search);
+		free(jobs[j].warmed);
+		free(jobs[j].ring);
+	}
+}
+
 struct racer {
 	const char *src, *tmpl, *arch, *id;
 	int rc, cached;
@@ -817,7 +909,7 @@ static void race_rules(void **st)
 
 int main(void)
 {
-	const struct CMUnitTest t[] = { cmocka_unit_test(next_guess), cmocka_unit_test(warm_cache),
+	const struct CMUnitTest t[] = { cmocka_unit_test(next_guess), cmocka_unit_test(warm_cache), cmocka_unit_test(warm_twins),
 					cmocka_unit_test(one_build_at_once), cmocka_unit_test(fills),
 					cmocka_unit_test(pool_sources), cmocka_unit_test(race_rules),
 					cmocka_unit_test(first_seeds),

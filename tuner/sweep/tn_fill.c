@@ -42,9 +42,7 @@ static int cmp(const void *a, const void *b, void *arg)
 	return 0;
 }
 
-/* j->ring: for each configuration, the next one of its source (itself where
- * it is alone), a cycle per source. 1 when it is there. */
-static int ring(struct tn_job *j)
+int tn_job_ring(struct tn_job *j)
 {
 	long long *ord;
 	if (j->ring)
@@ -117,7 +115,7 @@ void tn_fill_keep(struct tn_run *c, const struct tn_item *it)
 {
 	struct tn_job *j = c->cur;
 	struct tn_item *q;
-	if (it->bad_gen || it->bad_compile || !it->prog.code || !tn_fill_on(c) || !ring(j) ||
+	if (it->bad_gen || it->bad_compile || !it->prog.code || !tn_fill_on(c) || !tn_job_ring(j) ||
 	    sibling(j, it) < 0 || kept(c, j, it->idx) || !(q = calloc(1, sizeof *q)))
 		return;
 	memcpy(q->v, it->v, sizeof q->v);

@@ -99,7 +99,6 @@ struct tn_run {
 	struct tn_pool *warm;   /* compiling ahead of later steps, or NULL */
 	struct tn_job *warm_job;        /* whose configurations it builds */
 	int warm_n, warm_took;  /* items it was given; those built and taken */
-	long long warm_round;   /* warmed when the round began */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	int fill_off;           /* FDTUNE_FILL=0 (tn_fill.c) */
 	long long warmed;       /* configurations compiled ahead of their step */
@@ -208,7 +207,13 @@ void tn_warm_quit(struct tn_run *c);
 /* Stops the warm pool, after its compiles in progress (the plan's end). */
 void tn_warm_free(struct tn_run *c);
 
-/* tn_fill.c. 1 when the step's job is swept whole on GPUs: its search's
+/* tn_fill.c. Makes j->ring, where it is not made yet: for each
+ * configuration of j the next one of its source (one that differs from it
+ * in launch parameters alone; itself where it is alone), a cycle a source.
+ * 1 when it is there; 0 when j has fewer than 2 configurations, or out of
+ * memory. */
+int tn_job_ring(struct tn_job *j);
+/* 1 when the step's job is swept whole on GPUs: its search's
  * target is its whole space, neither --recheck nor --max-configs, so every
  * configuration runs whatever the order (fills, tn_loop.c's cap in builds). */
 int tn_step_whole(const struct tn_run *c);

@@ -15,9 +15,15 @@
  * building waits for that build and reads it from the cache
  * (tn_cache_compile), so nothing is built twice and the sweep itself never
  * waits (v47 joined the warm pool at the step's start: 13 s of a 228-s cold
- * plan, NOTES v48). Nothing warmed is recorded or run: a wrong guess costs
- * compiles, never a result. Off where the compile cache is off, at a stop,
- * or with FDTUNE_WARM=0.
+ * plan, NOTES v48). A round holds one configuration a source, of sources
+ * not warmed before (configurations that differ in launch parameters
+ * alone, xyz's nw, share a build: tn_job_ring), and a source built marks
+ * all its configurations warmed; a round that found every build in the
+ * cache (another job's, another night's) is followed at once by the next,
+ * so that a cold plan's threads reach the builds still missing (v70).
+ * Nothing warmed is recorded or run: a wrong guess costs compiles, never a
+ * result. Off where the compile cache is off, at a stop, or with
+ * FDTUNE_WARM=0.
  */
 #include "fdt_rc.h"
 #include "tn_run.h"
@@ -52,12 +58,29 @@ int tn_run_next(struct tn_run *c)
 	return tn_order_next(c->ord, c->njobs);
 }
 
-/* Up to want configurations of job j for a warm round into idx, none warmed
- * before: its search's next proposals (peeked at), within its next step's
- * share where guess (the job the plan runs next) and j's target is not its
- * whole space, within all it has left where it is (every configuration will
- * run), and then any not yet proposed; nothing for a job neither guessed nor
- * swept whole. The count; 0 where out of memory. */
+/* 1 when configuration i of j is warmed, or shares its source with one of
+ * idx[0..m) (j->ring, where it is made). */
+static int taken(const struct tn_job *j, long long i, const long long *idx, int m)
+{
+	if (j->warmed[i])
+		return 1;
+	for (int k = 0; k < m; k++) {
+		if (idx[k] == i)
+			return 1;
+		for (long long s = j->ring ? j->ring[i] : i; s != i; s = j->ring[s])
+			if (s == idx[k])
+				return 1;
+	}
+	return 0;
+}
+
+/* Up to want configurations of job j for a warm round into idx, one a
+ * source, none warmed before: its search's next proposals (peeked at),
+ * within its next step's share where guess (the job the plan runs next) and
+ * j's target is not its whole space, within all it has left where it is
+ * (every configuration will run), and then any not yet proposed; nothing
+ * for a job neither guessed nor swept whole. The count; 0 where out of
+ * memory. */
 static int pick(struct tn_run *c, struct tn_job *j, int guess, long long *idx, int want)
 {
 	const int whole = j->target >= j->nv;
@@ -76,18 +99,15 @@ static int pick(struct tn_run *c, struct tn_job *j, int guess, long long *idx, i
 	if (cap <= 0 || (!j->warmed && !(j->warmed = calloc((size_t)j->nv, 1))) ||
 	    !(peek = malloc((size_t)cap * sizeof *peek)))
 		return 0;
+	(void)tn_job_ring(j);   /* without it (out of memory), twins may share a round */
 	np = tn_search_peek(j->search, peek, (int)cap);
 	for (int i = 0; i < np && m < want; i++)
-		if (!j->warmed[peek[i]])
+		if (!taken(j, peek[i], idx, m))
 			idx[m++] = peek[i];
 	free(peek);
-	for (long long i = 0; whole && m < want && m < cap && i < j->nv; i++) {
-		int dup = j->warmed[i] || tn_search_known(j->search, i);
-		for (int k = 0; k < m && !dup; k++)
-			dup = idx[k] == i;
-		if (!dup)
+	for (long long i = 0; whole && m < want && m < cap && i < j->nv; i++)
+		if (!tn_search_known(j->search, i) && !taken(j, i, idx, m))
 			idx[m++] = i;
-	}
 	return m;
 }
 
@@ -149,7 +169,6 @@ void tn_warm(struct tn_run *c, int idle)
 	}
 	c->warm_job = j;
 	c->warm_n = c->warm_took = 0;
-	c->warm_round = c->warmed;
 	for (int i = 0; i < m; i++) {
 		struct tn_item *it = calloc(1, sizeof *it);
 		if (!it)
@@ -162,16 +181,21 @@ void tn_warm(struct tn_run *c, int idle)
 	}
 }
 
-/* Discards what the warm pool has built, marking it warmed and counting
- * what it compiled. */
+/* Discards what the warm pool has built, marking it and the other
+ * configurations of its source warmed, and counting what it compiled. */
 static void discard(struct tn_run *c)
 {
+	struct tn_job *j = c->warm_job;
 	struct tn_item *it;
 	while (c->warm && (it = tn_pool_take(c->warm))) {
 		/* compiled here, not found in the cache nor shared with a twin */
 		c->warmed += !it->cached && !it->shared && !it->bad_gen && !it->bad_compile;
-		if (c->warm_job && c->warm_job->warmed)
-			c->warm_job->warmed[it->idx] = 1;
+		if (j && j->warmed) {
+			j->warmed[it->idx] = 1;
+			for (long long s = j->ring ? j->ring[it->idx] : it->idx; s != it->idx;
+			     s = j->ring[s])
+				j->warmed[s] = 1;
+		}
 		c->warm_took++;
 		tn_item_clear(it);
 		free(it);
@@ -182,10 +206,11 @@ void tn_warm_drain(struct tn_run *c)
 {
 	discard(c);
 	if (c->warm && c->warm_took == c->warm_n) {
-		/* the round is built: its threads wait for nothing more; after a
-		 * round of cache hits alone (a warm cache) the next comes later */
-		if (c->warmed == c->warm_round)
-			c->warm_next = tn_now_s() + 3.0;
+		/* the round is built: its threads wait for nothing more. A
+		 * round of cache hits alone took milliseconds and marked its
+		 * sources warmed: the next follows at once (v60b waited 3 s,
+		 * while a cold plan's warm rounds of a source another job had
+		 * built left its threads idle) */
 		tn_warm_free(c);
 	} else if (c->warm && tn_pool_ended(c->warm)) {
 		tn_warm_free(c);        /* told to quit: waits for nothing, its threads are gone */
