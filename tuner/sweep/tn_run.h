@@ -31,6 +31,8 @@
 
 #define TN_NOUT 8               /* outcomes counted, tn_outcome[] */
 #define TN_FILL_KEEP 32         /* builds a step keeps for fills (tn_fill.c) */
+#define TN_WARM_HITS 8          /* warm rounds of cache hits alone in a row before
+				 * a 3-s wait (tn_warm.c) */
 extern const char *const tn_outcome[TN_NOUT];
 
 struct tn_job {
@@ -47,7 +49,8 @@ struct tn_job {
 	char left_why[256];     /* why the first of them was */
 	long long prob_id, sweep_id;
 	int refines;            /* the plan's refinement steps it has had */
-	unsigned char *warmed;  /* nv flags: built by the warm pool (tn_warm.c); NULL: none */
+	unsigned char *warmed;  /* nv flags: its source taken by the warm pool, built or
+				 * found in the cache (or failed) (tn_warm.c); NULL: none */
 	long long *ring;        /* nv: the next configuration of the same source, a
 				 * cycle a source (tn_fill.c); NULL: not made */
 	long long count[TN_NOUT];
@@ -99,11 +102,14 @@ struct tn_run {
 	struct tn_pool *warm;   /* compiling ahead of later steps, or NULL */
 	struct tn_job *warm_job;        /* whose configurations it builds */
 	int warm_n, warm_took;  /* items it was given; those built and taken */
+	int warm_hits;          /* rounds in a row that compiled nothing (cache hits) */
+	long long warm_round;   /* warmed when the round began */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	int fill_off;           /* FDTUNE_FILL=0 (tn_fill.c) */
 	long long warmed;       /* configurations compiled ahead of their step */
 	double warm_next;       /* no round before (tn_now_s): 0.5 s after a look that
-				 * found nothing, 3 s after a round of cache hits */
+				 * found nothing, 3 s after TN_WARM_HITS rounds of
+				 * cache hits in a row */
 	/* builds of the step's job whose source has configurations left
 	 * (tn_fill.c), one a source, the oldest first, and the runs they gave
 	 * to GPUs that would have waited */
@@ -186,19 +192,20 @@ long long tn_job_pass(const struct tn_job *j);
 int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
 /* A round of the warm pool, on the idle threads of a step's pool (idle of
  * them, a quarter at least): compiles into the compile cache configurations
- * of another job than the current one, peeked at, none built by the warm
- * pool before, so that its step finds them there. The job the plan will
+ * of another job than the current one, peeked at, one a source (tn_job_ring)
+ * and of sources the warm pool has not taken before, so that its step finds
+ * them there. The job the plan will
  * run next first (tn_run_next), up to its next step's share; then, where
  * every configuration of a job will run (its target its whole space), any
  * of that job's not yet proposed, its search's next proposals first, the
  * jobs with the most compile seconds left (at their mean build time) first.
  * Nothing where the cache is off, FDTUNE_WARM=0, at a stop or
  * --max-configs, while a warm pool lives, or within half a second of a call
- * that found nothing to build (3 s after a round that compiled nothing: a
- * warm cache). A failure only loses the head start. */
+ * that found nothing to build (3 s after TN_WARM_HITS rounds in a row that
+ * compiled nothing: a warm cache). A failure only loses the head start. */
 void tn_warm(struct tn_run *c, int idle);
 /* Discards what the warm pool has built (its work is in the cache), marks
- * it warmed and counts what it compiled; frees the pool once it has built
+ * every configuration of its source warmed and counts what it compiled; frees the pool once it has built
  * all it was given, or has quit and its threads have ended. */
 void tn_warm_drain(struct tn_run *c);
 /* Tells the warm pool to quit after its compiles in progress, without

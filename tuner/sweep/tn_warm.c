@@ -19,8 +19,10 @@
  * not warmed before (configurations that differ in launch parameters
  * alone, xyz's nw, share a build: tn_job_ring), and a source built marks
  * all its configurations warmed; a round that found every build in the
- * cache (another job's, another night's) is followed at once by the next,
- * so that a cold plan's threads reach the builds still missing (v70).
+ * cache (another job's, another night's) is followed by the next at the
+ * sweep loop's next look, up to TN_WARM_HITS such rounds in a row, so that
+ * a cold plan's threads reach the builds still missing (v70), while a warm
+ * plan's hits (an m4 run, a hash and a read each) are spread out.
  * Nothing warmed is recorded or run: a wrong guess costs compiles, never a
  * result. Off where the compile cache is off, at a stop, or with
  * FDTUNE_WARM=0.
@@ -169,6 +171,7 @@ void tn_warm(struct tn_run *c, int idle)
 	}
 	c->warm_job = j;
 	c->warm_n = c->warm_took = 0;
+	c->warm_round = c->warmed;
 	for (int i = 0; i < m; i++) {
 		struct tn_item *it = calloc(1, sizeof *it);
 		if (!it)
@@ -207,10 +210,17 @@ void tn_warm_drain(struct tn_run *c)
 	discard(c);
 	if (c->warm && c->warm_took == c->warm_n) {
 		/* the round is built: its threads wait for nothing more. A
-		 * round of cache hits alone took milliseconds and marked its
-		 * sources warmed: the next follows at once (v60b waited 3 s,
-		 * while a cold plan's warm rounds of a source another job had
-		 * built left its threads idle) */
+		 * round of cache hits alone marked its sources warmed: the
+		 * next follows, but after TN_WARM_HITS of them in a row (a
+		 * warm cache) it waits 3 s (v60b waited 3 s after each, and a
+		 * cold plan's rounds of sources another job had built left its
+		 * threads idle) */
+		if (c->warmed > c->warm_round)
+			c->warm_hits = 0;
+		else if (++c->warm_hits >= TN_WARM_HITS) {
+			c->warm_hits = 0;
+			c->warm_next = tn_now_s() + 3.0;
+		}
 		tn_warm_free(c);
 	} else if (c->warm && tn_pool_ended(c->warm)) {
 		tn_warm_free(c);        /* told to quit: waits for nothing, its threads are gone */
