@@ -187,8 +187,8 @@ int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n)
 void tn_cli_db_said(struct db *db, const char *path, char *err, size_t n)
 {
 	char was[1024];
-	if (!n || !db || !db_damaged(db, err))
-		return;                 /* an open that failed says so itself */
+	if (!n || !db || !db_damaged(db, err) || strstr(err, " is damaged ("))
+		return;                 /* an open that failed, or db.c, said so already */
 	snprintf(was, sizeof was, "%s", err);
 	snprintf(err, n, "%s is damaged (%s): move it aside or choose another database; nothing "
 		 "was written to it", path, was);

@@ -143,9 +143,9 @@ int tn_cli_problem_done(struct tn_cli_problem *c, char *err, size_t n);
 int tn_cli_db_read(const char *path, int check, struct db **db, char *err, size_t n);
 /* Where what failed on db (read from path) found a damaged page
  * (db_damaged of db and err), err[0..n) is replaced by one message that
- * names path, keeps the error and says what to do; else, and where db is
- * NULL (the open failed, and said why), err is left as it is. Call before
- * db_close. */
+ * names path, keeps the error and says what to do; else, where db is NULL
+ * (the open failed, and said why) or err says so already (db.c's own
+ * message), err is left as it is. Call before db_close. */
 void tn_cli_db_said(struct db *db, const char *path, char *err, size_t n);
 /* FDT_USAGE, with err naming why and the domains of the parameters given
  * with -p, when no configuration of c's space passes its family's

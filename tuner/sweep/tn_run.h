@@ -194,8 +194,8 @@ int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
  * them, a quarter at least): compiles into the compile cache configurations
  * of another job than the current one, peeked at, one a source (tn_job_ring)
  * and of sources the warm pool has not taken before, so that its step finds
- * them there. The job the plan will
- * run next first (tn_run_next), up to its next step's share; then, where
+ * them there. The job the plan will run next first (tn_run_next), up to its
+ * next step's share; then, where
  * every configuration of a job will run (its target its whole space), any
  * of that job's not yet proposed, its search's next proposals first, the
  * jobs with the most compile seconds left (at their mean build time) first.
@@ -205,8 +205,9 @@ int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
  * compiled nothing: a warm cache). A failure only loses the head start. */
 void tn_warm(struct tn_run *c, int idle);
 /* Discards what the warm pool has built (its work is in the cache), marks
- * every configuration of its source warmed and counts what it compiled; frees the pool once it has built
- * all it was given, or has quit and its threads have ended. */
+ * every configuration of its source warmed and counts what it compiled;
+ * frees the pool once it has built all it was given, or has quit and its
+ * threads have ended. */
 void tn_warm_drain(struct tn_run *c);
 /* Tells the warm pool to quit after its compiles in progress, without
  * waiting for them (at the next step's start). */

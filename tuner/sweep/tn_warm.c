@@ -64,15 +64,14 @@ int tn_run_next(struct tn_run *c)
  * idx[0..m) (j->ring, where it is made). */
 static int taken(const struct tn_job *j, long long i, const long long *idx, int m)
 {
+	long long s = i;
 	if (j->warmed[i])
 		return 1;
-	for (int k = 0; k < m; k++) {
-		if (idx[k] == i)
-			return 1;
-		for (long long s = j->ring ? j->ring[i] : i; s != i; s = j->ring[s])
-			if (s == idx[k])
+	do {                    /* i, then the rest of its ring */
+		for (int k = 0; k < m; k++)
+			if (idx[k] == s)
 				return 1;
-	}
+	} while (j->ring && (s = j->ring[s]) != i);
 	return 0;
 }
 
@@ -194,10 +193,10 @@ static void discard(struct tn_run *c)
 		/* compiled here, not found in the cache nor shared with a twin */
 		c->warmed += !it->cached && !it->shared && !it->bad_gen && !it->bad_compile;
 		if (j && j->warmed) {
-			j->warmed[it->idx] = 1;
-			for (long long s = j->ring ? j->ring[it->idx] : it->idx; s != it->idx;
-			     s = j->ring[s])
+			long long s = it->idx;
+			do
 				j->warmed[s] = 1;
+			while (j->ring && (s = j->ring[s]) != it->idx);
 		}
 		c->warm_took++;
 		tn_item_clear(it);
