@@ -276,7 +276,7 @@ $(B)/t_pkg: $(B)/tests/t_pkg.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
 $(B)/t_cli: $(B)/tests/t_cli.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
-$(B)/t_hdata: $(B)/tests/t_hdata.o $(CORE_O) $(B)/tuner/sweep/tn_hdata.o $(B)/tuner/sweep/tn_hshare.o
+$(B)/t_hdata: $(B)/tests/t_hdata.o $(B)/tests/t_util.o $(CORE_O) $(B)/tuner/sweep/tn_hdata.o $(B)/tuner/sweep/tn_hshare.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 
 $(B)/libfake_nvml.so: tests/fake_nvml.c
@@ -312,7 +312,7 @@ $(B)/t_compile-amd: $(B)/tests/t_compile.o $(CORE_O) $(B)/amd/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(AMD_LIBS) $(TESTLIBS)
 $(B)/t_export: $(B)/tests/t_export.o $(B)/tests/t_util.o $(CORE_O) $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)
-$(B)/t_warm: $(B)/tests/t_warm.o $(B)/tests/t_rec.o $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o
+$(B)/t_warm: $(B)/tests/t_warm.o $(B)/tests/t_util.o $(B)/tests/t_rec.o $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)
 $(B)/t_gpu: $(B)/tests/t_gpu.o $(B)/tests/t_util.o $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <dirent.h>
 
 #include "t_util.h"
 
@@ -143,4 +144,31 @@ void t_damage_root(const char *path, const char *t)
 	for (long long i = 0; i < psz / 2; i++)
 		fputc(0xa5, f);
 	assert_int_equal(fclose(f), 0);
+}
+
+int t_at_nice(int nice)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int m = 0;
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char path[300], buf[1024], *p = NULL;
+		FILE *f;
+		int x;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;       /* a thread that has just ended */
+		/* after the ")" that ends the name: fields 3..; nice is field 19 */
+		if (fgets(buf, sizeof buf, f))
+			p = strrchr(buf, ')');
+		fclose(f);
+		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u "
+				"%*d %*d %*d %d", &x) == 1)
+			m += x == nice;
+	}
+	closedir(d);
+	return m;
 }

@@ -19,8 +19,8 @@
 #include "tn_cache.h"
 #include "tn_time.h"
 #include "t_rec.h"
+#include "t_util.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
@@ -916,34 +916,6 @@ static void race_rules(void **st)
 	assert_int_equal(tn_race_out(s13, 23, 1.0), 0);
 }
 
-/* Threads of this process whose nice value is nice (/proc/self/task). */
-static int at_nice(int nice)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	int m = 0;
-	assert_non_null(d);
-	while ((e = readdir(d))) {
-		char path[300], buf[1024], *p = NULL;
-		FILE *f;
-		int x;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
-		if (!(f = fopen(path, "r")))
-			continue;       /* a thread that has just ended */
-		/* after the ")" that ends the name: fields 3..; nice is field 19 */
-		if (fgets(buf, sizeof buf, f))
-			p = strrchr(buf, ')');
-		fclose(f);
-		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u "
-				"%*d %*d %*d %d", &x) == 1)
-			m += x == nice;
-	}
-	closedir(d);
-	return m;
-}
-
 /* Compile threads run TN_NICE below the process (the GPU workers and the
  * sweep's thread take a core from them at once), FDTUNE_NICE=0 leaves them
  * at its priority, and a bad FDTUNE_NICE is refused with its name. */
@@ -964,17 +936,17 @@ static void pool_nice(void **st)
 	tn_cache_compiler(rt_default_arch(), id, sizeof id);
 	unsetenv("FDTUNE_NICE");
 	assert_int_equal(tn_pool_new(&p, &pb, rt_default_arch(), id, NULL, 3, err, sizeof err), 0);
-	for (int i = 0; i < 500 && (got = at_nice(want)) < 3; i++)
+	for (int i = 0; i < 500 && (got = t_at_nice(want)) < 3; i++)
 		usleep(10000);          /* each thread lowers itself as it starts */
 	assert_int_equal(got, 3);
 	assert_int_equal(getpriority(PRIO_PROCESS, 0), base);  /* this thread kept its own */
 	tn_pool_free(p);
-	assert_int_equal(at_nice(want), 0);
+	assert_int_equal(t_at_nice(want), 0);
 	setenv("FDTUNE_NICE", "0", 1);
 	assert_int_equal(tn_pool_new(&p, &pb, rt_default_arch(), id, NULL, 2, err, sizeof err), 0);
 	usleep(100000);
-	assert_int_equal(at_nice(want), 0);
-	assert_true(at_nice(base) >= 3);       /* this thread and the pool's 2 */
+	assert_int_equal(t_at_nice(want), 0);
+	assert_true(t_at_nice(base) >= 3);       /* this thread and the pool's 2 */
 	tn_pool_free(p);
 	setenv("FDTUNE_NICE", "20", 1);
 	assert_int_equal(tn_pool_new(&p, &pb, rt_default_arch(), id, NULL, 2, err, sizeof err), 1);

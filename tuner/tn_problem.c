@@ -1,9 +1,11 @@
 /*
  * tn_problem.c: reading problems from the command line, the limits of a
  * compile target when no GPU is present to report them, the clock every
- * part of a sweep reads (tn_now_s), and the processors it may use (tn_cpus).
+ * part of a sweep reads (tn_now_s), the processors it may use (tn_cpus), and
+ * the lower priority of its compile threads (tn_nice, tn_lower).
  */
 #define _GNU_SOURCE             /* sched_getaffinity, CPU_COUNT */
+#include "fdt_rc.h"
 #include "tn.h"
 #include "gen.h"
 
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +39,37 @@ int tn_compile_threads(void)
 {
 	int c = tn_cpus();
 	return c < TN_MAXJOBS / 2 ? 2 * c : TN_MAXJOBS;
+}
+
+int tn_nice(int *v, char *err, size_t n)
+{
+	const char *s = getenv("FDTUNE_NICE");
+	*v = TN_NICE;
+	if (!s || !*s)
+		return FDT_OK;
+	return tn_parse_int(s, "FDTUNE_NICE", 0, 19, v, err, n);
+}
+
+void tn_lower(int d)
+{
+	id_t me = (id_t)gettid();
+	int cur;
+	if (d <= 0)
+		return;
+	errno = 0;
+	cur = getpriority(PRIO_PROCESS, me);
+	if (cur == -1 && errno)
+		return;         /* unknown: left as it is */
+	if (setpriority(PRIO_PROCESS, me, cur + d < 19 ? cur + d : 19))
+		return;         /* refused: left as it is */
+}
+
+void tn_lower_self(void)
+{
+	char e[128];
+	int d;
+	if (tn_nice(&d, e, sizeof e) == FDT_OK)
+		tn_lower(d);
 }
 
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,

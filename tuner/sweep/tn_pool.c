@@ -18,7 +18,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
-#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +27,7 @@ enum { QUEUED, BUILDING, BUILT };
 
 struct tn_pool {
 	const struct tn_problem *pb;
-	int nice;               /* added to each thread's nice value (tn_pool_nice) */
+	int nice;               /* added to each thread's nice value (tn_nice) */
 	const char *arch, *compiler, *cache;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -132,38 +131,10 @@ static void give_twins(struct tn_pool *p, struct tn_item *it)
 	}
 }
 
-int tn_pool_nice(int *v, char *err, size_t n)
-{
-	const char *s = getenv("FDTUNE_NICE");
-	*v = TN_NICE;
-	if (!s || !*s)
-		return FDT_OK;
-	return tn_parse_int(s, "FDTUNE_NICE", 0, 19, v, err, n);
-}
-
-/* Lowers the calling thread's priority by d nice steps (19 at most): its
- * compiles then yield a core to the GPU workers and the sweep's own thread
- * at once. Linux keeps a nice value per thread (setpriority(2) with the
- * thread's id); where that fails the thread compiles at the priority it
- * has: a cost, never a wrong result. */
-static void lower(int d)
-{
-	id_t me = (id_t)gettid();
-	int cur;
-	if (d <= 0)
-		return;
-	errno = 0;
-	cur = getpriority(PRIO_PROCESS, me);
-	if (cur == -1 && errno)
-		return;
-	if (setpriority(PRIO_PROCESS, me, cur + d < 19 ? cur + d : 19))
-		return;
-}
-
 static void *thread_main(void *arg)
 {
 	struct tn_pool *p = arg;
-	lower(p->nice);
+	tn_lower(p->nice);
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		struct tn_item *it;
@@ -206,7 +177,7 @@ int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *ar
 		snprintf(err, n, "out of memory");
 		return FDT_FAIL;
 	}
-	if (tn_pool_nice(&p->nice, err, n)) {
+	if (tn_nice(&p->nice, err, n)) {
 		free(p);
 		return FDT_FAIL;
 	}

@@ -31,15 +31,6 @@ struct tn_item {
 
 struct tn_pool;
 
-/* Compile threads run this many nice steps below the sweep (19 at most),
- * so that a GPU worker or the sweep's own thread, when it wakes, takes a
- * core from a compile at once: on 8 cores, 16 compile threads at the same
- * priority stretched a plan's timing by a fifth (results/NOTES.md v71). */
-#define TN_NICE 10
-/* FDTUNE_NICE (0..19; 0: compile threads at the sweep's priority), else
- * TN_NICE, into v; FDT_FAIL with a message where it is not such a number. */
-int tn_pool_nice(int *v, char *err, size_t n);
-
 /* Starts jobs threads compiling for arch; compiler identifies the compiler
  * and its options for the cache, cache is its directory (NULL: off). */
 int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *arch,

@@ -417,7 +417,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.first = -1;
 	c.warm_off = getenv("FDTUNE_WARM") && !strcmp(getenv("FDTUNE_WARM"), "0");
 	c.fill_off = getenv("FDTUNE_FILL") && !strcmp(getenv("FDTUNE_FILL"), "0");
-	if (tn_pool_nice(&nice, err, n))
+	if (tn_nice(&nice, err, n))
 		return 1;              /* before anything runs, not at the first pool */
 	c.t_begin = tn_now_s();
 	if (tn_steps_open(&c, err, n))
