@@ -276,7 +276,7 @@ $(B)/t_pkg: $(B)/tests/t_pkg.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
 $(B)/t_cli: $(B)/tests/t_cli.o $(B)/tests/t_util.o
 	$(CC) $(CFLAGS) -o $@ $^ -lsqlite3 -lz $(TESTLIBS)
-$(B)/t_hdata: $(B)/tests/t_hdata.o $(B)/tests/t_util.o $(CORE_O) $(B)/tuner/sweep/tn_hdata.o $(B)/tuner/sweep/tn_hshare.o
+$(B)/t_hdata: $(B)/tests/t_hdata.o $(CORE_O) $(B)/tuner/sweep/tn_hdata.o $(B)/tuner/sweep/tn_hshare.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 
 $(B)/libfake_nvml.so: tests/fake_nvml.c

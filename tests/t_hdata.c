@@ -19,14 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <spawn.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "tn.h"
 #include "tn_hdata.h"
 #include "tn_hshare.h"
-#include "t_util.h"
 
 extern char **environ;
 
@@ -218,35 +216,6 @@ static void share_budget(void **st)
 	tn_hshare_free(s);
 }
 
-/* The thread that makes problems ahead of need runs at the compile
- * threads' lower priority (tn_lower_self), its OpenMP team with it, and the
- * thread that made the share keeps its own (v72). */
-static void share_nice(void **st)
-{
-	const struct tn_problem pbs[] = { prob("iso3dfd", 8, 160, 160, 160),
-					  prob("iso3dfd", 8, 160, 160, 150) };
-	const struct tn_problem *pp[] = { &pbs[0], &pbs[1] };
-	struct tn_hshare *s;
-	char err[256], p0[64];
-	int base = getpriority(PRIO_PROCESS, 0), want = base + TN_NICE < 19 ? base + TN_NICE : 19;
-	int seen = 0;
-	(void)st;
-	if (want == base)
-		skip();                 /* run at nice 19: nothing lower to see */
-	unsetenv("FDTUNE_NICE");
-	assert_int_equal(tn_hshare_new(&s, pp, 2, 1e12, err, sizeof err), 0);
-	for (int i = 0; i < 4000 && !seen; i++) {      /* while it makes the two */
-		seen = t_at_nice(want) > 0;
-		if (!seen)
-			usleep(500);
-	}
-	tn_hshare_get(s, 1, p0, sizeof p0);
-	assert_true(*p0);
-	assert_true(seen);
-	assert_int_equal(getpriority(PRIO_PROCESS, 0), base);
-	tn_hshare_free(s);
-}
-
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "map"))
@@ -255,7 +224,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(same_bits), cmocka_unit_test(foreign),
 		cmocka_unit_test(share_once), cmocka_unit_test(share_budget),
 		cmocka_unit_test(share_free_early),
-		cmocka_unit_test(share_nice),
 	};
 	return cmocka_run_group_tests_name("hdata", t, NULL, NULL);
 }

@@ -300,10 +300,6 @@ int tn_nice(int *v, char *err, size_t n);
  * keeps a nice value per thread; where that fails the thread runs at the
  * priority it has: a cost, never a wrong result. */
 void tn_lower(int d);
-/* tn_lower(tn_nice's): the calling thread lowered as compile threads are,
- * for work done ahead of need (the next problems' references). A bad
- * FDTUNE_NICE leaves it as it is: the sweep refuses it at its start. */
-void tn_lower_self(void);
 /* The most compile threads a sweep runs (-j, and the pool's array). */
 #define TN_MAXJOBS 64
 int tn_parse_size(const char *s, int *nx, int *ny, int *nz, char *err, size_t n);

@@ -64,14 +64,6 @@ void tn_lower(int d)
 		return;         /* refused: left as it is */
 }
 
-void tn_lower_self(void)
-{
-	char e[128];
-	int d;
-	if (tn_nice(&d, e, sizeof e) == FDT_OK)
-		tn_lower(d);
-}
-
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,
 		 char *err, size_t n)
 {

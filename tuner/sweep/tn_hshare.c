@@ -2,11 +2,7 @@
  * tn_hshare.c: the sweep's shared host data (tn_hshare.h). One slot a
  * problem, each NONE, MAKING, READY or FAILED, under one lock; whoever
  * turns a slot from NONE to MAKING makes it outside the lock, so no problem
- * is made twice at once, and the other waits on the condition. The thread
- * that makes problems ahead of need runs at the compile threads' lower
- * priority (tn_lower_self), its OpenMP team with it: the GPU workers
- * keep their cores, and a plan's first compiles are not held back by the
- * later problems' references (v72).
+ * is made twice at once, and the other waits on the condition.
  */
 #define _GNU_SOURCE
 #include "fdt_rc.h"
@@ -81,7 +77,9 @@ static void *ahead(void *p)
 {
 	struct tn_hshare *s = p;
 	int orphan;
-	tn_lower_self();    /* ahead of need: no core taken from the GPU workers (v72) */
+	/* at the sweep's priority, above the compile threads (TN_NICE): lowered
+	 * with them (v72), the references took twice as long and the plan
+	 * ran slower (results/NOTES.md v72) */
 	pthread_mutex_lock(&s->mu);
 	for (int j = 0; j < s->n && !s->quit; j++) {
 		struct slot *t = &s->s[j];
