@@ -31,8 +31,6 @@
 
 #define TN_NOUT 8               /* outcomes counted, tn_outcome[] */
 #define TN_FILL_KEEP 32         /* builds a step keeps for fills (tn_fill.c) */
-#define TN_WARM_HITS 8          /* warm rounds of cache hits alone in a row before
-				 * a 3-s wait (tn_warm.c) */
 extern const char *const tn_outcome[TN_NOUT];
 
 struct tn_job {
@@ -102,14 +100,13 @@ struct tn_run {
 	struct tn_pool *warm;   /* compiling ahead of later steps, or NULL */
 	struct tn_job *warm_job;        /* whose configurations it builds */
 	int warm_n, warm_took;  /* items it was given; those built and taken */
-	int warm_hits;          /* rounds in a row that compiled nothing (cache hits) */
 	long long warm_round;   /* warmed when the round began */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	int fill_off;           /* FDTUNE_FILL=0 (tn_fill.c) */
 	long long warmed;       /* configurations compiled ahead of their step */
 	double warm_next;       /* no round before (tn_now_s): 0.5 s after a look that
-				 * found nothing, 3 s after TN_WARM_HITS rounds of
-				 * cache hits in a row */
+				 * found nothing, 3 s after a round of cache hits
+				 * alone */
 	/* builds of the step's job whose source has configurations left
 	 * (tn_fill.c), one a source, the oldest first, and the runs they gave
 	 * to GPUs that would have waited */
@@ -201,8 +198,8 @@ int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
  * jobs with the most compile seconds left (at their mean build time) first.
  * Nothing where the cache is off, FDTUNE_WARM=0, at a stop or
  * --max-configs, while a warm pool lives, or within half a second of a call
- * that found nothing to build (3 s after TN_WARM_HITS rounds in a row that
- * compiled nothing: a warm cache). A failure only loses the head start. */
+ * that found nothing to build (3 s after a round that compiled
+ * nothing: a warm cache). A failure only loses the head start. */
 void tn_warm(struct tn_run *c, int idle);
 /* Discards what the warm pool has built (its work is in the cache), marks
  * every configuration of its source warmed and counts what it compiled;

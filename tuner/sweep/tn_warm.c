@@ -19,11 +19,9 @@
  * not warmed before (configurations that differ in launch parameters
  * alone, xyz's nw, share a build: tn_job_ring), and a source built marks
  * all its configurations warmed; a round that found every build in the
- * cache (another job's, another night's) is followed by the next at the
- * sweep loop's next look, up to TN_WARM_HITS such rounds in a row, so that
- * a cold plan's threads reach the builds still missing (v70), while a warm
- * plan's hits (an m4 run, a hash and a read each) are spread out.
- * Nothing warmed is recorded or run: a wrong guess costs compiles, never a
+ * cache (another job's, another night's) is followed by the next 3 s later
+ * (v73: without the wait, v70, a warm plan's hits, an m4 run, a hash and a
+ * read each, ran beside its GPU workers all night). * Nothing warmed is recorded or run: a wrong guess costs compiles, never a
  * result. Off where the compile cache is off, at a stop, or with
  * FDTUNE_WARM=0.
  */
@@ -209,17 +207,12 @@ void tn_warm_drain(struct tn_run *c)
 	discard(c);
 	if (c->warm && c->warm_took == c->warm_n) {
 		/* the round is built: its threads wait for nothing more. A
-		 * round of cache hits alone marked its sources warmed: the
-		 * next follows, but after TN_WARM_HITS of them in a row (a
-		 * warm cache) it waits 3 s (v60b waited 3 s after each, and a
-		 * cold plan's rounds of sources another job had built left its
-		 * threads idle) */
-		if (c->warmed > c->warm_round)
-			c->warm_hits = 0;
-		else if (++c->warm_hits >= TN_WARM_HITS) {
-			c->warm_hits = 0;
+		 * round of cache hits alone marked its sources warmed, and the
+		 * next waits 3 s (v60b): round after round (v70), a warm plan's
+		 * hits ran thousands of m4 runs beside its GPU workers, likely why
+		 * it took 2-4% longer (results/NOTES.md v73) */
+		if (c->warmed == c->warm_round)
 			c->warm_next = tn_now_s() + 3.0;
-		}
 		tn_warm_free(c);
 	} else if (c->warm && tn_pool_ended(c->warm)) {
 		tn_warm_free(c);        /* told to quit: waits for nothing, its threads are gone */
