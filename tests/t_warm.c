@@ -5,8 +5,9 @@
  * test's own; nothing is run or recorded. The guess must be the step the
  * plan then takes: the first passes in order, then the most to gain. Also
  * the race that makes a warm step fast (tn_race_out), whose rules decide
- * how many launches each run of a step costs, and a first pass's seeds
- * (tn_first_seeds), asked of a database of the test's own.
+ * how many launches each run of a step costs, a first pass's seeds
+ * (tn_first_seeds), asked of a database of the test's own, and the compile
+ * pool's threads, which run below the sweep's priority (FDTUNE_NICE).
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
