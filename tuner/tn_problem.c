@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,7 +53,7 @@ int tn_nice(int *v, char *err, size_t n)
 
 void tn_lower(int d)
 {
-	id_t me = (id_t)gettid();
+	id_t me = (id_t)syscall(SYS_gettid);     /* not gettid(): glibc 2.30 and later only */
 	int cur;
 	if (d <= 0)
 		return;
