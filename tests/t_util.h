@@ -40,6 +40,7 @@ int t_setup_install(char *dir, const char *root, char *db, size_t dn, char *nvcc
 /* Removes the directory tree dir (made by the test with mkdtemp). */
 void t_rmtree(const char *dir);
 
-/* The threads of this process whose nice value is nice (/proc/self/task). */
+/* The number of this process's threads whose nice value is nice, read from
+ * /proc/self/task (a thread that ends meanwhile may or may not count). */
 int t_at_nice(int nice);
 #endif

@@ -287,13 +287,15 @@ int tn_cpus(void);
  * CPUs gains where the threads would idle, and costs nothing where the
  * cores are saturated. */
 int tn_compile_threads(void);
-/* Compile threads run this many nice steps below the sweep (19 at most),
- * so that a GPU worker or the sweep's own thread, when it wakes, takes a
- * core from a compile at once: on 8 cores, 16 compile threads at the same
- * priority stretched a plan's timing by a fifth (results/NOTES.md v71). */
+/* Compile threads run this many nice steps below the sweep (at nice 19 at
+ * most), so that a GPU worker or the sweep's own thread, when it wakes,
+ * gets a core before a compile (a CFS weight of about 9 to 1): on 8 cores,
+ * 16 compile threads at the same priority stretched a plan's timing by a
+ * fifth (results/NOTES.md v71). */
 #define TN_NICE 10
 /* FDTUNE_NICE (0..19; 0: compile threads at the sweep's priority), else
- * TN_NICE, into v; FDT_FAIL with a message where it is not such a number. */
+ * (unset or empty) TN_NICE, into v; FDT_FAIL with a message where it is
+ * not such a number. */
 int tn_nice(int *v, char *err, size_t n);
 /* Lowers the calling thread by d nice steps (19 at most; d <= 0: not at
  * all), and with it the threads it starts later (OpenMP's team). Linux

@@ -61,8 +61,8 @@ void tn_lower(int d)
 	cur = getpriority(PRIO_PROCESS, me);
 	if (cur == -1 && errno)
 		return;         /* unknown: left as it is */
-	if (setpriority(PRIO_PROCESS, me, cur + d < 19 ? cur + d : 19))
-		return;         /* refused: left as it is */
+	/* refused (it should not be: lowering needs no privilege): left as it is */
+	(void)setpriority(PRIO_PROCESS, me, cur + d < 19 ? cur + d : 19);
 }
 
 int tn_parse_int(const char *s, const char *what, int lo, int hi, int *v,

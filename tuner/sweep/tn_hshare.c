@@ -78,8 +78,8 @@ static void *ahead(void *p)
 	struct tn_hshare *s = p;
 	int orphan;
 	/* at the sweep's priority, above the compile threads (TN_NICE): lowered
-	 * with them (v72), the references took twice as long and the plan
-	 * ran slower (results/NOTES.md v72) */
+	 * with them (v72), the references took twice as long, and the one
+	 * run of the plan was slower (results/NOTES.md v72) */
 	pthread_mutex_lock(&s->mu);
 	for (int j = 0; j < s->n && !s->quit; j++) {
 		struct slot *t = &s->s[j];

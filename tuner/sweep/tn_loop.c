@@ -273,7 +273,7 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 	const char *cache = tn_cache_dir();
 	int nb = 0;             /* compiles under way (of TN_SLOW_S or more) at tb */
 
-	if (tn_pool_new(&pool, c->cur->pb, c->arch, c->cid, cache, o->jobs, err, n)) {
+	if (tn_pool_new(&pool, c->cur->pb, c->arch, c->cid, cache, o->jobs, c->nice, err, n)) {
 		char e2[1024];
 		(void)tn_run_opened(c, e2, sizeof e2);
 		return FDT_FAIL;

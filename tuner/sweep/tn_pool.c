@@ -27,7 +27,7 @@ enum { QUEUED, BUILDING, BUILT };
 
 struct tn_pool {
 	const struct tn_problem *pb;
-	int nice;               /* added to each thread's nice value (tn_nice) */
+	int nice;               /* added to each thread's nice value (tn_lower) */
 	const char *arch, *compiler, *cache;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -169,7 +169,8 @@ static void *thread_main(void *arg)
 }
 
 int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *arch,
-		const char *compiler, const char *cache, int jobs, char *err, size_t n)
+		const char *compiler, const char *cache, int jobs, int nice, char *err,
+		size_t n)
 {
 	struct tn_pool *p = calloc(1, sizeof *p);
 	*pp = NULL;
@@ -177,10 +178,7 @@ int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *ar
 		snprintf(err, n, "out of memory");
 		return FDT_FAIL;
 	}
-	if (tn_nice(&p->nice, err, n)) {
-		free(p);
-		return FDT_FAIL;
-	}
+	p->nice = nice;
 	p->pb = pb;
 	p->arch = arch;
 	p->compiler = compiler;

@@ -32,9 +32,11 @@ struct tn_item {
 struct tn_pool;
 
 /* Starts jobs threads compiling for arch; compiler identifies the compiler
- * and its options for the cache, cache is its directory (NULL: off). */
+ * and its options for the cache, cache is its directory (NULL: off); each
+ * thread lowers itself by nice steps as it starts (tn_lower; 0: not). */
 int tn_pool_new(struct tn_pool **pp, const struct tn_problem *pb, const char *arch,
-		const char *compiler, const char *cache, int jobs, char *err, size_t n);
+		const char *compiler, const char *cache, int jobs, int nice, char *err,
+		size_t n);
 /* The read end of the pipe that gets a byte for every item built. */
 int tn_pool_fd(const struct tn_pool *p);
 /* Queues it (calloc'ed, then v and idx set) for building; the pool owns it

@@ -103,6 +103,7 @@ struct tn_run {
 	long long warm_round;   /* warmed when the round began */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	int fill_off;           /* FDTUNE_FILL=0 (tn_fill.c) */
+	int nice;               /* compile threads' nice steps below the sweep (tn_nice) */
 	long long warmed;       /* configurations compiled ahead of their step */
 	double warm_next;       /* no round before (tn_now_s): 0.5 s after a look that
 				 * found nothing, 3 s after a round of cache hits

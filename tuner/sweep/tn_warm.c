@@ -20,8 +20,9 @@
  * alone, xyz's nw, share a build: tn_job_ring), and a source built marks
  * all its configurations warmed; a round that found every build in the
  * cache (another job's, another night's) is followed by the next 3 s later
- * (v73: without the wait, v70, a warm plan's hits, an m4 run, a hash and a
- * read each, ran beside its GPU workers all night). * Nothing warmed is recorded or run: a wrong guess costs compiles, never a
+ * (v73; v70 waited only after 8 such rounds in a row, and its hits, an m4
+ * run, a hash and a read each, likely slowed a warm plan 2-4%).
+ * Nothing warmed is recorded or run: a wrong guess costs compiles, never a
  * result. Off where the compile cache is off, at a stop, or with
  * FDTUNE_WARM=0.
  */
@@ -160,9 +161,11 @@ void tn_warm(struct tn_run *c, int idle)
 		c->warm_next = tn_now_s() + 0.5;
 		return;
 	}
-	/* a thread an item, at full priority: once the next step begins, its
-	 * compiles of these sources wait for them */
-	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, err, sizeof err)) {
+	/* a thread an item, at the step pool's priority (c->nice): once the
+	 * next step begins, its compiles of these sources wait for them, and
+	 * a build of lower priority would hold them back (v47) */
+	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, c->nice, err,
+			sizeof err)) {
 		c->warm_next = tn_now_s() + 0.5;
 		return;                 /* only a cost: the step compiles them itself */
 	}
