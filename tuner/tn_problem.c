@@ -48,7 +48,13 @@ int tn_nice(int *v, char *err, size_t n)
 	*v = TN_NICE;
 	if (!s || !*s)
 		return FDT_OK;
-	return tn_parse_int(s, "FDTUNE_NICE", 0, 19, v, err, n);
+	if (tn_parse_int(s, "FDTUNE_NICE", 0, 19, v, err, n)) {
+		size_t l = strlen(err);
+		snprintf(err + l, n - l, " (the nice steps compile threads run below the sweep; "
+			 "unset it for %d, or 0 for none)", TN_NICE);
+		return FDT_FAIL;
+	}
+	return FDT_OK;
 }
 
 void tn_lower(int d)
