@@ -298,7 +298,7 @@ int tn_compile_threads(void);
  * not such a number. */
 int tn_nice(int *v, char *err, size_t n);
 /* Lowers the calling thread by d nice steps (19 at most; d <= 0: not at
- * all), and with it the threads it starts later (OpenMP's team). Linux
+ * all), and with it the threads and processes it starts later (m4). Linux
  * keeps a nice value per thread; where that fails the thread runs at the
  * priority it has: a cost, never a wrong result. */
 void tn_lower(int d);

@@ -59,10 +59,11 @@ int tn_nice(int *v, char *err, size_t n)
 
 void tn_lower(int d)
 {
-	id_t me = (id_t)syscall(SYS_gettid);     /* not gettid(): glibc 2.30 and later only */
+	id_t me;
 	int cur;
 	if (d <= 0)
 		return;
+	me = (id_t)syscall(SYS_gettid);         /* not gettid(): glibc 2.30 and later only */
 	errno = 0;
 	cur = getpriority(PRIO_PROCESS, me);
 	if (cur == -1 && errno)

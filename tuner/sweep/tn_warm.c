@@ -209,11 +209,9 @@ void tn_warm_drain(struct tn_run *c)
 {
 	discard(c);
 	if (c->warm && c->warm_took == c->warm_n) {
-		/* the round is built: its threads wait for nothing more. A
-		 * round of cache hits alone marked its sources warmed, and the
-		 * next waits 3 s (v60b): round after round (v70), a warm plan's
-		 * hits ran thousands of m4 runs beside its GPU workers, likely why
-		 * it took 2-4% longer (results/NOTES.md v73) */
+		/* the round is built: its threads wait for nothing more. After a
+		 * round of cache hits alone the next waits 3 s (the head of this
+		 * file says why) */
 		if (c->warmed == c->warm_round)
 			c->warm_next = tn_now_s() + 3.0;
 		tn_warm_free(c);
