@@ -593,6 +593,79 @@ static void run_plan(const char *name, const char *problems, const char *space, 
 	assert_int_equal(system(cmd), 0);
 }
 
+/* issue 33: a step bound by its compiles yields the GPU to a problem whose
+ * code is built (tn_yield.c). A plan of three problems from an empty
+ * compile cache, with FDTUNE_YIELD=16 (a yield for 16 built
+ * configurations): in the step log every step that yielded to problem k is
+ * followed by a step of k that ran built configurations alone (none
+ * compiled), at least one step yields, the closing lines say as much, and
+ * the database holds each configuration of each problem once, as many as
+ * the same plan with FDTUNE_YIELD=0 (from the cache the first filled). */
+static void plan_yields(void **st)
+{
+	static const char space[] = "-s exhaustive -p vec=4 -p bx=32";   /* 900 a problem */
+	char db[256], path[256], log[320], cmd[4096], line[1024];
+	long long all, yields = 0, ready = 0;
+	int want = 0;
+	FILE *f;
+	(void)st;
+	if (!have_gpu())
+		skip();
+	snprintf(path, sizeof path, "%s/yplan.txt", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("xyz 2 64x64x64\nxyz 4 64x64x64\nxyz 2 48x40x36\n", f);
+	assert_int_equal(fclose(f), 0);
+	for (int off = 0; off < 2; off++) {
+		snprintf(db, sizeof db, "%s/yplan%d.db", dir, off);
+		snprintf(log, sizeof log, "%s/yplan%d.log", dir, off);
+		/* the second from the cache the first filled: it has no compiles */
+		snprintf(cmd, sizeof cmd, "%s%s/ycache; FDTUNE_CACHE=%s/ycache FDTUNE_YIELD=%d "
+			 "FDTUNE_STEPS=%s/ysteps%d.tsv '%s' sweep --plan %s %s -q --db %s >%s 2>&1 || "
+			 "{ cat %s; false; }", off ? "true " : "rm -rf ", dir, dir, off ? 0 : 16, dir,
+			 off, exe, path, space, db, log, log);
+		assert_int_equal(system(cmd), 0);
+	}
+	snprintf(db, sizeof db, "%s/yplan0.db", dir);
+	all = t_count(db, "select count(*) from runs");
+	assert_true(all > 2000);
+	assert_int_equal(t_count(db, "select count(*) from (select distinct problem_id, config_id "
+				 "from runs)"), all);
+	snprintf(db, sizeof db, "%s/yplan1.db", dir);
+	assert_int_equal(t_count(db, "select count(*) from runs"), all);
+	snprintf(path, sizeof path, "%s/ysteps0.tsv", dir);
+	assert_non_null(f = fopen(path, "r"));
+	assert_non_null(fgets(line, sizeof line, f));
+	while (fgets(line, sizeof line, f)) {
+		char name[256], idle[64], edge[64], y[16];
+		long long share, prop, r, fills, comp, warmed;
+		int step, prob;
+		double t, wall, uw;
+		assert_int_equal(sscanf(line, "%d\t%d\t%255[^\t]\t%lf\t%lf\t%lld\t%lld\t%lld\t%lld"
+					"\t%lld\t%lld\t%lf\t%63s\t%63s\t%15s", &step, &prob, name, &t,
+					&wall, &share, &prop, &r, &fills, &comp, &warmed, &uw, idle, edge,
+					y), 15);
+		if (want) {             /* the step after a yield */
+			assert_int_equal(prob, want);
+			assert_string_equal(y, "ready");
+			assert_int_equal(comp, 0);
+			assert_true(r > 0 && r <= share);
+			ready++;
+			want = 0;
+		} else {
+			assert_string_not_equal(y, "ready");
+			want = atoi(y);
+			yields += want > 0;
+		}
+	}
+	fclose(f);
+	printf("plan_yields: %lld runs, %lld yields\n", all, yields);
+	assert_true(yields >= 1);
+	assert_int_equal(ready, yields - (want > 0));
+	snprintf(cmd, sizeof cmd, "grep -q '%lld steps bound by their compiles yielded the GPUs' "
+		 "%s/yplan0.log && ! grep -q 'yielded the GPUs' %s/yplan1.log", yields, dir, dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* issue 33: a plan's first pass starts from the bests of the problem's
  * relatives recorded by then (tn_first_seeds): the second of two sizes of
  * xyz R = 4 runs the first's best so far among the first runs of its
@@ -1314,7 +1387,7 @@ int main(void)
 		cmocka_unit_test(pipe_faults),
 		cmocka_unit_test(cmake_package), cmocka_unit_test(exported_sizes),
 		cmocka_unit_test(plan_kill_resume), cmocka_unit_test(plan_cache_term),
-		cmocka_unit_test(plan_seeds),
+		cmocka_unit_test(plan_seeds), cmocka_unit_test(plan_yields),
 		cmocka_unit_test(placements), cmocka_unit_test(race_one), cmocka_unit_test(recheck),
 		cmocka_unit_test(wave_reuse), cmocka_unit_test(bulk_copies),
 		cmocka_unit_test(energy_meter), cmocka_unit_test(online_wave),

@@ -514,15 +514,17 @@ static void step_log(void **st)
 	assert_non_null(f = fopen(line, "r"));
 	assert_non_null(fgets(line, sizeof line, f));
 	assert_string_equal(line, "step\tproblem\tname\tt_s\twall_s\tshare\tproposed\truns\t"
-			    "fills\tcompiled\twarmed\tunder_way\tidle_s\tedge_s\n");
+			    "fills\tcompiled\twarmed\tunder_way\tidle_s\tedge_s\tyield\n");
 	while (fgets(line, sizeof line, f)) {
 		int step, prob;
 		long long share, prop, r, fills, comp, warmed;
 		double t, wall, uw;
-		char idle[64], edge[64];
+		char idle[64], edge[64], yield[16];
 		assert_int_equal(sscanf(line, "%d\t%d\t%255[^\t]\t%lf\t%lf\t%lld\t%lld\t%lld\t%lld"
-					"\t%lld\t%lld\t%lf\t%63s\t%63s", &step, &prob, name, &t, &wall,
-					&share, &prop, &r, &fills, &comp, &warmed, &uw, idle, edge), 14);
+					"\t%lld\t%lld\t%lf\t%63s\t%63s\t%15s", &step, &prob, name, &t,
+					&wall, &share, &prop, &r, &fills, &comp, &warmed, &uw, idle, edge,
+					yield), 15);
+		assert_string_equal(yield, "0");        /* compile-only: no yields */
 		assert_int_equal(step, ++k);
 		assert_true(prob >= 1 && prob <= 4 && t >= last && wall >= 0);
 		assert_true(r >= 0 && comp >= 0 && comp <= r && prop >= r);

@@ -68,9 +68,7 @@ int tn_job_ring(struct tn_job *j)
 
 int tn_step_whole(const struct tn_run *c)
 {
-	const struct tn_job *j = c->cur;
-	return c->gpu && j->search && !c->o->recheck && c->o->max_configs <= 0 &&
-	       j->target >= j->nv;
+	return tn_job_whole(c, c->cur);
 }
 
 /* 1 when the step's job may take fills: swept whole (tn_step_whole: a cap

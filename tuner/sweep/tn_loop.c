@@ -37,7 +37,8 @@ static int propose(struct tn_run *c, struct tn_pool *pool, int want, long long *
 		want = (int)cap;
 	if (want <= 0)
 		return 0;
-	m = tn_search_next(j->search, idx, want < 256 ? want : 256);
+	m = c->ready ? tn_yield_take(c, j, idx, want < 256 ? want : 256) :
+	    tn_search_next(j->search, idx, want < 256 ? want : 256);
 	for (int i = 0; i < m; i++) {
 		struct tn_item *it = calloc(1, sizeof *it);
 		if (!it)
@@ -350,6 +351,10 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		}
 		if (!stopping && feed(c, pool, &inflight, err, n))
 			goto out;
+		/* bound by its compiles while another job's code is built: the
+		 * step proposes no more and ends with what is in flight */
+		if (!stopping && !over && left > 0 && nb > 0 && tn_yield_check(c, t0, tn_now_s()))
+			left = 0;
 		for (int w = 0; w < c->nwk; w++) {
 			busy += c->wk[w].job != NULL;
 			room += !c->wk[w].job || (!c->wk[w].next && depth > 1);

@@ -11,6 +11,7 @@
  *   tn_loop.c    one step: compile pool and workers fed until it is done
  *   tn_warm.c    the plan's later steps guessed, their compiles begun early
  *   tn_fill.c    a GPU that would wait runs a configuration already built
+ *   tn_yield.c   a step bound by its compiles yields to a job with code built
  *   tn_record.c  every build and run written to the database as it happens
  *   tn_summary.c what the sweep did, at its end
  *   tn_steps.c   the step log (FDTUNE_STEPS): each step's line as it ends
@@ -114,6 +115,16 @@ struct tn_run {
 	struct tn_item *kept[TN_FILL_KEEP];
 	int nkept;
 	long long filled;
+	/* yields (tn_yield.c): the job the step in progress yields to (-1:
+	 * none) and its built configurations then; the step in progress runs
+	 * only built configurations (ready), the next index it looks at; the
+	 * steps that yielded; no look before yield_next (tn_now_s) */
+	int yield_min;          /* built configurations that make a yield (FDTUNE_YIELD;
+				 * 0: none) */
+	int yield_to, ready;
+	long long yield_n, ready_at, yields;
+	long long yield_runs;   /* configurations the steps of built ones proposed */
+	double yield_next;
 	FILE *steps;            /* the step log (tn_steps.c), or NULL */
 	int nlog;               /* its lines written */
 	double comp_s;          /* the steps' compiles under way (tn_pool_busy, on a
@@ -219,9 +230,8 @@ void tn_warm_free(struct tn_run *c);
  * 1 when it is there; 0 when j has fewer than 2 configurations, or out of
  * memory. */
 int tn_job_ring(struct tn_job *j);
-/* 1 when the step's job is swept whole on GPUs: its search's
- * target is its whole space, neither --recheck nor --max-configs, so every
- * configuration runs whatever the order (fills, tn_loop.c's cap in builds). */
+/* 1 when the step's job is swept whole (tn_job_whole): every configuration
+ * runs whatever the order (fills, tn_loop.c's cap in builds, yields). */
 int tn_step_whole(const struct tn_run *c);
 /* 1 when the step's job takes fills: swept whole (tn_step_whole),
  * FDTUNE_FILL not 0. */
@@ -238,6 +248,33 @@ void tn_fill_keep(struct tn_run *c, const struct tn_item *it);
 struct tn_item *tn_fill_take(struct tn_run *c);
 /* Frees what the step kept (at its end). */
 void tn_fill_end(struct tn_run *c);
+
+/* tn_yield.c. *v: FDTUNE_YIELD, the built configurations of another job
+ * that make a step yield to it (0-1000000, 0: never; unset or empty: 256);
+ * 1 with err set (what it sets, what to do) for a bad value. */
+int tn_yield_min(int *v, char *err, size_t n);
+/* 1 when job j is swept whole on GPUs: its search's target is
+ * its whole space, neither --recheck nor --max-configs. */
+int tn_job_whole(const struct tn_run *c, const struct tn_job *j);
+/* Configurations of j the warm pool has built (j->warmed) that its search
+ * has not proposed and no earlier run knows. */
+long long tn_job_ready(const struct tn_job *j);
+/* The job the step in progress would yield to, or -1: only after the first
+ * passes, from a step swept whole and not itself a step of built
+ * configurations (c->ready), to another job swept whole with work left and
+ * c->yield_min built configurations or more (the most of them); never with
+ * FDTUNE_YIELD=0, compile-only or at a stop. */
+int tn_yield_pick(const struct tn_run *c);
+/* Asked by the loop of a step begun at t0 while its pool compiles: where a
+ * worker has held no run for TN_YIELD_S of the step and tn_yield_pick
+ * gives a job, sets c->yield_to, c->yield_n (its built configurations) and
+ * counts the yield: 1, the step proposes no more. Else 0 (and, where no
+ * job was there, no look for half a second). */
+int tn_yield_check(struct tn_run *c, double t0, double now);
+/* The proposals of a step of built configurations (c->ready): up to want of
+ * job j's warmed configurations, from c->ready_at on, each taken from its
+ * search (tn_search_take) into idx; the count (0: none left). */
+int tn_yield_take(struct tn_run *c, struct tn_job *j, long long *idx, int want);
 
 /* tn_record.c */
 double tn_limit_s(const struct tn_run *c);

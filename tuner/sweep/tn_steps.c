@@ -21,6 +21,9 @@
  *   idle_s     each GPU's seconds without a configuration between runs,
  *              comma-separated ("-" without GPUs)
  *   edge_s     each GPU's seconds without one at the step's start and end
+ *   yield      the problem (its number) the step yielded to, bound by its
+ *              compiles (tn_yield.c), 0: none; "ready" for a step that ran
+ *              only configurations already built, after such a yield
  *
  * Contract: tn_steps_open reads FDTUNE_STEPS (unset or empty: no log) and
  * truncates the file; tn_steps_mark notes the counters before a step,
@@ -46,7 +49,7 @@ int tn_steps_open(struct tn_run *c, char *err, size_t n)
 		return FDT_FAIL;
 	}
 	fputs("step\tproblem\tname\tt_s\twall_s\tshare\tproposed\truns\tfills\tcompiled\t"
-	      "warmed\tunder_way\tidle_s\tedge_s\n", c->steps);
+	      "warmed\tunder_way\tidle_s\tedge_s\tyield\n", c->steps);
 	fflush(c->steps);
 	return FDT_OK;
 }
@@ -101,7 +104,10 @@ void tn_steps_line(struct tn_run *c, const struct tn_job *j, const struct tn_ste
 	per_gpu(c, m, wall, 0);
 	fputc('\t', c->steps);
 	per_gpu(c, m, wall, 1);
-	fputc('\n', c->steps);
+	if (c->ready)
+		fputs("\tready\n", c->steps);
+	else
+		fprintf(c->steps, "\t%d\n", c->yield_to >= 0 ? c->yield_to + 1 : 0);
 	fflush(c->steps);
 }
 

@@ -262,7 +262,7 @@ static int step(struct tn_run *c, int i, long long chunk, char *err, size_t n)
 	tn_steps_line(c, j, &m, chunk);
 	if (rc)
 		return FDT_FAIL;
-	if (j->proposed == before && !tn_stopping(c) && !tn_maxed(c))
+	if (j->proposed == before && !c->ready && !tn_stopping(c) && !tn_maxed(c))
 		j->target = j->nprior + j->proposed;    /* the search has nothing more */
 	return FDT_OK;
 }
@@ -331,11 +331,22 @@ static int schedule(struct tn_run *c, int plan, char *err, size_t n)
 	}
 	c->first = -1;
 	while (plan && !rc && !tn_stopping(c) && !tn_maxed(c)) {
-		int k = tn_run_next(c);
+		int k = c->yield_to >= 0 ? c->yield_to : tn_run_next(c);
+		long long chunk;
 		if (k < 0)
 			break;
-		rc = step(c, k, tn_order_refine(c->jobs[k].target, c->jobs[k].refines++, rate(c),
-						tn_order_slice(c->o->budget_s)), err, n);
+		if (c->yield_to >= 0) {         /* the built ones alone (tn_yield.c) */
+			chunk = c->yield_n;
+			c->jobs[k].refines++;
+			c->ready = 1;
+			c->ready_at = 0;
+		} else {
+			chunk = tn_order_refine(c->jobs[k].target, c->jobs[k].refines++, rate(c),
+						tn_order_slice(c->o->budget_s));
+		}
+		c->yield_to = -1;
+		rc = step(c, k, chunk, err, n);
+		c->ready = 0;
 	}
 	tn_warm_free(c);
 	c->ord = NULL;
@@ -416,7 +427,8 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.first = -1;
 	c.warm_off = getenv("FDTUNE_WARM") && !strcmp(getenv("FDTUNE_WARM"), "0");
 	c.fill_off = getenv("FDTUNE_FILL") && !strcmp(getenv("FDTUNE_FILL"), "0");
-	if (tn_nice(&c.nice, err, n))
+	c.yield_to = -1;
+	if (tn_nice(&c.nice, err, n) || tn_yield_min(&c.yield_min, err, n))
 		return 1;              /* before anything runs, not at the first pool */
 	c.t_begin = tn_now_s();
 	if (tn_steps_open(&c, err, n))

@@ -1,0 +1,251 @@
+/*
+ * t_yield.c: a step bound by its compiles yields the GPUs to a problem whose
+ * code is built (tuner/sweep/tn_yield.c), on the CPU machine: the choice of
+ * the job yielded to, the wait that makes a step yield, the proposals of
+ * the step of built configurations that follows, and FDTUNE_YIELD. Nothing
+ * is compiled or run: the plan's state is set by hand (three jobs of xyz,
+ * swept whole, a worker that is said to be running), as the sweep's loop
+ * would leave it. That a plan with yields runs every configuration once is
+ * t_gpu's (plan_yields).
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tn_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A plan of three jobs of xyz's vec=4 space, each swept whole (exhaustive,
+ * the target its whole space), on one GPU whose worker is idle since the
+ * step's start, after the plan's first passes, job 0's step in progress. */
+struct plan {
+	struct tn_sweep_opts o;
+	struct tn_job jb[3];
+	struct tn_order ord[3];
+	struct tn_run c;
+	int *cfgs;
+	long long n;
+};
+
+static void plan_new(struct plan *p)
+{
+	const struct tn_family *f = tn_family("xyz");
+	static struct tn_problem pb = { .r = 4, .nx = 64, .ny = 64, .nz = 64, .prec = "fp32" };
+	struct tn_space sp;
+	char err[256];
+	memset(p, 0, sizeof *p);
+	pb.fam = f;
+	tn_space_default(f, &sp);
+	assert_int_equal(tn_space_set(&sp, "vec=4", err, sizeof err), 0);
+	p->n = tn_space_size(&sp);
+	assert_true(p->n > 600);        /* room for two jobs' TN_YIELD_MIN */
+	assert_non_null(p->cfgs = calloc((size_t)p->n * TN_MAXP, sizeof *p->cfgs));
+	for (long long i = 0; i < p->n; i++)
+		tn_space_at(&sp, i, p->cfgs + i * TN_MAXP);
+	for (int j = 0; j < 3; j++) {
+		struct tn_job *x = &p->jb[j];
+		x->pb = &pb;
+		x->cfgs = p->cfgs;
+		x->nv = x->target = p->n;
+		assert_int_equal(tn_search_new(TN_EXHAUSTIVE, p->cfgs, TN_MAXP, p->n, 0, 1,
+					       &x->search, err, sizeof err), 0);
+		assert_non_null(x->warmed = calloc((size_t)p->n, 1));
+	}
+	p->c.o = &p->o;
+	p->c.gpu = 1;
+	p->c.jobs = p->jb;
+	p->c.njobs = 3;
+	p->c.cur = &p->jb[0];
+	p->c.first = -1;
+	p->c.ord = p->ord;
+	p->c.yield_to = -1;
+	p->c.yield_min = 256;
+	p->c.nwk = 1;
+	p->c.wk[0].pid = 1;     /* running, idle: no job */
+	p->c.wk[0].step_first = -1;
+}
+
+static void plan_free(struct plan *p)
+{
+	for (int j = 0; j < 3; j++) {
+		tn_search_free(p->jb[j].search);
+		free(p->jb[j].warmed);
+	}
+	free(p->cfgs);
+}
+
+/* Marks k configurations of job j warmed, every other one from the first. */
+static void warm(struct plan *p, int j, long long k)
+{
+	for (long long i = 0; i < 2 * k; i += 2)
+		p->jb[j].warmed[i] = 1;
+}
+
+/* The job yielded to is another job swept whole with the most built and
+ * unrun configurations, 256 at least (those its search knows do not count);
+ * none in the first passes, from a step of built ones, from or to a job not
+ * swept whole, under --max-configs or --recheck, or with FDTUNE_YIELD=0. */
+static void pick(void **st)
+{
+	struct plan p;
+	(void)st;
+	plan_new(&p);
+	assert_int_equal(tn_yield_pick(&p.c), -1);      /* nothing built */
+	warm(&p, 1, 300);
+	warm(&p, 2, 280);
+	assert_int_equal(tn_job_ready(&p.jb[1]), 300);
+	assert_int_equal(tn_yield_pick(&p.c), 1);
+	for (long long i = 0; i < 100; i += 2)          /* 50 of job 1's run: 250 left */
+		assert_int_equal(tn_search_take(p.jb[1].search, i), 1);
+	assert_int_equal(tn_job_ready(&p.jb[1]), 250);
+	assert_int_equal(tn_yield_pick(&p.c), 2);
+	p.c.yield_min = 281;
+	assert_int_equal(tn_yield_pick(&p.c), -1);      /* 280 is too few */
+	p.c.yield_min = 256;
+	p.jb[2].target = p.n - 1;                       /* job 2 swept in part */
+	assert_int_equal(tn_yield_pick(&p.c), -1);
+	p.jb[2].target = p.n;
+	p.jb[0].target = p.n - 1;                       /* the step's job in part */
+	assert_int_equal(tn_yield_pick(&p.c), -1);
+	p.jb[0].target = p.n;
+	p.c.first = 2;                                  /* a first pass */
+	assert_int_equal(tn_yield_pick(&p.c), -1);
+	p.c.first = -1;
+	p.c.ready = 1;
+	assert_int_equal(tn_yield_pick(&p.c), -1);
+	p.c.ready = 0;
+	p.o.max_configs = 1000;
+	assert_int_equal(tn_yield_pick(&p.c), -1);
+	p.o.max_configs = 0;
+	p.o.recheck = 5;
+	assert_int_equal(tn_yield_pick(&p.c), -1);
+	p.o.recheck = 0;
+	p.c.yield_min = 0;                              /* FDTUNE_YIELD=0 */
+	assert_int_equal(tn_yield_pick(&p.c), -1);
+	p.c.yield_min = 256;
+	p.c.gpu = 0;                                    /* compile-only */
+	assert_int_equal(tn_yield_pick(&p.c), -1);
+	p.c.gpu = 1;
+	p.c.cur = &p.jb[2];                             /* never to itself */
+	assert_int_equal(tn_yield_pick(&p.c), -1);
+	plan_free(&p);
+}
+
+/* A step yields once its idle worker has waited 0.25 s of it for compiles,
+ * and only then; a busy worker or a stopped one does not make it yield; a
+ * look that finds no job waits half a second before the next; a step
+ * yields once. */
+static void check(void **st)
+{
+	struct plan p;
+	const double t0 = 100.0;
+	(void)st;
+	plan_new(&p);
+	warm(&p, 2, 300);
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 0.1), 0);       /* too soon */
+	p.c.wk[0].job = &p;                                             /* busy */
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 1.0), 0);
+	p.c.wk[0].job = NULL;
+	p.c.wk[0].pid = 0;                                              /* not running */
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 1.0), 0);
+	p.c.wk[0].pid = 1;
+	p.c.wk[0].step_first = t0 + 0.5;        /* ran in the step, answered at t0 + 0.9 */
+	p.c.wk[0].t_answer = t0 + 0.9;
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 1.0), 0);
+	assert_int_equal(p.c.yields, 0);
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 1.2), 1);
+	assert_int_equal(p.c.yield_to, 2);
+	assert_int_equal(p.c.yield_n, 300);
+	assert_int_equal(p.c.yields, 1);
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 2.0), 0);       /* once a step */
+	assert_int_equal(p.c.yields, 1);
+
+	p.c.yield_to = -1;                      /* the next step: nothing to yield to */
+	p.c.wk[0].step_first = -1;
+	memset(p.jb[2].warmed, 0, (size_t)p.n);
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 3.0), 0);
+	warm(&p, 1, 256);
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 3.2), 0);       /* not looked at */
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 3.6), 1);
+	assert_int_equal(p.c.yield_to, 1);
+	plan_free(&p);
+}
+
+/* The step of built configurations proposes each warmed and unknown
+ * configuration of its job once, in index order, and no other: those its
+ * search knew are skipped, each proposed one is taken from the search (so
+ * the search never proposes it again), and they are counted. */
+static void take(void **st)
+{
+	struct plan p;
+	long long idx[64], got = 0, last = -1, next[1];
+	int m;
+	(void)st;
+	plan_new(&p);
+	warm(&p, 1, 300);
+	assert_int_equal(tn_search_take(p.jb[1].search, 4), 1);        /* known */
+	p.c.cur = &p.jb[1];
+	p.c.ready = 1;
+	while ((m = tn_yield_take(&p.c, &p.jb[1], idx, 64)) > 0) {
+		assert_true(m <= 64);
+		for (int i = 0; i < m; i++) {
+			assert_true(idx[i] > last && idx[i] != 4);
+			assert_true(p.jb[1].warmed[idx[i]]);
+			assert_true(tn_search_known(p.jb[1].search, idx[i]));
+			tn_search_report(p.jb[1].search, idx[i], 1.0);
+			last = idx[i];
+		}
+		got += m;
+	}
+	assert_int_equal(got, 299);
+	assert_int_equal(p.c.yield_runs, 299);
+	assert_int_equal(tn_job_ready(&p.jb[1]), 0);
+	/* the search goes on with the rest: never one taken */
+	while (tn_search_next(p.jb[1].search, next, 1) == 1) {
+		assert_false(p.jb[1].warmed[next[0]]);
+		tn_search_report(p.jb[1].search, next[0], 1.0);
+		got++;
+	}
+	assert_int_equal(got, p.n - 1);
+	plan_free(&p);
+}
+
+/* FDTUNE_YIELD: unset or empty 256, 0 none, N N; a bad value is refused,
+ * named, with what it sets and what to do. */
+static void env(void **st)
+{
+	char err[512];
+	int v = -1;
+	(void)st;
+	unsetenv("FDTUNE_YIELD");
+	assert_int_equal(tn_yield_min(&v, err, sizeof err), 0);
+	assert_int_equal(v, 256);
+	setenv("FDTUNE_YIELD", "", 1);
+	assert_int_equal(tn_yield_min(&v, err, sizeof err), 0);
+	assert_int_equal(v, 256);
+	setenv("FDTUNE_YIELD", "0", 1);
+	assert_int_equal(tn_yield_min(&v, err, sizeof err), 0);
+	assert_int_equal(v, 0);
+	setenv("FDTUNE_YIELD", "40", 1);
+	assert_int_equal(tn_yield_min(&v, err, sizeof err), 0);
+	assert_int_equal(v, 40);
+	setenv("FDTUNE_YIELD", "many", 1);
+	assert_int_equal(tn_yield_min(&v, err, sizeof err), 1);
+	assert_non_null(strstr(err, "FDTUNE_YIELD"));
+	assert_non_null(strstr(err, "unset it for 256"));
+	setenv("FDTUNE_YIELD", "-3", 1);
+	assert_int_equal(tn_yield_min(&v, err, sizeof err), 1);
+	unsetenv("FDTUNE_YIELD");
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = { cmocka_unit_test(pick), cmocka_unit_test(check),
+					cmocka_unit_test(take), cmocka_unit_test(env) };
+	return cmocka_run_group_tests(t, NULL, NULL);
+}
