@@ -24,6 +24,7 @@
  * the target its whole space), on one GPU whose worker is idle since the
  * step's start, after the plan's first passes, job 0's step in progress. */
 struct plan {
+	struct tn_problem pb[3];
 	struct tn_sweep_opts o;
 	struct tn_job jb[3];
 	struct tn_order ord[3];
@@ -35,11 +36,9 @@ struct plan {
 static void plan_new(struct plan *p)
 {
 	const struct tn_family *f = tn_family("xyz");
-	static struct tn_problem pb = { .r = 4, .nx = 64, .ny = 64, .nz = 64, .prec = "fp32" };
 	struct tn_space sp;
 	char err[256];
 	memset(p, 0, sizeof *p);
-	pb.fam = f;
 	tn_space_default(f, &sp);
 	assert_int_equal(tn_space_set(&sp, "vec=4", err, sizeof err), 0);
 	p->n = tn_space_size(&sp);
@@ -49,7 +48,10 @@ static void plan_new(struct plan *p)
 		tn_space_at(&sp, i, p->cfgs + i * TN_MAXP);
 	for (int j = 0; j < 3; j++) {
 		struct tn_job *x = &p->jb[j];
-		x->pb = &pb;
+		/* one problem at three sizes: the same sources */
+		p->pb[j] = (struct tn_problem){ .fam = f, .r = 4, .nx = 64 - 8 * j, .ny = 64,
+						.nz = 64, .prec = "fp32" };
+		x->pb = &p->pb[j];
 		x->cfgs = p->cfgs;
 		x->nv = x->target = p->n;
 		assert_int_equal(tn_search_new(TN_EXHAUSTIVE, p->cfgs, TN_MAXP, p->n, 0, 1,
@@ -72,6 +74,7 @@ static void plan_new(struct plan *p)
 
 static void plan_free(struct plan *p)
 {
+	tn_yield_free(&p->c);
 	for (int j = 0; j < 3; j++) {
 		tn_search_free(p->jb[j].search);
 		free(p->jb[j].warmed);
@@ -98,11 +101,11 @@ static void pick(void **st)
 	assert_int_equal(tn_yield_pick(&p.c), -1);      /* nothing built */
 	warm(&p, 1, 300);
 	warm(&p, 2, 280);
-	assert_int_equal(tn_job_ready(&p.jb[1]), 300);
+	assert_int_equal(tn_job_ready(&p.c, &p.jb[1]), 300);
 	assert_int_equal(tn_yield_pick(&p.c), 1);
 	for (long long i = 0; i < 100; i += 2)          /* 50 of job 1's run: 250 left */
 		assert_int_equal(tn_search_take(p.jb[1].search, i), 1);
-	assert_int_equal(tn_job_ready(&p.jb[1]), 250);
+	assert_int_equal(tn_job_ready(&p.c, &p.jb[1]), 250);
 	assert_int_equal(tn_yield_pick(&p.c), 2);
 	p.c.yield_min = 281;
 	assert_int_equal(tn_yield_pick(&p.c), -1);      /* 280 is too few */
@@ -204,7 +207,7 @@ static void take(void **st)
 	}
 	assert_int_equal(got, 299);
 	assert_int_equal(p.c.yield_runs, 299);
-	assert_int_equal(tn_job_ready(&p.jb[1]), 0);
+	assert_int_equal(tn_job_ready(&p.c, &p.jb[1]), 0);
 	/* the search goes on with the rest: never one taken */
 	while (tn_search_next(p.jb[1].search, next, 1) == 1) {
 		assert_false(p.jb[1].warmed[next[0]]);
@@ -212,6 +215,65 @@ static void take(void **st)
 		got++;
 	}
 	assert_int_equal(got, p.n - 1);
+	plan_free(&p);
+}
+
+/* 1 when configuration i of job b has the source of one of the first m
+ * configurations of job a marked (even indices), by brute force. */
+static int sourced(const struct plan *p, long long i, long long m)
+{
+	const struct tn_family *f = p->pb[0].fam;
+	int ki[TN_MAXP], ka[TN_MAXP];
+	tn_source_key(f, p->cfgs + i * TN_MAXP, ki);
+	for (long long a = 0; a < 2 * m; a += 2) {
+		tn_source_key(f, p->cfgs + a * TN_MAXP, ka);
+		if (!memcmp(ki, ka, sizeof ki))
+			return 1;
+	}
+	return 0;
+}
+
+/* A build a step hands on makes its source ready for every job of the same
+ * family, radius and precision, at any size, and for each configuration of
+ * that source (xyz's nw apart): exactly those, less what their searches
+ * know; not for another radius or precision; nothing is noted in a plan
+ * of one job, compile-only or with FDTUNE_YIELD=0. */
+static void built(void **st)
+{
+	struct plan p;
+	long long want = 0;
+	(void)st;
+	plan_new(&p);
+	p.pb[2].r = 2;                                  /* another radius */
+	p.c.njobs = 1;
+	tn_yield_built(&p.c, &p.jb[0], p.cfgs);
+	p.c.njobs = 3;
+	p.c.gpu = 0;
+	tn_yield_built(&p.c, &p.jb[0], p.cfgs);
+	p.c.gpu = 1;
+	p.c.yield_min = 0;
+	tn_yield_built(&p.c, &p.jb[0], p.cfgs);
+	p.c.yield_min = 256;
+	assert_int_equal(tn_job_ready(&p.c, &p.jb[1]), 0);
+	for (long long a = 0; a < 2 * 400; a += 2)     /* 400 builds, the table grows */
+		tn_yield_built(&p.c, &p.jb[0], p.cfgs + a * TN_MAXP);
+	assert_int_equal(tn_search_take(p.jb[1].search, 0), 1);        /* known */
+	for (long long i = 0; i < p.n; i++)
+		want += i != 0 && sourced(&p, i, 400);
+	assert_true(want > 400);                        /* twins among them */
+	assert_int_equal(tn_job_ready(&p.c, &p.jb[1]), want);
+	assert_int_equal(tn_job_ready(&p.c, &p.jb[2]), 0);
+	p.pb[2].r = 4;
+	p.pb[2].prec = "fp64";
+	assert_int_equal(tn_job_ready(&p.c, &p.jb[2]), 0);
+	p.pb[2].prec = "fp32";
+	assert_int_equal(tn_job_ready(&p.c, &p.jb[2]), want + 1);
+	assert_int_equal(tn_yield_pick(&p.c), 2);       /* the most built */
+	p.c.cur = &p.jb[1];
+	p.c.ready = 1;
+	for (long long i = 0, m; (m = tn_yield_take(&p.c, &p.jb[1], &i, 1)) > 0; )
+		assert_true(i != 0 && sourced(&p, i, 400));
+	assert_int_equal(p.c.yield_runs, want);
 	plan_free(&p);
 }
 
@@ -246,6 +308,7 @@ static void env(void **st)
 int main(void)
 {
 	const struct CMUnitTest t[] = { cmocka_unit_test(pick), cmocka_unit_test(check),
-					cmocka_unit_test(take), cmocka_unit_test(env) };
+					cmocka_unit_test(take), cmocka_unit_test(built),
+					cmocka_unit_test(env) };
 	return cmocka_run_group_tests(t, NULL, NULL);
 }

@@ -22,11 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The key of configuration v: its values, launch parameters as INT_MIN. */
-static void key(const struct tn_family *f, const int *v, int *k)
+void tn_source_key(const struct tn_family *f, const int *v, int *k)
 {
 	for (int i = 0; i < f->np; i++)
 		k[i] = tn_param_launch(f, v, i) ? INT_MIN : v[i];
+	for (int i = f->np; i < TN_MAXP; i++)
+		k[i] = 0;
 }
 
 static int cmp(const void *a, const void *b, void *arg)
@@ -34,8 +35,8 @@ static int cmp(const void *a, const void *b, void *arg)
 	const struct tn_job *j = arg;
 	const struct tn_family *f = j->pb->fam;
 	int ka[TN_MAXP], kb[TN_MAXP];
-	key(f, j->cfgs + *(const long long *)a * TN_MAXP, ka);
-	key(f, j->cfgs + *(const long long *)b * TN_MAXP, kb);
+	tn_source_key(f, j->cfgs + *(const long long *)a * TN_MAXP, ka);
+	tn_source_key(f, j->cfgs + *(const long long *)b * TN_MAXP, kb);
 	for (int i = 0; i < f->np; i++)
 		if (ka[i] != kb[i])
 			return ka[i] < kb[i] ? -1 : 1;

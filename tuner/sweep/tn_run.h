@@ -70,6 +70,8 @@ struct tn_job {
 	int sd_from;            /* sd's relatives from --seeds-from's database */
 };
 
+struct tn_built;
+
 struct tn_run {
 	const struct tn_sweep_opts *o;
 	struct db *db;
@@ -125,6 +127,7 @@ struct tn_run {
 	long long yield_n, ready_at, yields;
 	long long yield_runs;   /* configurations the steps of built ones proposed */
 	double yield_next;
+	struct tn_built *built; /* the sources the plan's steps built (tn_yield.c) */
 	FILE *steps;            /* the step log (tn_steps.c), or NULL */
 	int nlog;               /* its lines written */
 	double comp_s;          /* the steps' compiles under way (tn_pool_busy, on a
@@ -224,7 +227,10 @@ void tn_warm_quit(struct tn_run *c);
 /* Stops the warm pool, after its compiles in progress (the plan's end). */
 void tn_warm_free(struct tn_run *c);
 
-/* tn_fill.c. Makes j->ring, where it is not made yet: for each
+/* tn_fill.c. The key of configuration v's source into k (TN_MAXP ints):
+ * its values, launch parameters (tn_param_launch) as INT_MIN, 0 past np. */
+void tn_source_key(const struct tn_family *f, const int *v, int *k);
+/* Makes j->ring, where it is not made yet: for each
  * configuration of j the next one of its source (one that differs from it
  * in launch parameters alone; itself where it is alone), a cycle a source.
  * 1 when it is there; 0 when j has fewer than 2 configurations, or out of
@@ -256,9 +262,17 @@ int tn_yield_min(int *v, char *err, size_t n);
 /* 1 when job j is swept whole on GPUs: its search's target is
  * its whole space, neither --recheck nor --max-configs. */
 int tn_job_whole(const struct tn_run *c, const struct tn_job *j);
-/* Configurations of j the warm pool has built (j->warmed) that its search
- * has not proposed and no earlier run knows. */
-long long tn_job_ready(const struct tn_job *j);
+/* Notes that a step handed on a build of configuration v of job j: its
+ * source (family, radius, precision, parameters bar launch parameters) is
+ * built, for every job of the plan (a plan of one job, compile-only or
+ * FDTUNE_YIELD=0: nothing; out of memory: forgotten). */
+void tn_yield_built(struct tn_run *c, const struct tn_job *j, const int *v);
+/* Frees what tn_yield_built noted (the sweep's end). */
+void tn_yield_free(struct tn_run *c);
+/* Configurations of j that its search has not proposed and no earlier run
+ * knows, whose code is built: warmed (j->warmed) or of a source noted by
+ * tn_yield_built. */
+long long tn_job_ready(const struct tn_run *c, const struct tn_job *j);
 /* The job the step in progress would yield to, or -1: only after the first
  * passes, from a step swept whole and not itself a step of built
  * configurations (c->ready), to another job swept whole with work left and
@@ -272,7 +286,7 @@ int tn_yield_pick(const struct tn_run *c);
  * job was there, no look for half a second). */
 int tn_yield_check(struct tn_run *c, double t0, double now);
 /* The proposals of a step of built configurations (c->ready): up to want of
- * job j's warmed configurations, from c->ready_at on, each taken from its
+ * job j's built ones (tn_job_ready), from c->ready_at on, each taken from its
  * search (tn_search_take) into idx; the count (0: none left). */
 int tn_yield_take(struct tn_run *c, struct tn_job *j, long long *idx, int want);
 

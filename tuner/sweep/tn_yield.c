@@ -1,30 +1,36 @@
 /*
- * tn_yield.c: a step bound by its compiles yields the GPUs to a problem
- * whose code is built. In a cold plan the warm pool (tn_warm.c) compiles
- * later steps' sources on the threads a step leaves idle, yet a step bound
- * by its own compiles still leaves its GPUs waiting while those built
- * configurations wait their turn (one H200 on 8 vCPUs: 26 s of the big xyz
- * R=8 step's 53 idle, while the warm pool built 805 configurations of the
- * next problems; NOTES v74). Where both jobs are swept whole (every
- * configuration runs: tn_job_whole), the order of their runs is free, so:
- * once a GPU of such a step has waited TN_YIELD_S for the step's compiles
- * and another whole job holds TN_YIELD_MIN configurations or more warmed
- * and not yet run, the step stops proposing and ends with what it has in
- * flight; the plan's next step is that job's, and it proposes only those
- * built configurations (tn_yield_take: cache hits, so the GPUs run while
- * the warm pool compiles for the step after it). Not in the plan's first
- * passes (the anytime order is made there), nor compile-only, nor with
- * FDTUNE_YIELD=0 (FDTUNE_YIELD=N: N built configurations make a yield).
+ * tn_yield.c: a step bound by its compiles yields the GPUs to a problem whose
+ * code is built. In a cold plan a step can wait for its compiles while
+ * another problem's configurations, whose code is in the compile cache, wait
+ * their turn: compiled ahead by the warm pool (tn_warm.c), or built for a
+ * problem of the same family, radius and precision at another size (the
+ * sources do not depend on the size: one H200 on 8 vCPUs ran 92 s of such
+ * steps at the plan's end, compiling nothing, after 63 s of waits for
+ * compiles; NOTES v74). Where both jobs are swept whole (every configuration
+ * runs: tn_job_whole), the order of their runs is free, so: once a GPU of
+ * such a step has waited TN_YIELD_S for the step's compiles and another whole
+ * job holds c->yield_min configurations or more built and not yet run, the
+ * step stops proposing and ends with what it has in flight; the plan's next
+ * step is that job's, and it proposes only those built configurations
+ * (tn_yield_take: cache hits, so the GPUs run while the compile threads build
+ * for the steps after it). Not in the plan's first passes (the anytime order
+ * is made there), nor compile-only, nor with FDTUNE_YIELD=0
+ * (FDTUNE_YIELD=N: N built configurations make a yield).
  *
- * Contract: tn_yield_check, asked by a step's loop while its pool compiles,
- * sets c->yield_to and c->yield_n and returns 1 where the step is to end;
+ * Contract: tn_yield_built is told of every configuration whose build a
+ * step hands on (a source of the plan built, keyed by family, radius,
+ * precision and parameters, launch parameters apart: tn_source_key);
+ * tn_yield_check, asked by a step's loop while its pool compiles, sets
+ * c->yield_to and c->yield_n and returns 1 where the step is to end;
  * schedule (tn_sweep.c) then runs job c->yield_to for c->yield_n
  * configurations with c->ready set, and tn_yield_take is the proposals of
- * such a step. A wrong guess only costs a switch of problem.
+ * such a step. A wrong guess (a source that turns out not to be in the
+ * cache) only costs a switch of problem and the step's compiles.
  */
 #include "fdt_rc.h"
 #include "tn_run.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +43,111 @@
 #define TN_YIELD_MIN 256
 /* After a look that found no job to yield to, the next look's delay. */
 #define TN_YIELD_AGAIN_S 0.5
+
+/* The sources built in the plan: an open-addressed set of keys. */
+struct tn_built_key {
+	const struct tn_family *f;
+	int r, fp64, used;
+	int k[TN_MAXP];
+};
+struct tn_built {
+	struct tn_built_key *e;
+	size_t cap, n;          /* cap: a power of two, n < cap / 2 */
+};
+
+/* The key of configuration v of job j into *e (used set). */
+static void make_key(const struct tn_job *j, const int *v, struct tn_built_key *e)
+{
+	memset(e, 0, sizeof *e);
+	e->f = j->pb->fam;
+	e->r = j->pb->r;
+	e->fp64 = !strcmp(j->pb->prec, "fp64");
+	e->used = 1;
+	tn_source_key(e->f, v, e->k);
+}
+
+static size_t hash(const struct tn_built_key *e)
+{
+	uint64_t h = 1469598103934665603ULL ^ (uint64_t)(uintptr_t)e->f;
+	int w[TN_MAXP + 2];
+	w[0] = e->r;
+	w[1] = e->fp64;
+	memcpy(w + 2, e->k, sizeof e->k);
+	for (int i = 0; i < TN_MAXP + 2; i++)
+		h = (h ^ (uint32_t)w[i]) * 1099511628211ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static int same(const struct tn_built_key *a, const struct tn_built_key *b)
+{
+	return a->used && a->f == b->f && a->r == b->r && a->fp64 == b->fp64 &&
+	       !memcmp(a->k, b->k, sizeof a->k);
+}
+
+/* The slot of e in b: its own, or the empty one it would take. */
+static struct tn_built_key *slot(const struct tn_built *b, const struct tn_built_key *e)
+{
+	size_t i = hash(e) & (b->cap - 1);
+	while (b->e[i].used && !same(&b->e[i], e))
+		i = (i + 1) & (b->cap - 1);
+	return &b->e[i];
+}
+
+/* Doubles b's table (from nothing: 1024 slots); 0 out of memory. */
+static int grow(struct tn_built *b)
+{
+	struct tn_built old = *b;
+	b->cap = old.cap ? 2 * old.cap : 1024;
+	if (!(b->e = calloc(b->cap, sizeof *b->e))) {
+		*b = old;
+		return 0;
+	}
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.e[i].used)
+			*slot(b, &old.e[i]) = old.e[i];
+	free(old.e);
+	return 1;
+}
+
+void tn_yield_built(struct tn_run *c, const struct tn_job *j, const int *v)
+{
+	struct tn_built_key e, *s;
+	if (c->njobs < 2 || !c->gpu || c->yield_min <= 0)
+		return;
+	if (!c->built && !(c->built = calloc(1, sizeof *c->built)))
+		return;         /* only guesses lost */
+	if (2 * (c->built->n + 1) > c->built->cap && !grow(c->built))
+		return;
+	make_key(j, v, &e);
+	s = slot(c->built, &e);
+	if (!s->used) {
+		*s = e;
+		c->built->n++;
+	}
+}
+
+void tn_yield_free(struct tn_run *c)
+{
+	if (c->built)
+		free(c->built->e);
+	free(c->built);
+	c->built = NULL;
+}
+
+/* 1 when configuration i of j is not known to its search and its code is
+ * built: warmed, or its source built in the plan. */
+static int ready(const struct tn_run *c, const struct tn_job *j, long long i)
+{
+	struct tn_built_key e;
+	if (tn_search_known(j->search, i))
+		return 0;
+	if (j->warmed && j->warmed[i])
+		return 1;
+	if (!c->built || !c->built->n)
+		return 0;
+	make_key(j, j->cfgs + i * TN_MAXP, &e);
+	return slot(c->built, &e)->used;
+}
 
 int tn_yield_min(int *v, char *err, size_t n)
 {
@@ -60,13 +171,11 @@ int tn_job_whole(const struct tn_run *c, const struct tn_job *j)
 	       j->target >= j->nv;
 }
 
-long long tn_job_ready(const struct tn_job *j)
+long long tn_job_ready(const struct tn_run *c, const struct tn_job *j)
 {
 	long long r = 0;
-	if (!j->warmed || !j->search)
-		return 0;
-	for (long long i = 0; i < j->nv; i++)
-		r += j->warmed[i] && !tn_search_known(j->search, i);
+	for (long long i = 0; j->search && i < j->nv; i++)
+		r += ready(c, j, i);
 	return r;
 }
 
@@ -82,7 +191,7 @@ int tn_yield_pick(const struct tn_run *c)
 		long long r;
 		if (j == c->cur || !tn_job_whole(c, j) || tn_job_left(j) <= 0)
 			continue;
-		r = tn_job_ready(j);
+		r = tn_job_ready(c, j);
 		if (r >= c->yield_min && r > most) {
 			b = i;
 			most = r;
@@ -114,7 +223,7 @@ int tn_yield_check(struct tn_run *c, double t0, double now)
 		return 0;
 	}
 	c->yield_to = k;
-	c->yield_n = tn_job_ready(&c->jobs[k]);
+	c->yield_n = tn_job_ready(c, &c->jobs[k]);
 	c->yields++;
 	return 1;
 }
@@ -122,11 +231,9 @@ int tn_yield_check(struct tn_run *c, double t0, double now)
 int tn_yield_take(struct tn_run *c, struct tn_job *j, long long *idx, int want)
 {
 	int m = 0;
-	if (!j->warmed)
-		return 0;
 	for (; m < want && c->ready_at < j->nv; c->ready_at++) {
 		long long i = c->ready_at;
-		if (j->warmed[i] && tn_search_take(j->search, i))
+		if (ready(c, j, i) && tn_search_take(j->search, i))
 			idx[m++] = i;
 	}
 	c->yield_runs += m;
