@@ -786,6 +786,25 @@ static void seeded_start(void **st)
 	assert_int_equal(tn_search_start_left(x, &seeds), 0);
 	assert_int_equal(seeds, 0);
 	tn_search_free(x);
+	/* a start of the whole space in one batch: the seeds, then the rest at
+	 * random, each configuration once (a seed that the random order meets
+	 * in the same batch is not proposed again: before, it was, and the
+	 * budget it took left another never proposed) */
+	for (int seed = 1; seed <= 20; seed++) {
+		static long long all[N];
+		static char seen[N];
+		assert_int_equal(tn_search_new(TN_GUIDED, cfg, 3, N, 0, (unsigned)seed, &x, err,
+					       sizeof err), 0);
+		tn_search_set_start(x, N);
+		assert_int_equal(tn_search_seed(x, rows, 3, 4), 2);
+		assert_int_equal(tn_search_next(x, all, N), N);
+		memset(seen, 0, sizeof seen);
+		for (int i = 0; i < N; i++) {
+			assert_false(seen[all[i]]);
+			seen[all[i]] = 1;
+		}
+		tn_search_free(x);
+	}
 }
 
 /* A local minimum against a constraint: on a 3 x 3 grid without (2, 2),

@@ -338,10 +338,12 @@ int tn_search_next(struct tn_search *s, long long *idx, int max)
 	} else if (s->kind == TN_TRANSFER) {
 		m = transfer_next(s, idx, max);
 	} else if (s->used - s->taken < s->start) {     /* guided: the start, seeds first */
+		/* each marked proposed as it is taken: the random order meets the
+		 * seeds too, and one of them met in the same batch would go twice */
 		for (; m < max && s->used - s->taken + m < s->start && s->seedcur < s->nseed;
 		     s->seedcur++)
 			if (isnan(s->t[s->seed[s->seedcur]]) && !s->prop[s->seed[s->seedcur]])
-				idx[m++] = s->seed[s->seedcur];
+				s->prop[idx[m++] = s->seed[s->seedcur]] = 1;
 		for (; m < max && s->used - s->taken + m < s->start && s->cursor < s->n; s->cursor++)
 			if (isnan(s->t[s->perm[s->cursor]]) && !s->prop[s->perm[s->cursor]])
 				idx[m++] = s->perm[s->cursor];
