@@ -4,8 +4,7 @@
  * the job yielded to, the wait that makes a step yield, the proposals of
  * the step of built configurations that follows, and FDTUNE_YIELD. Nothing
  * is compiled or run: the plan's state is set by hand (three jobs of xyz,
- * swept whole, a worker that is said to be running), as the sweep's loop
- * would leave it. That a plan with yields runs every configuration once is
+ * swept whole, a worker's runs), as the sweep's loop would leave it. That a plan with yields runs every configuration once is
  * t_gpu's (plan_yields).
  */
 #define _GNU_SOURCE
@@ -21,8 +20,8 @@
 #include <string.h>
 
 /* A plan of three jobs of xyz's vec=4 space, each swept whole (exhaustive,
- * the target its whole space), on one GPU whose worker is idle since the
- * step's start, after the plan's first passes, job 0's step in progress. */
+ * the target its whole space), on one GPU whose worker holds no run, after
+ * the plan's first passes, job 0's step in progress. */
 struct plan {
 	struct tn_problem pb[3];
 	struct tn_sweep_opts o;
@@ -67,9 +66,7 @@ static void plan_new(struct plan *p)
 	p->c.ord = p->ord;
 	p->c.yield_to = -1;
 	p->c.yield_min = 256;
-	p->c.nwk = 1;
-	p->c.wk[0].pid = 1;     /* running, idle: no job */
-	p->c.wk[0].step_first = -1;
+	p->c.nwk = 1;           /* its worker idle: no job, nothing held */
 }
 
 static void plan_free(struct plan *p)
@@ -139,43 +136,45 @@ static void pick(void **st)
 	plan_free(&p);
 }
 
-/* A step yields once its idle worker has waited 0.25 s of it for compiles,
- * and only then; a busy worker or a stopped one does not make it yield; a
- * look that finds no job waits half a second before the next; a step
- * yields once. */
+/* A step yields once its GPU has held no run for a quarter of a window of a
+ * second, the first window begun at the step's first look; a run in
+ * progress counts as held; a GPU idle less does not make it yield, nor
+ * does a window shorter than a second; a window with no job to yield to
+ * yields nothing; a step yields once. */
 static void check(void **st)
 {
 	struct plan p;
-	const double t0 = 100.0;
+	double t0 = 100.0;
 	(void)st;
 	plan_new(&p);
 	warm(&p, 2, 300);
-	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 0.1), 0);       /* too soon */
-	p.c.wk[0].job = &p;                                             /* busy */
-	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 1.0), 0);
-	p.c.wk[0].job = NULL;
-	p.c.wk[0].pid = 0;                                              /* not running */
-	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 1.0), 0);
-	p.c.wk[0].pid = 1;
-	p.c.wk[0].step_first = t0 + 0.5;        /* ran in the step, answered at t0 + 0.9 */
-	p.c.wk[0].t_answer = t0 + 0.9;
-	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 1.0), 0);
-	assert_int_equal(p.c.yields, 0);
-	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 1.2), 1);
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 0.1), 0);       /* a window begins */
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 0.9), 0);       /* too short */
+	p.c.wk[0].busy_s = 0.8;                 /* held 0.8 of the 1.0 s: idle 0.2 */
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 1.1), 0);
+	p.c.wk[0].busy_s = 1.5;                 /* held 0.7 of the next 1.0 s: idle 0.3 */
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 2.1), 1);
 	assert_int_equal(p.c.yield_to, 2);
 	assert_int_equal(p.c.yield_n, 300);
 	assert_int_equal(p.c.yields, 1);
-	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 2.0), 0);       /* once a step */
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 9.0), 0);       /* once a step */
 	assert_int_equal(p.c.yields, 1);
 
-	p.c.yield_to = -1;                      /* the next step: nothing to yield to */
-	p.c.wk[0].step_first = -1;
+	p.c.yield_to = -1;                      /* the next step: a run in progress */
+	t0 = 200.0;
+	p.c.wk[0].job = &p;
+	p.c.wk[0].t_job = 199.0;
+	assert_int_equal(tn_yield_check(&p.c, t0, t0), 0);
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 1.5), 0);       /* held all of it */
+	p.c.wk[0].job = NULL;                   /* its answer at 201.6 */
+	p.c.wk[0].busy_s += 2.6;
 	memset(p.jb[2].warmed, 0, (size_t)p.n);
-	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 3.0), 0);
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 3.0), 0);       /* idle, none to yield to */
 	warm(&p, 1, 256);
-	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 3.2), 0);       /* not looked at */
-	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 3.6), 1);
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 3.5), 0);       /* half a window */
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 4.0), 1);
 	assert_int_equal(p.c.yield_to, 1);
+	assert_int_equal(p.c.yields, 2);
 	plan_free(&p);
 }
 

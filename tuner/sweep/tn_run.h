@@ -120,13 +120,14 @@ struct tn_run {
 	/* yields (tn_yield.c): the job the step in progress yields to (-1:
 	 * none) and its built configurations then; the step in progress runs
 	 * only built configurations (ready), the next index it looks at; the
-	 * steps that yielded; no look before yield_next (tn_now_s) */
+	 * steps that yielded; the window of the GPUs' idle: its start (tn_now_s)
+	 * and the seconds they had held runs then */
 	int yield_min;          /* built configurations that make a yield (FDTUNE_YIELD;
 				 * 0: none) */
 	int yield_to, ready;
 	long long yield_n, ready_at, yields;
 	long long yield_runs;   /* configurations the steps of built ones proposed */
-	double yield_next;
+	double yield_t, yield_held;
 	struct tn_built *built; /* the sources the plan's steps built (tn_yield.c) */
 	FILE *steps;            /* the step log (tn_steps.c), or NULL */
 	int nlog;               /* its lines written */
@@ -279,11 +280,12 @@ long long tn_job_ready(const struct tn_run *c, const struct tn_job *j);
  * c->yield_min built configurations or more (the most of them); never with
  * FDTUNE_YIELD=0, compile-only or at a stop. */
 int tn_yield_pick(const struct tn_run *c);
-/* Asked by the loop of a step begun at t0 while its pool compiles: where a
- * worker has held no run for TN_YIELD_S of the step and tn_yield_pick
- * gives a job, sets c->yield_to, c->yield_n (its built configurations) and
- * counts the yield: 1, the step proposes no more. Else 0 (and, where no
- * job was there, no look for half a second). */
+/* Asked by the loop of a step begun at t0 while its pool compiles: once a
+ * window of TN_YIELD_WIN (a second) has passed since the last (or the
+ * step's first look), where the GPUs held no run for TN_YIELD_IDLE (a
+ * quarter) of it and tn_yield_pick gives a job, sets c->yield_to, c->yield_n
+ * (its built configurations) and counts the yield: 1, the step proposes no
+ * more. Else 0. Once a step at most. */
 int tn_yield_check(struct tn_run *c, double t0, double now);
 /* The proposals of a step of built configurations (c->ready): up to want of
  * job j's built ones (tn_job_ready), from c->ready_at on, each taken from its

@@ -7,9 +7,12 @@
  * sources do not depend on the size: one H200 on 8 vCPUs ran 92 s of such
  * steps at the plan's end, compiling nothing, after 63 s of waits for
  * compiles; NOTES v74). Where both jobs are swept whole (every configuration
- * runs: tn_job_whole), the order of their runs is free, so: once a GPU of
- * such a step has waited TN_YIELD_S for the step's compiles and another whole
- * job holds c->yield_min configurations or more built and not yet run, the
+ * runs: tn_job_whole), the order of their runs is free, so: once the GPUs
+ * of such a step have held no run for a quarter (TN_YIELD_IDLE) of a window
+ * of a second (TN_YIELD_WIN) while its pool compiled (short waits between
+ * a source's builds, most of them: the gaps are tens of ms), and another
+ * whole job holds c->yield_min configurations or more built and not yet
+ * run, the
  * step stops proposing and ends with what it has in flight; the plan's next
  * step is that job's, and it proposes only those built configurations
  * (tn_yield_take: cache hits, so the GPUs run while the compile threads build
@@ -35,14 +38,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A GPU's wait for the step's compiles before it yields (seconds), and by
- * default the built configurations of another job that make a yield worth
- * a switch (FDTUNE_YIELD; some 2-3 s of runs at 9 ms each: a switch and a
- * drain of the compiles in flight cost well under that). */
-#define TN_YIELD_S 0.25
+/* The window over which the GPUs' idle is measured (seconds), the share of
+ * it idle that makes a step yield, and by default the built configurations
+ * of another job that make a yield worth a switch (FDTUNE_YIELD; some 2-3 s
+ * of runs at 9 ms each: a switch and a drain of the compiles in flight cost
+ * well under that). */
+#define TN_YIELD_WIN 1.0
+#define TN_YIELD_IDLE 0.25
 #define TN_YIELD_MIN 256
-/* After a look that found no job to yield to, the next look's delay. */
-#define TN_YIELD_AGAIN_S 0.5
 
 /* The sources built in the plan: an open-addressed set of keys. */
 struct tn_built_key {
@@ -200,28 +203,35 @@ int tn_yield_pick(const struct tn_run *c)
 	return b;
 }
 
-/* 1 when a worker has held no run for TN_YIELD_S or more of this step
- * (begun at t0), at now. */
-static int waited(const struct tn_run *c, double t0, double now)
+/* The seconds the workers have held runs up to now, a run in progress
+ * counted to now (tn_wk: busy_s, t_job). */
+static double held(const struct tn_run *c, double now)
 {
-	for (int w = 0; w < c->nwk; w++) {
-		const struct tn_wk *k = &c->wk[w];
-		double since = k->step_first < 0 || k->t_answer < t0 ? t0 : k->t_answer;
-		if (!k->job && k->pid > 0 && now - since >= TN_YIELD_S)
-			return 1;
-	}
-	return 0;
+	double h = 0;
+	for (int w = 0; w < c->nwk; w++)
+		h += c->wk[w].busy_s + (c->wk[w].job ? now - c->wk[w].t_job : 0);
+	return h;
 }
 
 int tn_yield_check(struct tn_run *c, double t0, double now)
 {
-	int k;
-	if (c->yield_to >= 0 || now < c->yield_next || !waited(c, t0, now))
+	double h, span = now - c->yield_t;
+	int k, starved;
+	if (c->yield_to >= 0 || c->nwk <= 0)
 		return 0;
-	if ((k = tn_yield_pick(c)) < 0) {
-		c->yield_next = now + TN_YIELD_AGAIN_S;
+	if (c->yield_t < t0) {  /* the step's first look: its first window */
+		c->yield_t = now;
+		c->yield_held = held(c, now);
 		return 0;
 	}
+	if (span < TN_YIELD_WIN)
+		return 0;
+	h = held(c, now);
+	starved = c->nwk * span - (h - c->yield_held) >= TN_YIELD_IDLE * c->nwk * span;
+	c->yield_t = now;
+	c->yield_held = h;
+	if (!starved || (k = tn_yield_pick(c)) < 0)
+		return 0;
 	c->yield_to = k;
 	c->yield_n = tn_job_ready(c, &c->jobs[k]);
 	c->yields++;
