@@ -4,8 +4,9 @@
  * the job yielded to, the wait that makes a step yield, the proposals of
  * the step of built configurations that follows, and FDTUNE_YIELD. Nothing
  * is compiled or run: the plan's state is set by hand (three jobs of xyz,
- * swept whole, a worker's runs), as the sweep's loop would leave it. That a plan with yields runs every configuration once is
- * t_gpu's (plan_yields).
+ * swept whole, a worker's runs), as the sweep's loop would leave it. That
+ * a plan with yields runs every configuration once is t_gpu's
+ * (plan_yields).
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -16,12 +17,14 @@
 
 #include "tn_run.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* A plan of three jobs of xyz's vec=4 space, each swept whole (exhaustive,
- * the target its whole space), on one GPU whose worker holds no run, after
- * the plan's first passes, job 0's step in progress. */
+ * the target its whole space) and a tenth of it proposed, on one GPU whose
+ * worker holds no run, after the plan's first passes, job 0's step in
+ * progress. */
 struct plan {
 	struct tn_problem pb[3];
 	struct tn_sweep_opts o;
@@ -53,6 +56,8 @@ static void plan_new(struct plan *p)
 		x->pb = &p->pb[j];
 		x->cfgs = p->cfgs;
 		x->nv = x->target = p->n;
+		x->proposed = p->n / 10;        /* a tenth behind it (its search's own
+						 * state apart) */
 		assert_int_equal(tn_search_new(TN_EXHAUSTIVE, p->cfgs, TN_MAXP, p->n, 0, 1,
 					       &x->search, err, sizeof err), 0);
 		assert_non_null(x->warmed = calloc((size_t)p->n, 1));
@@ -87,81 +92,117 @@ static void warm(struct plan *p, int j, long long k)
 }
 
 /* The job yielded to is another job swept whole with the most built and
- * unrun configurations, 256 at least (those its search knows do not count);
- * none in the first passes, from a step of built ones, from or to a job not
- * swept whole, under --max-configs or --recheck, or with FDTUNE_YIELD=0. */
+ * unrun configurations, 256 at least (those its search knows do not count),
+ * given with their count; none in the first passes, before a tenth of
+ * either job, from a step of built ones, from or to a job not swept whole,
+ * to a job with nothing left, under --budget, --max-configs or --recheck,
+ * at a stop, or with FDTUNE_YIELD=0. */
 static void pick(void **st)
 {
 	struct plan p;
+	long long n;
 	(void)st;
 	plan_new(&p);
-	assert_int_equal(tn_yield_pick(&p.c), -1);      /* nothing built */
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);  /* nothing built */
+	assert_int_equal(n, 0);
 	warm(&p, 1, 300);
 	warm(&p, 2, 280);
 	assert_int_equal(tn_job_ready(&p.c, &p.jb[1]), 300);
-	assert_int_equal(tn_yield_pick(&p.c), 1);
+	assert_int_equal(tn_yield_pick(&p.c, &n), 1);
+	assert_int_equal(n, 300);
 	for (long long i = 0; i < 100; i += 2)          /* 50 of job 1's run: 250 left */
 		assert_int_equal(tn_search_take(p.jb[1].search, i), 1);
 	assert_int_equal(tn_job_ready(&p.c, &p.jb[1]), 250);
-	assert_int_equal(tn_yield_pick(&p.c), 2);
+	assert_int_equal(tn_yield_pick(&p.c, &n), 2);
+	assert_int_equal(n, 280);
 	p.c.yield_min = 281;
-	assert_int_equal(tn_yield_pick(&p.c), -1);      /* 280 is too few */
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);  /* 280 is too few */
 	p.c.yield_min = 256;
 	p.jb[2].target = p.n - 1;                       /* job 2 swept in part */
-	assert_int_equal(tn_yield_pick(&p.c), -1);
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);
 	p.jb[2].target = p.n;
+	p.jb[2].proposed = p.n / 10 - 1;                /* job 2 before its tenth */
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);
+	p.jb[2].proposed = p.n;                         /* job 2 with nothing left */
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);
+	p.jb[2].proposed = p.n / 10;
+	p.jb[0].proposed = p.n / 10 - 1;                /* the step's job before its tenth */
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);
+	p.jb[0].proposed = p.n / 10;
 	p.jb[0].target = p.n - 1;                       /* the step's job in part */
-	assert_int_equal(tn_yield_pick(&p.c), -1);
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);
 	p.jb[0].target = p.n;
 	p.c.first = 2;                                  /* a first pass */
-	assert_int_equal(tn_yield_pick(&p.c), -1);
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);
 	p.c.first = -1;
 	p.c.ready = 1;
-	assert_int_equal(tn_yield_pick(&p.c), -1);
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);
 	p.c.ready = 0;
 	p.o.max_configs = 1000;
-	assert_int_equal(tn_yield_pick(&p.c), -1);
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);
 	p.o.max_configs = 0;
 	p.o.recheck = 5;
-	assert_int_equal(tn_yield_pick(&p.c), -1);
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);
 	p.o.recheck = 0;
+	p.o.budget_s = 3600;
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);
+	p.o.budget_s = 0;
+	tn_stop_signal = SIGTERM;
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);
+	tn_stop_signal = 0;
 	p.c.yield_min = 0;                              /* FDTUNE_YIELD=0 */
-	assert_int_equal(tn_yield_pick(&p.c), -1);
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);
 	p.c.yield_min = 256;
 	p.c.gpu = 0;                                    /* compile-only */
-	assert_int_equal(tn_yield_pick(&p.c), -1);
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);
 	p.c.gpu = 1;
 	p.c.cur = &p.jb[2];                             /* never to itself */
-	assert_int_equal(tn_yield_pick(&p.c), -1);
+	assert_int_equal(tn_yield_pick(&p.c, &n), -1);  /* job 1's 250 too few */
+	p.c.yield_min = 250;
+	assert_int_equal(tn_yield_pick(&p.c, &n), 1);
+	assert_int_equal(n, 250);
 	plan_free(&p);
 }
 
-/* A step yields once its GPU has held no run for a quarter of a window of a
- * second, the first window begun at the step's first look; a run in
- * progress counts as held; a GPU idle less does not make it yield, nor
- * does a window shorter than a second; a window with no job to yield to
- * yields nothing; a step yields once. */
+/* A step yields once its GPUs have held no run for a quarter of a window of
+ * a second, their time summed, the first window begun at the first look
+ * after the step's first run (its first compiles are not a gap); a run in
+ * progress counts as held; idle less, or a window shorter than a second,
+ * does not make it yield; a window with no job to yield to yields nothing;
+ * a step yields once; the plan's next step is then the job yielded to, its
+ * built configurations alone, and the yield is counted. */
 static void check(void **st)
 {
 	struct plan p;
 	double t0 = 100.0;
+	long long chunk = -1;
 	(void)st;
 	plan_new(&p);
 	warm(&p, 2, 300);
-	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 0.1), 0);       /* a window begins */
-	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 0.9), 0);       /* too short */
+	p.c.wk[0].step_first = -1;              /* no run yet in the step */
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 5.0), 0);
+	p.c.wk[0].step_first = t0 + 5.0;
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 5.1), 0);       /* a window begins */
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 5.9), 0);       /* too short */
 	p.c.wk[0].busy_s = 0.8;                 /* held 0.8 of the 1.0 s: idle 0.2 */
-	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 1.1), 0);
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 6.1), 0);
 	p.c.wk[0].busy_s = 1.5;                 /* held 0.7 of the next 1.0 s: idle 0.3 */
-	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 2.1), 1);
+	assert_int_equal(tn_yield_pick(&p.c, &chunk), 2);
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 7.1), 1);
 	assert_int_equal(p.c.yield_to, 2);
 	assert_int_equal(p.c.yield_n, 300);
-	assert_int_equal(p.c.yields, 1);
 	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 9.0), 0);       /* once a step */
+	assert_int_equal(p.c.yields, 0);
+	assert_int_equal(tn_yield_next(&p.c, &chunk), 2);               /* the next step */
+	assert_int_equal(chunk, 300);
+	assert_true(p.c.ready);
+	assert_int_equal(p.c.yield_to, -1);
 	assert_int_equal(p.c.yields, 1);
+	assert_int_equal(tn_yield_next(&p.c, &chunk), -1);              /* no yield pending */
+	p.c.ready = 0;
 
-	p.c.yield_to = -1;                      /* the next step: a run in progress */
-	t0 = 200.0;
+	t0 = 200.0;                             /* a step with a run in progress */
+	p.c.wk[0].step_first = 199.5;
 	p.c.wk[0].job = &p;
 	p.c.wk[0].t_job = 199.0;
 	assert_int_equal(tn_yield_check(&p.c, t0, t0), 0);
@@ -174,7 +215,20 @@ static void check(void **st)
 	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 3.5), 0);       /* half a window */
 	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 4.0), 1);
 	assert_int_equal(p.c.yield_to, 1);
-	assert_int_equal(p.c.yields, 2);
+
+	p.c.yield_to = -1;                      /* two GPUs: their time summed */
+	p.c.nwk = 2;
+	t0 = 300.0;
+	p.c.wk[1].step_first = 300.0;
+	p.c.wk[1].job = &p;                     /* GPU 1 busy throughout */
+	p.c.wk[1].t_job = 300.0;
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 0.1), 0);
+	p.c.wk[0].job = &p;                     /* GPU 0 busy 0.6 of the window */
+	p.c.wk[0].t_job = 300.5;
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 1.1), 0);       /* idle 0.4 of 2.0 */
+	p.c.wk[0].job = NULL;                   /* GPU 0 idle the next window */
+	p.c.wk[0].busy_s += 0.6;
+	assert_int_equal(tn_yield_check(&p.c, t0, t0 + 2.1), 1);       /* idle 1.0 of 2.0 */
 	plan_free(&p);
 }
 
@@ -205,7 +259,6 @@ static void take(void **st)
 		got += m;
 	}
 	assert_int_equal(got, 299);
-	assert_int_equal(p.c.yield_runs, 299);
 	assert_int_equal(tn_job_ready(&p.c, &p.jb[1]), 0);
 	/* the search goes on with the rest: never one taken */
 	while (tn_search_next(p.jb[1].search, next, 1) == 1) {
@@ -267,12 +320,14 @@ static void built(void **st)
 	assert_int_equal(tn_job_ready(&p.c, &p.jb[2]), 0);
 	p.pb[2].prec = "fp32";
 	assert_int_equal(tn_job_ready(&p.c, &p.jb[2]), want + 1);
-	assert_int_equal(tn_yield_pick(&p.c), 2);       /* the most built */
+	assert_int_equal(tn_yield_pick(&p.c, &want), 2);        /* the most built */
+	assert_int_equal(want, tn_job_ready(&p.c, &p.jb[2]));
+	want = tn_job_ready(&p.c, &p.jb[1]);
 	p.c.cur = &p.jb[1];
 	p.c.ready = 1;
-	for (long long i = 0, m; (m = tn_yield_take(&p.c, &p.jb[1], &i, 1)) > 0; )
+	for (long long i = 0, m; (m = tn_yield_take(&p.c, &p.jb[1], &i, 1)) > 0; want--)
 		assert_true(i != 0 && sourced(&p, i, 400));
-	assert_int_equal(p.c.yield_runs, want);
+	assert_int_equal(want, 0);
 	plan_free(&p);
 }
 

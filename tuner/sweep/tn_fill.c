@@ -67,6 +67,12 @@ int tn_job_ring(struct tn_job *j)
 	return 1;
 }
 
+int tn_job_whole(const struct tn_run *c, const struct tn_job *j)
+{
+	return c->gpu && j->search && !c->o->recheck && c->o->max_configs <= 0 &&
+	       j->target >= j->nv;
+}
+
 int tn_step_whole(const struct tn_run *c)
 {
 	return tn_job_whole(c, c->cur);

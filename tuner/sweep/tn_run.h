@@ -126,7 +126,7 @@ struct tn_run {
 				 * 0: none) */
 	int yield_to, ready;
 	long long yield_n, ready_at, yields;
-	long long yield_runs;   /* configurations the steps of built ones proposed */
+	long long yield_runs;   /* runs recorded in steps of built configurations */
 	double yield_t, yield_held;
 	struct tn_built *built; /* the sources the plan's steps built (tn_yield.c) */
 	FILE *steps;            /* the step log (tn_steps.c), or NULL */
@@ -237,6 +237,9 @@ void tn_source_key(const struct tn_family *f, const int *v, int *k);
  * 1 when it is there; 0 when j has fewer than 2 configurations, or out of
  * memory. */
 int tn_job_ring(struct tn_job *j);
+/* 1 when job j is swept whole on GPUs: its search's target is its whole
+ * space, neither --recheck nor --max-configs. */
+int tn_job_whole(const struct tn_run *c, const struct tn_job *j);
 /* 1 when the step's job is swept whole (tn_job_whole): every configuration
  * runs whatever the order (fills, tn_loop.c's cap in builds, yields). */
 int tn_step_whole(const struct tn_run *c);
@@ -260,9 +263,6 @@ void tn_fill_end(struct tn_run *c);
  * that make a step yield to it (0-1000000, 0: never; unset or empty: 256);
  * 1 with err set (what it sets, what to do) for a bad value. */
 int tn_yield_min(int *v, char *err, size_t n);
-/* 1 when job j is swept whole on GPUs: its search's target is
- * its whole space, neither --recheck nor --max-configs. */
-int tn_job_whole(const struct tn_run *c, const struct tn_job *j);
 /* Notes that a step handed on a build of configuration v of job j: its
  * source (family, radius, precision, parameters bar launch parameters) is
  * built, for every job of the plan (a plan of one job, compile-only or
@@ -274,19 +274,25 @@ void tn_yield_free(struct tn_run *c);
  * knows, whose code is built: warmed (j->warmed) or of a source noted by
  * tn_yield_built. */
 long long tn_job_ready(const struct tn_run *c, const struct tn_job *j);
-/* The job the step in progress would yield to, or -1: only after the first
- * passes, from a step swept whole and not itself a step of built
- * configurations (c->ready), to another job swept whole with work left and
- * c->yield_min built configurations or more (the most of them); never with
+/* The job the step in progress would yield to, or -1, its built
+ * configurations into *n: only after the first passes, under no --budget,
+ * with the compile cache on, from a step swept whole, past a tenth of its
+ * target and not itself a step of built configurations (c->ready), to
+ * another job swept whole, past a tenth, with work left and c->yield_min
+ * built configurations or more (the most of them); never with
  * FDTUNE_YIELD=0, compile-only or at a stop. */
-int tn_yield_pick(const struct tn_run *c);
-/* Asked by the loop of a step begun at t0 while its pool compiles: once a
- * window of TN_YIELD_WIN (a second) has passed since the last (or the
- * step's first look), where the GPUs held no run for TN_YIELD_IDLE (a
- * quarter) of it and tn_yield_pick gives a job, sets c->yield_to, c->yield_n
- * (its built configurations) and counts the yield: 1, the step proposes no
- * more. Else 0. Once a step at most. */
+int tn_yield_pick(const struct tn_run *c, long long *n);
+/* Asked by the loop of a step begun at t0 while its pool compiles: from the
+ * first look after the step's first run, once a window of TN_YIELD_WIN (a
+ * second) has passed since the last, where the GPUs held no run for
+ * TN_YIELD_IDLE (a quarter) of it, their time summed, and tn_yield_pick
+ * gives a job, sets c->yield_to and c->yield_n (its built configurations):
+ * 1, the step proposes no more. Else 0. Once a step at most. */
 int tn_yield_check(struct tn_run *c, double t0, double now);
+/* After a step that yielded (c->yield_to set): the job yielded to, its
+ * share into *chunk (c->yield_n), c->ready set for its step, c->yield_to
+ * cleared and the yield counted; else -1, nothing changed. */
+int tn_yield_next(struct tn_run *c, long long *chunk);
 /* The proposals of a step of built configurations (c->ready): up to want of
  * job j's built ones (tn_job_ready), from c->ready_at on, each taken from its
  * search (tn_search_take) into idx; the count (0: none left). */

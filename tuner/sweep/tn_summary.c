@@ -112,10 +112,10 @@ void tn_summary(const struct tn_run *c)
 				"waited for compiles, with the code of another configuration of "
 				"their source (FDTUNE_FILL=0: not)\n", c->filled);
 		if (c->yields)
-			fprintf(stderr, "fdtune: %lld steps bound by their compiles yielded the "
-				"GPUs to a problem whose code was built, which then ran %lld of its "
+			fprintf(stderr, "fdtune: %lld step%s bound by compiles yielded the GPUs "
+				"to a problem whose code was built, which then ran %lld of its "
 				"built configurations (FDTUNE_YIELD=0: not)\n", c->yields,
-				c->yield_runs);
+				c->yields > 1 ? "s" : "", c->yield_runs);
 		if (c->comp_s > 0 && tt > 0)
 			fprintf(stderr, "fdtune: the steps' pools had %.1f compiles under way on "
 				"average, of %d threads\n", c->comp_s / tt, c->o->jobs);

@@ -331,21 +331,17 @@ static int schedule(struct tn_run *c, int plan, char *err, size_t n)
 	}
 	c->first = -1;
 	while (plan && !rc && !tn_stopping(c) && !tn_maxed(c)) {
-		int k = c->yield_to >= 0 ? c->yield_to : tn_run_next(c);
-		long long chunk;
-		if (k < 0)
-			break;
-		if (c->yield_to >= 0) {         /* the built ones alone (tn_yield.c) */
-			chunk = c->yield_n;
-			c->jobs[k].refines++;
-			c->ready = 1;
-			c->ready_at = 0;
-		} else {
+		long long chunk, done;
+		int k = tn_yield_next(c, &chunk);       /* after a yield: built ones alone */
+		if (k < 0 && (k = tn_run_next(c)) >= 0)
 			chunk = tn_order_refine(c->jobs[k].target, c->jobs[k].refines++, rate(c),
 						tn_order_slice(c->o->budget_s));
-		}
-		c->yield_to = -1;
+		if (k < 0)
+			break;
+		done = c->jobs[k].done;
 		rc = step(c, k, chunk, err, n);
+		if (c->ready)
+			c->yield_runs += c->jobs[k].done - done;
 		c->ready = 0;
 	}
 	tn_warm_free(c);

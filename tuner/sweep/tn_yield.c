@@ -7,31 +7,35 @@
  * sources do not depend on the size: one H200 on 8 vCPUs ran 92 s of such
  * steps at the plan's end, compiling nothing, after 63 s of waits for
  * compiles; NOTES v74). Where both jobs are swept whole (every configuration
- * runs: tn_job_whole), the order of their runs is free, so: once the GPUs
- * of such a step have held no run for a quarter (TN_YIELD_IDLE) of a window
- * of a second (TN_YIELD_WIN) while its pool compiled (short waits between
- * a source's builds, most of them: the gaps are tens of ms), and another
- * whole job holds c->yield_min configurations or more built and not yet
- * run, the
- * step stops proposing and ends with what it has in flight; the plan's next
- * step is that job's, and it proposes only those built configurations
- * (tn_yield_take: cache hits, so the GPUs run while the compile threads build
- * for the steps after it). Not in the plan's first passes (the anytime order
- * is made there), nor compile-only, nor with FDTUNE_YIELD=0
- * (FDTUNE_YIELD=N: N built configurations make a yield).
+ * runs: tn_job_whole) and past a tenth of their targets, the order of their
+ * runs is free, so: once the GPUs of such a step, after its first run, have
+ * held no run for a quarter (TN_YIELD_IDLE) of a window of a second
+ * (TN_YIELD_WIN), their time summed (the waits are gaps of tens of ms
+ * between a source's builds, not one long wait), and another such job
+ * holds c->yield_min configurations or more built and not yet run, the
+ * step stops proposing and ends with what it has in flight; the plan's
+ * next step is that job's, and it proposes only those built configurations
+ * (tn_yield_take: cache hits, so the GPUs run while the compile threads
+ * build for the steps after it). Not in the plan's first passes nor before
+ * a tenth (the anytime order is made there), nor under --budget (what runs
+ * would then depend on the order), nor compile-only, nor without a compile
+ * cache, nor with FDTUNE_YIELD=0 (FDTUNE_YIELD=N: N built configurations
+ * make a yield).
  *
  * Contract: tn_yield_built is told of every configuration whose build a
  * step hands on (a source of the plan built, keyed by family, radius,
  * precision and parameters, launch parameters apart: tn_source_key);
  * tn_yield_check, asked by a step's loop while its pool compiles, sets
  * c->yield_to and c->yield_n and returns 1 where the step is to end;
- * schedule (tn_sweep.c) then runs job c->yield_to for c->yield_n
- * configurations with c->ready set, and tn_yield_take is the proposals of
- * such a step. A wrong guess (a source that turns out not to be in the
- * cache) only costs a switch of problem and the step's compiles.
+ * tn_yield_next, asked by the plan (tn_sweep.c) before it chooses its next
+ * step, turns that into a step of c->yield_n built configurations of job
+ * c->yield_to (c->ready set), whose proposals are tn_yield_take's. A wrong
+ * guess (a source not in the cache after all) only costs a switch of
+ * problem and the step's compiles.
  */
 #include "fdt_rc.h"
 #include "tn_run.h"
+#include "tn_cache.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -69,6 +73,7 @@ static void make_key(const struct tn_job *j, const int *v, struct tn_built_key *
 	tn_source_key(e->f, v, e->k);
 }
 
+/* FNV-1a of e's family, radius, precision and key. */
 static size_t hash(const struct tn_built_key *e)
 {
 	uint64_t h = 1469598103934665603ULL ^ (uint64_t)(uintptr_t)e->f;
@@ -81,6 +86,7 @@ static size_t hash(const struct tn_built_key *e)
 	return (size_t)(h ^ (h >> 29));
 }
 
+/* 1 when slot a holds key b. */
 static int same(const struct tn_built_key *a, const struct tn_built_key *b)
 {
 	return a->used && a->f == b->f && a->r == b->r && a->fp64 == b->fp64 &&
@@ -96,11 +102,11 @@ static struct tn_built_key *slot(const struct tn_built *b, const struct tn_built
 	return &b->e[i];
 }
 
-/* Doubles b's table (from nothing: 1024 slots); 0 out of memory. */
+/* Doubles b's table (from nothing: 64 slots); 0 out of memory. */
 static int grow(struct tn_built *b)
 {
 	struct tn_built old = *b;
-	b->cap = old.cap ? 2 * old.cap : 1024;
+	b->cap = old.cap ? 2 * old.cap : 64;
 	if (!(b->e = calloc(b->cap, sizeof *b->e))) {
 		*b = old;
 		return 0;
@@ -115,8 +121,8 @@ static int grow(struct tn_built *b)
 void tn_yield_built(struct tn_run *c, const struct tn_job *j, const int *v)
 {
 	struct tn_built_key e, *s;
-	if (c->njobs < 2 || !c->gpu || c->yield_min <= 0)
-		return;
+	if (c->njobs < 2 || !c->gpu || c->yield_min <= 0 || !tn_cache_dir())
+		return;         /* (no cache: what a step builds is not kept) */
 	if (!c->built && !(c->built = calloc(1, sizeof *c->built)))
 		return;         /* only guesses lost */
 	if (2 * (c->built->n + 1) > c->built->cap && !grow(c->built))
@@ -168,12 +174,6 @@ int tn_yield_min(int *v, char *err, size_t n)
 	return FDT_OK;
 }
 
-int tn_job_whole(const struct tn_run *c, const struct tn_job *j)
-{
-	return c->gpu && j->search && !c->o->recheck && c->o->max_configs <= 0 &&
-	       j->target >= j->nv;
-}
-
 long long tn_job_ready(const struct tn_run *c, const struct tn_job *j)
 {
 	long long r = 0;
@@ -182,17 +182,26 @@ long long tn_job_ready(const struct tn_run *c, const struct tn_job *j)
 	return r;
 }
 
-int tn_yield_pick(const struct tn_run *c)
+/* 1 when a tenth of j's target is proposed or known: its anytime order's
+ * first refinement is behind it (the condition of tn_step_by_source). */
+static int tenth(const struct tn_job *j)
+{
+	return 10 * (j->nprior + j->proposed) >= j->target;
+}
+
+int tn_yield_pick(const struct tn_run *c, long long *n)
 {
 	int b = -1;
 	long long most = 0;
+	*n = 0;
 	if (c->yield_min <= 0 || !c->gpu || c->first >= 0 || !c->ord || !c->cur || c->ready ||
-	    !tn_job_whole(c, c->cur) || tn_stopping(c))
+	    c->o->budget_s > 0 || !tn_cache_dir() || !tn_job_whole(c, c->cur) ||
+	    !tenth(c->cur) || tn_stopping(c))
 		return -1;
 	for (int i = 0; i < c->njobs; i++) {
 		const struct tn_job *j = &c->jobs[i];
 		long long r;
-		if (j == c->cur || !tn_job_whole(c, j) || tn_job_left(j) <= 0)
+		if (j == c->cur || !tn_job_whole(c, j) || !tenth(j) || tn_job_left(j) <= 0)
 			continue;
 		r = tn_job_ready(c, j);
 		if (r >= c->yield_min && r > most) {
@@ -200,6 +209,7 @@ int tn_yield_pick(const struct tn_run *c)
 			most = r;
 		}
 	}
+	*n = most;
 	return b;
 }
 
@@ -216,10 +226,15 @@ static double held(const struct tn_run *c, double now)
 int tn_yield_check(struct tn_run *c, double t0, double now)
 {
 	double h, span = now - c->yield_t;
-	int k, starved;
+	int k, ran = 0, starved;
+	long long r;
 	if (c->yield_to >= 0 || c->nwk <= 0)
 		return 0;
-	if (c->yield_t < t0) {  /* the step's first look: its first window */
+	for (int w = 0; w < c->nwk; w++)
+		ran |= c->wk[w].step_first >= 0;
+	if (!ran)               /* the step's start: its first compiles, not a gap */
+		return 0;
+	if (c->yield_t < t0) {  /* the first look since a run began: the first window */
 		c->yield_t = now;
 		c->yield_held = held(c, now);
 		return 0;
@@ -230,12 +245,24 @@ int tn_yield_check(struct tn_run *c, double t0, double now)
 	starved = c->nwk * span - (h - c->yield_held) >= TN_YIELD_IDLE * c->nwk * span;
 	c->yield_t = now;
 	c->yield_held = h;
-	if (!starved || (k = tn_yield_pick(c)) < 0)
+	if (!starved || (k = tn_yield_pick(c, &r)) < 0)
 		return 0;
 	c->yield_to = k;
-	c->yield_n = tn_job_ready(c, &c->jobs[k]);
-	c->yields++;
+	c->yield_n = r;
 	return 1;
+}
+
+int tn_yield_next(struct tn_run *c, long long *chunk)
+{
+	int k = c->yield_to;
+	if (k < 0)
+		return -1;
+	c->yield_to = -1;
+	c->ready = 1;
+	c->ready_at = 0;
+	c->yields++;
+	*chunk = c->yield_n;
+	return k;
 }
 
 int tn_yield_take(struct tn_run *c, struct tn_job *j, long long *idx, int want)
@@ -246,6 +273,5 @@ int tn_yield_take(struct tn_run *c, struct tn_job *j, long long *idx, int want)
 		if (ready(c, j, i) && tn_search_take(j->search, i))
 			idx[m++] = i;
 	}
-	c->yield_runs += m;
 	return m;
 }
