@@ -314,7 +314,7 @@ static void choose_seeds(void **st)
 }
 
 /* The guess: the next first pass while some are left, then the problem
- * with the most to gain (tn_order_next), as schedule() takes them. */
+ * with the most to gain (tn_order_next), as tn_schedule takes them. */
 static void next_guess(void **st)
 {
 	static int cfgs[400 * TN_MAXP];

@@ -4,7 +4,8 @@
  * configurations, its search, its row in the sweeps table and its counts.
  * The GPUs, their workers and the database belong to the sweep (struct
  * tn_run) and serve one job at a time, a step of evaluations each:
- *   tn_sweep.c   the plan: jobs prepared, resumed, ordered, summed up
+ *   tn_sweep.c   the plan: jobs prepared, resumed, summed up
+ *   tn_schedule.c  the order of its steps: first passes, refinements, yields
  *   tn_stop.c    whether a signal, the budget or --max-configs has stopped it
  *   tn_choose.c  each job's strategy, a transfer's seeds, a recheck's records
  *   tn_gpus.c    GPU or compile-only, workers, copy calibration
@@ -317,6 +318,13 @@ void tn_steps_close(struct tn_run *c);
 
 /* tn_summary.c: what the sweep did, on stderr, at its end. */
 void tn_summary(const struct tn_run *c);
+
+/* tn_schedule.c: runs the plan's steps (plan: in anytime order, on a GPU;
+ * else each job to its end), until the searches are over, a stop or
+ * --max-configs; 1 with err set where a step failed. */
+int tn_schedule(struct tn_run *c, int plan, char *err, size_t n);
+/* 1 when a job has evaluations left, or some proposed that a stop cut short. */
+int tn_work_left(const struct tn_run *c);
 
 /* tn_loop.c: runs the current job's search for at most chunk configurations
  * (0: until it is over), within the plan's --max-configs, until a stop. */

@@ -27,7 +27,7 @@
  * precision and parameters, launch parameters apart: tn_source_key);
  * tn_yield_check, asked by a step's loop while its pool compiles, sets
  * c->yield_to and c->yield_n and returns 1 where the step is to end;
- * tn_yield_next, asked by the plan (tn_sweep.c) before it chooses its next
+ * tn_yield_next, asked by the plan (tn_schedule.c) before it chooses its next
  * step, turns that into a step of c->yield_n built configurations of job
  * c->yield_to (c->ready set), whose proposals are tn_yield_take's. A wrong
  * guess (a source not in the cache after all) only costs a switch of
