@@ -293,6 +293,11 @@ int tn_compile_threads(void);
  * 16 compile threads at the same priority stretched a plan's timing by a
  * fifth (results/NOTES.md v71). */
 #define TN_NICE 10
+/* The environment variable name, an integer lo..hi, into v; dflt where it
+ * is unset or empty. FDT_FAIL where it is not such a number, err naming it
+ * and saying what it sets (what) and that unset it takes dflt. */
+int tn_env_int(const char *name, int lo, int hi, int dflt, const char *what, int *v,
+	       char *err, size_t n);
 /* FDTUNE_NICE (0..19; 0: compile threads at the sweep's priority), else
  * (unset or empty) TN_NICE, into v; FDT_FAIL with a message where it is
  * not such a number. */

@@ -42,19 +42,25 @@ int tn_compile_threads(void)
 	return c < TN_MAXJOBS / 2 ? 2 * c : TN_MAXJOBS;
 }
 
-int tn_nice(int *v, char *err, size_t n)
+int tn_env_int(const char *name, int lo, int hi, int dflt, const char *what, int *v,
+	       char *err, size_t n)
 {
-	const char *s = getenv("FDTUNE_NICE");
-	*v = TN_NICE;
+	const char *s = getenv(name);
+	*v = dflt;
 	if (!s || !*s)
 		return FDT_OK;
-	if (tn_parse_int(s, "FDTUNE_NICE", 0, 19, v, err, n)) {
+	if (tn_parse_int(s, name, lo, hi, v, err, n)) {
 		size_t l = strlen(err);
-		snprintf(err + l, n - l, " (the nice steps compile threads run below the sweep; "
-			 "unset it for %d, or 0 for none)", TN_NICE);
+		snprintf(err + l, n - l, " (%s; unset it for %d)", what, dflt);
 		return FDT_FAIL;
 	}
 	return FDT_OK;
+}
+
+int tn_nice(int *v, char *err, size_t n)
+{
+	return tn_env_int("FDTUNE_NICE", 0, 19, TN_NICE, "the nice steps compile threads run "
+			  "below the sweep, 0 for none", v, err, n);
 }
 
 void tn_lower(int d)

@@ -33,12 +33,10 @@
  * guess (a source not in the cache after all) only costs a switch of
  * problem and the step's compiles.
  */
-#include "fdt_rc.h"
 #include "tn_run.h"
 #include "tn_cache.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,18 +158,9 @@ static int ready(const struct tn_run *c, const struct tn_job *j, long long i)
 
 int tn_yield_min(int *v, char *err, size_t n)
 {
-	const char *s = getenv("FDTUNE_YIELD");
-	*v = TN_YIELD_MIN;
-	if (!s || !*s)
-		return FDT_OK;
-	if (tn_parse_int(s, "FDTUNE_YIELD", 0, 1000000, v, err, n)) {
-		size_t l = strlen(err);
-		snprintf(err + l, n - l, " (the built configurations of another problem that "
-			 "make a step bound by its compiles yield to it; unset it for %d, or 0 "
-			 "for no yields)", TN_YIELD_MIN);
-		return FDT_FAIL;
-	}
-	return FDT_OK;
+	return tn_env_int("FDTUNE_YIELD", 0, 1000000, TN_YIELD_MIN, "the built configurations "
+			  "of another problem that make a step bound by its compiles yield to "
+			  "it, 0 for no yields", v, err, n);
 }
 
 long long tn_job_ready(const struct tn_run *c, const struct tn_job *j)
