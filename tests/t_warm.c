@@ -609,131 +609,6 @@ static void warm_twins(void **st)
 	}
 }
 
-/* v75: a warm pool that has compiled is topped up as its builds end
- * (tn_warm_top), up to its threads: one pool of 2 threads builds the 3
- * sources a job has left, where rounds (FDTUNE_WARM=rounds) take a pool a
- * round (3 for 5 sources); one told to quit gets nothing more; one whose
- * builds were all cache hits is not topped up (a warm cache: its round
- * ends and the next waits 3 s). A source taken is 2 in its job's flags
- * until built, then 1. */
-static void drain_top(struct tn_run *c, int *pools, int idx)
-{
-	for (int i = 0; i < 2400 && c->warm; i++) {
-		tn_warm_drain(c);
-		tn_warm_top(c, idx);
-		usleep(20000);
-	}
-	assert_null(c->warm);
-	(*pools)++;
-}
-
-static void warm_top(void **st)
-{
-	static int cfgs[5 * TN_MAXP];
-	const struct tn_family *f;
-	struct tn_problem pb[3];
-	struct tn_space sp;
-	struct tn_limits lim;
-	struct tn_sweep_opts o = { 0 };
-	struct tn_job jobs[4] = { 0 };
-	struct tn_run c = { 0 };
-	char err[1024], why[256];
-	int nc = 0, pools = 0, n;
-	(void)st;
-	assert_int_equal(tn_family_find("xyz", &f, err, sizeof err), 0);
-	/* radii 7 and 8, sources no other test builds; then 7 at another size */
-	pb[0] = (struct tn_problem){ f, 7, 40, 24, 16, "fp32", { 1, 1, 1 } };
-	pb[1] = (struct tn_problem){ f, 8, 40, 24, 16, "fp32", { 1, 1, 1 } };
-	pb[2] = (struct tn_problem){ f, 7, 48, 32, 16, "fp32", { 1, 1, 1 } };
-	c.arch = rt_default_arch();
-	tn_limits_of_arch(c.arch, &lim);
-	tn_space_default(f, &sp);
-	for (long long i = 5; i < tn_space_size(&sp) && nc < 5; i += 61) {
-		int *v = cfgs + nc * TN_MAXP, fresh = 1;
-		tn_space_at(&sp, i, v);
-		for (int k = 0; k < nc; k++)
-			fresh = fresh && !one_source(f, v, cfgs + k * TN_MAXP);
-		if (fresh && !f->check(&pb[1], v, &lim, why, sizeof why) &&
-		    !f->check(&pb[2], v, &lim, why, sizeof why))
-			nc++;
-	}
-	assert_int_equal(nc, 5);
-	o.jobs = 2;
-	c.o = &o;
-	c.jobs = jobs;
-	c.njobs = 4;
-	c.first = -1;                   /* no order: the most compile seconds left first */
-	job(&c, 0, &pb[0], cfgs, 5);
-	job(&c, 1, &pb[0], cfgs, 5);
-	job(&c, 2, &pb[1], cfgs, 5);
-	job(&c, 3, &pb[2], cfgs, 5);
-	for (int j = 1; j < 4; j++) {   /* 100, 10 and 1 s a build: jobs 1, 2, 3 */
-		jobs[j].done = 1;
-		jobs[j].t_build = j == 1 ? 100 : j == 2 ? 10 : 1;
-	}
-	c.cur = &jobs[0];
-	tn_cache_compiler(c.arch, c.cid, sizeof c.cid);
-	assert_non_null(tn_cache_dir());
-	/* told to quit once it has compiled: no top-up */
-	tn_warm(&c, 2);
-	assert_ptr_equal(c.warm_job, &jobs[1]);
-	assert_int_equal(c.warm_n, 2);
-	n = 0;
-	for (int i = 0; i < 5; i++)
-		n += jobs[1].warmed[i] == 2;
-	assert_int_equal(n, 2);         /* taken, not built */
-	for (int i = 0; i < 2400 && c.warmed == c.warm_round; i++) {
-		tn_warm_drain(&c);
-		usleep(10000);
-	}
-	tn_warm_quit(&c);
-	c.warm_top = 0;
-	tn_warm_top(&c, 2);
-	assert_int_equal(c.warm_n, 2);
-	if (c.warm)
-		drain_top(&c, &pools, 2);
-	assert_int_equal(c.warmed, 2);
-	/* the 3 sources left: one pool, topped up */
-	c.warm_next = 0;
-	tn_warm(&c, 2);
-	assert_ptr_equal(c.warm_job, &jobs[1]);
-	drain_top(&c, &pools, 2);
-	assert_int_equal(c.warm_n, 3);  /* all three given to the one pool */
-	assert_int_equal(c.warmed, 5);
-	for (int i = 0; i < 5; i++)
-		assert_int_equal(jobs[1].warmed[i], 1);
-	/* FDTUNE_WARM=rounds: a pool a round of 2 */
-	c.warm_rounds = 1;
-	pools = 0;
-	for (int r = 0; r < 3 && (c.warm_next = 0, tn_warm(&c, 2), c.warm); r++) {
-		assert_ptr_equal(c.warm_job, &jobs[2]);
-		drain_top(&c, &pools, 2);
-	}
-	assert_int_equal(pools, 3);     /* 2, 2 and 1 */
-	assert_int_equal(c.warm_n, 1);
-	assert_int_equal(c.warmed, 10);
-	for (int i = 0; i < 5; i++)
-		assert_int_equal(jobs[2].warmed[i], 1);
-	/* cache hits alone (job 1's sources at another size): not topped up */
-	c.warm_rounds = 0;
-	c.warm_next = 0;
-	tn_warm(&c, 2);
-	assert_ptr_equal(c.warm_job, &jobs[3]);
-	drain_top(&c, &pools, 2);
-	assert_int_equal(c.warm_n, 2);
-	assert_int_equal(c.warmed, 10);
-	assert_true(c.warm_next > tn_now_s() + 2.0);
-	n = 0;
-	for (int i = 0; i < 5; i++)
-		n += jobs[3].warmed[i];
-	assert_int_equal(n, 2);
-	for (int j = 0; j < 4; j++) {
-		tn_search_free(jobs[j].search);
-		free(jobs[j].warmed);
-		free(jobs[j].ring);
-	}
-}
-
 struct racer {
 	const char *src, *tmpl, *arch, *id;
 	int rc, cached;
@@ -1106,7 +981,7 @@ static void pool_nice(void **st)
 
 int main(void)
 {
-	const struct CMUnitTest t[] = { cmocka_unit_test(next_guess), cmocka_unit_test(warm_cache), cmocka_unit_test(warm_twins), cmocka_unit_test(warm_top),
+	const struct CMUnitTest t[] = { cmocka_unit_test(next_guess), cmocka_unit_test(warm_cache), cmocka_unit_test(warm_twins),
 					cmocka_unit_test(one_build_at_once), cmocka_unit_test(fills),
 					cmocka_unit_test(pool_sources), cmocka_unit_test(race_rules),
 					cmocka_unit_test(first_seeds),

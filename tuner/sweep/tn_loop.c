@@ -314,19 +314,14 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		 * cache warms for later steps on those threads, a quarter at
 		 * least, once the warm pool of the round before has ended and
 		 * the step's first builds are under way (its pool refilled for a
-		 * cold cache, below); a warm pool that compiles is topped up
-		 * meanwhile */
-		if (opened && !stopping && left >= 0) {
+		 * cold cache, below) */
+		if (opened && !c->warm && !stopping && left >= 0) {
 			int unbuilt = 0, idle;
 			(void)tn_pool_busy(pool, 0, &unbuilt);
 			idle = o->jobs - unbuilt;
 			if (4 * idle >= o->jobs ||
-			    tn_pool_queued(pool) - unbuilt >= 2 * c->nwk + 4) {
-				if (c->warm)
-					tn_warm_top(c, idle);   /* (v75) */
-				else
-					tn_warm(c, idle);
-			}
+			    tn_pool_queued(pool) - unbuilt >= 2 * c->nwk + 4)
+				tn_warm(c, idle);
 		}
 		/* the workers' switch to this problem (tn_run_open) ran while the
 		 * pool took its first configurations; it ends before any run */

@@ -49,9 +49,8 @@ struct tn_job {
 	char left_why[256];     /* why the first of them was */
 	long long prob_id, sweep_id;
 	int refines;            /* the plan's refinement steps it has had */
-	unsigned char *warmed;  /* nv flags: its source taken by the warm pool: 1 built or
-				 * found in the cache (or failed), 2 not yet (tn_warm.c);
-				 * NULL: none */
+	unsigned char *warmed;  /* nv flags: its source taken by the warm pool, built or
+				 * found in the cache (or failed) (tn_warm.c); NULL: none */
 	long long *ring;        /* nv: the next configuration of the same source, a
 				 * cycle a source (tn_fill.c); NULL: not made */
 	long long count[TN_NOUT];
@@ -106,11 +105,7 @@ struct tn_run {
 	struct tn_job *warm_job;        /* whose configurations it builds */
 	int warm_n, warm_took;  /* items it was given; those built and taken */
 	long long warm_round;   /* warmed when the round began */
-	int warm_threads;       /* the warm pool's threads */
-	int warm_quit;          /* it was told to quit: nothing more is added */
-	double warm_top;        /* no top-up before (tn_now_s) */
 	int warm_off;           /* FDTUNE_WARM=0 */
-	int warm_rounds;        /* FDTUNE_WARM=rounds: no top-ups (tn_warm_top) */
 	int fill_off;           /* FDTUNE_FILL=0 (tn_fill.c) */
 	int nice;               /* compile threads' nice steps below the sweep (tn_nice) */
 	long long warmed;       /* configurations compiled ahead of their step */
@@ -223,14 +218,6 @@ int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
  * that found nothing to build (3 s after a round that compiled
  * nothing: a warm cache). A failure only loses the head start. */
 void tn_warm(struct tn_run *c, int idle);
-/* While the warm pool lives, has compiled at least once (not a warm
- * cache's hits) and is not told to quit: tops it up with more of its job's
- * configurations (as tn_warm picks them), so that up to its threads (and
- * no more than idle, a quarter of the step's at least) build at once,
- * rather than waiting for its round's slowest; at most every 50 ms, and
- * only in batches of a quarter of its threads. Nothing with
- * FDTUNE_WARM=rounds. */
-void tn_warm_top(struct tn_run *c, int idle);
 /* Discards what the warm pool has built (its work is in the cache), marks
  * every configuration of its source warmed and counts what it compiled;
  * frees the pool once it has built all it was given, or has quit and its

@@ -336,7 +336,6 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.opened = -1;
 	c.first = -1;
 	c.warm_off = getenv("FDTUNE_WARM") && !strcmp(getenv("FDTUNE_WARM"), "0");
-	c.warm_rounds = getenv("FDTUNE_WARM") && !strcmp(getenv("FDTUNE_WARM"), "rounds");
 	c.fill_off = getenv("FDTUNE_FILL") && !strcmp(getenv("FDTUNE_FILL"), "0");
 	c.yield_to = -1;
 	if (tn_nice(&c.nice, err, n) || tn_yield_min(&c.yield_min, err, n))

@@ -21,12 +21,7 @@
  * all its configurations warmed; a round that found every build in the
  * cache (another job's, another night's) is followed by the next 3 s later
  * (v73; v70 waited only after 8 such rounds in a row, and its hits, an m4
- * run, a hash and a read each, likely slowed a warm plan 2-4%). A pool that
- * has compiled is topped up as its builds end (tn_warm_top, v75), so that
- * its threads do not idle behind a round's slowest compile (in the steps
- * of built configurations of a cold plan on 2 H200s, rounds built 11-45
- * sources a second where the host compiles some 33 at full tilt; NOTES
- * v75); a configuration taken is marked 2 in its job's flags until built.
+ * run, a hash and a read each, likely slowed a warm plan 2-4%).
  * Nothing warmed is recorded or run: a wrong guess costs compiles, never a
  * result. Off where the compile cache is off, at a stop, or with
  * FDTUNE_WARM=0.
@@ -116,26 +111,6 @@ static int pick(struct tn_run *c, struct tn_job *j, int guess, long long *idx, i
 	return m;
 }
 
-/* Queues configurations idx[0..m) of j in the warm pool, each source marked
- * taken (2) in j->warmed until its build is discarded (1). */
-static void add(struct tn_run *c, struct tn_job *j, const long long *idx, int m)
-{
-	for (int i = 0; i < m; i++) {
-		struct tn_item *it = calloc(1, sizeof *it);
-		long long s = idx[i];
-		if (!it)
-			return;
-		memcpy(it->v, j->cfgs + idx[i] * TN_MAXP, sizeof it->v);
-		it->idx = idx[i];
-		it->ms = -1;
-		do
-			j->warmed[s] = j->warmed[s] ? j->warmed[s] : 2;
-		while (j->ring && (s = j->ring[s]) != idx[i]);
-		tn_pool_add(c->warm, it);
-		c->warm_n++;
-	}
-}
-
 /* The compile seconds job j has left, guessed: the configurations it has
  * neither proposed, run before nor warmed, at the mean build time of those
  * it has run (cache hits included; 1 s before any). */
@@ -186,11 +161,10 @@ void tn_warm(struct tn_run *c, int idle)
 		c->warm_next = tn_now_s() + 0.5;
 		return;
 	}
-	/* a thread an item (want of them, for the top-ups), at the step
-	 * pool's priority (c->nice): once the next step begins, its compiles
-	 * of these sources wait for them, and a build of lower priority would
-	 * hold them back (v47) */
-	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, want, c->nice, err,
+	/* a thread an item, at the step pool's priority (c->nice): once the
+	 * next step begins, its compiles of these sources wait for them, and
+	 * a build of lower priority would hold them back (v47) */
+	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, c->nice, err,
 			sizeof err)) {
 		c->warm_next = tn_now_s() + 0.5;
 		return;                 /* only a cost: the step compiles them itself */
@@ -198,30 +172,16 @@ void tn_warm(struct tn_run *c, int idle)
 	c->warm_job = j;
 	c->warm_n = c->warm_took = 0;
 	c->warm_round = c->warmed;
-	c->warm_threads = want;
-	c->warm_quit = 0;
-	c->warm_top = tn_now_s() + 0.05;
-	add(c, j, idx, m);
-}
-
-void tn_warm_top(struct tn_run *c, int idle)
-{
-	struct tn_job *j = c->warm_job;
-	long long idx[TN_MAXJOBS];
-	int room, m, k;
-	double now = tn_now_s();
-
-	if (!c->warm || !j || c->warm_quit || c->warm_rounds || c->warmed == c->warm_round ||
-	    now < c->warm_top || tn_stopping(c) || tn_maxed(c))
-		return;
-	idle = idle > c->o->jobs / 4 ? idle : c->o->jobs / 4;
-	room = (idle < c->warm_threads ? idle : c->warm_threads) - (c->warm_n - c->warm_took);
-	if (room < 1 || 4 * room < c->warm_threads)
-		return;
-	c->warm_top = now + 0.05;
-	k = tn_run_next(c);
-	if ((m = pick(c, j, k == (int)(j - c->jobs), idx, room < TN_MAXJOBS ? room : TN_MAXJOBS)))
-		add(c, j, idx, m);
+	for (int i = 0; i < m; i++) {
+		struct tn_item *it = calloc(1, sizeof *it);
+		if (!it)
+			return;
+		memcpy(it->v, j->cfgs + idx[i] * TN_MAXP, sizeof it->v);
+		it->idx = idx[i];
+		it->ms = -1;
+		tn_pool_add(c->warm, it);
+		c->warm_n++;
+	}
 }
 
 /* Discards what the warm pool has built, marking it and the other
@@ -263,7 +223,6 @@ void tn_warm_drain(struct tn_run *c)
 void tn_warm_quit(struct tn_run *c)
 {
 	tn_pool_quit(c->warm);
-	c->warm_quit = 1;
 }
 
 void tn_warm_free(struct tn_run *c)

@@ -148,7 +148,7 @@ static int ready(const struct tn_run *c, const struct tn_job *j, long long i)
 	struct tn_built_key e;
 	if (tn_search_known(j->search, i))
 		return 0;
-	if (j->warmed && j->warmed[i] == 1)    /* (2: in the warm pool, not built) */
+	if (j->warmed && j->warmed[i])
 		return 1;
 	if (!c->built || !c->built->n)
 		return 0;
