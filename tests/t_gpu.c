@@ -232,10 +232,11 @@ static void sigterm_in_flight(void **st)
 		skip();
 	snprintf(db, sizeof db, "%s/term.db", dir);
 	snprintf(args, sizeof args, "'%s' sweep -f bugs -r 2 -n 67x9x5 -p bx=32 "
-		 "-p bug=2 --timeout 12 -q --db %s", exe, db);
+		 "-p bug=2 --timeout 5 -q --db %s", exe, db);
 	snprintf(cmd, sizeof cmd, "%s/term.log", dir);
 	/* 6 s after the build: past the worker's start and the copy calibration
-	 * of a new database, inside the 12 s the hanging run is given */
+	 * of a new database, inside the 30 s the hanging run is given (6 x
+	 * --timeout before any best: tn_limit_s) */
 	rc = signal_when(args, cmd, db, "select count(*) from builds", 1, 6, SIGTERM);
 	snprintf(cmd, sizeof cmd, "grep -q 'not recorded' %s/term.log", dir);
 	if (rc || system(cmd) || t_count(db, "select count(*) from runs") != 0 ||
@@ -248,7 +249,8 @@ static void sigterm_in_flight(void **st)
 			 t_count(db, "select count(*) from runs"),
 			 t_count(db, "select count(*) from sweeps where status = 'interrupted'"));
 	}
-	snprintf(cmd, sizeof cmd, "FDTUNE_TEST_BUGS=1 timeout 90 %s >%s/term2.log 2>&1", args, dir);
+	/* the rerun waits out those 30 s; 300 leaves room for a slow start */
+	snprintf(cmd, sizeof cmd, "FDTUNE_TEST_BUGS=1 timeout 300 %s >%s/term2.log 2>&1", args, dir);
 	if (system(cmd) || t_count(db, "select count(*) from runs") != 1 ||
 	    t_count(db, "select count(*) from runs where status = 'timeout'") != 1) {
 		snprintf(cmd, sizeof cmd, "cat %s/term2.log", dir);
