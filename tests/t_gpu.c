@@ -577,10 +577,11 @@ static void plan_kill_resume(void **st)
 }
 
 /* Writes problems, a plan, into DIR/NAME.txt (path), then sweeps it over
- * space into DIR/NAME.db (db), its output into DIR/NAME.log (log); the
- * sweep must end well. */
-static void run_plan(const char *name, const char *problems, const char *space, char *path,
-		     char *db, char *log)
+ * space into DIR/NAME.db (db), its output into DIR/NAME.log (log), pre (shell
+ * text: commands, environment) before the command; the sweep must end
+ * well, else its log is shown. */
+static void run_plan(const char *name, const char *problems, const char *space,
+		     const char *pre, char *path, char *db, char *log)
 {
 	char cmd[4096];
 	FILE *f;
@@ -590,8 +591,8 @@ static void run_plan(const char *name, const char *problems, const char *space, 
 	assert_int_equal(fclose(f), 0);
 	snprintf(db, 256, "%s/%s.db", dir, name);
 	snprintf(log, 320, "%s/%s.log", dir, name);
-	snprintf(cmd, sizeof cmd, "'%s' sweep --plan %s %s -q --db %s >%s 2>&1", exe, path, space,
-		 db, log);
+	snprintf(cmd, sizeof cmd, "%s'%s' sweep --plan %s %s -q --db %s >%s 2>&1 || "
+		 "{ cat %s; false; }", pre, exe, path, space, db, log, log);
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -608,27 +609,22 @@ static void run_plan(const char *name, const char *problems, const char *space, 
  * step yielded (results/h200x2/run17). */
 static void plan_yields(void **st)
 {
-	static const char space[] = "-s exhaustive -p vec=4 -p bx=32";   /* 900 a problem */
-	char db[256], path[256], log[320], cmd[4096], line[1024];
+	static const char space[] = "-s exhaustive -p vec=4 -p bx=32 -j 4";  /* 900 a problem */
+	char db[256], path[256], log[320], cmd[4096], line[1024], nm[16], pre[1024];
 	long long all, yields = 0, ready = 0;
 	int want = 0;
 	FILE *f;
 	(void)st;
 	if (!have_gpu())
 		skip();
-	snprintf(path, sizeof path, "%s/yplan.txt", dir);
-	assert_non_null(f = fopen(path, "w"));
-	fputs("xyz 2 64x64x64\nxyz 4 64x64x64\nxyz 2 48x40x36\n", f);
-	assert_int_equal(fclose(f), 0);
 	for (int off = 0; off < 2; off++) {
-		snprintf(db, sizeof db, "%s/yplan%d.db", dir, off);
-		snprintf(log, sizeof log, "%s/yplan%d.log", dir, off);
 		/* the second from the cache the first filled: it has no compiles */
-		snprintf(cmd, sizeof cmd, "%s%s/ycache; FDTUNE_CACHE=%s/ycache FDTUNE_YIELD=%d "
-			 "FDTUNE_STEPS=%s/ysteps%d.tsv '%s' sweep --plan %s %s -j 4 -q --db %s >%s 2>&1 || "
-			 "{ cat %s; false; }", off ? "true " : "rm -rf ", dir, dir, off ? 0 : 16, dir,
-			 off, exe, path, space, db, log, log);
-		assert_int_equal(system(cmd), 0);
+		snprintf(nm, sizeof nm, "yplan%d", off);
+		snprintf(pre, sizeof pre, "%s%s/ycache; FDTUNE_CACHE=%s/ycache FDTUNE_YIELD=%d "
+			 "FDTUNE_STEPS=%s/ysteps%d.tsv ", off ? "true " : "rm -rf ", dir, dir,
+			 off ? 0 : 16, dir, off);
+		run_plan(nm, "xyz 2 64x64x64\nxyz 4 64x64x64\nxyz 2 48x40x36\n", space, pre,
+			 path, db, log);
 	}
 	snprintf(db, sizeof db, "%s/yplan0.db", dir);
 	all = t_count(db, "select count(*) from runs");
@@ -687,7 +683,7 @@ static void plan_seeds(void **st)
 	(void)st;
 	if (!have_gpu())
 		skip();
-	run_plan("splan", "xyz 4 61x37x29\nxyz 4 45x23x17\n", space, path, db, log);
+	run_plan("splan", "xyz 4 61x37x29\nxyz 4 45x23x17\n", space, "", path, db, log);
 	snprintf(cmd, sizeof cmd, "test \"$(grep -c 'its first pass starts from' %s)\" = 1 && "
 		 "grep -Eq 'xyz R=4 45x23x17 fp32: its first pass starts from [1-9][0-9]* of the "
 		 "bests recorded for 1 relative of its radius [(]0 of them on other GPUs[)]' %s || "
@@ -710,7 +706,7 @@ static void plan_seeds(void **st)
 		char sdb[256], spath[256], slog[320], sp[1024];
 		long long runs = t_count(db, "select count(*) from runs");
 		snprintf(sp, sizeof sp, "%s --seeds-from %s", space, db);
-		run_plan("fplan", "xyz 4 51x31x19\nxyz 3 45x23x17\n", sp, spath, sdb, slog);
+		run_plan("fplan", "xyz 4 51x31x19\nxyz 3 45x23x17\n", sp, "", spath, sdb, slog);
 		snprintf(cmd, sizeof cmd, "grep -Eq 'xyz R=4 51x31x19 fp32: its first pass starts "
 			 "from [1-9][0-9]* of the bests recorded for 2 relatives of its radius [(]0 "
 			 "of them on other GPUs, 2 of them in %s[)]' %s && grep -q 'xyz R=3 45x23x17 fp32: its "
@@ -740,7 +736,7 @@ static void plan_cache_term(void **st)
 	if (!have_gpu())
 		skip();
 	run_plan("cplan", "xyz 3 61x37x29\niso3dfd 8 33x17x19 fp32\nxyz 6 45x23x17 fp64\n", space,
-		 path, db, log);
+		 "", path, db, log);
 	snprintf(cmd, sizeof cmd, "grep -q 'fields and CPU references made 3 times for 3 "
 		 "problem(s) in [0-9.]* s, shared by 1 GPU(s)' %s && grep -q 'fields put on the "
 		 "GPUs 3 times for 3 problem(s) on 1 GPU(s) in [0-9.]* s [(]summed: host data "
