@@ -9,13 +9,16 @@
 # B, into copies of DB that come back in OUT; compare.sh reads them on
 # the CPU machine. On the GPU machine from the repository root after
 # `make`:
-#   OUT=DIR [DB=results/h200/fdtune.db] sh results/h200/ntvar/ntvar.sh
+#   OUT=DIR [DB=results/h200/fdtune.db] [SPACE=device|constant] sh results/h200/ntvar/ntvar.sh
+# SPACE (variant.sh): the variable in __device__ memory (run 1: a global
+# store may alias it, so it is loaded again after stores) or __constant__
+# (run 2: loaded once a kernel).
 set -u
 o=${OUT:-/tmp/ntvar}
 db=${DB:-results/h200/fdtune.db}
 mkdir -p "$o"
 t2=$(mktemp -d)
-sh results/h200/ntvar/variant.sh "$t2" || exit 1
+sh results/h200/ntvar/variant.sh "$t2" "${SPACE:-device}" || exit 1
 cp "$db" "$o/A.db" && cp "$db" "$o/B.db" || exit 1
 printf 'xyz 4 512 fp32\nxyz 8 512 fp32\niso3dfd 8 512 fp32\n' > "$t2/nt.plan"
 for round in 1 2; do

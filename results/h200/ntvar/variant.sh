@@ -8,7 +8,9 @@
 # kernel carries the branch a build shared by both nt would carry (the
 # sources still differ by nt here; nothing is saved yet, only measured).
 set -eu
-d=${1:?usage: variant.sh DIR}
+d=${1:?usage: variant.sh DIR [device|constant]}
+space=${2:-device}
+case $space in device|constant) ;; *) echo "variant.sh: the space is device or constant, not $space" >&2; exit 2;; esac
 mkdir -p "$d"
 cp templates/* "$d"/
 # the variable and the store that reads it, after the nontemporal stores
@@ -17,7 +19,7 @@ awk '
 	/fd_store_nt\(double2 \*p, double2 v\) \{ __stcs/ { after = 1; next }
 	after && /^#endif/ {
 		print "/* experiment (results/h200/ntvar): nt read from the module at each store */"
-		print "__device__ int fd_nt_on = '"'"'m4_ifdef(`FDT_NT'"'"', `FDT_NT'"'"', `0'"'"')`;"
+		print "__'"$space"'__ int fd_nt_on = '"'"'m4_ifdef(`FDT_NT'"'"', `FDT_NT'"'"', `0'"'"')`;"
 		print "template <class P, class V> __device__ __forceinline__ void fd_store_sel(P *p, V v)"
 		print "{ if (fd_nt_on) fd_store_nt(p, v); else *p = v; }"
 		after = 0
