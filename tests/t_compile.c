@@ -601,14 +601,16 @@ static void wave_reuse(void **st)
 
 /* The helper kernels of a sweep: the copy of the roof, the output check
  * and the hold that groups of short launches wait behind (dbl -1: its one
- * parameter, bs); and online tuning's comparison (cmp.m4), for both
+ * parameter, bs); online tuning's comparison (cmp.m4); and the reference
+ * of the time-stepping families made on the GPU (wref.m4), for both
  * vendors' compilers. */
 static void helper_kernels(void **st)
 {
 	static const struct { const char *tmpl, *kernel, *param; int dbl; } k[] = {
 		{ "copy.m4", "fdt_copy", "cpt", 0 }, { "check.m4", "fdt_check", "bs", 0 },
 		{ "check.m4", "fdt_check", "bs", 1 }, { "spin.m4", "fdt_spin", "bs", -1 },
-		{ "cmp.m4", "fdt_cmp", "bs", 0 }, { "cmp.m4", "fdt_cmp", "bs", 1 } };
+		{ "cmp.m4", "fdt_cmp", "bs", 0 }, { "cmp.m4", "fdt_cmp", "bs", 1 },
+		{ "wref.m4", "fdt_wref", "bs", 0 }, { "wref.m4", "fdt_wref", "bs", 1 } };
 	(void)st;
 	for (int i = 0; i < (int)(sizeof k / sizeof k[0]); i++) {
 		struct gen_def d[] = { { k[i].param, 4 }, { i ? "dbl" : "bs", i ? k[i].dbl : 256 } };

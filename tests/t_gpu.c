@@ -740,7 +740,7 @@ static void plan_cache_term(void **st)
 	snprintf(cmd, sizeof cmd, "grep -q 'fields and CPU references made 3 times for 3 "
 		 "problem(s) in [0-9.]* s, shared by 1 GPU(s)' %s && grep -q 'fields put on the "
 		 "GPUs 3 times for 3 problem(s) on 1 GPU(s) in [0-9.]* s [(]summed: host data "
-		 "[0-9.]* s, check kernel [0-9.]* s, fields [0-9.]* s[)]; [0-9]* switches found them "
+		 "[0-9.]* s, check kernel and GPU reference [0-9.]* s, fields [0-9.]* s[)]; [0-9]* switches found them "
 		 "held, 0 released' %s || { cat %s; false; }", log, log, log);
 	assert_int_equal(system(cmd), 0);
 	snprintf(cmd, sizeof cmd, "grep -q 'configurations in [0-9.]* s of wall clock' %s", log);
@@ -1081,6 +1081,86 @@ static void bad_kernels(void **st)
 	kfix_close(&f);
 }
 
+/* The reference of the time-stepping family made on the GPU (tn_wref.h,
+ * templates/wref.m4) against the CPU one (tn_ref_wave.c), for R = 1, 4 and
+ * 8 in fp32 and fp64, on odd sizes: a bench opened with FDTUNE_CHECK=both
+ * holds both (its GPU check takes the GPU one). Each value lies within what
+ * two double computations under the bound can differ by, 2 (terms + 1)
+ * 2^-53 mag, and each bound within 1e-6 of the CPU one; the values are not
+ * trivial (random fields, steps taken). */
+static void wave_gpu_ref(void **st)
+{
+	static const struct { int r, nx, ny, nz; const char *prec; } c[] = {
+		{ 1, 37, 21, 13, "fp32" }, { 4, 41, 19, 17, "fp32" }, { 8, 47, 29, 23, "fp32" },
+		{ 8, 33, 21, 19, "fp64" }, { 4, 29, 17, 11, "fp64" } };
+	(void)st;
+	if (!have_gpu())
+		skip();
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct tn_problem pb = { tn_family("iso3dfd"), c[i].r, c[i].nx, c[i].ny, c[i].nz,
+					 c[i].prec, { 1, 1, 1 } };
+		const long long pts = 2LL * c[i].nx * c[i].ny * c[i].nz;
+		const int terms = pb.fam->terms(pb.r);
+		struct tn_hdata hd;
+		struct tn_bench b;
+		struct rt_dev dev;
+		char err[2048];
+		double *ref = malloc((size_t)pts * 8), worst = 0, moved = 0;
+		float *mag = malloc((size_t)pts * 4);
+		long long bad = 0;
+		assert_true(ref && mag);
+		assert_int_equal(rt_device(0, &dev, err, sizeof err), 0);
+		if (tn_hdata_make(&hd, &pb, 0, err, sizeof err) ||
+		    tn_bench_open(&b, &pb, &hd, &dev, 1000.0, err, sizeof err))
+			fail_msg("%s", err);
+		assert_non_null(hd.ref);
+		assert_int_equal(rt_download(ref, b.dref, (size_t)pts * 8, err, sizeof err), 0);
+		assert_int_equal(rt_download(mag, b.dmag, (size_t)pts * 4, err, sizeof err), 0);
+		for (long long t = 0; t < pts; t++) {
+			const double d = fabs(ref[t] - hd.ref[t]);
+			const double tol = 2.0 * (terms + 1) * 0x1.0p-53 * hd.mag[t] + 1e-300;
+			if (!(d <= tol) || !(fabs(mag[t] - hd.mag[t]) <= 1e-6 * hd.mag[t]))
+				bad++;
+			if (d / tol > worst)
+				worst = d / tol;
+			if (t < pts / 2) {      /* field 0 against the input it started from */
+				const long long ii = t % c[i].nx, jj = t / c[i].nx % c[i].ny,
+						kk = t / ((long long)c[i].nx * c[i].ny);
+				moved += ref[t] != hd.in[hd.l.origin + ii + jj * hd.l.ld + kk * hd.l.slice];
+			}
+		}
+		if (bad || moved < 0.9 * (pts / 2))
+			fail_msg("iso3dfd R=%d %dx%dx%d %s: %lld of %lld points off the CPU reference "
+				 "(worst %.3g of the tolerance), %.0f of field 0's moved by the steps", c[i].r, c[i].nx, c[i].ny,
+				 c[i].nz, c[i].prec, bad, pts, worst, moved);
+		print_message("iso3dfd R=%d %s: GPU reference within %.3g of the tolerance\n",
+			      c[i].r, c[i].prec, worst);
+		tn_bench_close(&b);
+		tn_hdata_free(&hd);
+		free(ref);
+		free(mag);
+	}
+	/* a sweep as users run it (the GPU check alone: no host reference), its
+	 * 16 configurations (vec, lds, nt) all ok */
+	{
+		char cmd[2048], db[256];
+		snprintf(db, sizeof db, "%s/wref.db", dir);
+		snprintf(cmd, sizeof cmd, "FDTUNE_CHECK=gpu '%s' sweep -f iso3dfd -r 4 -n 45x23x17 "
+			 "-p vec=1,2 -p bx=32 -p by=4 -p ypt=1 -p nw=32 -p ku=0 -p pf=0 -p mb=0 "
+			 "-s exhaustive -q --db %s > %s/wref.log 2>&1",
+			 exe, db, dir);
+		if (system(cmd) || t_count(db, "select count(*) from runs") != 16 ||
+		    t_count(db, "select count(*) from runs where status <> 'ok'") != 0) {
+			snprintf(cmd, sizeof cmd, "cat %s/wref.log", dir);
+			if (system(cmd))
+				print_message("(no log)\n");
+			fail_msg("the sweep above with the GPU reference alone: %lld runs, %lld not ok",
+				 t_count(db, "select count(*) from runs"),
+				 t_count(db, "select count(*) from runs where status <> 'ok'"));
+		}
+	}
+}
+
 /* A right kernel of R = 2 (the halo kernel above without its stray write). */
 static const char good_src[] =
 	"extern \"C\" __global__ void good(float *out, const float *in, fd_grid g, fd_coef c)\n"
@@ -1394,7 +1474,7 @@ int main(void)
 		cmocka_unit_test(placements), cmocka_unit_test(race_one), cmocka_unit_test(recheck),
 		cmocka_unit_test(wave_reuse), cmocka_unit_test(bulk_copies),
 		cmocka_unit_test(energy_meter), cmocka_unit_test(online_wave),
-		cmocka_unit_test(bad_kernels) };
+		cmocka_unit_test(bad_kernels), cmocka_unit_test(wave_gpu_ref) };
 	const char *root = getenv("ROOT");
 	int rc;
 	if (!mkdtemp(dir))

@@ -118,6 +118,67 @@ static void same_bits(void **st)
 	}
 }
 
+/* A family with a GPU reference (iso3dfd) has none in its host data when
+ * only the GPU checks (FDTUNE_CHECK unset or gpu): 24 bytes a point fewer,
+ * and no CPU time spent on it. Where the CPU checks (cpu, both) the host
+ * data holds step_ref's reference, bit for bit; a family without one
+ * (xyz) keeps its reference whatever the mode, and FDTUNE_GPU_REF=0 brings
+ * the host's back. */
+static void gpu_ref_host(void **st)
+{
+	static const char *const modes[] = { NULL, "gpu", "cpu", "both" };
+	struct tn_problem w = prob("iso3dfd", 3, 21, 9, 7), x = prob("xyz", 3, 21, 9, 7);
+	const long long pts = 21LL * 9 * 7;
+	size_t full = 0;
+	(void)st;
+	assert_non_null(w.fam->step_gpu);
+	assert_null(x.fam->step_gpu);
+	for (int i = 3; i >= 0; i--) {
+		struct tn_hdata h, hx;
+		char err[512];
+		const int cpu = i >= 2;
+		if (modes[i])
+			setenv("FDTUNE_CHECK", modes[i], 1);
+		else
+			unsetenv("FDTUNE_CHECK");
+		assert_int_equal(tn_hdata_gpu_ref(&w), !cpu);
+		assert_int_equal(tn_hdata_gpu_ref(&x), 0);
+		assert_int_equal(tn_hdata_make(&h, &w, 1, err, sizeof err), 0);
+		assert_int_equal(tn_hdata_make(&hx, &x, 0, err, sizeof err), 0);
+		assert_non_null(hx.ref);
+		assert_int_equal(h.size, tn_hdata_size(&w));
+		if (i == 3)
+			full = h.size;
+		if (cpu) {
+			double *ua = malloc((size_t)pts * 16);
+			float *ma = malloc((size_t)pts * 8);
+			assert_true(ua && ma && h.ref && h.mag);
+			assert_int_equal(h.size, full);
+			assert_int_equal(w.fam->step_ref(&w, &h.c, &h.l, h.in, h.in2, h.vel, w.fam->steps,
+							 ua, ua + pts, ma, ma + pts, err, sizeof err), 0);
+			assert_memory_equal(ua, h.ref, (size_t)pts * 16);
+			assert_memory_equal(ma, h.mag, (size_t)pts * 8);
+			free(ua);
+			free(ma);
+		} else {
+			assert_null(h.ref);
+			assert_null(h.mag);
+			assert_true(h.size + (size_t)pts * 24 <= full);
+			assert_true(h.in && h.in2 && h.vel);
+		}
+		tn_hdata_free(&h);
+		tn_hdata_free(&hx);
+	}
+	unsetenv("FDTUNE_CHECK");
+	/* FDTUNE_GPU_REF=0: the CPU makes it again, for the GPU check too */
+	setenv("FDTUNE_GPU_REF", "0", 1);
+	assert_int_equal(tn_gpu_ref(&w), 0);
+	assert_int_equal(tn_hdata_gpu_ref(&w), 0);
+	assert_int_equal(tn_hdata_size(&w), full);
+	unsetenv("FDTUNE_GPU_REF");
+	assert_int_equal(tn_gpu_ref(&w), 1);
+}
+
 /* Data mapped as another problem's, or from a missing path, is refused. */
 static void foreign(void **st)
 {
@@ -223,7 +284,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(same_bits), cmocka_unit_test(foreign),
 		cmocka_unit_test(share_once), cmocka_unit_test(share_budget),
-		cmocka_unit_test(share_free_early),
+		cmocka_unit_test(share_free_early), cmocka_unit_test(gpu_ref_host),
 	};
 	return cmocka_run_group_tests_name("hdata", t, NULL, NULL);
 }

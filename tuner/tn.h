@@ -122,6 +122,11 @@ struct tn_family {
 			const struct tn_layout *l, const float *a, const float *b,
 			const float *vel, int steps, double *ua, double *ub, float *ma,
 			float *mb, char *err, size_t n);
+	/* NULL, or the helper template (templates/) of the same steps made on the GPU in
+	 * double precision with the same bound (tn_wref.h), which the GPU check
+	 * then takes in place of step_ref: the host makes step_ref only where the
+	 * CPU checks (FDTUNE_CHECK) */
+	const char *step_gpu;
 	int axes;               /* TN_X | TN_Y | TN_Z (tn_ref.h) summed by tn_fam_ref and
 				 * tn_fam_coef, for families that use them */
 	int d1;                 /* coef gives first-derivative weights a_k / h on the

@@ -182,7 +182,7 @@ const struct tn_family tn_fam_iso3dfd = {
 			 "builds 6-9x slower and won only at 128x128x64; -p ku=0,1 sweeps it)",
 	.bytes = bytes,
 	.coef = tn_fam_coef, .ref = NULL, .terms = tn_wave_terms, .axes = TN_X | TN_Y | TN_Z,
-	.steps = 4, .step_ref = tn_ref_wave,
+	.steps = 4, .step_ref = tn_ref_wave, .step_gpu = "wref.m4",
 	/* untuned: 256 threads, two elements each, LDS tile; fits every R */
 	.dflt = "{\"vec\":2,\"bx\":32,\"by\":4,\"ypt\":1,\"lds\":0,\"nw\":32,\"pad\":0,\"ku\":0,\"nt\":1,\"pf\":0,\"mb\":0}",
 };

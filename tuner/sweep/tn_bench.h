@@ -24,10 +24,6 @@
 #define TN_PLACES_MAX 16
 #define TN_PLACES_GATE 1.05
 
-/* Where outputs are checked: on the GPU (the default), on the CPU, or both,
- * which fails a run when the two disagree. $FDTUNE_CHECK = gpu, cpu, both. */
-enum { TN_CHECK_GPU = 1, TN_CHECK_CPU = 2, TN_CHECK_BOTH = 3 };
-
 /* The weights argument of fp64 kernels (fd_coef with fd_real = double). */
 struct tn_coef64 FD_COEF_OF(double);
 
@@ -54,6 +50,8 @@ struct tn_bench {
 	void *dref, *dmag, *dres;     /* the reference on the GPU, and check results */
 	struct rt_kernel *check;      /* templates/check.m4 (the process's: tn_helper_get) */
 	int mode;                     /* TN_CHECK_*: where outputs are checked */
+	int gref;                     /* 1: dref was made on the GPU (tn_wref.h), not
+				       * uploaded from the host's ref */
 	struct rt_timer *t;
 	struct tn_hold hold;          /* templates/spin.m4, for kernels of microseconds */
 	double copy_gbs;        /* the roof: fdtune's own copy bandwidth */
@@ -64,7 +62,8 @@ struct tn_bench {
 	int places;             /* placements a contender is timed on; <= 1: one */
 	struct rt_energy *meter;        /* the GPU's energy counter, or NULL */
 	double energy_s;        /* >0: an ok run's energy is measured, windows this long */
-	double open_s[2];       /* tn_bench_open's seconds: the check kernel's load, then
+	double open_s[2];       /* tn_bench_open's seconds: the check kernel's load and the GPU
+				 * reference (tn_wref.h), then
 				 * the fields' allocations and uploads */
 };
 

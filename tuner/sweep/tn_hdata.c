@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +57,36 @@ static size_t page(size_t b)
 	return (b + 4095) / 4096 * 4096;
 }
 
+int tn_check_mode(void)
+{
+	const char *m = getenv("FDTUNE_CHECK");
+	if (m && !strcmp(m, "cpu"))
+		return TN_CHECK_CPU;
+	if (m && !strcmp(m, "both"))
+		return TN_CHECK_BOTH;
+	return TN_CHECK_GPU;
+}
+
+int tn_gpu_ref_env(int *on, char *err, size_t n)
+{
+	return tn_env_int("FDTUNE_GPU_REF", 0, 1, 1, "1 makes the references of time-stepping "
+			  "families on the GPU, 0 on the CPU", on, err, n);
+}
+
+int tn_gpu_ref(const struct tn_problem *pb)
+{
+	char e[256];
+	int on;
+	if (tn_gpu_ref_env(&on, e, sizeof e))
+		on = 1;         /* a sweep refuses a bad value before it begins */
+	return pb->fam->steps > 0 && pb->fam->step_gpu && on;
+}
+
+int tn_hdata_gpu_ref(const struct tn_problem *pb)
+{
+	return tn_gpu_ref(pb) && !(tn_check_mode() & TN_CHECK_CPU);
+}
+
 static struct parts parts_of(const struct tn_problem *pb, struct tn_layout *l)
 {
 	const int wave = pb->fam->steps > 0, nref = wave ? 2 : 1;
@@ -75,6 +106,8 @@ static struct parts parts_of(const struct tn_problem *pb, struct tn_layout *l)
 		p.base = p.size;
 		p.size += fb;
 	}
+	if (tn_hdata_gpu_ref(pb))
+		return p;               /* no reference on the host */
 	p.ref = p.size;
 	p.size += page(nref * pts * sizeof(double));
 	p.mag = p.size;
@@ -123,8 +156,8 @@ static void point(struct tn_hdata *h, char *m, const struct parts *p)
 	h->in2 = p->in2 ? (const float *)(m + p->in2) : NULL;
 	h->vel = p->vel ? (const float *)(m + p->vel) : NULL;
 	h->base = p->base ? (const float *)(m + p->base) : NULL;
-	h->ref = (const double *)(m + p->ref);
-	h->mag = (const float *)(m + p->mag);
+	h->ref = p->ref ? (const double *)(m + p->ref) : NULL;
+	h->mag = p->mag ? (const float *)(m + p->mag) : NULL;
 }
 
 /* The weights of pb's validation into h->c. */
@@ -170,7 +203,7 @@ int tn_hdata_make(struct tn_hdata *h, const struct tn_problem *pb, int share, ch
 		 * everywhere, halos included, which the kernel reads but never writes */
 		tn_fill_random((float *)h->in2, h->l.total, 0x2eed + (unsigned long long)pts);
 		fill_vel(&h->l, (float *)h->vel, 0x7e1 + (unsigned long long)pts);
-		if (pb->fam->step_ref(pb, &h->c, &h->l, h->in, h->in2, h->vel, pb->fam->steps,
+		if (h->ref && pb->fam->step_ref(pb, &h->c, &h->l, h->in, h->in2, h->vel, pb->fam->steps,
 				      (double *)h->ref, (double *)h->ref + pts, (float *)h->mag,
 				      (float *)h->mag + pts, err, n)) {
 			tn_hdata_free(h);

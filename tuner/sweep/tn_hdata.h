@@ -3,7 +3,9 @@
  * sweep and shared by its workers. It is what a bench (tn_bench.h) checks
  * kernels with: the random inputs (in; in2 and vel for the time-stepping
  * families; base for a family with an acc parameter), the validation
- * weights, and the CPU reference with its error magnitudes. At 512^3 the
+ * weights, and the CPU reference with its error magnitudes (for a family
+ * whose GPU check makes its own, tn_hdata_gpu_ref, only where the CPU
+ * checks). At 512^3 the
  * reference costs seconds of every core; made in each worker, a plan on N
  * GPUs made it N times at once on the same cores, while the GPUs waited.
  *
@@ -27,12 +29,27 @@ struct tn_hdata {
 	const float *in2, *vel; /* time stepping: the field at step -1, and vel; else NULL */
 	const float *base;      /* acc families: the output before the kernel; else NULL */
 	const double *ref;      /* reference on the compact interior (two fields for
-				 * time-stepping families: in's and in2's, after the steps) */
+				 * time-stepping families: in's and in2's, after the steps); NULL
+				 * where tn_hdata_gpu_ref */
 	const float *mag;       /* its magnitudes, as tn_field.c's check takes them */
 	void *map;              /* the mapping all of the above lie in */
 	size_t size;
 	int fd;                 /* the memory file, in the process that made it; else -1 */
 };
+
+/* Where outputs are checked: on the GPU (the default), on the CPU, or both,
+ * which fails a run when the two disagree. $FDTUNE_CHECK = gpu, cpu, both. */
+enum { TN_CHECK_GPU = 1, TN_CHECK_CPU = 2, TN_CHECK_BOTH = 3 };
+int tn_check_mode(void);
+/* Nonzero when the GPU check of pb takes a reference made on the GPU: a
+ * family with one (tn_family.step_gpu), unless $FDTUNE_GPU_REF is 0.
+ * tn_gpu_ref_env reads that variable into *on (1 when unset): 0, or 1 with
+ * err set for a value other than 0 or 1. */
+int tn_gpu_ref(const struct tn_problem *pb);
+int tn_gpu_ref_env(int *on, char *err, size_t n);
+/* Nonzero when tn_gpu_ref(pb) and the CPU does not check: the host data
+ * of pb then has no reference (ref and mag NULL), and the host makes none. */
+int tn_hdata_gpu_ref(const struct tn_problem *pb);
 
 /* Bytes of the mapping of pb's host data. */
 size_t tn_hdata_size(const struct tn_problem *pb);

@@ -327,7 +327,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	struct tn_limits *lim = &c.lim;
 	char host[256] = "?";
 	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
-	int handlers = 0, status = 1, plan = 0, failed = 0, began = 0, user = 0;
+	int handlers = 0, status = 1, plan = 0, failed = 0, began = 0, user = 0, gref;
 	long long off = 0, planned = 0;
 	double t_kill;
 
@@ -338,7 +338,8 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.warm_off = getenv("FDTUNE_WARM") && !strcmp(getenv("FDTUNE_WARM"), "0");
 	c.fill_off = getenv("FDTUNE_FILL") && !strcmp(getenv("FDTUNE_FILL"), "0");
 	c.yield_to = -1;
-	if (tn_nice(&c.nice, err, n) || tn_yield_min(&c.yield_min, err, n))
+	if (tn_nice(&c.nice, err, n) || tn_yield_min(&c.yield_min, err, n) ||
+	    tn_gpu_ref_env(&gref, err, n))
 		return 1;              /* before anything runs, not at the first pool */
 	c.t_begin = tn_now_s();
 	if (tn_steps_open(&c, err, n))

@@ -33,7 +33,8 @@ struct tn_wk {
 	long long built, hits, evicted; /* its opens of problems, over all its processes:
 					 * benches built, found held, released for room */
 	double open_s[3];       /* seconds of those builds: host data mapped (or made),
-				 * check kernel loaded, fields allocated and uploaded */
+				 * check kernel loaded and GPU reference made, fields
+				 * allocated and uploaded */
 	double t_job;           /* when the job in progress was sent, or for a queued
 				 * one, when the worker answered the job before it
 				 * and so began it (tn_loop.c) */
