@@ -70,10 +70,17 @@ void tn_summary(const struct tn_run *c)
 		}
 		if (c->hs) {
 			struct tn_hshare_stats hs;
+			char gr[96] = "";
+			int ng = 0;
 			tn_hshare_stats(c->hs, &hs);
+			for (int j = 0; j < c->njobs; j++)
+				ng += tn_hdata_gpu_ref(c->jobs[j].pb);
+			if (ng)
+				snprintf(gr, sizeof gr, " (%d of them with their reference made on the "
+					 "GPU instead)", ng);
 			fprintf(stderr, "fdtune: fields and CPU references made %d times for %d "
-				"problem(s) in %.1f s, shared by %d GPU(s); the sweep waited %.1f s "
-				"for them, %d released for room\n", hs.made, c->njobs, hs.make_s,
+				"problem(s)%s in %.1f s, shared by %d GPU(s); the sweep waited %.1f s "
+				"for them, %d released for room\n", hs.made, c->njobs, gr, hs.make_s,
 				c->nwk, hs.wait_s, hs.released);
 		}
 		/* what the GPUs' pace lost to the sweep: the time each held no job,
