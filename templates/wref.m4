@@ -1,6 +1,7 @@
 m4_dnl wref.m4: the reference of the time-stepping families (iso3dfd) made on the GPU,
 m4_dnl in double precision, with the error bound of tuner/ref/tn_ref_wave.c carried
-m4_dnl along: the same steps and the same bound, term for term, so that the GPU check
+m4_dnl along: the same steps and the same bound, term for term in the same order (not
+m4_dnl the same bits: NVRTC fuses multiply-adds, which the bound allows), so that the GPU check
 m4_dnl (check.m4) takes it in place of the CPU one, and the host neither computes it
 m4_dnl (seconds of every core at 512^3) nor holds it (24 bytes a point).
 m4_dnl One step is next = 2 prev - next + vel L(prev), L(u) = c0 u + sum over x, y,

@@ -1112,6 +1112,7 @@ static void wave_gpu_ref(void **st)
 	(void)st;
 	if (!have_gpu())
 		skip();
+	unsetenv("FDTUNE_GPU_REF");
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
 		struct tn_problem pb = { tn_family("iso3dfd"), c[i].r, c[i].nx, c[i].ny, c[i].nz,
 					 c[i].prec, { 1, 1, 1 } };
@@ -1130,6 +1131,7 @@ static void wave_gpu_ref(void **st)
 		    tn_bench_open(&b, &pb, &hd, &dev, 1000.0, err, sizeof err))
 			fail_msg("%s", err);
 		assert_non_null(hd.ref);
+		assert_int_equal(b.gref, 1);    /* dref is the GPU's, not hd.ref uploaded */
 		assert_int_equal(rt_download(ref, b.dref, (size_t)pts * 8, err, sizeof err), 0);
 		assert_int_equal(rt_download(mag, b.dmag, (size_t)pts * 4, err, sizeof err), 0);
 		for (long long t = 0; t < pts; t++) {
@@ -1494,7 +1496,7 @@ int main(void)
 		cmocka_unit_test(placements), cmocka_unit_test(race_one), cmocka_unit_test(recheck),
 		cmocka_unit_test(wave_reuse), cmocka_unit_test(bulk_copies),
 		cmocka_unit_test(energy_meter), cmocka_unit_test(online_wave),
-		cmocka_unit_test(bad_kernels), cmocka_unit_test(wave_gpu_ref) };
+		cmocka_unit_test(wave_gpu_ref), cmocka_unit_test(bad_kernels) };
 	const char *root = getenv("ROOT");
 	int rc;
 	if (!mkdtemp(dir))

@@ -131,6 +131,7 @@ static void gpu_ref_host(void **st)
 	const long long pts = 21LL * 9 * 7;
 	size_t full = 0;
 	(void)st;
+	unsetenv("FDTUNE_GPU_REF");
 	assert_non_null(w.fam->step_gpu);
 	assert_null(x.fam->step_gpu);
 	for (int i = 3; i >= 0; i--) {

@@ -142,7 +142,8 @@ static double dev_bytes(const struct tn_problem *pb, int nrot, size_t bytes)
 	const double pts = (double)pb->nx * pb->ny * pb->nz;
 	/* a GPU reference's 16 bytes a point, while all but one rotation field
 	 * (vel's first) are yet to be allocated (tn_bench_open) */
-	const double gref = tn_gpu_ref(pb) ? 16.0 * pts - (nf * nrot - 1.0) * bytes : 0;
+	const double gref = tn_gpu_ref(pb) && (tn_check_mode() & TN_CHECK_GPU) ?
+			    16.0 * pts - (nf * nrot - 1.0) * bytes : 0;
 	return (double)nf * nrot * bytes + (wave ? 2.0 * bytes : 0) + 12.0 * nref * pts +
 	       (gref > 0 ? gref : 0);
 }
