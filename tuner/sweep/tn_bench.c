@@ -237,7 +237,8 @@ int tn_bench_open(struct tn_bench *b, const struct tn_problem *pb, const struct 
 		goto fail;
 	}
 	t = tn_now_s();
-	if ((b->mode & TN_CHECK_GPU) && load_check(b, dev, err, n))
+	if (((b->mode & TN_CHECK_GPU) && load_check(b, dev, err, n)) ||
+	    tn_hold_open(&b->hold, err, n))
 		goto fail;
 	b->open_s[0] = tn_now_s() - t;
 	if ((b->mode & TN_CHECK_GPU) &&

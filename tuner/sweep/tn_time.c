@@ -107,6 +107,12 @@ out:
 	return rc;
 }
 
+int tn_hold_open(struct tn_hold *h, char *err, size_t n)
+{
+	const struct gen_def d[] = { { "bs", 32 } };
+	return h->k ? FDT_OK : tn_helper_get("spin.m4", "fdt_spin", d, 1, h->arch, &h->k, err, n);
+}
+
 void tn_hold_close(struct tn_hold *h)
 {
 	h->k = NULL;
@@ -115,17 +121,14 @@ void tn_hold_close(struct tn_hold *h)
 /* Holds the GPU long enough for the host to queue g launches after it:
  * TN_HOLD_US + TN_HOLD_PER_US a launch, in clock ticks of 2 GHz (longer on
  * a slower clock, which only waits more); compiles the hold first when it
- * is not yet. */
+ * is not yet (tn_hold_open). */
 static int hold(struct tn_hold *h, int g, char *err, size_t n)
 {
 	long long cycles = (long long)((TN_HOLD_US + TN_HOLD_PER_US * g) * 2000);
 	unsigned grid[3] = { 1, 1, 1 }, blk[3] = { 32, 1, 1 };
 	void *args[] = { &cycles };
-	if (!h->k) {
-		const struct gen_def d[] = { { "bs", 32 } };
-		if (tn_helper_get("spin.m4", "fdt_spin", d, 1, h->arch, &h->k, err, n))
-			return FDT_FAIL;
-	}
+	if (tn_hold_open(h, err, n))
+		return FDT_FAIL;
 	return rt_launch(h->k, grid, blk, args, err, n);
 }
 

@@ -27,6 +27,10 @@ typedef int (*tn_launch_fn)(void *ctx, int i, char *err, size_t n);
  * process's own, tn_helper_get), let go by tn_hold_close. Zeroed, then arch
  * set, before use. */
 struct tn_hold { char arch[64]; struct rt_kernel *k; };
+/* Loads the hold's kernel (templates/spin.m4, once a process) unless it is
+ * already: at a bench's open, so that its compile never counts in the time
+ * a run is given (--timeout); 0, or 1 with err set. */
+int tn_hold_open(struct tn_hold *h, char *err, size_t n);
 void tn_hold_close(struct tn_hold *h);
 
 /* A helper kernel of fdtune's own (the copy, the output check, the hold):
