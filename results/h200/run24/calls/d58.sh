@@ -8,5 +8,3 @@ timeout 400 env ROOT="$PWD" FDTUNE=./fdtune RESULTS_DB=results/h100/fdtune.db \
 	T_ONLY="?a*" ./build/t_gpu > "$OUT/tgpu.log" 2>&1
 echo "t_gpu: rc $?"
 grep -hE "^\[ +(OK|FAILED|SKIPPED) +\]|GPU reference within" "$OUT/tgpu.log"
-# the assertions loosened after the twenty-fifth session's list, each alone
-sh .device/tg.sh recheck board_and_groups plan_seeds
