@@ -677,7 +677,8 @@ static void plan_yields(void **st)
 
 /* issue 33: a plan's first pass starts from the bests of the problem's
  * relatives recorded by then (tn_first_seeds): the second of two sizes of
- * xyz R = 4 runs the first's best so far in its first pass; the first, with no relative, starts at random. A plan into
+ * xyz R = 4 runs the first's best so far among the first runs of its
+ * first pass; the first, with no relative, starts at random. A plan into
  * a new database with --seeds-from the first starts from the first's
  * bests where it has no relative of its own. */
 static void plan_seeds(void **st)
@@ -695,14 +696,13 @@ static void plan_seeds(void **st)
 		 "{ cat %s; false; }", log, log, log);
 	assert_int_equal(system(cmd), 0);
 	/* the first size's best when the second began, among the second's
-	 * first pass of 8 (its seeded start is the first four, but a GPU that
-	 * would wait runs a configuration already built first: tn_fill) */
+	 * first four runs (its start: half of a first pass of 8) */
 	assert_int_equal(t_count(db, "with p2 as (select id from problems where nx = 45), "
 				 "b as (select config_id from runs where problem_id <> (select id "
 				 "from p2) and status = 'ok' and id < (select min(id) from runs where "
 				 "problem_id = (select id from p2)) order by median_ms limit 1) "
 				 "select count(*) from (select config_id from runs where problem_id "
-				 "= (select id from p2) order by id limit 8) where config_id = "
+				 "= (select id from p2) order by id limit 4) where config_id = "
 				 "(select config_id from b)"), 1);
 	assert_int_equal(t_count(db, "select count(*) from runs where status <> 'ok'"), 0);
 	/* --seeds-from that database: a new one's plan starts R = 4 from its
