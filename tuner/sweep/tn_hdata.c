@@ -17,9 +17,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -203,9 +203,10 @@ int tn_hdata_make(struct tn_hdata *h, const struct tn_problem *pb, int share, ch
 		 * everywhere, halos included, which the kernel reads but never writes */
 		tn_fill_random((float *)h->in2, h->l.total, 0x2eed + (unsigned long long)pts);
 		fill_vel(&h->l, (float *)h->vel, 0x7e1 + (unsigned long long)pts);
-		if (h->ref && pb->fam->step_ref(pb, &h->c, &h->l, h->in, h->in2, h->vel, pb->fam->steps,
-				      (double *)h->ref, (double *)h->ref + pts, (float *)h->mag,
-				      (float *)h->mag + pts, err, n)) {
+		if (h->ref && pb->fam->step_ref(pb, &h->c, &h->l, h->in, h->in2, h->vel,
+						pb->fam->steps, (double *)h->ref,
+						(double *)h->ref + pts, (float *)h->mag,
+						(float *)h->mag + pts, err, n)) {
 			tn_hdata_free(h);
 			return FDT_FAIL;
 		}

@@ -107,8 +107,9 @@ void tn_summary(const struct tn_run *c)
 				"after %.1f s, the first runs were given after %.1f s (summed)\n",
 				c->nsteps, c->sw_s, c->first_s);
 		fprintf(stderr, "fdtune: fields put on the GPUs %lld times for %d problem(s) on "
-			"%d GPU(s) in %.1f s (summed: host data %.1f s, check kernel and GPU reference %.1f s, fields "
-			"%.1f s); %lld switches found them held, %lld released for room\n", b,
+			"%d GPU(s) in %.1f s (summed: host data %.1f s, check kernel and GPU "
+			"reference %.1f s, fields %.1f s); %lld switches found them held, %lld "
+			"released for room\n", b,
 			c->njobs, c->nwk, os[0] + os[1] + os[2], os[0], os[1], os[2], h, e);
 		if (c->warmed)
 			fprintf(stderr, "fdtune: %lld configurations compiled ahead into the compile "
