@@ -289,7 +289,8 @@ static int sourced(const struct plan *p, long long i, long long m)
  * family, radius and precision, at any size, and for each configuration of
  * that source (xyz's nw apart): exactly those, less what their searches
  * know; not for another radius or precision; nothing is noted in a plan
- * of one job, compile-only or with FDTUNE_YIELD=0. */
+ * of one job or compile-only. With FDTUNE_YIELD=0 (no yields) builds are
+ * still noted: the warm pool skips their sources (tn_warm.c, v79). */
 static void built(void **st)
 {
 	struct plan p;
@@ -303,10 +304,15 @@ static void built(void **st)
 	p.c.gpu = 0;
 	tn_yield_built(&p.c, &p.jb[0], p.cfgs);
 	p.c.gpu = 1;
+	assert_int_equal(tn_job_ready(&p.c, &p.jb[1]), 0);
 	p.c.yield_min = 0;
 	tn_yield_built(&p.c, &p.jb[0], p.cfgs);
+	for (long long i = 0; i < p.n; i++)
+		want += sourced(&p, i, 1);
+	assert_true(want >= 1);                         /* configuration 0 and its twins */
+	assert_int_equal(tn_job_ready(&p.c, &p.jb[1]), want);
 	p.c.yield_min = 256;
-	assert_int_equal(tn_job_ready(&p.c, &p.jb[1]), 0);
+	want = 0;
 	for (long long a = 0; a < 2 * 400; a += 2)     /* 400 builds, the table grows */
 		tn_yield_built(&p.c, &p.jb[0], p.cfgs + a * TN_MAXP);
 	assert_int_equal(tn_search_take(p.jb[1].search, 0), 1);        /* known */

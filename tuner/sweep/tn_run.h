@@ -264,11 +264,14 @@ void tn_fill_end(struct tn_run *c);
  * that make a step yield to it (0-1000000, 0: never; unset or empty: 256);
  * 1 with err set (what it sets, what to do) for a bad value. */
 int tn_yield_min(int *v, char *err, size_t n);
-/* Notes that a step handed on a build of configuration v of job j: its
- * source (family, radius, precision, parameters bar launch parameters) is
- * built, for every job of the plan (a plan of one job, compile-only or
- * FDTUNE_YIELD=0: nothing; out of memory: forgotten). */
+/* Notes that a step or the warm pool handed on a build of configuration v
+ * of job j: its source (family, radius, precision, parameters bar launch
+ * parameters) is built, for every job of the plan (a plan of one job,
+ * compile-only or without a compile cache: nothing; out of memory:
+ * forgotten). */
 void tn_yield_built(struct tn_run *c, const struct tn_job *j, const int *v);
+/* 1 when configuration i of j has a source noted by tn_yield_built. */
+int tn_yield_has(const struct tn_run *c, const struct tn_job *j, long long i);
 /* Frees what tn_yield_built noted (the sweep's end). */
 void tn_yield_free(struct tn_run *c);
 /* Configurations of j that its search has not proposed and no earlier run

@@ -23,8 +23,10 @@
  * make a yield).
  *
  * Contract: tn_yield_built is told of every configuration whose build a
- * step hands on (a source of the plan built, keyed by family, radius,
- * precision and parameters, launch parameters apart: tn_source_key);
+ * step or the warm pool hands on (a source of the plan built, keyed by
+ * family, radius, precision and parameters, launch parameters apart:
+ * tn_source_key), which tn_yield_has answers for every job (the warm pool
+ * skips such sources, tn_warm.c);
  * tn_yield_check, asked by a step's loop while its pool compiles, sets
  * c->yield_to and c->yield_n and returns 1 where the step is to end;
  * tn_yield_next, asked by the plan (tn_schedule.c) before it chooses its next
@@ -119,7 +121,7 @@ static int grow(struct tn_built *b)
 void tn_yield_built(struct tn_run *c, const struct tn_job *j, const int *v)
 {
 	struct tn_built_key e, *s;
-	if (c->njobs < 2 || !c->gpu || c->yield_min <= 0 || !tn_cache_dir())
+	if (c->njobs < 2 || !c->gpu || !tn_cache_dir())
 		return;         /* (no cache: what a step builds is not kept) */
 	if (!c->built && !(c->built = calloc(1, sizeof *c->built)))
 		return;         /* only guesses lost */
@@ -141,19 +143,22 @@ void tn_yield_free(struct tn_run *c)
 	c->built = NULL;
 }
 
-/* 1 when configuration i of j is not known to its search and its code is
- * built: warmed, or its source built in the plan. */
-static int ready(const struct tn_run *c, const struct tn_job *j, long long i)
+int tn_yield_has(const struct tn_run *c, const struct tn_job *j, long long i)
 {
 	struct tn_built_key e;
-	if (tn_search_known(j->search, i))
-		return 0;
-	if (j->warmed && j->warmed[i])
-		return 1;
 	if (!c->built || !c->built->n)
 		return 0;
 	make_key(j, j->cfgs + i * TN_MAXP, &e);
 	return slot(c->built, &e)->used;
+}
+
+/* 1 when configuration i of j is not known to its search and its code is
+ * built: warmed, or its source built in the plan. */
+static int ready(const struct tn_run *c, const struct tn_job *j, long long i)
+{
+	if (tn_search_known(j->search, i))
+		return 0;
+	return (j->warmed && j->warmed[i]) || tn_yield_has(c, j, i);
 }
 
 int tn_yield_min(int *v, char *err, size_t n)
