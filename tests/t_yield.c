@@ -76,7 +76,7 @@ static void plan_new(struct plan *p)
 
 static void plan_free(struct plan *p)
 {
-	tn_yield_free(&p->c);
+	tn_built_free(&p->c);
 	for (int j = 0; j < 3; j++) {
 		tn_search_free(p->jb[j].search);
 		free(p->jb[j].warmed);
@@ -299,14 +299,14 @@ static void built(void **st)
 	plan_new(&p);
 	p.pb[2].r = 2;                                  /* another radius */
 	p.c.njobs = 1;
-	tn_yield_built(&p.c, &p.jb[0], p.cfgs);
+	tn_built_note(&p.c, &p.jb[0], p.cfgs);
 	p.c.njobs = 3;
 	p.c.gpu = 0;
-	tn_yield_built(&p.c, &p.jb[0], p.cfgs);
+	tn_built_note(&p.c, &p.jb[0], p.cfgs);
 	p.c.gpu = 1;
 	assert_int_equal(tn_job_ready(&p.c, &p.jb[1]), 0);
 	p.c.yield_min = 0;
-	tn_yield_built(&p.c, &p.jb[0], p.cfgs);
+	tn_built_note(&p.c, &p.jb[0], p.cfgs);
 	for (long long i = 0; i < p.n; i++)
 		want += sourced(&p, i, 1);
 	assert_true(want >= 1);                         /* configuration 0 and its twins */
@@ -314,7 +314,7 @@ static void built(void **st)
 	p.c.yield_min = 256;
 	want = 0;
 	for (long long a = 0; a < 2 * 400; a += 2)     /* 400 builds, the table grows */
-		tn_yield_built(&p.c, &p.jb[0], p.cfgs + a * TN_MAXP);
+		tn_built_note(&p.c, &p.jb[0], p.cfgs + a * TN_MAXP);
 	assert_int_equal(tn_search_take(p.jb[1].search, 0), 1);        /* known */
 	for (long long i = 0; i < p.n; i++)
 		want += i != 0 && sourced(&p, i, 400);
