@@ -1149,8 +1149,8 @@ static void wave_gpu_ref(void **st)
 		}
 		if (bad || moved < 0.9 * (pts / 2))
 			fail_msg("iso3dfd R=%d %dx%dx%d %s: %lld of %lld points off the CPU reference "
-				 "(worst %.3g of the tolerance), %.0f of field 0's moved by the steps", c[i].r, c[i].nx, c[i].ny,
-				 c[i].nz, c[i].prec, bad, pts, worst, moved);
+				 "(worst %.3g of the tolerance), %.0f of field 0's moved by the steps",
+				 c[i].r, c[i].nx, c[i].ny, c[i].nz, c[i].prec, bad, pts, worst, moved);
 		print_message("iso3dfd R=%d %s: GPU reference within %.3g of the tolerance\n",
 			      c[i].r, c[i].prec, worst);
 		tn_bench_close(&b);
