@@ -187,7 +187,7 @@ int tn_start_item(struct tn_run *c, struct tn_item *it, int *gpu, char *err, siz
 		return record_run(c, it, 0, &res, err, n);
 	}
 	*gpu = 1;
-	tn_built_note(c, j, it->v);
+	tn_yield_built(c, j, it->v);
 	return FDT_OK;
 }
 

@@ -13,7 +13,6 @@
  *   tn_warm.c    the plan's later steps guessed, their compiles begun early
  *   tn_fill.c    a GPU that would wait runs a configuration already built
  *   tn_yield.c   a step bound by its compiles yields to a job with code built
- *   tn_built.c   the sources the plan has built, for yields and the warm pool
  *   tn_record.c  every build and run written to the database as it happens
  *   tn_summary.c what the sweep did, at its end
  *   tn_steps.c   the step log (FDTUNE_STEPS): each step's line as it ends
@@ -130,8 +129,7 @@ struct tn_run {
 	long long yield_n, ready_at, yields;
 	long long yield_runs;   /* runs recorded in steps of built configurations */
 	double yield_t, yield_held;
-	struct tn_built *built; /* the sources the plan's steps and warm rounds
-				 * built (tn_built.c) */
+	struct tn_built *built; /* the sources the plan's steps built (tn_yield.c) */
 	FILE *steps;            /* the step log (tn_steps.c), or NULL */
 	int nlog;               /* its lines written */
 	double comp_s;          /* the steps' compiles under way (tn_pool_busy, on a
@@ -262,24 +260,20 @@ struct tn_item *tn_fill_take(struct tn_run *c);
 /* Frees what the step kept (at its end). */
 void tn_fill_end(struct tn_run *c);
 
-/* tn_built.c. Notes that a step or the warm pool handed on a build of
- * configuration v of job j: its source (family, radius, precision,
- * parameters bar launch parameters) is built, for every job of the plan (a
- * plan of one job, compile-only or without a compile cache: nothing; out of
- * memory: forgotten). */
-void tn_built_note(struct tn_run *c, const struct tn_job *j, const int *v);
-/* 1 when configuration i of j has a source noted by tn_built_note. */
-int tn_built_has(const struct tn_run *c, const struct tn_job *j, long long i);
-/* Frees what tn_built_note noted (the sweep's end). */
-void tn_built_free(struct tn_run *c);
-
 /* tn_yield.c. *v: FDTUNE_YIELD, the built configurations of another job
  * that make a step yield to it (0-1000000, 0: never; unset or empty: 256);
  * 1 with err set (what it sets, what to do) for a bad value. */
 int tn_yield_min(int *v, char *err, size_t n);
+/* Notes that a step handed on a build of configuration v of job j: its
+ * source (family, radius, precision, parameters bar launch parameters) is
+ * built, for every job of the plan (a plan of one job, compile-only or
+ * FDTUNE_YIELD=0: nothing; out of memory: forgotten). */
+void tn_yield_built(struct tn_run *c, const struct tn_job *j, const int *v);
+/* Frees what tn_yield_built noted (the sweep's end). */
+void tn_yield_free(struct tn_run *c);
 /* Configurations of j that its search has not proposed and no earlier run
  * knows, whose code is built: warmed (j->warmed) or of a source noted by
- * tn_built_note. */
+ * tn_yield_built. */
 long long tn_job_ready(const struct tn_run *c, const struct tn_job *j);
 /* The job the step in progress would yield to, or -1, its built
  * configurations into *n: only after the first passes, under no --budget,

@@ -96,7 +96,7 @@ int tn_schedule(struct tn_run *c, int plan, char *err, size_t n)
 		c->ready = 0;
 	}
 	tn_warm_free(c);
-	tn_built_free(c);
+	tn_yield_free(c);
 	c->ord = NULL;
 	if (o != ord)
 		free(o);

@@ -18,14 +18,8 @@
  * plan, NOTES v48). A round holds one configuration a source, of sources
  * not warmed before (configurations that differ in launch parameters
  * alone, xyz's nw, share a build: tn_job_ring), and a source built marks
- * all its configurations warmed. A round skips sources the plan has built
- * for any job (tn_built_has: a step's build, or a round's for another size
- * of the problem, on a GPU), which would only be cache hits: on 2 H200s,
- * in steps whose warm rounds likely went to iso3dfd at one size, its
- * sources mostly built by the other size, the warm pool built 7.5-17
- * sources a second where the host compiles 39 alone (NOTES "The
- * five-problem plan at 25bef04 on 2 H200s", v79). A round that found every
- * build in the cache (another night's) is followed by the next 3 s later
+ * all its configurations warmed; a round that found every build in the
+ * cache (another job's, another night's) is followed by the next 3 s later
  * (v73; v70 waited only after 8 such rounds in a row, and its hits, an m4
  * run, a hash and a read each, likely slowed a warm plan 2-4%).
  * Nothing warmed is recorded or run: a wrong guess costs compiles, never a
@@ -81,8 +75,7 @@ static int taken(const struct tn_job *j, long long i, const long long *idx, int 
 }
 
 /* Up to want configurations of job j for a warm round into idx, one a
- * source, none warmed before nor of a source the plan has built
- * (tn_built_has): its search's next proposals (peeked at),
+ * source, none warmed before: its search's next proposals (peeked at),
  * within its next step's share where guess (the job the plan runs next) and
  * j's target is not its whole space, within all it has left where it is
  * (every configuration will run), and then any not yet proposed; nothing
@@ -109,26 +102,23 @@ static int pick(struct tn_run *c, struct tn_job *j, int guess, long long *idx, i
 	(void)tn_job_ring(j);   /* without it (out of memory), twins may share a round */
 	np = tn_search_peek(j->search, peek, (int)cap);
 	for (int i = 0; i < np && m < want; i++)
-		if (!taken(j, peek[i], idx, m) && !tn_built_has(c, j, peek[i]))
+		if (!taken(j, peek[i], idx, m))
 			idx[m++] = peek[i];
 	free(peek);
 	for (long long i = 0; whole && m < want && m < cap && i < j->nv; i++)
-		if (!tn_search_known(j->search, i) && !taken(j, i, idx, m) &&
-		    !tn_built_has(c, j, i))
+		if (!tn_search_known(j->search, i) && !taken(j, i, idx, m))
 			idx[m++] = i;
 	return m;
 }
 
 /* The compile seconds job j has left, guessed: the configurations it has
- * neither proposed, run before nor warmed, and whose source the plan has
- * not built (tn_built_has), at the mean build time of those it has run
- * (cache hits included; 1 s before any). */
-static double compile_left(const struct tn_run *c, const struct tn_job *j)
+ * neither proposed, run before nor warmed, at the mean build time of those
+ * it has run (cache hits included; 1 s before any). */
+static double compile_left(const struct tn_job *j)
 {
 	long long n = 0;
 	for (long long i = 0; j->search && i < j->nv; i++)
-		n += !(j->warmed && j->warmed[i]) && !tn_search_known(j->search, i) &&
-		     !tn_built_has(c, j, i);
+		n += !(j->warmed && j->warmed[i]) && !tn_search_known(j->search, i);
 	return (double)n * (j->done > 0 ? j->t_build / (double)j->done : 1.0);
 }
 
@@ -155,11 +145,11 @@ void tn_warm(struct tn_run *c, int idle)
 		m = pick(c, j = &c->jobs[k], 1, idx, want);
 	if (!m && (most = malloc((size_t)c->njobs * sizeof *most))) {
 		for (int i = 0; i < c->njobs; i++)
-			most[i] = i == cur || i == k ? -1 : compile_left(c, &c->jobs[i]);
+			most[i] = i == cur || i == k ? -1 : compile_left(&c->jobs[i]);
 		for (;;) {
 			int b = -1;
 			for (int i = 0; i < c->njobs; i++)
-				if (most[i] > 0 && (b < 0 || most[i] > most[b]))
+				if (most[i] >= 0 && (b < 0 || most[i] > most[b]))
 					b = i;
 			if (b < 0 || (m = pick(c, j = &c->jobs[b], 0, idx, want)))
 				break;
@@ -195,8 +185,7 @@ void tn_warm(struct tn_run *c, int idle)
 }
 
 /* Discards what the warm pool has built, marking it and the other
- * configurations of its source warmed, noting its source built for every
- * job (tn_built_note), and counting what it compiled. */
+ * configurations of its source warmed, and counting what it compiled. */
 static void discard(struct tn_run *c)
 {
 	struct tn_job *j = c->warm_job;
@@ -204,8 +193,6 @@ static void discard(struct tn_run *c)
 	while (c->warm && (it = tn_pool_take(c->warm))) {
 		/* compiled here, not found in the cache nor shared with a twin */
 		c->warmed += !it->cached && !it->shared && !it->bad_gen && !it->bad_compile;
-		if (j && !it->bad_gen && !it->bad_compile)
-			tn_built_note(c, j, it->v);   /* for every job of its source */
 		if (j && j->warmed) {
 			long long s = it->idx;
 			do

@@ -22,7 +22,9 @@
  * cache, nor with FDTUNE_YIELD=0 (FDTUNE_YIELD=N: N built configurations
  * make a yield).
  *
- * Contract: what the plan has built is tn_built.c's (tn_built_has);
+ * Contract: tn_yield_built is told of every configuration whose build a
+ * step hands on (a source of the plan built, keyed by family, radius,
+ * precision and parameters, launch parameters apart: tn_source_key);
  * tn_yield_check, asked by a step's loop while its pool compiles, sets
  * c->yield_to and c->yield_n and returns 1 where the step is to end;
  * tn_yield_next, asked by the plan (tn_schedule.c) before it chooses its next
@@ -34,6 +36,10 @@
 #include "tn_run.h"
 #include "tn_cache.h"
 
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 /* The window over which the GPUs' idle is measured (seconds), the share of
  * it idle that makes a step yield, and by default the built configurations
  * of another job that make a yield worth a switch (FDTUNE_YIELD; some 2-3 s
@@ -43,13 +49,111 @@
 #define TN_YIELD_IDLE 0.25
 #define TN_YIELD_MIN 256
 
+/* The sources built in the plan: an open-addressed set of keys. */
+struct tn_built_key {
+	const struct tn_family *f;
+	int r, fp64, used;
+	int k[TN_MAXP];
+};
+struct tn_built {
+	struct tn_built_key *e;
+	size_t cap, n;          /* cap: a power of two, n < cap / 2 */
+};
+
+/* The key of configuration v of job j into *e (used set). */
+static void make_key(const struct tn_job *j, const int *v, struct tn_built_key *e)
+{
+	memset(e, 0, sizeof *e);
+	e->f = j->pb->fam;
+	e->r = j->pb->r;
+	e->fp64 = !strcmp(j->pb->prec, "fp64");
+	e->used = 1;
+	tn_source_key(e->f, v, e->k);
+}
+
+/* FNV-1a of e's family, radius, precision and key. */
+static size_t hash(const struct tn_built_key *e)
+{
+	uint64_t h = 1469598103934665603ULL ^ (uint64_t)(uintptr_t)e->f;
+	int w[TN_MAXP + 2];
+	w[0] = e->r;
+	w[1] = e->fp64;
+	memcpy(w + 2, e->k, sizeof e->k);
+	for (int i = 0; i < TN_MAXP + 2; i++)
+		h = (h ^ (uint32_t)w[i]) * 1099511628211ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* 1 when slot a holds key b. */
+static int same(const struct tn_built_key *a, const struct tn_built_key *b)
+{
+	return a->used && a->f == b->f && a->r == b->r && a->fp64 == b->fp64 &&
+	       !memcmp(a->k, b->k, sizeof a->k);
+}
+
+/* The slot of e in b: its own, or the empty one it would take. */
+static struct tn_built_key *slot(const struct tn_built *b, const struct tn_built_key *e)
+{
+	size_t i = hash(e) & (b->cap - 1);
+	while (b->e[i].used && !same(&b->e[i], e))
+		i = (i + 1) & (b->cap - 1);
+	return &b->e[i];
+}
+
+/* Doubles b's table (from nothing: 64 slots); 0 out of memory. */
+static int grow(struct tn_built *b)
+{
+	struct tn_built old = *b;
+	b->cap = old.cap ? 2 * old.cap : 64;
+	if (!(b->e = calloc(b->cap, sizeof *b->e))) {
+		*b = old;
+		return 0;
+	}
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.e[i].used)
+			*slot(b, &old.e[i]) = old.e[i];
+	free(old.e);
+	return 1;
+}
+
+void tn_yield_built(struct tn_run *c, const struct tn_job *j, const int *v)
+{
+	struct tn_built_key e, *s;
+	if (c->njobs < 2 || !c->gpu || c->yield_min <= 0 || !tn_cache_dir())
+		return;         /* (no cache: what a step builds is not kept) */
+	if (!c->built && !(c->built = calloc(1, sizeof *c->built)))
+		return;         /* only guesses lost */
+	if (2 * (c->built->n + 1) > c->built->cap && !grow(c->built))
+		return;
+	make_key(j, v, &e);
+	s = slot(c->built, &e);
+	if (!s->used) {
+		*s = e;
+		c->built->n++;
+	}
+}
+
+void tn_yield_free(struct tn_run *c)
+{
+	if (c->built)
+		free(c->built->e);
+	free(c->built);
+	c->built = NULL;
+}
+
 /* 1 when configuration i of j is not known to its search and its code is
  * built: warmed, or its source built in the plan. */
 static int ready(const struct tn_run *c, const struct tn_job *j, long long i)
 {
+	struct tn_built_key e;
 	if (tn_search_known(j->search, i))
 		return 0;
-	return (j->warmed && j->warmed[i]) || tn_built_has(c, j, i);
+	if (j->warmed && j->warmed[i])
+		return 1;
+	if (!c->built || !c->built->n)
+		return 0;
+	make_key(j, j->cfgs + i * TN_MAXP, &e);
+	return slot(c->built, &e)->used;
 }
 
 int tn_yield_min(int *v, char *err, size_t n)
