@@ -493,7 +493,8 @@ static void wall_clock(void **st)
 
 /* issue 33: FDTUNE_STEPS writes the step log: a header, then a line a step
  * with its problem, its runs and compiles; the runs add up to what the
- * database holds, and without a compile cache each was compiled; every
+ * database holds, and without a compile cache each was compiled, with the
+ * process's CPU seconds to show for it and no warm pool; every
  * problem appears, the steps are numbered in order
  * and start in order. A file that cannot be written refuses the sweep
  * before anything is recorded, saying so. */
@@ -502,7 +503,7 @@ static void step_log(void **st)
 	char args[1024], env[512], line[1024], name[256];
 	long long runs = 0, built = 0;
 	int k = 0, seen[5] = { 0 };
-	double last = -1;
+	double last = -1, cpu_s = 0;
 	FILE *f;
 	(void)st;
 	/* no compile cache: each configuration (one a source here) compiled */
@@ -514,17 +515,22 @@ static void step_log(void **st)
 	assert_non_null(f = fopen(line, "r"));
 	assert_non_null(fgets(line, sizeof line, f));
 	assert_string_equal(line, "step\tproblem\tname\tt_s\twall_s\tshare\tproposed\truns\t"
-			    "fills\tcompiled\twarmed\tunder_way\tidle_s\tedge_s\tyield\n");
+			    "fills\tcompiled\twarmed\tunder_way\tidle_s\tedge_s\tyield\t"
+			    "warm_uw\tcpu\n");
 	while (fgets(line, sizeof line, f)) {
 		int step, prob;
 		long long share, prop, r, fills, comp, warmed;
-		double t, wall, uw;
+		double t, wall, uw, wuw, cpu;
 		char idle[64], edge[64], yield[16];
 		assert_int_equal(sscanf(line, "%d\t%d\t%255[^\t]\t%lf\t%lf\t%lld\t%lld\t%lld\t%lld"
-					"\t%lld\t%lld\t%lf\t%63s\t%63s\t%15s", &step, &prob, name, &t,
-					&wall, &share, &prop, &r, &fills, &comp, &warmed, &uw, idle, edge,
-					yield), 15);
+					"\t%lld\t%lld\t%lf\t%63s\t%63s\t%15s\t%lf\t%lf", &step, &prob,
+					name, &t, &wall, &share, &prop, &r, &fills, &comp, &warmed, &uw,
+					idle, edge, yield, &wuw, &cpu), 17);
 		assert_string_equal(yield, "0");        /* compile-only: no yields */
+		/* no compile cache: no warm pool */
+		assert_true(warmed == 0 && wuw == 0);
+		assert_true(cpu >= 0);
+		cpu_s += cpu * wall;
 		assert_int_equal(step, ++k);
 		assert_true(prob >= 1 && prob <= 4 && t >= last && wall >= 0);
 		assert_true(r >= 0 && comp >= 0 && comp <= r && prop >= r);
@@ -540,6 +546,9 @@ static void step_log(void **st)
 	assert_int_equal(runs, t_count(strcat(strcpy(name, dir), "/steps.db"),
 				       "select count(*) from builds"));
 	assert_int_equal(built, runs);
+	/* the steps' compiles kept the process's threads busy: NVRTC alone
+	 * costs 0.05 s a program (results/nvrtc) */
+	assert_true(cpu_s >= 0.05 * (double)built);
 	snprintf(env, sizeof env, "FDTUNE_STEPS=%s/none/steps.tsv", dir);
 	snprintf(args, sizeof args, "sweep -f xyz -r 2 -n 16 --compile-only -q %s --db %s/s2.db",
 		 SPACE, dir);

@@ -109,6 +109,7 @@ struct tn_run {
 	int fill_off;           /* FDTUNE_FILL=0 (tn_fill.c) */
 	int nice;               /* compile threads' nice steps below the sweep (tn_nice) */
 	long long warmed;       /* configurations compiled ahead of their step */
+	double warm_s;          /* the warm pool's build seconds, summed (tn_steps.c) */
 	double warm_next;       /* no round before (tn_now_s): 0.5 s after a look that
 				 * found nothing, 3 s after a round of cache hits
 				 * alone */
@@ -307,7 +308,7 @@ int tn_overrun(struct tn_run *c, int w, char *err, size_t n);
 
 /* tn_steps.c: the step log; a step's counters before it. */
 struct tn_steps_mark {
-	double t, comp_s, wk_busy[TN_MAXDEV], wk_edge[TN_MAXDEV];
+	double t, comp_s, warm_s, cpu_s, wk_busy[TN_MAXDEV], wk_edge[TN_MAXDEV];
 	long long proposed, done, built, filled, warmed;
 };
 int tn_steps_open(struct tn_run *c, char *err, size_t n);

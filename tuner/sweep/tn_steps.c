@@ -24,6 +24,10 @@
  *   yield      the problem (its number) the step yielded to, bound by its
  *              compiles (tn_yield.c), 0: none; "ready" for a step that ran
  *              only configurations already built, after such a yield
+ *   warm_uw    the warm pool's compiles under way, on average (tn_warm.c)
+ *   cpu        the sweep process's CPU seconds over the step's wall clock:
+ *              the cores it kept busy on average, its compile threads'
+ *              included, the GPU workers' (processes of their own) not
  *
  * Contract: tn_steps_open reads FDTUNE_STEPS (unset or empty: no log) and
  * truncates the file; tn_steps_mark notes the counters before a step,
@@ -35,6 +39,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,9 +54,19 @@ int tn_steps_open(struct tn_run *c, char *err, size_t n)
 		return FDT_FAIL;
 	}
 	fputs("step\tproblem\tname\tt_s\twall_s\tshare\tproposed\truns\tfills\tcompiled\t"
-	      "warmed\tunder_way\tidle_s\tedge_s\tyield\n", c->steps);
+	      "warmed\tunder_way\tidle_s\tedge_s\tyield\twarm_uw\tcpu\n", c->steps);
 	fflush(c->steps);
 	return FDT_OK;
+}
+
+/* The process's CPU seconds so far, user and system, every thread's. */
+static double cpu_now(void)
+{
+	struct rusage u;
+	if (getrusage(RUSAGE_SELF, &u))
+		return 0;       /* (cannot fail for RUSAGE_SELF) */
+	return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec * 1e-6 +
+	       (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec * 1e-6;
 }
 
 /* Runs of j whose code was compiled (neither cached nor shared). */
@@ -69,6 +84,8 @@ void tn_steps_mark(const struct tn_run *c, const struct tn_job *j, struct tn_ste
 	m->filled = c->filled;
 	m->warmed = c->warmed;
 	m->comp_s = c->comp_s;
+	m->warm_s = c->warm_s;
+	m->cpu_s = c->steps ? cpu_now() : 0;
 	for (int w = 0; w < c->nwk; w++) {
 		m->wk_busy[w] = c->wk[w].busy_s;
 		m->wk_edge[w] = c->wk[w].edge_s[0] + c->wk[w].edge_s[1];
@@ -105,9 +122,11 @@ void tn_steps_line(struct tn_run *c, const struct tn_job *j, const struct tn_ste
 	fputc('\t', c->steps);
 	per_gpu(c, m, wall, 1);
 	if (c->ready)
-		fputs("\tready\n", c->steps);
+		fputs("\tready", c->steps);
 	else
-		fprintf(c->steps, "\t%d\n", c->yield_to >= 0 ? c->yield_to + 1 : 0);
+		fprintf(c->steps, "\t%d", c->yield_to >= 0 ? c->yield_to + 1 : 0);
+	fprintf(c->steps, "\t%.1f\t%.1f\n", wall > 0 ? (c->warm_s - m->warm_s) / wall : 0.0,
+		wall > 0 ? (cpu_now() - m->cpu_s) / wall : 0.0);
 	fflush(c->steps);
 }
 

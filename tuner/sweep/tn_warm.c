@@ -200,6 +200,7 @@ static void discard(struct tn_run *c)
 			while (j->ring && (s = j->ring[s]) != it->idx);
 		}
 		c->warm_took++;
+		c->warm_s += it->shared ? 0 : it->build_s;  /* (a twin shared the build) */
 		tn_item_clear(it);
 		free(it);
 	}
