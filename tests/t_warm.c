@@ -609,6 +609,117 @@ static void warm_twins(void **st)
 	}
 }
 
+/* v80: a round is topped up as it builds, so that no thread waits for
+ * its slowest compile: driven as the sweep's loop drives it (a drain, then
+ * tn_warm with the step's idle threads, 3), eight sources of a job swept
+ * whole are built once each, the pool never holding more than 3, and at
+ * least one round is given more than its first 3 (its compiles end at
+ * different times; the loop looks every 2 ms). Told to quit, a round is
+ * not topped up. A job of the same sources at another size finds them all
+ * in the cache: its round of hits is not topped up, and the next waits
+ * 3 s (v73). */
+static void warm_top_up(void **st)
+{
+	static int cfgs[2][8 * TN_MAXP];
+	const struct tn_family *f;
+	struct tn_problem pb[2];
+	struct tn_space sp;
+	struct tn_limits lim;
+	struct tn_sweep_opts o = { 0 };
+	struct tn_job jobs[3] = { 0 };
+	struct tn_run c = { 0 };
+	char err[1024], why[256];
+	int nc = 0, most = 0, pools = 0;
+	(void)st;
+	assert_int_equal(tn_family_find("xyz", &f, err, sizeof err), 0);
+	pb[0] = (struct tn_problem){ f, 5, 40, 24, 16, "fp32", { 1, 1, 1 } };
+	pb[1] = (struct tn_problem){ f, 5, 48, 32, 16, "fp32", { 1, 1, 1 } };
+	c.arch = rt_default_arch();
+	tn_limits_of_arch(c.arch, &lim);
+	tn_space_default(f, &sp);
+	for (long long i = 0; i < tn_space_size(&sp) && nc < 8; i += 83) {
+		int *v = cfgs[0] + nc * TN_MAXP, fresh = 1;
+		tn_space_at(&sp, i, v);
+		for (int k = 0; k < nc; k++)
+			fresh = fresh && !one_source(f, v, cfgs[0] + k * TN_MAXP);
+		if (fresh && !f->check(&pb[0], v, &lim, why, sizeof why) &&
+		    !f->check(&pb[1], v, &lim, why, sizeof why))
+			nc++;
+	}
+	assert_int_equal(nc, 8);
+	memcpy(cfgs[1], cfgs[0], sizeof cfgs[0]);
+	o.jobs = 3;
+	c.o = &o;
+	c.jobs = jobs;
+	c.njobs = 3;
+	job(&c, 0, &pb[0], cfgs[0], 8);
+	job(&c, 1, &pb[0], cfgs[0], 8);
+	job(&c, 2, &pb[1], cfgs[1], 8);
+	jobs[2].target = 4;             /* swept in part, not guessed: not warmed */
+	c.cur = &jobs[0];
+	c.first = 1;                    /* job 1's first pass comes next */
+	tn_cache_compiler(c.arch, c.cid, sizeof c.cid);
+	assert_non_null(tn_cache_dir());
+	for (int i = 0; i < 60000; i++) {       /* 2 minutes at most */
+		struct tn_pool *w = c.warm;
+		tn_warm_drain(&c);
+		tn_warm(&c, 3);
+		if (!c.warm && c.warmed > 0)
+			break;
+		if (c.warm && c.warm != w)
+			pools++;
+		assert_true(c.warm_nq <= 3);
+		most = c.warm_n > most ? c.warm_n : most;
+		usleep(2000);
+	}
+	assert_null(c.warm);
+	assert_int_equal(c.warmed, 8);  /* each source compiled once */
+	assert_true(most > 3);          /* a round given more than its first 3 */
+	assert_true(pools < 3);         /* not rounds of 3 alone */
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(jobs[1].warmed[i], 1);
+		assert_true(in_cache(&c, &pb[0], cfgs[0] + i * TN_MAXP));
+	}
+	assert_null(jobs[2].warmed);
+	/* job 2, another size of the same sources, now swept whole: a round of
+	 * hits alone, not topped up */
+	jobs[2].target = 8;
+	c.first = -1;
+	c.warm_next = 0;
+	tn_warm(&c, 3);
+	assert_ptr_equal(c.warm_job, &jobs[2]);
+	for (int i = 0; i < 60000 && c.warm; i++) {
+		tn_warm_drain(&c);
+		tn_warm(&c, 3);
+		if (c.warm)
+			assert_int_equal(c.warm_n, 3);
+		usleep(2000);
+	}
+	assert_null(c.warm);
+	assert_int_equal(c.warmed, 8);  /* cache hits, no compile */
+	assert_int_equal(jobs[2].warmed[0] + jobs[2].warmed[1] + jobs[2].warmed[2] +
+			 jobs[2].warmed[3], 3);
+	assert_true(c.warm_next > tn_now_s() + 2.0);
+	/* told to quit: no top-up, though a quarter is taken */
+	c.warm_next = 0;
+	tn_warm(&c, 3);
+	assert_non_null(c.warm);
+	tn_warm_quit(&c);
+	c.warm_took = 1;
+	c.warm_round = c.warmed - 1;    /* as if it had compiled */
+	c.warm_nq = 1;
+	tn_warm(&c, 3);
+	assert_int_equal(c.warm_n, 3);
+	tn_warm_free(&c);
+	assert_null(c.warm);
+	assert_int_equal(c.warm_nq, 0);
+	for (int j = 0; j < 3; j++) {
+		tn_search_free(jobs[j].search);
+		free(jobs[j].warmed);
+		free(jobs[j].ring);
+	}
+}
+
 struct racer {
 	const char *src, *tmpl, *arch, *id;
 	int rc, cached;
@@ -982,6 +1093,7 @@ static void pool_nice(void **st)
 int main(void)
 {
 	const struct CMUnitTest t[] = { cmocka_unit_test(next_guess), cmocka_unit_test(warm_cache), cmocka_unit_test(warm_twins),
+					cmocka_unit_test(warm_top_up),
 					cmocka_unit_test(one_build_at_once), cmocka_unit_test(fills),
 					cmocka_unit_test(pool_sources), cmocka_unit_test(race_rules),
 					cmocka_unit_test(first_seeds),

@@ -314,8 +314,8 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 		 * cache warms for later steps on those threads, a quarter at
 		 * least, once the warm pool of the round before has ended and
 		 * the step's first builds are under way (its pool refilled for a
-		 * cold cache, below) */
-		if (opened && !c->warm && !stopping && left >= 0) {
+		 * cold cache, below); a living round is topped up as it builds */
+		if (opened && !stopping && left >= 0) {
 			int unbuilt = 0, idle;
 			(void)tn_pool_busy(pool, 0, &unbuilt);
 			idle = o->jobs - unbuilt;

@@ -105,6 +105,9 @@ struct tn_run {
 	struct tn_job *warm_job;        /* whose configurations it builds */
 	int warm_n, warm_took;  /* items it was given; those built and taken */
 	long long warm_round;   /* warmed when the round began */
+	long long warm_idx[TN_MAXJOBS]; /* the configurations it holds not yet taken */
+	int warm_nq;            /* their count */
+	int warm_dry, warm_quit;        /* its job had no more to give; told to quit */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	int fill_off;           /* FDTUNE_FILL=0 (tn_fill.c) */
 	int nice;               /* compile threads' nice steps below the sweep (tn_nice) */
@@ -206,7 +209,10 @@ long long tn_job_pass(const struct tn_job *j);
  * one with the most to gain; -1 where none. */
 int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
 /* A round of the warm pool, on the idle threads of a step's pool (idle of
- * them, a quarter at least): compiles into the compile cache configurations
+ * them, a quarter at least), topped up while it lives (a quarter of the
+ * round built, its job with more to give, not told to quit, not all cache
+ * hits so far) so that no thread waits for the round's slowest compile:
+ * compiles into the compile cache configurations
  * of another job than the current one, peeked at, one a source (tn_job_ring)
  * and of sources the warm pool has not taken before, so that its step finds
  * them there. The job the plan will run next first (tn_run_next), up to its

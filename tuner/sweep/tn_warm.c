@@ -15,7 +15,10 @@
  * building waits for that build and reads it from the cache
  * (tn_cache_compile), so nothing is built twice and the sweep itself never
  * waits (v47 joined the warm pool at the step's start: 13 s of a 228-s cold
- * plan, NOTES v48). A round holds one configuration a source, of sources
+ * plan, NOTES v48). A round is topped up as its builds are taken, a quarter
+ * of it at a time, with more of its job, while the step still leaves
+ * threads idle: a round that ended with its slowest compile left its other
+ * threads idle meanwhile (v80). A round holds one configuration a source, of sources
  * not warmed before (configurations that differ in launch parameters
  * alone, xyz's nw, share a build: tn_job_ring), and a source built marks
  * all its configurations warmed; a round that found every build in the
@@ -74,21 +77,23 @@ static int taken(const struct tn_job *j, long long i, const long long *idx, int 
 	return 0;
 }
 
-/* Up to want configurations of job j for a warm round into idx, one a
- * source, none warmed before: its search's next proposals (peeked at),
- * within its next step's share where guess (the job the plan runs next) and
- * j's target is not its whole space, within all it has left where it is
- * (every configuration will run), and then any not yet proposed; nothing
- * for a job neither guessed nor swept whole. The count; 0 where out of
+/* Fills idx[m..want) with configurations of job j for a warm round, one a
+ * source, none warmed before nor of a source in idx[0..m) (those the warm
+ * pool holds): its search's next proposals (peeked at), within its next
+ * step's share where guess (the job the plan runs next) and j's target is
+ * not its whole space, within all it has left where it is (every
+ * configuration will run), and then any not yet proposed; nothing for a
+ * job neither guessed nor swept whole. The new count; m where out of
  * memory. */
-static int pick(struct tn_run *c, struct tn_job *j, int guess, long long *idx, int want)
+static int pick(struct tn_run *c, struct tn_job *j, int guess, long long *idx, int m,
+		int want)
 {
 	const int whole = j->target >= j->nv;
 	long long left = tn_job_left(j), cap, *peek;
-	int m = 0, np;
+	int np;
 
-	if (!j->search || left <= 0 || (!guess && !whole))
-		return 0;
+	if (!j->search || left <= 0 || (!guess && !whole) || m >= want)
+		return m;
 	cap = whole ? left :
 	      c->first >= 0 && tn_job_pass(j) - j->proposed > 0 ? tn_job_pass(j) - j->proposed :
 	      j->refines ? tn_order_chunk(j->target) : tn_order_first(j->target);
@@ -98,14 +103,14 @@ static int pick(struct tn_run *c, struct tn_job *j, int guess, long long *idx, i
 	cap = cap < 1024 ? cap : 1024;          /* a peek's depth: its cost grows with it */
 	if (cap <= 0 || (!j->warmed && !(j->warmed = calloc((size_t)j->nv, 1))) ||
 	    !(peek = malloc((size_t)cap * sizeof *peek)))
-		return 0;
+		return m;
 	(void)tn_job_ring(j);   /* without it (out of memory), twins may share a round */
 	np = tn_search_peek(j->search, peek, (int)cap);
 	for (int i = 0; i < np && m < want; i++)
 		if (!taken(j, peek[i], idx, m))
 			idx[m++] = peek[i];
 	free(peek);
-	for (long long i = 0; whole && m < want && m < cap && i < j->nv; i++)
+	for (long long i = 0, m0 = m; whole && m < want && m - m0 < cap && i < j->nv; i++)
 		if (!tn_search_known(j->search, i) && !taken(j, i, idx, m))
 			idx[m++] = i;
 	return m;
@@ -122,6 +127,43 @@ static double compile_left(const struct tn_job *j)
 	return (double)n * (j->done > 0 ? j->t_build / (double)j->done : 1.0);
 }
 
+/* Queues configurations idx[from..m) of the warm pool's job in the pool,
+ * noting them held (c->warm_idx). */
+static void queue(struct tn_run *c, const long long *idx, int from, int m)
+{
+	const struct tn_job *j = c->warm_job;
+	for (int i = from; i < m && c->warm_nq < TN_MAXJOBS; i++) {
+		struct tn_item *it = calloc(1, sizeof *it);
+		if (!it)
+			return;         /* only a head start lost */
+		memcpy(it->v, j->cfgs + idx[i] * TN_MAXP, sizeof it->v);
+		it->idx = idx[i];
+		it->ms = -1;
+		tn_pool_add(c->warm, it);
+		c->warm_idx[c->warm_nq++] = idx[i];
+		c->warm_n++;
+	}
+}
+
+/* Tops the living warm pool up to want configurations held, once a
+ * quarter of them is taken: more of its job, while it has more to give
+ * (else the round ends as it is), the pool is not told to quit, and not
+ * every build taken so far was a cache hit. */
+static void top_up(struct tn_run *c, int want)
+{
+	long long idx[TN_MAXJOBS];
+	struct tn_job *j = c->warm_job;
+	int m0 = c->warm_nq, m;
+	if (!j || c->warm_dry || c->warm_quit || 4 * (want - m0) < want ||
+	    (c->warm_took > 0 && c->warmed == c->warm_round))
+		return;
+	memcpy(idx, c->warm_idx, (size_t)m0 * sizeof *idx);
+	m = pick(c, j, tn_run_next(c) == (int)(j - c->jobs), idx, m0, want);
+	if (m == m0)
+		c->warm_dry = 1;
+	queue(c, idx, m0, m);
+}
+
 void tn_warm(struct tn_run *c, int idle)
 {
 	const char *cache = tn_cache_dir();
@@ -131,18 +173,23 @@ void tn_warm(struct tn_run *c, int idle)
 	char err[1024];
 	int k, m = 0, want, cur;
 
-	if (!cache || c->warm_off || c->warm || tn_stopping(c) || tn_maxed(c) ||
-	    tn_now_s() < c->warm_next)
+	if (!cache || c->warm_off || tn_stopping(c) || tn_maxed(c))
 		return;
 	want = idle > c->o->jobs / 4 ? idle : c->o->jobs / 4;
 	want = want < 1 ? 1 : want > TN_MAXJOBS ? TN_MAXJOBS : want;
+	if (c->warm) {
+		top_up(c, want);
+		return;
+	}
+	if (tn_now_s() < c->warm_next)
+		return;
 	/* the guess first, then the others by the compile seconds they have
 	 * left, most first, never the current one (its own pool builds for
 	 * it) */
 	k = tn_run_next(c);
 	cur = c->cur ? (int)(c->cur - c->jobs) : -1;
 	if (k >= 0 && k != cur)
-		m = pick(c, j = &c->jobs[k], 1, idx, want);
+		m = pick(c, j = &c->jobs[k], 1, idx, 0, want);
 	if (!m && (most = malloc((size_t)c->njobs * sizeof *most))) {
 		for (int i = 0; i < c->njobs; i++)
 			most[i] = i == cur || i == k ? -1 : compile_left(&c->jobs[i]);
@@ -151,7 +198,7 @@ void tn_warm(struct tn_run *c, int idle)
 			for (int i = 0; i < c->njobs; i++)
 				if (most[i] >= 0 && (b < 0 || most[i] > most[b]))
 					b = i;
-			if (b < 0 || (m = pick(c, j = &c->jobs[b], 0, idx, want)))
+			if (b < 0 || (m = pick(c, j = &c->jobs[b], 0, idx, 0, want)))
 				break;
 			most[b] = -1;
 		}
@@ -161,27 +208,20 @@ void tn_warm(struct tn_run *c, int idle)
 		c->warm_next = tn_now_s() + 0.5;
 		return;
 	}
-	/* a thread an item, at the step pool's priority (c->nice): once the
-	 * next step begins, its compiles of these sources wait for them, and
-	 * a build of lower priority would hold them back (v47) */
-	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache, m, c->nice, err,
-			sizeof err)) {
+	/* a thread for each of the step pool's (top-ups may hold more than
+	 * this round), at its priority (c->nice): once the next step begins,
+	 * its compiles of these sources wait for them, and a build of lower
+	 * priority would hold them back (v47) */
+	if (tn_pool_new(&c->warm, j->pb, c->arch, c->cid, cache,
+			c->o->jobs > m ? c->o->jobs : m, c->nice, err, sizeof err)) {
 		c->warm_next = tn_now_s() + 0.5;
 		return;                 /* only a cost: the step compiles them itself */
 	}
 	c->warm_job = j;
-	c->warm_n = c->warm_took = 0;
+	c->warm_n = c->warm_took = c->warm_nq = 0;
+	c->warm_dry = c->warm_quit = 0;
 	c->warm_round = c->warmed;
-	for (int i = 0; i < m; i++) {
-		struct tn_item *it = calloc(1, sizeof *it);
-		if (!it)
-			return;
-		memcpy(it->v, j->cfgs + idx[i] * TN_MAXP, sizeof it->v);
-		it->idx = idx[i];
-		it->ms = -1;
-		tn_pool_add(c->warm, it);
-		c->warm_n++;
-	}
+	queue(c, idx, 0, m);
 }
 
 /* Discards what the warm pool has built, marking it and the other
@@ -201,6 +241,11 @@ static void discard(struct tn_run *c)
 		}
 		c->warm_took++;
 		c->warm_s += it->shared ? 0 : it->build_s;  /* (a twin shared the build) */
+		for (int k = 0; k < c->warm_nq; k++)
+			if (c->warm_idx[k] == it->idx) {
+				c->warm_idx[k] = c->warm_idx[--c->warm_nq];
+				break;
+			}
 		tn_item_clear(it);
 		free(it);
 	}
@@ -223,6 +268,7 @@ void tn_warm_drain(struct tn_run *c)
 
 void tn_warm_quit(struct tn_run *c)
 {
+	c->warm_quit = c->warm != NULL;
 	tn_pool_quit(c->warm);
 }
 
@@ -233,4 +279,5 @@ void tn_warm_free(struct tn_run *c)
 	tn_pool_free(c->warm);
 	c->warm = NULL;
 	c->warm_job = NULL;
+	c->warm_nq = c->warm_dry = c->warm_quit = 0;
 }
