@@ -35,7 +35,7 @@ CORE = gen/gen.c runtime/rt_res.c db/db.c db/db_build.c db/db_schema.c db/db_rec
        tuner/ref/tn_ref.c tuner/search/tn_space.c tuner/tn_problem.c tuner/fam/tn_families.c \
        $(sort $(wildcard tuner/fam/fam_*.c)) tuner/search/tn_search.c tuner/search/tn_transfer.c \
        tuner/ref/tn_ref_mixed.c tuner/ref/tn_ref_wave.c tuner/plan/tn_plan.c tuner/plan/tn_order.c tuner/plan/tn_pcache.c tuner/tn_file.c
-TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_wref.c tuner/sweep/tn_hdata.c tuner/sweep/tn_hshare.c tuner/sweep/tn_energy.c runtime/rt_energy.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_schedule.c tuner/sweep/tn_stop.c tuner/sweep/tn_choose.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_warm.c tuner/sweep/tn_fill.c tuner/sweep/tn_yield.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_worker.c tuner/sweep/tn_fault.c tuner/sweep/tn_progress.c tuner/sweep/tn_summary.c tuner/sweep/tn_steps.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c tuner/sweep/tn_cache_use.c tuner/sweep/tn_code.c \
+TOOL = tuner/sweep/tn_bench.c tuner/sweep/tn_wref.c tuner/sweep/tn_hdata.c tuner/sweep/tn_hshare.c tuner/sweep/tn_energy.c runtime/rt_energy.c tuner/sweep/tn_time.c tuner/sweep/tn_sweep.c tuner/sweep/tn_schedule.c tuner/sweep/tn_stop.c tuner/sweep/tn_choose.c tuner/sweep/tn_gpus.c tuner/sweep/tn_loop.c tuner/sweep/tn_warm.c tuner/sweep/tn_fill.c tuner/sweep/tn_yield.c tuner/sweep/tn_record.c tuner/sweep/tn_pool.c tuner/sweep/tn_cproc.c tuner/sweep/tn_worker.c tuner/sweep/tn_fault.c tuner/sweep/tn_progress.c tuner/sweep/tn_summary.c tuner/sweep/tn_steps.c tuner/cmd/tn_cli.c tuner/sweep/tn_cache.c tuner/sweep/tn_cache_use.c tuner/sweep/tn_code.c \
        tuner/cmd/cmd_gen.c tuner/cmd/cmd_sweep.c tuner/cmd/cmd_info.c tuner/cmd/cmd_report.c tuner/report/tn_report.c \
        tuner/cmd/cmd_export.c tuner/cmd/cmd_replay.c tuner/cmd/cmd_merge.c tuner/cmd/cmd_compact.c tuner/cmd/cmd_cache.c tuner/cmd/cmd_codes.c tuner/online/tn_online_cmp.c \
        tuner/export/tn_exp_build.c tuner/export/tn_exp_emit.c tuner/export/tn_exp_one.c tuner/export/tn_exp_sizes.c \
@@ -241,7 +241,7 @@ T_CPU = $(if $(HAVE_HIP),$(B)/t_compile-amd) $(B)/t_cli $(B)/t_readme
 T_CPU += $(if $(HAVE_CUDA),$(B)/t_compile-nvidia) $(B)/t_pkg $(B)/t_shipped $(B)/t_lib
 T_CPU += $(B)/t_export $(B)/t_robust $(B)/t_example $(B)/t_fortran $(B)/t_plan $(B)/t_share $(B)/t_hdata $(B)/t_energy $(B)/t_layers
 T_CPU += $(B)/t_input $(B)/t_report $(B)/t_core $(B)/t_rule $(B)/t_res $(B)/t_strategy
-T_CPU += $(B)/t_online $(B)/t_warm $(B)/t_yield $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_source
+T_CPU += $(B)/t_online $(B)/t_warm $(B)/t_cproc $(B)/t_yield $(B)/t_transfer $(B)/t_mixed $(B)/t_wave $(B)/t_db $(B)/t_source
 # T_ONLY=PATTERN: each test program runs the cases that match (tests/t_only.c)
 T_ONLY_O = $(B)/tests/t_only.o
 $(T_CPU) $(B)/t_gpu $(B)/t_compile-nvidia $(B)/t_compile-amd: $(T_ONLY_O)
@@ -313,6 +313,8 @@ $(B)/t_compile-amd: $(B)/tests/t_compile.o $(CORE_O) $(B)/amd/rt.o
 $(B)/t_export: $(B)/tests/t_export.o $(B)/tests/t_util.o $(CORE_O) $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)
 $(B)/t_warm: $(B)/tests/t_warm.o $(B)/tests/t_util.o $(B)/tests/t_rec.o $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)
+$(B)/t_cproc: $(B)/tests/t_cproc.o $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)
 $(B)/t_yield: $(B)/tests/t_yield.o $(CORE_O) $(filter-out $(B)/tuner/main.o,$(TOOL_O)) $(B)/$(GPU)/rt.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(if $(filter nvidia,$(GPU)),$(NV_LIBS),$(AMD_LIBS)) $(TESTLIBS)

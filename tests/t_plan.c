@@ -491,6 +491,38 @@ static void wall_clock(void **st)
 	assert_true(rate > 0 && fabs(done / rate - wall) <= 0.051);     /* wall: to 0.1 s */
 }
 
+/* FDTUNE_COMPILE_PROCS=1: a plan's compile-only sweep through compile
+ * processes (tn_cproc.c) records the same builds, with the same statuses,
+ * as one compiled in its own threads; another value is refused before
+ * anything is recorded. */
+static void compile_procs(void **st)
+{
+	char args[1024], db[2][300];
+	(void)st;
+	for (int k = 0; k < 2; k++) {
+		snprintf(db[k], sizeof db[k], "%s/cp%d.db", dir, k);
+		snprintf(args, sizeof args, "sweep -f xyz,iso3dfd -r 2,4 -n 16 --compile-only -q "
+			 "-j 2 %s --db %s", SPACE, db[k]);
+		t_expect(k ? "FDTUNE_CACHE= FDTUNE_COMPILE_PROCS=1" : "FDTUNE_CACHE=", args, 0,
+			 " s of wall clock, ", out, sizeof out);
+		/* the helpers were used, at most one a compile thread */
+		assert_int_equal(!!strstr(out, "(FDTUNE_COMPILE_PROCS=1), not in this"), k);
+		assert_int_equal(!!strstr(out, "compiles ran in 1 compile process (") +
+				 !!strstr(out, "compiles ran in 2 compile processes ("), k);
+	}
+	assert_int_equal(t_count(db[1], "select count(*) from builds where status = 'ok'"), 16);
+	assert_int_equal(t_count(db[1], "select count(*) from builds"),
+			 t_count(db[0], "select count(*) from builds"));
+	assert_int_equal(missing(db[1], db[0]), 0);
+	assert_int_equal(missing(db[0], db[1]), 0);
+	snprintf(args, sizeof args, "sweep -f xyz -r 2 -n 16 --compile-only -q %s --db %s/cp2.db",
+		 SPACE, dir);
+	t_expect("FDTUNE_COMPILE_PROCS=4", args, 1, "FDTUNE_COMPILE_PROCS=4: give 1", out,
+		 sizeof out);
+	snprintf(args, sizeof args, "%s/cp2.db", dir);
+	assert_int_not_equal(access(args, F_OK), 0);            /* nothing recorded */
+}
+
 /* issue 33: FDTUNE_STEPS writes the step log: a header, then a line a step
  * with its problem, its runs and compiles; the runs add up to what the
  * database holds, and without a compile cache each was compiled, with the
@@ -730,6 +762,7 @@ int main(void)
 		cmocka_unit_test(plan_files),
 		cmocka_unit_test(shards), cmocka_unit_test(kill_resume),
 		cmocka_unit_test(wall_clock), cmocka_unit_test(step_log),
+		cmocka_unit_test(compile_procs),
 		cmocka_unit_test(sigterm_plan),
 	};
 	int rc;

@@ -6,6 +6,7 @@
 #include "gen.h"
 #include "tn_cli.h"
 #include "tn_worker.h"
+#include "tn_cproc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +46,8 @@ int main(int argc, char **argv)
 	};
 	if (argc > 1 && !strcmp(argv[1], "__worker"))   /* a sweep's GPU worker */
 		return tn_worker_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "__compile"))  /* a sweep's compile process */
+		return tn_cproc_main();
 	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		printf("fdtune %s (templates: %s)\n", FDT_VERSION, gen_template_dir());
 		return FDT_OK;

@@ -158,3 +158,18 @@ int tn_file_read(const char *path, char **text, char *err, size_t n)
 	*text = NULL;
 	return FDT_FAIL;
 }
+
+int tn_xfer(int fd, void *buf, size_t len, int out)
+{
+	char *p = buf;
+	while (len) {
+		ssize_t k = out ? write(fd, p, len) : read(fd, p, len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return 1;
+		p += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}

@@ -1,6 +1,7 @@
 /*
  * tn_file.h: the files fdtune's commands write and the templates they read
- * whole (tn_file.c), each failure told with the path and the system's reason.
+ * whole (tn_file.c), each failure told with the path and the system's reason;
+ * and the transfers on the pipes between fdtune's processes.
  * Functions return 0, or FDT_FAIL with the message in err[0..n).
  */
 #ifndef TN_FILE_H
@@ -26,5 +27,8 @@ void tn_file_abort(FILE *f, const char *path);
 /* The whole text of path, NUL-terminated, into *text (malloc'ed; NULL on
  * failure). */
 int tn_file_read(const char *path, char **text, char *err, size_t n);
+/* Moves len bytes to (out = 1) or from fd, across short transfers and
+ * interruptions; nonzero when the other end is gone (or out of order). */
+int tn_xfer(int fd, void *buf, size_t len, int out);
 
 #endif

@@ -219,6 +219,13 @@ static void busy_done(int s)
 	pthread_mutex_unlock(&busy_mu);
 }
 
+static tn_compile_fn *compile_fn;     /* NULL: rt_compile */
+
+void tn_cache_set_compile(tn_compile_fn *fn)
+{
+	compile_fn = fn;
+}
+
 int tn_cache_compile(const char *dir, const char *src, const char *tmpl, const char *arch,
 		     const char *id, struct rt_prog *p, int *cached, char *err, size_t n)
 {
@@ -245,7 +252,8 @@ int tn_cache_compile(const char *dir, const char *src, const char *tmpl, const c
 				break;          /* the table is full: compiled unclaimed */
 		}
 	}
-	rc = rt_compile(src, tmpl, arch, NULL, 0, p, err, n) != 0;
+	rc = (compile_fn ? compile_fn(src, tmpl, arch, p, err, n) :
+	      rt_compile(src, tmpl, arch, NULL, 0, p, err, n)) != 0;
 	if (dir && !rc)
 		tn_cache_put(dir, key, p);      /* a failure costs a compile later */
 	busy_done(s);

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "tn_run.h"
+#include "tn_cproc.h"
 #include "tn_cache.h"
 
 #include <math.h>
@@ -128,6 +129,10 @@ void tn_summary(const struct tn_run *c)
 			fprintf(stderr, "fdtune: the steps' pools had %.1f compiles under way on "
 				"average, of %d threads\n", c->comp_s / tt, c->o->jobs);
 	}
+	if (tn_cproc_count() > 0)      /* (the helpers end after this) */
+		fprintf(stderr, "fdtune: the compiles ran in %d compile process%s "
+			"(FDTUNE_COMPILE_PROCS=1), not in this process's threads\n",
+			tn_cproc_count(), tn_cproc_count() > 1 ? "es" : "");
 	for (int i = 0; i < c->njobs; i++)
 		if (c->jobs[i].others)
 			fprintf(stderr, "fdtune: %s: %lld configurations were recorded meanwhile by "

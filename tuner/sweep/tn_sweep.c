@@ -15,6 +15,7 @@
 #include "tn_run.h"
 #include "rt.h"
 #include "tn_cache.h"
+#include "tn_cproc.h"
 #include "gen.h"
 
 #include <math.h>
@@ -327,7 +328,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	struct tn_limits *lim = &c.lim;
 	char host[256] = "?";
 	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
-	int handlers = 0, status = 1, plan = 0, failed = 0, began = 0, user = 0, gref;
+	int handlers = 0, status = 1, plan = 0, failed = 0, began = 0, user = 0, gref, cproc;
 	long long off = 0, planned = 0;
 	double t_kill;
 
@@ -339,11 +340,13 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.fill_off = getenv("FDTUNE_FILL") && !strcmp(getenv("FDTUNE_FILL"), "0");
 	c.yield_to = -1;
 	if (tn_nice(&c.nice, err, n) || tn_yield_min(&c.yield_min, err, n) ||
-	    tn_gpu_ref_env(&gref, err, n))
+	    tn_gpu_ref_env(&gref, err, n) || tn_cproc_env(&cproc, err, n))
 		return 1;              /* before anything runs, not at the first pool */
 	c.t_begin = tn_now_s();
 	if (tn_steps_open(&c, err, n))
 		return 1;
+	/* each compile in a helper process (tn_cproc.c), until the end below */
+	tn_cache_set_compile(cproc ? tn_cproc_compile : NULL);
 	if (!pl) {                      /* one problem */
 		memset(&item, 0, sizeof item);
 		item.pb = *o->pb;
@@ -494,5 +497,7 @@ out:
 	db_close(c.db);
 	db_close(c.seeds);
 	tn_steps_close(&c);
+	tn_cache_set_compile(NULL);     /* (every pool has ended) */
+	tn_cproc_end();
 	return status;
 }

@@ -9,6 +9,7 @@
 #include "fdt_rc.h"
 #include "tn_worker.h"
 #include "tn_fault.h"
+#include "tn_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -58,25 +59,8 @@ _Static_assert(sizeof(struct rep) < 4096, "a reply fits in PIPE_BUF");
 static const char *const statuses[] = { "ok", "compile_error", "load_error", "launch_error",
 	"wrong_result", "resource_limit", "timeout", NULL };
 
-/* Moves len bytes to (out = 1) or from fd, across short transfers and
- * interruptions; nonzero when the other end is gone. */
-static int xfer(int fd, void *buf, size_t len, int out)
-{
-	char *p = buf;
-	while (len) {
-		ssize_t k = out ? write(fd, p, len) : read(fd, p, len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return 1;
-		p += k;
-		len -= (size_t)k;
-	}
-	return 0;
-}
-
-static int put(int fd, const void *buf, size_t len) { return xfer(fd, (void *)buf, len, 1); }
-static int get(int fd, void *buf, size_t len) { return xfer(fd, buf, len, 0); }
+static int put(int fd, const void *buf, size_t len) { return tn_xfer(fd, (void *)buf, len, 1); }
+static int get(int fd, void *buf, size_t len) { return tn_xfer(fd, buf, len, 0); }
 /* put, for the sweep's requests: where a test injects its pipe faults */
 static int request(int fd, const void *buf, size_t len) { return tn_fault_pipe() || put(fd, buf, len); }
 

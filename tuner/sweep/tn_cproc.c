@@ -1,0 +1,310 @@
+/*
+ * tn_cproc.c: compile processes. In one process, a cold plan's compiles do
+ * not keep the host's cores busy: on 2 H200s (32 vCPUs), steps with 50-70
+ * compiles under way kept 10-20 cores busy (results/h200x2/run20, the step
+ * log's cpu column). With FDTUNE_COMPILE_PROCS=1 each compile thread hands
+ * its compile to a helper process ("fdtune __compile"), which runs
+ * rt_compile alone in its own address space and sends back what it made.
+ * Helpers are kept idle between compiles and reused by any thread, so a
+ * compile pays a pipe's round trip, not a process start. A helper that
+ * crashes fails its compile, not the sweep.
+ *
+ * The pipe's form: a request (struct req, then the source, the program's
+ * name and the arch, without their NULs), an answer (struct ans, then the
+ * code, the log, the message and the options). Helpers ignore SIGINT,
+ * SIGTERM and SIGHUP: the sweep decides when to stop, and a helper ends
+ * when its stdin does (the sweep closed it, or died).
+ */
+#define _GNU_SOURCE
+#include "fdt_rc.h"
+#include "rt.h"
+#include "tn_cproc.h"
+#include "tn_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define MAGIC 0x43544446u               /* "FDTC" */
+
+struct req {
+	uint32_t magic, nsrc, nname, narch;
+};
+struct ans {
+	uint32_t magic;
+	int32_t status, regs, lds, spill;
+	uint32_t nlog, nerr, nopt;
+	uint64_t size;
+	double ms;
+};
+
+struct helper {
+	pid_t pid;
+	int to, from;           /* its stdin, its stdout */
+	struct helper *next;
+};
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static struct helper *idle;     /* a stack */
+static int alive;
+static const char *exe = "/proc/self/exe";
+
+int tn_cproc_env(int *on, char *err, size_t n)
+{
+	const char *v = getenv("FDTUNE_COMPILE_PROCS");
+	*on = v && !strcmp(v, "1");
+	if (v && *v && strcmp(v, "0") && strcmp(v, "1")) {
+		snprintf(err, n, "FDTUNE_COMPILE_PROCS=%s: give 1 (each compile in a helper "
+			 "process) or 0 (in the sweep's threads, the default)", v);
+		return FDT_FAIL;
+	}
+	return FDT_OK;
+}
+
+void tn_cproc_exe(const char *path)
+{
+	exe = path ? path : "/proc/self/exe";
+}
+
+/* Starts a helper into *hp. */
+static int start(struct helper **hp, char *err, size_t n)
+{
+	char *argv[] = { "fdtune", "__compile", NULL };
+	posix_spawn_file_actions_t fa;
+	struct helper *h = calloc(1, sizeof *h);
+	int to[2] = { -1, -1 }, from[2] = { -1, -1 }, rc;
+
+	*hp = NULL;
+	if (!h || pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC)) {
+		snprintf(err, n, "cannot start a compile process: %s",
+			 h ? strerror(errno) : "out of memory");
+		rc = FDT_FAIL;
+		goto fail;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, to[0], 0);
+	posix_spawn_file_actions_adddup2(&fa, from[1], 1);
+	rc = posix_spawn(&h->pid, exe, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		snprintf(err, n, "cannot start a compile process (%s): %s", exe, strerror(rc));
+		rc = FDT_FAIL;
+		goto fail;
+	}
+	close(to[0]);
+	close(from[1]);
+	h->to = to[1];
+	h->from = from[0];
+	pthread_mutex_lock(&mu);
+	alive++;
+	pthread_mutex_unlock(&mu);
+	*hp = h;
+	return FDT_OK;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (to[i] >= 0)
+			close(to[i]);
+		if (from[i] >= 0)
+			close(from[i]);
+	}
+	free(h);
+	return rc;
+}
+
+/* Closes h's pipes, waits for it and frees it; why[0..n) says how it ended
+ * (may be NULL). */
+static void finish(struct helper *h, char *why, size_t n)
+{
+	int st = 0;
+	close(h->to);
+	close(h->from);
+	if (waitpid(h->pid, &st, 0) != h->pid)
+		st = -1;
+	if (why && st == -1)
+		snprintf(why, n, "it could not be waited for");
+	else if (why && WIFSIGNALED(st))
+		snprintf(why, n, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else if (why)
+		snprintf(why, n, "it exited with status %d", WEXITSTATUS(st));
+	free(h);
+	pthread_mutex_lock(&mu);
+	alive--;
+	pthread_mutex_unlock(&mu);
+}
+
+/* Sends h the request and reads its answer into p: 0 (p as rt_compile
+ * left it, its status into *status, its message into err), or 1 where h
+ * is gone, with *sent 0 when the request never reached it. */
+static int ask(struct helper *h, const char *src, const char *name, const char *arch,
+	       struct rt_prog *p, int *status, int *sent, char *err, size_t n)
+{
+	struct req q = { MAGIC, (uint32_t)strlen(src), (uint32_t)strlen(name),
+			 (uint32_t)strlen(arch) };
+	struct ans a;
+	char msg[1024];
+
+	*sent = 0;
+	if (tn_xfer(h->to, &q, sizeof q, 1))
+		return 1;
+	*sent = 1;
+	if (tn_xfer(h->to, (void *)src, q.nsrc, 1) || tn_xfer(h->to, (void *)name, q.nname, 1) ||
+	    tn_xfer(h->to, (void *)arch, q.narch, 1) || tn_xfer(h->from, &a, sizeof a, 0) ||
+	    a.magic != MAGIC || a.nerr >= sizeof msg || a.nopt >= sizeof p->options)
+		return 1;
+	p->size = (size_t)a.size;
+	p->ms = a.ms;
+	p->regs = a.regs;
+	p->lds = a.lds;
+	p->spill = a.spill;
+	if ((a.size && !(p->code = malloc(p->size))) || !(p->log = calloc(1, (size_t)a.nlog + 1)))
+		return 1;       /* (out of memory: the answer cannot be read whole) */
+	if (tn_xfer(h->from, p->code, p->size, 0) || tn_xfer(h->from, p->log, a.nlog, 0) ||
+	    tn_xfer(h->from, msg, a.nerr, 0) || tn_xfer(h->from, p->options, a.nopt, 0))
+		return 1;
+	msg[a.nerr] = 0;
+	p->options[a.nopt] = 0;
+	*status = a.status;
+	if (a.status)
+		snprintf(err, n, "%s", msg);
+	return 0;
+}
+
+int tn_cproc_compile(const char *src, const char *name, const char *arch, struct rt_prog *p,
+		     char *err, size_t n)
+{
+	char why[256];
+	int status = FDT_FAIL;
+
+	memset(p, 0, sizeof *p);        /* (as rt_compile: p holds nothing yet) */
+	for (int tries = 0; tries < 2; tries++) {
+		struct helper *h;
+		int sent;
+		rt_prog_free(p);        /* what a try that failed had read */
+		memset(p, 0, sizeof *p);
+		p->regs = p->lds = p->spill = -1;
+		pthread_mutex_lock(&mu);
+		if ((h = idle))
+			idle = h->next;
+		pthread_mutex_unlock(&mu);
+		if (!h && start(&h, err, n))
+			break;
+		if (!ask(h, src, name, arch, p, &status, &sent, err, n)) {
+			pthread_mutex_lock(&mu);
+			h->next = idle;
+			idle = h;
+			pthread_mutex_unlock(&mu);
+			return status;
+		}
+		finish(h, why, sizeof why);
+		if (sent || tries) {    /* died with the request: the same would again */
+			snprintf(err, n, "the compile process of %s died during its compile: %s",
+				 name, why);
+			break;
+		}                       /* found dead before: once more, with a new one */
+	}
+	rt_prog_free(p);
+	memset(p, 0, sizeof *p);
+	p->regs = p->lds = p->spill = -1;
+	p->log = calloc(1, 1);
+	return FDT_FAIL;
+}
+
+void tn_cproc_end(void)
+{
+	for (;;) {
+		struct helper *h;
+		pthread_mutex_lock(&mu);
+		if ((h = idle))
+			idle = h->next;
+		pthread_mutex_unlock(&mu);
+		if (!h)
+			return;
+		finish(h, NULL, 0);     /* its stdin closed: it ends */
+	}
+}
+
+int tn_cproc_count(void)
+{
+	int k;
+	pthread_mutex_lock(&mu);
+	k = alive;
+	pthread_mutex_unlock(&mu);
+	return k;
+}
+
+pid_t tn_cproc_idle_pid(void)
+{
+	pid_t p;
+	pthread_mutex_lock(&mu);
+	p = idle ? idle->pid : 0;
+	pthread_mutex_unlock(&mu);
+	return p;
+}
+
+/* Reads k bytes of stdin into a new string; NULL at its end or out of memory. */
+static char *text(uint32_t k)
+{
+	char *s = malloc((size_t)k + 1);
+	if (s && tn_xfer(0, s, k, 0)) {
+		free(s);
+		return NULL;
+	}
+	if (s)
+		s[k] = 0;
+	return s;
+}
+
+int tn_cproc_main(void)
+{
+	signal(SIGINT, SIG_IGN);        /* the sweep decides when to stop */
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	for (;;) {
+		struct req q;
+		struct ans a;
+		struct rt_prog p;
+		char err[1024] = "", *src, *name, *arch;
+		int bad;
+
+		if (tn_xfer(0, &q, sizeof q, 0) || q.magic != MAGIC)
+			return FDT_OK;  /* stdin ended: the sweep is done with it */
+		src = text(q.nsrc);
+		name = src ? text(q.nname) : NULL;
+		arch = name ? text(q.narch) : NULL;
+		if (!arch) {
+			free(src);
+			free(name);
+			return FDT_FAIL;
+		}
+		memset(&p, 0, sizeof p);
+		a = (struct ans){ .magic = MAGIC };
+		a.status = rt_compile(src, name, arch, NULL, 0, &p, err, sizeof err);
+		a.regs = p.regs;
+		a.lds = p.lds;
+		a.spill = p.spill;
+		a.ms = p.ms;
+		a.size = p.code ? p.size : 0;
+		a.nlog = p.log ? (uint32_t)strlen(p.log) : 0;
+		a.nerr = (uint32_t)strlen(err);
+		a.nopt = (uint32_t)strnlen(p.options, sizeof p.options - 1);
+		bad = tn_xfer(1, &a, sizeof a, 1) || tn_xfer(1, p.code, a.size, 1) ||
+		      tn_xfer(1, p.log, a.nlog, 1) || tn_xfer(1, err, a.nerr, 1) ||
+		      tn_xfer(1, p.options, a.nopt, 1);
+		rt_prog_free(&p);
+		free(src);
+		free(name);
+		free(arch);
+		if (bad)
+			return FDT_FAIL;        /* the sweep is gone */
+	}
+}

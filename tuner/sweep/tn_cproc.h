@@ -1,0 +1,37 @@
+/*
+ * tn_cproc.h: compile processes (tn_cproc.c). A sweep's compile threads may
+ * hand each NVRTC or hiprtc compile to a helper process of their own,
+ * rather than run it in the sweep's process.
+ */
+#ifndef TN_CPROC_H
+#define TN_CPROC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct rt_prog;
+
+/* Reads FDTUNE_COMPILE_PROCS: unset, empty or 0 off, 1 on; *on the
+ * answer. Another value is refused, with what to give in err[0..n). */
+int tn_cproc_env(int *on, char *err, size_t n);
+/* The program the helpers run as "PROGRAM __compile" (default
+ * /proc/self/exe); the string must outlive the helpers. */
+void tn_cproc_exe(const char *path);
+/* rt_compile's contract, the compile done by a helper process taken from
+ * the idle ones or started: the same code, log, options, resources and
+ * status. A helper that dies during the compile fails it, saying so; one
+ * found dead before (its request not taken) is replaced once. Thread-safe. */
+int tn_cproc_compile(const char *src, const char *name, const char *arch, struct rt_prog *p,
+		     char *err, size_t n);
+/* Ends every idle helper and waits for it; helpers in use end when their
+ * compile returns. */
+void tn_cproc_end(void);
+/* The helpers alive (idle or in use), and the pid of an idle one (0: none),
+ * for tests. */
+int tn_cproc_count(void);
+pid_t tn_cproc_idle_pid(void);
+/* A helper's loop ("fdtune __compile"): a request on stdin, its answer on
+ * stdout, until stdin ends. */
+int tn_cproc_main(void);
+
+#endif
