@@ -3,9 +3,9 @@
  * handed to a helper process gives what rt_compile gives in the sweep's
  * process: the same code, byte for byte, resources, options and status,
  * and the same failure for a source that does not compile. Helpers are
- * reused, one a compile at a time; one found dead is replaced; one that
- * dies during a compile fails that compile, saying so, and nothing else;
- * at the end none is left. FDTUNE_COMPILE_PROCS takes 0 or 1 only. This
+ * reused, one a compile at a time, their CPU seconds counted; one found
+ * dead is replaced; one that dies during a compile fails that compile,
+ * saying so, and nothing else; at the end none is left. FDTUNE_COMPILE_PROCS takes 0 or 1 only. This
  * program is its own helper: run as "t_cproc __compile", it serves
  * compiles (tn_cproc_main).
  */
@@ -53,6 +53,7 @@ static void source(int r, int k, char **src)
  * resources, options and status; one helper served them all. */
 static void same_as_here(void **st)
 {
+	double c0 = tn_cproc_cpu_s(), c1;
 	(void)st;
 	for (int k = 0; k < 3; k++) {
 		struct rt_prog a, b;
@@ -77,8 +78,12 @@ static void same_as_here(void **st)
 	}
 	assert_int_equal(tn_cproc_count(), 1);
 	assert_true(tn_cproc_idle_pid() > 0);
+	/* the helpers' CPU seconds: NVRTC costs 0.05 s a program at least
+	 * (results/nvrtc), counted while the helper lives and after it ends */
+	assert_true((c1 = tn_cproc_cpu_s()) >= c0 + 3 * 0.05);
 	tn_cproc_end();
 	assert_int_equal(tn_cproc_count(), 0);
+	assert_true(tn_cproc_cpu_s() >= c1);
 }
 
 /* A source that does not compile: the status, message and log of

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,12 +52,15 @@ struct ans {
 struct helper {
 	pid_t pid;
 	int to, from;           /* its stdin, its stdout */
-	struct helper *next;
+	struct helper *next;    /* in the idle stack */
+	struct helper *anext;   /* in the list of all */
 };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct helper *idle;     /* a stack */
+static struct helper *all;      /* every helper alive, idle or in use */
 static int alive;
+static double dead_cpu;         /* CPU seconds of the helpers waited for */
 static const char *exe = "/proc/self/exe";
 
 int tn_cproc_env(int *on, char *err, size_t n)
@@ -107,6 +111,8 @@ static int start(struct helper **hp, char *err, size_t n)
 	h->from = from[0];
 	pthread_mutex_lock(&mu);
 	alive++;
+	h->anext = all;
+	all = h;
 	pthread_mutex_unlock(&mu);
 	*hp = h;
 	return FDT_OK;
@@ -125,10 +131,12 @@ fail:
  * (may be NULL). */
 static void finish(struct helper *h, char *why, size_t n)
 {
+	struct rusage u;
 	int st = 0;
 	close(h->to);
 	close(h->from);
-	if (waitpid(h->pid, &st, 0) != h->pid)
+	memset(&u, 0, sizeof u);
+	if (wait4(h->pid, &st, 0, &u) != h->pid)
 		st = -1;
 	if (why && st == -1)
 		snprintf(why, n, "it could not be waited for");
@@ -136,10 +144,17 @@ static void finish(struct helper *h, char *why, size_t n)
 		snprintf(why, n, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
 	else if (why)
 		snprintf(why, n, "it exited with status %d", WEXITSTATUS(st));
-	free(h);
 	pthread_mutex_lock(&mu);
 	alive--;
+	dead_cpu += (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec * 1e-6 +
+		    (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec * 1e-6;
+	for (struct helper **q = &all; *q; q = &(*q)->anext)
+		if (*q == h) {
+			*q = h->anext;
+			break;
+		}
 	pthread_mutex_unlock(&mu);
+	free(h);
 }
 
 /* Sends h the request and reads its answer into p: 0 (p as rt_compile
@@ -240,6 +255,38 @@ int tn_cproc_count(void)
 	k = alive;
 	pthread_mutex_unlock(&mu);
 	return k;
+}
+
+/* The CPU seconds (user and system) process pid has used, from
+ * /proc/PID/stat; 0 where it cannot be read. */
+static double proc_cpu(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long ut = 0, st = 0;
+	FILE *f;
+	size_t k;
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	k = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[k] = 0;
+	/* after the command's ")": state, then fields 4..13, then utime, stime */
+	if (!(p = strrchr(buf, ')')) ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+		return 0;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+double tn_cproc_cpu_s(void)
+{
+	double s;
+	pthread_mutex_lock(&mu);
+	s = dead_cpu;
+	for (const struct helper *h = all; h; h = h->anext)
+		s += proc_cpu(h->pid);
+	pthread_mutex_unlock(&mu);
+	return s;
 }
 
 pid_t tn_cproc_idle_pid(void)

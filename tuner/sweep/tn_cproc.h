@@ -26,6 +26,9 @@ int tn_cproc_compile(const char *src, const char *name, const char *arch, struct
 /* Ends every idle helper and waits for it; helpers in use end when their
  * compile returns. */
 void tn_cproc_end(void);
+/* The CPU seconds every helper of this process has used so far (those
+ * ended, those alive): what the step log adds to the process's own. */
+double tn_cproc_cpu_s(void);
 /* The helpers alive (idle or in use), and the pid of an idle one (0: none),
  * for tests. */
 int tn_cproc_count(void);

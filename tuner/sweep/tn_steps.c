@@ -27,7 +27,8 @@
  *   warm_uw    the warm pool's compiles under way, on average (tn_warm.c)
  *   cpu        the sweep process's CPU seconds over the step's wall clock:
  *              the cores it kept busy on average, its compile threads'
- *              included, the GPU workers' (processes of their own) not
+ *              and compile processes' (FDTUNE_COMPILE_PROCS=1) included,
+ *              the GPU workers' (processes of their own) not
  *
  * Contract: tn_steps_open reads FDTUNE_STEPS (unset or empty: no log) and
  * truncates the file; tn_steps_mark notes the counters before a step,
@@ -36,6 +37,7 @@
  */
 #include "fdt_rc.h"
 #include "tn_run.h"
+#include "tn_cproc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -59,14 +61,15 @@ int tn_steps_open(struct tn_run *c, char *err, size_t n)
 	return FDT_OK;
 }
 
-/* The process's CPU seconds so far, user and system, every thread's. */
+/* The process's CPU seconds so far, user and system, every thread's and
+ * its compile processes' (tn_cproc.c). */
 static double cpu_now(void)
 {
 	struct rusage u;
 	if (getrusage(RUSAGE_SELF, &u))
 		return 0;       /* (cannot fail for RUSAGE_SELF) */
 	return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec * 1e-6 +
-	       (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec * 1e-6;
+	       (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec * 1e-6 + tn_cproc_cpu_s();
 }
 
 /* Runs of j whose code was compiled (neither cached nor shared). */
