@@ -4,8 +4,9 @@
  * process: the same code, byte for byte, resources, options and status,
  * and the same failure for a source that does not compile. Helpers are
  * reused, one a compile at a time, their CPU seconds counted; one found
- * dead is replaced; one that dies during a compile fails that compile,
- * saying so, and nothing else; at the end none is left. FDTUNE_COMPILE_PROCS takes 0 or 1 only. This
+ * dead or killed is replaced; one that crashes during a compile fails that
+ * compile, saying so, and nothing else; where none can be started the
+ * compile runs in this process; at the end none is left. FDTUNE_COMPILE_PROCS takes 0 or 1 only. This
  * program is its own helper: run as "t_cproc __compile", it serves
  * compiles (tn_cproc_main).
  */
@@ -122,7 +123,7 @@ static void *compile(void *arg)
 	return NULL;
 }
 
-/* Three threads at once: each compile its own helper, none more. */
+/* Three threads at once: a helper for each compile under way, none more. */
 static void threads(void **st)
 {
 	pthread_t th[3];
@@ -142,13 +143,47 @@ static void threads(void **st)
 	assert_int_equal(tn_cproc_count(), 0);
 }
 
+/* The CPU clock ticks process pid has used (/proc/PID/stat). */
+static unsigned long ticks(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long ut = 0, st = 0;
+	FILE *f;
+	size_t k;
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	assert_non_null(f = fopen(path, "r"));
+	k = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[k] = 0;
+	assert_non_null(p = strrchr(buf, ')'));
+	assert_int_equal(sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+				&ut, &st), 2);
+	return ut + st;
+}
+
+/* Starts j's compile on a thread, and sends sig to its helper (the idle
+ * one, pid) once that helper has used 3 clock ticks more than while idle:
+ * it is compiling; then j's outcome. */
+static void kill_during(struct job *j, pid_t pid, int sig)
+{
+	pthread_t th;
+	unsigned long t0 = ticks(pid);
+	assert_int_equal(pthread_create(&th, NULL, compile, j), 0);
+	for (int i = 0; i < 100000 && ticks(pid) < t0 + 3; i++)
+		usleep(100);
+	assert_true(ticks(pid) >= t0 + 3);
+	assert_int_equal(kill(pid, sig), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+}
+
 /* An idle helper killed (the OOM killer's way) is replaced at the next
- * compile, which succeeds; one killed during a compile fails that compile
- * alone, saying how it died, and the next compile starts another. */
+ * compile, which succeeds; one killed during a compile (SIGKILL: from
+ * outside) is replaced and the compile tried again, which succeeds; one
+ * that crashes during a compile (SIGSEGV) fails that compile alone,
+ * saying how it died, and the next compile starts another. */
 static void deaths(void **st)
 {
 	struct job j;
-	pthread_t th;
 	pid_t pid;
 	(void)st;
 	source(6, 0, &j.src);
@@ -161,21 +196,54 @@ static void deaths(void **st)
 	assert_int_equal(j.rc, 0);
 	assert_int_equal(tn_cproc_count(), 1);
 	assert_true((pid = tn_cproc_idle_pid()) > 0);
-	/* killed while it compiles: taken from the idle ones, then killed */
-	assert_int_equal(pthread_create(&th, NULL, compile, &j), 0);
-	for (int i = 0; i < 10000 && tn_cproc_idle_pid() == pid; i++)
-		usleep(100);
-	assert_int_equal(tn_cproc_idle_pid(), 0);
-	assert_int_equal(kill(pid, SIGKILL), 0);
-	assert_int_equal(pthread_join(th, NULL), 0);
+	kill_during(&j, pid, SIGKILL);
+	assert_int_equal(j.rc, 0);      /* again, on a new helper */
+	assert_int_equal(tn_cproc_count(), 1);
+	assert_true(tn_cproc_idle_pid() > 0 && tn_cproc_idle_pid() != pid);
+	pid = tn_cproc_idle_pid();
+	kill_during(&j, pid, SIGSEGV);
 	assert_int_not_equal(j.rc, 0);
-	assert_non_null(strstr(j.err, "died during its compile: killed by signal 9"));
+	assert_non_null(strstr(j.err, "died during its compile: killed by signal 11"));
 	assert_int_equal(tn_cproc_count(), 0);
 	compile(&j);
 	assert_int_equal(j.rc, 0);
 	tn_cproc_end();
 	assert_int_equal(tn_cproc_count(), 0);
 	free(j.src);
+}
+
+/* Where helpers cannot be started (no such program) or do not answer as
+ * one (a program that is not fdtune), the compile runs in this process,
+ * and succeeds; no helper is left. At most keep helpers stay idle. */
+static void fallback(void **st)
+{
+	struct job j[3];
+	pthread_t th[3];
+	(void)st;
+	source(1, 0, &j[0].src);
+	tn_cproc_exe("/nonexistent/fdtune");
+	compile(&j[0]);
+	assert_int_equal(j[0].rc, 0);
+	assert_int_equal(tn_cproc_count(), 0);
+	tn_cproc_exe("/bin/true");
+	compile(&j[0]);
+	assert_int_equal(j[0].rc, 0);
+	assert_int_equal(tn_cproc_count(), 0);
+	tn_cproc_exe(NULL);
+	tn_cproc_keep(1);
+	for (int k = 1; k < 3; k++)
+		source(1, k, &j[k].src);
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(pthread_create(&th[k], NULL, compile, &j[k]), 0);
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(pthread_join(th[k], NULL), 0);
+		assert_int_equal(j[k].rc, 0);
+		free(j[k].src);
+	}
+	assert_int_equal(tn_cproc_count(), 1);
+	tn_cproc_keep(64);
+	tn_cproc_end();
+	assert_int_equal(tn_cproc_count(), 0);
 }
 
 /* FDTUNE_COMPILE_PROCS: unset, empty or 0 off, 1 on, else refused. */
@@ -203,7 +271,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest t[] = { cmocka_unit_test(same_as_here), cmocka_unit_test(bad_source),
 					cmocka_unit_test(threads), cmocka_unit_test(deaths),
-					cmocka_unit_test(env) };
+					cmocka_unit_test(fallback), cmocka_unit_test(env) };
 	if (argc > 1 && !strcmp(argv[1], "__compile"))
 		return tn_cproc_main();
 	signal(SIGPIPE, SIG_IGN);       /* a dead helper shows as EPIPE, as in a sweep */

@@ -9,11 +9,22 @@
  * compile pays a pipe's round trip, not a process start. A helper that
  * crashes fails its compile, not the sweep.
  *
- * The pipe's form: a request (struct req, then the source, the program's
- * name and the arch, without their NULs), an answer (struct ans, then the
- * code, the log, the message and the options). Helpers ignore SIGINT,
- * SIGTERM and SIGHUP: the sweep decides when to stop, and a helper ends
- * when its stdin does (the sweep closed it, or died).
+ * The pipe's form: a helper's hello (MAGIC) once it has started, then
+ * requests (struct req, then the source, the program's name and the arch,
+ * without their NULs) and answers (struct ans, then the code, the log, the
+ * message and the options). Helpers ignore SIGINT, SIGTERM and SIGHUP
+ * (blocked from their start until then): the sweep decides when to stop,
+ * and a helper ends when its stdin does (the sweep closed it, or died).
+ * They start with FDTUNE_COMPILE_PROCS=0, so that a program that is not
+ * fdtune (a test's own, say) cannot start helpers of its own in turn.
+ *
+ * What a failure costs: a helper that crashes during a compile (a signal
+ * other than the four a user or the system sends to end a process) fails
+ * that compile, as rt_compile's crash would have ended the sweep. One that
+ * is killed (SIGKILL, SIGTERM, SIGINT, SIGHUP: the OOM killer, a user) is
+ * replaced and the compile tried again; where helpers cannot be started or
+ * keep being killed, the compile runs in the calling thread, as without
+ * FDTUNE_COMPILE_PROCS. So nothing but the source decides a build's status.
  */
 #define _GNU_SOURCE
 #include "fdt_rc.h"
@@ -59,9 +70,10 @@ struct helper {
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct helper *idle;     /* a stack */
 static struct helper *all;      /* every helper alive, idle or in use */
-static int alive;
+static int alive, nidle, keep = 64;     /* keep: idle helpers kept at most */
 static double dead_cpu;         /* CPU seconds of the helpers waited for */
 static const char *exe = "/proc/self/exe";
+static int told;                /* the fallback to threads said once */
 
 int tn_cproc_env(int *on, char *err, size_t n)
 {
@@ -80,13 +92,44 @@ void tn_cproc_exe(const char *path)
 	exe = path ? path : "/proc/self/exe";
 }
 
-/* Starts a helper into *hp. */
+void tn_cproc_keep(int n)
+{
+	pthread_mutex_lock(&mu);
+	keep = n > 0 ? n : 1;
+	pthread_mutex_unlock(&mu);
+}
+
+/* environ for a helper: FDTUNE_COMPILE_PROCS=0 in place of any value
+ * (malloc'ed, the strings shared with environ); NULL out of memory. */
+static char **child_env(void)
+{
+	static char off[] = "FDTUNE_COMPILE_PROCS=0";
+	size_t k = 0, m = 0;
+	char **e;
+	while (environ[k])
+		k++;
+	if (!(e = malloc((k + 2) * sizeof *e)))
+		return NULL;
+	for (size_t i = 0; i < k; i++)
+		if (strncmp(environ[i], "FDTUNE_COMPILE_PROCS=", 21))
+			e[m++] = environ[i];
+	e[m++] = off;
+	e[m] = NULL;
+	return e;
+}
+
+static void finish(struct helper *h, int *sig, char *why, size_t n);
+
+/* Starts a helper into *hp, and waits for its hello. */
 static int start(struct helper **hp, char *err, size_t n)
 {
-	char *argv[] = { "fdtune", "__compile", NULL };
+	char *argv[] = { "fdtune", "__compile", NULL }, **env;
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t mask;
 	struct helper *h = calloc(1, sizeof *h);
 	int to[2] = { -1, -1 }, from[2] = { -1, -1 }, rc;
+	uint32_t hello = 0;
 
 	*hp = NULL;
 	if (!h || pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC)) {
@@ -95,11 +138,25 @@ static int start(struct helper **hp, char *err, size_t n)
 		rc = FDT_FAIL;
 		goto fail;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, to[0], 0);
-	posix_spawn_file_actions_adddup2(&fa, from[1], 1);
-	rc = posix_spawn(&h->pid, exe, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	/* the signals a helper ignores stay blocked until it does (tn_cproc_main) */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	if (!(env = child_env()))
+		rc = ENOMEM;
+	else if (!(rc = posix_spawn_file_actions_init(&fa))) {
+		if (!(rc = posix_spawnattr_init(&at))) {
+			if (!(rc = posix_spawn_file_actions_adddup2(&fa, to[0], 0)) &&
+			    !(rc = posix_spawn_file_actions_adddup2(&fa, from[1], 1)) &&
+			    !(rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK)) &&
+			    !(rc = posix_spawnattr_setsigmask(&at, &mask)))
+				rc = posix_spawn(&h->pid, exe, &fa, &at, argv, env);
+			posix_spawnattr_destroy(&at);
+		}
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	free(env);
 	if (rc) {
 		snprintf(err, n, "cannot start a compile process (%s): %s", exe, strerror(rc));
 		rc = FDT_FAIL;
@@ -114,6 +171,12 @@ static int start(struct helper **hp, char *err, size_t n)
 	h->anext = all;
 	all = h;
 	pthread_mutex_unlock(&mu);
+	if (tn_xfer(h->from, &hello, sizeof hello, 0) || hello != MAGIC) {
+		kill(h->pid, SIGKILL);
+		finish(h, NULL, NULL, 0);
+		snprintf(err, n, "%s did not answer as a compile process (fdtune __compile)", exe);
+		return FDT_FAIL;
+	}
 	*hp = h;
 	return FDT_OK;
 fail:
@@ -127,24 +190,23 @@ fail:
 	return rc;
 }
 
-/* Closes h's pipes, waits for it and frees it; why[0..n) says how it ended
- * (may be NULL). */
-static void finish(struct helper *h, char *why, size_t n)
+/* Closes h's pipes, waits for it and frees it; *sig (may be NULL) the
+ * signal that ended it (0: none), why[0..n) (may be NULL) how it ended. It
+ * is reaped and its CPU seconds counted in one hold of the lock, so that
+ * tn_cproc_cpu_s never reads it gone and not yet counted. */
+static void finish(struct helper *h, int *sig, char *why, size_t n)
 {
 	struct rusage u;
-	int st = 0;
+	siginfo_t si;
+	int st = -1, r;
 	close(h->to);
 	close(h->from);
 	memset(&u, 0, sizeof u);
-	if (wait4(h->pid, &st, 0, &u) != h->pid)
-		st = -1;
-	if (why && st == -1)
-		snprintf(why, n, "it could not be waited for");
-	else if (why && WIFSIGNALED(st))
-		snprintf(why, n, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
-	else if (why)
-		snprintf(why, n, "it exited with status %d", WEXITSTATUS(st));
+	while ((r = waitid(P_PID, (id_t)h->pid, &si, WEXITED | WNOWAIT)) < 0 && errno == EINTR)
+		;               /* (ended, not yet reaped) */
 	pthread_mutex_lock(&mu);
+	if (!r && wait4(h->pid, &st, WNOHANG, &u) != h->pid)
+		st = -1;
 	alive--;
 	dead_cpu += (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec * 1e-6 +
 		    (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec * 1e-6;
@@ -154,12 +216,21 @@ static void finish(struct helper *h, char *why, size_t n)
 			break;
 		}
 	pthread_mutex_unlock(&mu);
+	if (sig)
+		*sig = st != -1 && WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+	if (why && st == -1)
+		snprintf(why, n, "it could not be waited for");
+	else if (why && WIFSIGNALED(st))
+		snprintf(why, n, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else if (why)
+		snprintf(why, n, "it exited with status %d", WEXITSTATUS(st));
 	free(h);
 }
 
 /* Sends h the request and reads its answer into p: 0 (p as rt_compile
- * left it, its status into *status, its message into err), or 1 where h
- * is gone, with *sent 0 when the request never reached it. */
+ * left it, its status into *status, its message into err); 1 where h is
+ * gone, with *sent 0 when the request never reached it; 2 where the
+ * answer could not be read whole (out of memory, or not in form). */
 static int ask(struct helper *h, const char *src, const char *name, const char *arch,
 	       struct rt_prog *p, int *status, int *sent, char *err, size_t n)
 {
@@ -173,16 +244,17 @@ static int ask(struct helper *h, const char *src, const char *name, const char *
 		return 1;
 	*sent = 1;
 	if (tn_xfer(h->to, (void *)src, q.nsrc, 1) || tn_xfer(h->to, (void *)name, q.nname, 1) ||
-	    tn_xfer(h->to, (void *)arch, q.narch, 1) || tn_xfer(h->from, &a, sizeof a, 0) ||
-	    a.magic != MAGIC || a.nerr >= sizeof msg || a.nopt >= sizeof p->options)
+	    tn_xfer(h->to, (void *)arch, q.narch, 1) || tn_xfer(h->from, &a, sizeof a, 0))
 		return 1;
+	if (a.magic != MAGIC || a.nerr >= sizeof msg || a.nopt >= sizeof p->options)
+		return 2;
 	p->size = (size_t)a.size;
 	p->ms = a.ms;
 	p->regs = a.regs;
 	p->lds = a.lds;
 	p->spill = a.spill;
 	if ((a.size && !(p->code = malloc(p->size))) || !(p->log = calloc(1, (size_t)a.nlog + 1)))
-		return 1;       /* (out of memory: the answer cannot be read whole) */
+		return 2;
 	if (tn_xfer(h->from, p->code, p->size, 0) || tn_xfer(h->from, p->log, a.nlog, 0) ||
 	    tn_xfer(h->from, msg, a.nerr, 0) || tn_xfer(h->from, p->options, a.nopt, 0))
 		return 1;
@@ -194,6 +266,13 @@ static int ask(struct helper *h, const char *src, const char *name, const char *
 	return 0;
 }
 
+/* 1 for the signals that end a process from outside (the OOM killer, a
+ * user, a session's end), not a crash of its own. */
+static int outside(int sig)
+{
+	return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
+}
+
 int tn_cproc_compile(const char *src, const char *name, const char *arch, struct rt_prog *p,
 		     char *err, size_t n)
 {
@@ -201,37 +280,57 @@ int tn_cproc_compile(const char *src, const char *name, const char *arch, struct
 	int status = FDT_FAIL;
 
 	memset(p, 0, sizeof *p);        /* (as rt_compile: p holds nothing yet) */
-	for (int tries = 0; tries < 2; tries++) {
+	for (int tries = 0; tries < 3; tries++) {
 		struct helper *h;
-		int sent;
+		int sent, sig, r, mine;
 		rt_prog_free(p);        /* what a try that failed had read */
 		memset(p, 0, sizeof *p);
 		p->regs = p->lds = p->spill = -1;
 		pthread_mutex_lock(&mu);
-		if ((h = idle))
+		if ((h = idle)) {
 			idle = h->next;
+			nidle--;
+		}
 		pthread_mutex_unlock(&mu);
-		if (!h && start(&h, err, n))
-			break;
-		if (!ask(h, src, name, arch, p, &status, &sent, err, n)) {
+		if (!h && start(&h, why, sizeof why)) {
 			pthread_mutex_lock(&mu);
-			h->next = idle;
-			idle = h;
+			mine = !told;
+			told = 1;
 			pthread_mutex_unlock(&mu);
+			if (mine)
+				fprintf(stderr, "fdtune: %s; compiling in this process's threads "
+					"instead\n", why);
+			break;
+		}
+		if (!(r = ask(h, src, name, arch, p, &status, &sent, err, n))) {
+			pthread_mutex_lock(&mu);
+			if ((mine = nidle < keep)) {
+				h->next = idle;
+				idle = h;
+				nidle++;
+			}
+			pthread_mutex_unlock(&mu);
+			if (!mine)
+				finish(h, NULL, NULL, 0);       /* more idle than kept */
 			return status;
 		}
-		finish(h, why, sizeof why);
-		if (sent || tries) {    /* died with the request: the same would again */
+		if (r == 2)
+			kill(h->pid, SIGKILL);  /* out of step with it: ended */
+		finish(h, &sig, why, sizeof why);
+		if (r == 2)
+			break;
+		if (sent && !outside(sig)) {    /* crashed on this source */
+			rt_prog_free(p);
+			memset(p, 0, sizeof *p);
+			p->regs = p->lds = p->spill = -1;
+			p->log = calloc(1, 1);
 			snprintf(err, n, "the compile process of %s died during its compile: %s",
 				 name, why);
-			break;
-		}                       /* found dead before: once more, with a new one */
+			return FDT_FAIL;
+		}                       /* gone before, or killed: again, with a new one */
 	}
-	rt_prog_free(p);
-	memset(p, 0, sizeof *p);
-	p->regs = p->lds = p->spill = -1;
-	p->log = calloc(1, 1);
-	return FDT_FAIL;
+	rt_prog_free(p);                /* here, as without helpers */
+	return rt_compile(src, name, arch, NULL, 0, p, err, n);
 }
 
 void tn_cproc_end(void)
@@ -239,12 +338,14 @@ void tn_cproc_end(void)
 	for (;;) {
 		struct helper *h;
 		pthread_mutex_lock(&mu);
-		if ((h = idle))
+		if ((h = idle)) {
 			idle = h->next;
+			nidle--;
+		}
 		pthread_mutex_unlock(&mu);
 		if (!h)
 			return;
-		finish(h, NULL, 0);     /* its stdin closed: it ends */
+		finish(h, NULL, NULL, 0);       /* its stdin closed: it ends */
 	}
 }
 
@@ -313,9 +414,18 @@ static char *text(uint32_t k)
 
 int tn_cproc_main(void)
 {
-	signal(SIGINT, SIG_IGN);        /* the sweep decides when to stop */
+	const uint32_t hello = MAGIC;
+	sigset_t mask;
+	signal(SIGINT, SIG_IGN);        /* the sweep decides when to stop; */
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
+	sigemptyset(&mask);             /* what came while blocked is dropped */
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_UNBLOCK, &mask, NULL);
+	if (tn_xfer(1, (void *)&hello, sizeof hello, 1))
+		return FDT_FAIL;
 	for (;;) {
 		struct req q;
 		struct ans a;

@@ -17,14 +17,20 @@ int tn_cproc_env(int *on, char *err, size_t n);
 /* The program the helpers run as "PROGRAM __compile" (default
  * /proc/self/exe); the string must outlive the helpers. */
 void tn_cproc_exe(const char *path);
+/* At most n helpers kept idle (at least 1; default 64): one given back
+ * beyond them is ended. */
+void tn_cproc_keep(int n);
 /* rt_compile's contract, the compile done by a helper process taken from
  * the idle ones or started: the same code, log, options, resources and
- * status. A helper that dies during the compile fails it, saying so; one
- * found dead before (its request not taken) is replaced once. Thread-safe. */
+ * status. A helper that crashes during the compile fails it, saying so;
+ * one found dead or killed (SIGKILL, SIGTERM, SIGINT, SIGHUP) is replaced;
+ * where helpers cannot be started or keep being killed, rt_compile runs in
+ * the calling thread (the first such failure said once on stderr).
+ * Thread-safe. */
 int tn_cproc_compile(const char *src, const char *name, const char *arch, struct rt_prog *p,
 		     char *err, size_t n);
-/* Ends every idle helper and waits for it; helpers in use end when their
- * compile returns. */
+/* Ends every idle helper and waits for it; a helper in use is given back
+ * idle when its compile returns: call this once every compile has. */
 void tn_cproc_end(void);
 /* The CPU seconds every helper of this process has used so far (those
  * ended, those alive): what the step log adds to the process's own. */

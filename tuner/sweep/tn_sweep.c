@@ -345,7 +345,11 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.t_begin = tn_now_s();
 	if (tn_steps_open(&c, err, n))
 		return 1;
-	/* each compile in a helper process (tn_cproc.c), until the end below */
+	/* each compile in a helper process (tn_cproc.c), until the end below:
+	 * the workers' program (a test's sweep runs in its own), as many kept
+	 * idle as the step pool has threads */
+	tn_cproc_exe(o->exe);
+	tn_cproc_keep(o->jobs);
 	tn_cache_set_compile(cproc ? tn_cproc_compile : NULL);
 	if (!pl) {                      /* one problem */
 		memset(&item, 0, sizeof item);
@@ -499,5 +503,6 @@ out:
 	tn_steps_close(&c);
 	tn_cache_set_compile(NULL);     /* (every pool has ended) */
 	tn_cproc_end();
+	tn_cproc_exe(NULL);
 	return status;
 }
