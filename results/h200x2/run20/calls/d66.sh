@@ -5,7 +5,9 @@
 # five-problem plan from an empty compile cache (logs pN-W.log/.steps.tsv),
 # then the same plan compile-only from an empty cache at the default
 # threads, timed with its CPU seconds (ccN-W.log; bash's time, children
-# waited for included). Results to $OUT as each run ends.
+# waited for included). During each plan, .device/samp.sh samples its
+# threads' states and wait channels (sampN-W.txt). Results to $OUT as each
+# run ends.
 export SPACE="-s exhaustive -p vec=1,2,4" EXTRA="iso3dfd 8 640x480x400"
 sh .device/prep.sh || exit 1
 nvidia-smi -L; nproc
@@ -14,7 +16,9 @@ i=0
 for w in ${ORDER:-A B}; do
 	i=$((i + 1))
 	if [ "$w" = A ]; then export FDTUNE_COMPILE_PROCS=1; else export FDTUNE_COMPILE_PROCS=0; fi
+	bash .device/samp.sh "$OUT/samp$i-$w.txt" & sp=$!
 	LIMIT=200 COMMIT="${COMMIT:-?} $w" sh results/h100x2/scaling.sh /tmp/scal 2 plan:2:cold > /dev/null 2>&1
+	kill $sp
 	cp /tmp/scal/plan-2-cold.log "$OUT/p$i-$w.log"
 	cp /tmp/scal/plan-2-cold.steps.tsv "$OUT/p$i-$w.steps.tsv"
 	cp /tmp/scal/scaling.tsv "$OUT/"
