@@ -343,6 +343,16 @@ static void next_guess(void **st)
 		tn_search_free(jobs[j].search);
 }
 
+/* Frees what jobs[0..n) of a test hold. */
+static void free_jobs(struct tn_job *jobs, int n)
+{
+	for (int j = 0; j < n; j++) {
+		tn_search_free(jobs[j].search);
+		free(jobs[j].warmed);
+		free(jobs[j].ring);
+	}
+}
+
 /* Waits (2 minutes at most) for the warm pool's round to have been built
  * and freed by a drain. */
 static void settle(struct tn_run *c)
@@ -502,11 +512,27 @@ static void warm_cache(void **st)
 	assert_non_null(c.warm);
 	tn_warm_free(&c);
 	assert_null(c.warm);
-	for (int j = 0; j < 3; j++) {
-		tn_search_free(jobs[j].search);
-		free(jobs[j].warmed);
-		free(jobs[j].ring);
-	}
+	free_jobs(jobs, 3);
+}
+
+/* c as a plan of the three jobs, jobs[0] current and job 1's first pass
+ * next, their n configurations cfgs[0] (jobs 0 and 1, problem pb[0]) and
+ * cfgs[1] (job 2, pb[1]), all to run, on threads compile threads, with the
+ * test's compile cache. */
+static void three(struct tn_run *c, struct tn_sweep_opts *o, struct tn_job *jobs,
+		  const struct tn_problem *pb, int *cfgs0, int *cfgs1, long long n, int threads)
+{
+	o->jobs = threads;
+	c->o = o;
+	c->jobs = jobs;
+	c->njobs = 3;
+	job(c, 0, &pb[0], cfgs0, n);
+	job(c, 1, &pb[0], cfgs0, n);
+	job(c, 2, &pb[1], cfgs1, n);
+	c->cur = &jobs[0];
+	c->first = 1;
+	tn_cache_compiler(c->arch, c->cid, sizeof c->cid);
+	assert_non_null(tn_cache_dir());
 }
 
 /* A warm round holds one configuration a source (xyz's nw is a launch
@@ -556,17 +582,7 @@ static void warm_twins(void **st)
 	}
 	assert_int_equal(nc, 6);
 	memcpy(cfgs[1], cfgs[0], sizeof cfgs[0]);
-	o.jobs = 2;
-	c.o = &o;
-	c.jobs = jobs;
-	c.njobs = 3;
-	job(&c, 0, &pb[0], cfgs[0], 6);
-	job(&c, 1, &pb[0], cfgs[0], 6);
-	job(&c, 2, &pb[1], cfgs[1], 6);
-	c.cur = &jobs[0];
-	c.first = 1;                    /* job 1's first pass comes next */
-	tn_cache_compiler(c.arch, c.cid, sizeof c.cid);
-	assert_non_null(tn_cache_dir());
+	three(&c, &o, jobs, pb, cfgs[0], cfgs[1], 6, 2);
 	tn_warm(&c, 2);
 	assert_ptr_equal(c.warm_job, &jobs[1]);
 	settle(&c);
@@ -602,11 +618,7 @@ static void warm_twins(void **st)
 	c.warm_next = 0;
 	tn_warm(&c, 2);                 /* nothing left: no round */
 	assert_null(c.warm);
-	for (int j = 0; j < 3; j++) {
-		tn_search_free(jobs[j].search);
-		free(jobs[j].warmed);
-		free(jobs[j].ring);
-	}
+	free_jobs(jobs, 3);
 }
 
 /* v80: a round is topped up as it builds, so that no thread waits for
@@ -648,18 +660,8 @@ static void warm_top_up(void **st)
 	}
 	assert_int_equal(nc, 8);
 	memcpy(cfgs[1], cfgs[0], sizeof cfgs[0]);
-	o.jobs = 3;
-	c.o = &o;
-	c.jobs = jobs;
-	c.njobs = 3;
-	job(&c, 0, &pb[0], cfgs[0], 8);
-	job(&c, 1, &pb[0], cfgs[0], 8);
-	job(&c, 2, &pb[1], cfgs[1], 8);
+	three(&c, &o, jobs, pb, cfgs[0], cfgs[1], 8, 3);
 	jobs[2].target = 4;             /* swept in part, not guessed: not warmed */
-	c.cur = &jobs[0];
-	c.first = 1;                    /* job 1's first pass comes next */
-	tn_cache_compiler(c.arch, c.cid, sizeof c.cid);
-	assert_non_null(tn_cache_dir());
 	for (int i = 0; i < 60000; i++) {       /* 2 minutes at most */
 		struct tn_pool *w = c.warm;
 		tn_warm_drain(&c);
@@ -713,11 +715,7 @@ static void warm_top_up(void **st)
 	tn_warm_free(&c);
 	assert_null(c.warm);
 	assert_int_equal(c.warm_nq, 0);
-	for (int j = 0; j < 3; j++) {
-		tn_search_free(jobs[j].search);
-		free(jobs[j].warmed);
-		free(jobs[j].ring);
-	}
+	free_jobs(jobs, 3);
 }
 
 struct racer {
