@@ -707,7 +707,6 @@ static void warm_top_up(void **st)
 	tn_warm(&c, 3);
 	assert_non_null(c.warm);
 	tn_warm_quit(&c);
-	c.warm_took = 1;
 	c.warm_round = c.warmed - 1;    /* as if it had compiled */
 	c.warm_nq = 1;
 	tn_warm(&c, 3);

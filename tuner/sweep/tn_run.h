@@ -103,10 +103,10 @@ struct tn_run {
 	struct tn_order *ord;
 	struct tn_pool *warm;   /* compiling ahead of later steps, or NULL */
 	struct tn_job *warm_job;        /* whose configurations it builds */
-	int warm_n, warm_took;  /* items it was given; those built and taken */
+	int warm_n;             /* items it was given */
 	long long warm_round;   /* warmed when the round began */
 	long long warm_idx[TN_MAXJOBS]; /* the configurations it holds not yet taken */
-	int warm_nq;            /* their count */
+	int warm_nq;            /* their count (warm_n less those taken) */
 	int warm_dry, warm_quit;        /* its job had no more to give; told to quit */
 	int warm_off;           /* FDTUNE_WARM=0 */
 	int fill_off;           /* FDTUNE_FILL=0 (tn_fill.c) */

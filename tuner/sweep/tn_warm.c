@@ -155,7 +155,7 @@ static void top_up(struct tn_run *c, int want)
 	struct tn_job *j = c->warm_job;
 	int m0 = c->warm_nq, m;
 	if (!j || c->warm_dry || c->warm_quit || 4 * (want - m0) < want ||
-	    (c->warm_took > 0 && c->warmed == c->warm_round))
+	    (c->warm_n > c->warm_nq && c->warmed == c->warm_round))
 		return;
 	memcpy(idx, c->warm_idx, (size_t)m0 * sizeof *idx);
 	m = pick(c, j, tn_run_next(c) == (int)(j - c->jobs), idx, m0, want);
@@ -218,7 +218,7 @@ void tn_warm(struct tn_run *c, int idle)
 		return;                 /* only a cost: the step compiles them itself */
 	}
 	c->warm_job = j;
-	c->warm_n = c->warm_took = c->warm_nq = 0;
+	c->warm_n = c->warm_nq = 0;
 	c->warm_dry = c->warm_quit = 0;
 	c->warm_round = c->warmed;
 	queue(c, idx, 0, m);
@@ -239,7 +239,6 @@ static void discard(struct tn_run *c)
 				j->warmed[s] = 1;
 			while (j->ring && (s = j->ring[s]) != it->idx);
 		}
-		c->warm_took++;
 		c->warm_s += it->shared ? 0 : it->build_s;  /* (a twin shared the build) */
 		for (int k = 0; k < c->warm_nq; k++)
 			if (c->warm_idx[k] == it->idx) {
@@ -254,7 +253,7 @@ static void discard(struct tn_run *c)
 void tn_warm_drain(struct tn_run *c)
 {
 	discard(c);
-	if (c->warm && c->warm_took == c->warm_n) {
+	if (c->warm && c->warm_nq == 0) {
 		/* the round is built: its threads wait for nothing more. After a
 		 * round of cache hits alone the next waits 3 s (the head of this
 		 * file says why) */
