@@ -70,7 +70,7 @@ struct helper {
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct helper *idle;     /* a stack */
 static struct helper *all;      /* every helper alive, idle or in use */
-static int alive, nidle, keep = 64;     /* keep: idle helpers kept at most */
+static int nidle, keep = 64;   /* helpers idle; kept idle at most */
 static double dead_cpu;         /* CPU seconds of the helpers waited for */
 static const char *exe = "/proc/self/exe";
 static int told;                /* the fallback to threads said once */
@@ -167,7 +167,6 @@ static int start(struct helper **hp, char *err, size_t n)
 	h->to = to[1];
 	h->from = from[0];
 	pthread_mutex_lock(&mu);
-	alive++;
 	h->anext = all;
 	all = h;
 	pthread_mutex_unlock(&mu);
@@ -207,7 +206,6 @@ static void finish(struct helper *h, int *sig, char *why, size_t n)
 	pthread_mutex_lock(&mu);
 	if (!r && wait4(h->pid, &st, WNOHANG, &u) != h->pid)
 		st = -1;
-	alive--;
 	dead_cpu += (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec * 1e-6 +
 		    (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec * 1e-6;
 	for (struct helper **q = &all; *q; q = &(*q)->anext)
@@ -273,6 +271,14 @@ static int outside(int sig)
 	return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
 }
 
+/* Frees what p holds and empties it, its resources unknown (-1). */
+static void clear(struct rt_prog *p)
+{
+	rt_prog_free(p);
+	memset(p, 0, sizeof *p);
+	p->regs = p->lds = p->spill = -1;
+}
+
 int tn_cproc_compile(const char *src, const char *name, const char *arch, struct rt_prog *p,
 		     char *err, size_t n)
 {
@@ -283,9 +289,7 @@ int tn_cproc_compile(const char *src, const char *name, const char *arch, struct
 	for (int tries = 0; tries < 3; tries++) {
 		struct helper *h;
 		int sent, sig, r, mine;
-		rt_prog_free(p);        /* what a try that failed had read */
-		memset(p, 0, sizeof *p);
-		p->regs = p->lds = p->spill = -1;
+		clear(p);               /* what a try that failed had read */
 		pthread_mutex_lock(&mu);
 		if ((h = idle)) {
 			idle = h->next;
@@ -320,9 +324,7 @@ int tn_cproc_compile(const char *src, const char *name, const char *arch, struct
 		if (r == 2)
 			break;
 		if (sent && !outside(sig)) {    /* crashed on this source */
-			rt_prog_free(p);
-			memset(p, 0, sizeof *p);
-			p->regs = p->lds = p->spill = -1;
+			clear(p);
 			p->log = calloc(1, 1);
 			snprintf(err, n, "the compile process of %s died during its compile: %s",
 				 name, why);
@@ -353,7 +355,9 @@ int tn_cproc_count(void)
 {
 	int k;
 	pthread_mutex_lock(&mu);
-	k = alive;
+	k = 0;
+	for (const struct helper *h = all; h; h = h->anext)
+		k++;
 	pthread_mutex_unlock(&mu);
 	return k;
 }
