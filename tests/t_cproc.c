@@ -251,7 +251,7 @@ static void fallback(void **st)
 	assert_int_equal(tn_cproc_count(), 0);
 }
 
-/* FDTUNE_COMPILE_PROCS: unset, empty or 0 off, 1 on, else refused. */
+/* FDTUNE_COMPILE_PROCS: 0 off; unset, empty or 1 on; else refused. */
 static void env(void **st)
 {
 	char err[256] = "";
@@ -259,7 +259,10 @@ static void env(void **st)
 	(void)st;
 	unsetenv("FDTUNE_COMPILE_PROCS");
 	assert_int_equal(tn_cproc_env(&on, err, sizeof err), 0);
-	assert_int_equal(on, 0);
+	assert_int_equal(on, 1);
+	setenv("FDTUNE_COMPILE_PROCS", "", 1);
+	assert_int_equal(tn_cproc_env(&on, err, sizeof err), 0);
+	assert_int_equal(on, 1);
 	setenv("FDTUNE_COMPILE_PROCS", "1", 1);
 	assert_int_equal(tn_cproc_env(&on, err, sizeof err), 0);
 	assert_int_equal(on, 1);

@@ -491,9 +491,9 @@ static void wall_clock(void **st)
 	assert_true(rate > 0 && fabs(done / rate - wall) <= 0.051);     /* wall: to 0.1 s */
 }
 
-/* FDTUNE_COMPILE_PROCS=1: a plan's compile-only sweep through compile
- * processes (tn_cproc.c) records the same builds, with the same statuses,
- * as one compiled in its own threads; another value is refused before
+/* A plan's compile-only sweep through compile processes (tn_cproc.c, the
+ * default) records the same builds, with the same statuses, as one compiled
+ * in its own threads (FDTUNE_COMPILE_PROCS=0); another value is refused before
  * anything is recorded. */
 static void compile_procs(void **st)
 {
@@ -503,10 +503,10 @@ static void compile_procs(void **st)
 		snprintf(db[k], sizeof db[k], "%s/cp%d.db", dir, k);
 		snprintf(args, sizeof args, "sweep -f xyz,iso3dfd -r 2 -n 16 --compile-only -q "
 			 "-j 2 %s --db %s", SPACE, db[k]);
-		t_expect(k ? "FDTUNE_CACHE= FDTUNE_COMPILE_PROCS=1" : "FDTUNE_CACHE=", args, 0,
+		t_expect(k ? "FDTUNE_CACHE=" : "FDTUNE_CACHE= FDTUNE_COMPILE_PROCS=0", args, 0,
 			 " s of wall clock, ", out, sizeof out);
 		/* the helpers were used, at most one a compile thread */
-		assert_int_equal(!!strstr(out, "(FDTUNE_COMPILE_PROCS=1), not in this"), k);
+		assert_int_equal(!!strstr(out, "(FDTUNE_COMPILE_PROCS=0: in this"), k);
 		assert_int_equal(!!strstr(out, "compiles ran in 1 compile process (") +
 				 !!strstr(out, "compiles ran in 2 compile processes ("), k);
 	}

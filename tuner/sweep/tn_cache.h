@@ -34,7 +34,7 @@ int tn_cache_compile(const char *dir, const char *src, const char *tmpl, const c
 		     const char *id, struct rt_prog *p, int *cached, char *err, size_t n);
 /* The compile tn_cache_compile calls: rt_compile's contract; NULL (the
  * default) rt_compile itself. A sweep sets tn_cproc_compile there with
- * FDTUNE_COMPILE_PROCS=1, and back to NULL at its end. */
+ * compile processes on (the default), and back to NULL at its end. */
 typedef int tn_compile_fn(const char *src, const char *name, const char *arch,
 			  struct rt_prog *p, char *err, size_t n);
 void tn_cache_set_compile(tn_compile_fn *fn);

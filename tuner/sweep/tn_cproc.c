@@ -1,13 +1,13 @@
 /*
- * tn_cproc.c: compile processes. In one process, a cold plan's compiles do
- * not keep the host's cores busy: on 2 H200s (32 vCPUs), steps with 50-70
- * compiles under way kept 10-20 cores busy (results/h200x2/run20, the step
- * log's cpu column). With FDTUNE_COMPILE_PROCS=1 each compile thread hands
- * its compile to a helper process ("fdtune __compile"), which runs
- * rt_compile alone in its own address space and sends back what it made.
- * Helpers are kept idle between compiles and reused by any thread, so a
- * compile pays a pipe's round trip, not a process start. A helper that
- * crashes fails its compile, not the sweep.
+ * tn_cproc.c: compile processes. In one process, compiles do not keep the
+ * host's cores busy: on 2 H200s (32 vCPUs), 64 compile threads kept 14
+ * cores busy, the rest of the compiles asleep on a lock (results/h200x2/
+ * run21, NOTES "v81 measured"). So each compile thread hands its compile
+ * to a helper process ("fdtune __compile"; FDTUNE_COMPILE_PROCS=0: not),
+ * which runs rt_compile alone in its own address space and sends back
+ * what it made. Helpers are kept idle between compiles and reused by any
+ * thread, so a compile pays a pipe's round trip, not a process start. A
+ * helper that crashes fails its compile, not the sweep.
  *
  * The pipe's form: a helper's hello (MAGIC) once it has started, then
  * requests (struct req, then the source, the program's name and the arch,
@@ -23,8 +23,8 @@
  * that compile, as rt_compile's crash would have ended the sweep. One that
  * is killed (SIGKILL, SIGTERM, SIGINT, SIGHUP: the OOM killer, a user) is
  * replaced and the compile tried again; where helpers cannot be started or
- * keep being killed, the compile runs in the calling thread, as without
- * FDTUNE_COMPILE_PROCS. So nothing but the source decides a build's status.
+ * keep being killed, the compile runs in the calling thread, as with
+ * FDTUNE_COMPILE_PROCS=0. So nothing but the source decides a build's status.
  */
 #define _GNU_SOURCE
 #include "fdt_rc.h"
@@ -78,10 +78,10 @@ static int told;                /* the fallback to threads said once */
 int tn_cproc_env(int *on, char *err, size_t n)
 {
 	const char *v = getenv("FDTUNE_COMPILE_PROCS");
-	*on = v && !strcmp(v, "1");
+	*on = !v || strcmp(v, "0");        /* unset or empty: on */
 	if (v && *v && strcmp(v, "0") && strcmp(v, "1")) {
 		snprintf(err, n, "FDTUNE_COMPILE_PROCS=%s: give 1 (each compile in a helper "
-			 "process) or 0 (in the sweep's threads, the default)", v);
+			 "process, the default) or 0 (in the sweep's own threads)", v);
 		return FDT_FAIL;
 	}
 	return FDT_OK;

@@ -11,8 +11,9 @@
 
 struct rt_prog;
 
-/* Reads FDTUNE_COMPILE_PROCS: unset, empty or 0 off, 1 on; *on the
- * answer. Another value is refused, with what to give in err[0..n). */
+/* Reads FDTUNE_COMPILE_PROCS: 0 off; unset, empty or 1 on (the default,
+ * NOTES "v81 measured"); *on the answer. Another value is refused,
+ * with what to give in err[0..n). */
 int tn_cproc_env(int *on, char *err, size_t n);
 /* The program the helpers run as "PROGRAM __compile" (default
  * /proc/self/exe); the string must outlive the helpers. */

@@ -27,7 +27,7 @@
  *   warm_uw    the warm pool's compiles under way, on average (tn_warm.c)
  *   cpu        the sweep process's CPU seconds over the step's wall clock:
  *              the cores it kept busy on average, its compile threads'
- *              and compile processes' (FDTUNE_COMPILE_PROCS=1) included,
+ *              and compile processes' (tn_cproc.c) included,
  *              the GPU workers' (processes of their own) not
  *
  * Contract: tn_steps_open reads FDTUNE_STEPS (unset or empty: no log) and

@@ -131,7 +131,7 @@ void tn_summary(const struct tn_run *c)
 	}
 	if (tn_cproc_count() > 0)      /* (the helpers end after this) */
 		fprintf(stderr, "fdtune: the compiles ran in %d compile process%s "
-			"(FDTUNE_COMPILE_PROCS=1), not in this process's threads\n",
+			"(FDTUNE_COMPILE_PROCS=0: in this process's threads)\n",
 			tn_cproc_count(), tn_cproc_count() > 1 ? "es" : "");
 	for (int i = 0; i < c->njobs; i++)
 		if (c->jobs[i].others)
