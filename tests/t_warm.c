@@ -1027,6 +1027,39 @@ static void race_rules(void **st)
 	assert_int_equal(tn_race_out(s13, 23, 1.0), 0);
 }
 
+/* The warm pool's size beside a step (tn_warm_want): on 2 GPUs, 64
+ * threads and 32 CPUs, a step waiting for its GPUs lends its idle threads
+ * (a quarter at least); one waiting for its compiles lends only the cores
+ * they leave, and nothing on a full host or with most threads busy. */
+static void warm_want(void **st)
+{
+	struct tn_sweep_opts o = { 0 };
+	struct tn_run c = { 0 };
+	(void)st;
+	o.jobs = 64;
+	c.o = &o;
+	c.ncpu = 32;
+	c.nwk = 2;
+	/* built runs waiting for the GPUs (queued - unbuilt >= 2 * 2 + 4) */
+	assert_int_equal(tn_warm_want(&c, 10, 18), 54);
+	assert_int_equal(tn_warm_want(&c, 60, 68), 16);         /* a quarter at least */
+	assert_int_equal(tn_warm_want(&c, 0, 8), 64);
+	/* waiting for its compiles: the cores left, its idle threads at most */
+	assert_int_equal(tn_warm_want(&c, 10, 17), 20);         /* 32 - 10 - 2 */
+	assert_int_equal(tn_warm_want(&c, 0, 0), 30);
+	assert_int_equal(tn_warm_want(&c, 30, 30), 0);          /* the host full */
+	assert_int_equal(tn_warm_want(&c, 40, 40), 0);
+	assert_int_equal(tn_warm_want(&c, 49, 49), 0);          /* a quarter idle, no core */
+	c.ncpu = 128;                                           /* cores to spare */
+	assert_int_equal(tn_warm_want(&c, 48, 48), 16);         /* its idle threads */
+	assert_int_equal(tn_warm_want(&c, 49, 49), 0);          /* under a quarter idle */
+	/* one thread (-j 1): a warm round of one beside a GPU-bound step */
+	o.jobs = 1;
+	assert_int_equal(tn_warm_want(&c, 1, 9), 1);
+	assert_int_equal(tn_warm_want(&c, 0, 0), 1);
+	assert_int_equal(tn_warm_want(&c, 1, 1), 0);
+}
+
 /* Compile threads lower themselves by the nice steps asked (TN_NICE by
  * default: the GPU workers and the sweep's thread take a core from them
  * first), 0 leaves them at the process's priority, and FDTUNE_NICE is read
@@ -1094,7 +1127,8 @@ int main(void)
 					cmocka_unit_test(one_build_at_once), cmocka_unit_test(fills),
 					cmocka_unit_test(pool_sources), cmocka_unit_test(race_rules),
 					cmocka_unit_test(first_seeds),
-					cmocka_unit_test(choose_seeds), cmocka_unit_test(pool_nice) };
+					cmocka_unit_test(choose_seeds), cmocka_unit_test(warm_want),
+					cmocka_unit_test(pool_nice) };
 	char cache[64];
 	int rc;
 	if (!mkdtemp(dir))

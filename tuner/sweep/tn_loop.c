@@ -307,21 +307,16 @@ int tn_step(struct tn_run *c, long long chunk, char *err, size_t n)
 				wait_ms = 2 * (int)(TN_SLOW_S * 1000);
 		}
 		tn_warm_drain(c);       /* (it frees a round built, or a pool that quit) */
-		/* a plan's step whose pool leaves a quarter of its threads or
-		 * more idle (what waits in it and what it builds, against its
-		 * threads), or holds built what the GPUs take next (2 a GPU +
-		 * 4: the step waits for the GPUs, not for its compiles): the
-		 * cache warms for later steps on those threads, a quarter at
-		 * least, once the warm pool of the round before has ended and
-		 * the step's first builds are under way (its pool refilled for a
-		 * cold cache, below); a living round is topped up as it builds */
+		/* the cache warms for later steps (tn_warm_want says on how
+		 * many at once) once the warm pool of the round before has
+		 * ended and the step's first builds are under way (its pool
+		 * refilled for a cold cache, below); a living round is topped
+		 * up as it builds, to the same count */
 		if (opened && !stopping && left >= 0) {
-			int unbuilt = 0, idle;
+			int unbuilt = 0, w;
 			(void)tn_pool_busy(pool, 0, &unbuilt);
-			idle = o->jobs - unbuilt;
-			if (4 * idle >= o->jobs ||
-			    tn_pool_queued(pool) - unbuilt >= 2 * c->nwk + 4)
-				tn_warm(c, idle);
+			if ((w = tn_warm_want(c, unbuilt, tn_pool_queued(pool))) > 0)
+				tn_warm(c, w);
 		}
 		/* the workers' switch to this problem (tn_run_open) ran while the
 		 * pool took its first configurations; it ends before any run */

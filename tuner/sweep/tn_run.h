@@ -111,6 +111,7 @@ struct tn_run {
 	int warm_off;           /* FDTUNE_WARM=0 */
 	int fill_off;           /* FDTUNE_FILL=0 (tn_fill.c) */
 	int nice;               /* compile threads' nice steps below the sweep (tn_nice) */
+	int ncpu;               /* the CPUs the sweep may run on (tn_cpus), for the warm pool */
 	long long warmed;       /* configurations compiled ahead of their step */
 	double warm_s;          /* the warm pool's build seconds, summed (tn_steps.c) */
 	double warm_next;       /* no round before (tn_now_s): 0.5 s after a look that
@@ -208,12 +209,23 @@ long long tn_job_pass(const struct tn_job *j);
  * (tn_order_next) the one not yet refined with the most to gain, else the
  * one with the most to gain; -1 where none. */
 int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
-/* A round of the warm pool, on the idle threads of a step's pool (idle of
- * them, a quarter at least), topped up while it lives (a quarter of the
- * round built, its job with more to give, not told to quit, not all cache
- * hits so far) so that no thread waits for the round's slowest compile:
- * compiles into the compile cache configurations
- * of another job than the current one, peeked at, one a source (tn_job_ring)
+/* How many configurations the warm pool may build at once beside a step
+ * whose pool has unbuilt of them waiting or building and queued in all
+ * (built ones included); 0: none now. A step that holds built what the
+ * GPUs take next (2 a GPU + 4) waits for the GPUs, not for its compiles:
+ * its pool's idle threads, a quarter of them at least. One that waits for
+ * its compiles with a quarter of its threads or more idle: the cores its
+ * builds leave (c->ncpu less them and a core a GPU worker), its idle
+ * threads at most, and none where they leave none: a warm compile beside
+ * the step's on a full host delays the step's (v83). Else none. */
+int tn_warm_want(const struct tn_run *c, int unbuilt, int queued);
+/* A round of the warm pool of want configurations at once (1 at least;
+ * the caller's choice, tn_loop.c: what the step leaves idle), topped up
+ * while it lives (a quarter of the round built, its job with more to give,
+ * not told to quit, not all cache hits so far) so that no thread waits for
+ * the round's slowest compile: compiles into the compile cache
+ * configurations of another job than the current one, peeked at, one a
+ * source (tn_job_ring)
  * and of sources the warm pool has not taken before, so that its step finds
  * them there. The job the plan will run next first (tn_run_next), up to its
  * next step's share; then, where
@@ -224,7 +236,7 @@ int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
  * --max-configs, while a warm pool lives, or within half a second of a call
  * that found nothing to build (3 s after a round that compiled
  * nothing: a warm cache). A failure only loses the head start. */
-void tn_warm(struct tn_run *c, int idle);
+void tn_warm(struct tn_run *c, int want);
 /* Discards what the warm pool has built (its work is in the cache), marks
  * every configuration of its source warmed and counts what it compiled;
  * frees the pool once it has built all it was given, or has quit and its

@@ -339,6 +339,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.warm_off = getenv("FDTUNE_WARM") && !strcmp(getenv("FDTUNE_WARM"), "0");
 	c.fill_off = getenv("FDTUNE_FILL") && !strcmp(getenv("FDTUNE_FILL"), "0");
 	c.yield_to = -1;
+	c.ncpu = tn_cpus();
 	if (tn_nice(&c.nice, err, n) || tn_yield_min(&c.yield_min, err, n) ||
 	    tn_gpu_ref_env(&gref, err, n) || tn_cproc_env(&cproc, err, n))
 		return 1;              /* before anything runs, not at the first pool */

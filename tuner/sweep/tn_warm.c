@@ -164,18 +164,28 @@ static void top_up(struct tn_run *c, int want)
 	queue(c, idx, m0, m);
 }
 
-void tn_warm(struct tn_run *c, int idle)
+int tn_warm_want(const struct tn_run *c, int unbuilt, int queued)
+{
+	const int jobs = c->o->jobs, idle = jobs - unbuilt;
+	const int cores = c->ncpu - unbuilt - c->nwk;
+	if (queued - unbuilt >= 2 * c->nwk + 4)         /* it waits for the GPUs */
+		return 4 * idle >= jobs ? idle : jobs / 4 > 0 ? jobs / 4 : 1;
+	if (4 * idle < jobs || cores <= 0)
+		return 0;
+	return idle < cores ? idle : cores;
+}
+
+void tn_warm(struct tn_run *c, int want)
 {
 	const char *cache = tn_cache_dir();
 	long long idx[TN_MAXJOBS];
 	struct tn_job *j = NULL;
 	double *most = NULL;    /* each job's compile seconds left; -1 once looked at */
 	char err[1024];
-	int k, m = 0, want, cur;
+	int k, m = 0, cur;
 
 	if (!cache || c->warm_off || tn_stopping(c) || tn_maxed(c))
 		return;
-	want = idle > c->o->jobs / 4 ? idle : c->o->jobs / 4;
 	want = want < 1 ? 1 : want > TN_MAXJOBS ? TN_MAXJOBS : want;
 	if (c->warm) {
 		top_up(c, want);
