@@ -1029,17 +1029,20 @@ static void race_rules(void **st)
 
 /* The warm pool's size beside a step (tn_warm_want): on 2 GPUs, 64
  * threads and 32 CPUs, a step waiting for its GPUs lends its idle threads
- * (a quarter at least); one waiting for its compiles lends only the cores
- * they leave, and nothing on a full host or with most threads busy. */
+ * (a quarter at least); one waiting for its compiles, in helper processes,
+ * lends only the cores they leave, nothing on a full host or with most
+ * threads busy; in threads (FDTUNE_COMPILE_PROCS=0), its idle threads. */
 static void warm_want(void **st)
 {
 	struct tn_sweep_opts o = { 0 };
 	struct tn_run c = { 0 };
+	int w;
 	(void)st;
 	o.jobs = 64;
 	c.o = &o;
 	c.ncpu = 32;
 	c.nwk = 2;
+	c.cproc = 1;
 	/* built runs waiting for the GPUs (queued - unbuilt >= 2 * 2 + 4) */
 	assert_int_equal(tn_warm_want(&c, 10, 18), 54);
 	assert_int_equal(tn_warm_want(&c, 60, 68), 16);         /* a quarter at least */
@@ -1048,13 +1051,26 @@ static void warm_want(void **st)
 	assert_int_equal(tn_warm_want(&c, 10, 17), 20);         /* 32 - 10 - 2 */
 	assert_int_equal(tn_warm_want(&c, 0, 0), 30);
 	assert_int_equal(tn_warm_want(&c, 30, 30), 0);          /* the host full */
-	assert_int_equal(tn_warm_want(&c, 40, 40), 0);
-	assert_int_equal(tn_warm_want(&c, 49, 49), 0);          /* a quarter idle, no core */
+	assert_int_equal(tn_warm_want(&c, 48, 48), 0);          /* a quarter idle, no core */
 	c.ncpu = 128;                                           /* cores to spare */
 	assert_int_equal(tn_warm_want(&c, 48, 48), 16);         /* its idle threads */
 	assert_int_equal(tn_warm_want(&c, 49, 49), 0);          /* under a quarter idle */
+	/* compiles in threads: the idle threads, whatever the cores */
+	c.ncpu = 32;
+	c.cproc = 0;
+	assert_int_equal(tn_warm_want(&c, 30, 30), 34);
+	assert_int_equal(tn_warm_want(&c, 48, 48), 16);
+	assert_int_equal(tn_warm_want(&c, 49, 49), 0);
+	assert_int_equal(tn_warm_want(&c, 10, 18), 54);
+	/* no count of CPUs given: this machine's */
+	c.cproc = 1;
+	c.ncpu = tn_cpus();
+	w = tn_warm_want(&c, 20, 20);
+	c.ncpu = 0;
+	assert_int_equal(tn_warm_want(&c, 20, 20), w);
 	/* one thread (-j 1): a warm round of one beside a GPU-bound step */
 	o.jobs = 1;
+	c.ncpu = 128;
 	assert_int_equal(tn_warm_want(&c, 1, 9), 1);
 	assert_int_equal(tn_warm_want(&c, 0, 0), 1);
 	assert_int_equal(tn_warm_want(&c, 1, 1), 0);

@@ -112,6 +112,7 @@ struct tn_run {
 	int fill_off;           /* FDTUNE_FILL=0 (tn_fill.c) */
 	int nice;               /* compile threads' nice steps below the sweep (tn_nice) */
 	int ncpu;               /* the CPUs the sweep may run on (tn_cpus), for the warm pool */
+	int cproc;              /* its compiles in helper processes (tn_cproc.c) */
 	long long warmed;       /* configurations compiled ahead of their step */
 	double warm_s;          /* the warm pool's build seconds, summed (tn_steps.c) */
 	double warm_next;       /* no round before (tn_now_s): 0.5 s after a look that
@@ -214,13 +215,16 @@ int tn_run_next(struct tn_run *c);     /* (it fills c->ord) */
  * (built ones included); 0: none now. A step that holds built what the
  * GPUs take next (2 a GPU + 4) waits for the GPUs, not for its compiles:
  * its pool's idle threads, a quarter of them at least. One that waits for
- * its compiles with a quarter of its threads or more idle: the cores its
- * builds leave (c->ncpu less them and a core a GPU worker), its idle
- * threads at most, and none where they leave none: a warm compile beside
- * the step's on a full host delays the step's (v83). Else none. */
+ * its compiles with a quarter of its threads or more idle: with compile
+ * processes (c->cproc), the cores its builds leave (c->ncpu, tn_cpus()
+ * where 0, less them and a core a GPU worker), its idle threads at most,
+ * and none where they leave none: a warm compile beside the step's on a
+ * full host delays the step's (v83); in threads, whose compiles wait on a
+ * lock more than on the cores (NOTES "v81 measured"), its idle threads.
+ * Else none. */
 int tn_warm_want(const struct tn_run *c, int unbuilt, int queued);
 /* A round of the warm pool of want configurations at once (1 at least;
- * the caller's choice, tn_loop.c: what the step leaves idle), topped up
+ * the caller's choice: tn_warm_want's), topped up
  * while it lives (a quarter of the round built, its job with more to give,
  * not told to quit, not all cache hits so far) so that no thread waits for
  * the round's slowest compile: compiles into the compile cache

@@ -328,7 +328,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	struct tn_limits *lim = &c.lim;
 	char host[256] = "?";
 	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
-	int handlers = 0, status = 1, plan = 0, failed = 0, began = 0, user = 0, gref, cproc;
+	int handlers = 0, status = 1, plan = 0, failed = 0, began = 0, user = 0, gref;
 	long long off = 0, planned = 0;
 	double t_kill;
 
@@ -341,7 +341,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	c.yield_to = -1;
 	c.ncpu = tn_cpus();
 	if (tn_nice(&c.nice, err, n) || tn_yield_min(&c.yield_min, err, n) ||
-	    tn_gpu_ref_env(&gref, err, n) || tn_cproc_env(&cproc, err, n))
+	    tn_gpu_ref_env(&gref, err, n) || tn_cproc_env(&c.cproc, err, n))
 		return 1;              /* before anything runs, not at the first pool */
 	c.t_begin = tn_now_s();
 	if (tn_steps_open(&c, err, n))
@@ -351,7 +351,7 @@ int tn_sweep(const struct tn_sweep_opts *o, char *err, size_t n)
 	 * idle as the step pool has threads */
 	tn_cproc_exe(o->exe);
 	tn_cproc_keep(o->jobs);
-	tn_cache_set_compile(cproc ? tn_cproc_compile : NULL);
+	tn_cache_set_compile(c.cproc ? tn_cproc_compile : NULL);
 	if (!pl) {                      /* one problem */
 		memset(&item, 0, sizeof item);
 		item.pb = *o->pb;

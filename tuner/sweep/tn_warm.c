@@ -4,8 +4,10 @@
  * plan's compile threads idle through its GPU-bound steps and its GPUs
  * wait through its compile-bound ones (2 H200s, v59: the threads busy 54%
  * of the steps, each GPU idle 44 s of 118 between runs; NOTES v60). While
- * a step's pool leaves threads idle, a warm pool of their number compiles
- * into the compile cache, a round of one configuration a thread at a time,
+ * a step's pool leaves threads idle, or cores where the step waits for its
+ * compiles in helper processes (tn_warm_want, v83), a warm pool of that
+ * many compiles into the compile cache, a round of one configuration at a
+ * time for each,
  * other jobs' configurations peeked at without being proposed
  * (tn_search_peek): first the job the plan will run next as the plan
  * itself will choose it (tn_run_next), then, where every configuration of
@@ -17,7 +19,7 @@
  * waits (v47 joined the warm pool at the step's start: 13 s of a 228-s cold
  * plan, NOTES v48). A round is topped up as its builds are taken, a quarter
  * of it at a time, with more of its job, while the step still leaves
- * threads idle: a round that ended with its slowest compile left its other
+ * threads (or cores) idle: a round that ended with its slowest compile left its other
  * threads idle meanwhile (v80). A round holds one configuration a source, of sources
  * not warmed before (configurations that differ in launch parameters
  * alone, xyz's nw, share a build: tn_job_ring), and a source built marks
@@ -167,12 +169,14 @@ static void top_up(struct tn_run *c, int want)
 int tn_warm_want(const struct tn_run *c, int unbuilt, int queued)
 {
 	const int jobs = c->o->jobs, idle = jobs - unbuilt;
-	const int cores = c->ncpu - unbuilt - c->nwk;
+	const int cores = (c->ncpu > 0 ? c->ncpu : tn_cpus()) - unbuilt - c->nwk;
 	if (queued - unbuilt >= 2 * c->nwk + 4)         /* it waits for the GPUs */
 		return 4 * idle >= jobs ? idle : jobs / 4 > 0 ? jobs / 4 : 1;
-	if (4 * idle < jobs || cores <= 0)
+	if (4 * idle < jobs)
 		return 0;
-	return idle < cores ? idle : cores;
+	if (!c->cproc)          /* compiles in threads wait on a lock, not the cores */
+		return idle;
+	return cores <= 0 ? 0 : idle < cores ? idle : cores;
 }
 
 void tn_warm(struct tn_run *c, int want)
