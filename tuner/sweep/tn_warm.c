@@ -7,9 +7,8 @@
  * a step's pool leaves threads idle, or cores where the step waits for its
  * compiles in helper processes (tn_warm_want, v83), a warm pool of that
  * many compiles into the compile cache, a round of one configuration at a
- * time for each,
- * other jobs' configurations peeked at without being proposed
- * (tn_search_peek): first the job the plan will run next as the plan
+ * time for each, other jobs' configurations peeked at without being
+ * proposed (tn_search_peek): first the job the plan will run next as the plan
  * itself will choose it (tn_run_next), then, where every configuration of
  * a job will run, the rest of it. When the next step begins, the warm pool
  * is told to quit, and it is freed once its compiles in progress end,
@@ -19,10 +18,11 @@
  * waits (v47 joined the warm pool at the step's start: 13 s of a 228-s cold
  * plan, NOTES v48). A round is topped up as its builds are taken, a quarter
  * of it at a time, with more of its job, while the step still leaves
- * threads (or cores) idle: a round that ended with its slowest compile left its other
- * threads idle meanwhile (v80). A round holds one configuration a source, of sources
- * not warmed before (configurations that differ in launch parameters
- * alone, xyz's nw, share a build: tn_job_ring), and a source built marks
+ * threads (or cores) idle: a round that ended with its slowest compile
+ * left its other threads idle meanwhile (v80). A round holds one
+ * configuration a source, of sources not warmed before (configurations
+ * that differ in launch parameters alone, xyz's nw, share a build:
+ * tn_job_ring), and a source built marks
  * all its configurations warmed; a round that found every build in the
  * cache (another job's, another night's) is followed by the next 3 s later
  * (v73; v70 waited only after 8 such rounds in a row, and its hits, an m4
