@@ -22,7 +22,7 @@ void tn_summary(const struct tn_run *c)
 	const char *cache = tn_cache_dir();
 	long long done = 0, cached = 0, built = 0, shared = 0;
 	double tt = 0, tb = 0, tc = 0, ti = 0, wall = tn_now_s() - c->t_begin;
-	int rmin = 0, rmax = 0, lmax = 0, nspill = 0;
+	int rmin = 0, rmax = 0, lmax = 0, nspill = 0, k;
 	for (int i = 0; i < c->njobs; i++) {
 		const struct tn_job *j = &c->jobs[i];
 		done += j->done;
@@ -129,10 +129,10 @@ void tn_summary(const struct tn_run *c)
 			fprintf(stderr, "fdtune: the steps' pools had %.1f compiles under way on "
 				"average, of %d threads\n", c->comp_s / tt, c->o->jobs);
 	}
-	if (tn_cproc_count() > 0)      /* (the helpers end after this) */
+	if ((k = tn_cproc_count()) > 0)        /* (the helpers end after this) */
 		fprintf(stderr, "fdtune: the compiles ran in %d compile process%s "
-			"(FDTUNE_COMPILE_PROCS=0: in this process's threads)\n",
-			tn_cproc_count(), tn_cproc_count() > 1 ? "es" : "");
+			"(FDTUNE_COMPILE_PROCS=0: in this process's threads)\n", k,
+			k > 1 ? "es" : "");
 	for (int i = 0; i < c->njobs; i++)
 		if (c->jobs[i].others)
 			fprintf(stderr, "fdtune: %s: %lld configurations were recorded meanwhile by "
