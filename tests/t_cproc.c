@@ -21,6 +21,7 @@
 #include "rt.h"
 #include "tn_cproc.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -143,22 +144,13 @@ static void threads(void **st)
 	assert_int_equal(tn_cproc_count(), 0);
 }
 
-/* The CPU clock ticks process pid has used (/proc/PID/stat). */
-static unsigned long ticks(pid_t pid)
+/* The CPU clock ticks process pid has used (tn_cproc_pid_cpu_s), and
+ * none where they cannot be read. */
+static long ticks(pid_t pid)
 {
-	char path[64], buf[1024], *p;
-	unsigned long ut = 0, st = 0;
-	FILE *f;
-	size_t k;
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	assert_non_null(f = fopen(path, "r"));
-	k = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[k] = 0;
-	assert_non_null(p = strrchr(buf, ')'));
-	assert_int_equal(sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
-				&ut, &st), 2);
-	return ut + st;
+	double s = tn_cproc_pid_cpu_s(pid);
+	assert_true(s > 0);     /* a helper has run: 0 is a /proc not read */
+	return lround(s * (double)sysconf(_SC_CLK_TCK));
 }
 
 /* Starts j's compile on a thread, and sends sig to its helper (the idle
@@ -167,7 +159,7 @@ static unsigned long ticks(pid_t pid)
 static void kill_during(struct job *j, pid_t pid, int sig)
 {
 	pthread_t th;
-	unsigned long t0 = ticks(pid);
+	long t0 = ticks(pid);
 	assert_int_equal(pthread_create(&th, NULL, compile, j), 0);
 	for (int i = 0; i < 100000 && ticks(pid) < t0 + 3; i++)
 		usleep(100);

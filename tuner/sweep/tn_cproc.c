@@ -362,9 +362,7 @@ int tn_cproc_count(void)
 	return k;
 }
 
-/* The CPU seconds (user and system) process pid has used, from
- * /proc/PID/stat; 0 where it cannot be read. */
-static double proc_cpu(pid_t pid)
+double tn_cproc_pid_cpu_s(pid_t pid)
 {
 	char path[64], buf[1024], *p;
 	unsigned long ut = 0, st = 0;
@@ -389,7 +387,7 @@ double tn_cproc_cpu_s(void)
 	pthread_mutex_lock(&mu);
 	s = dead_cpu;
 	for (const struct helper *h = all; h; h = h->anext)
-		s += proc_cpu(h->pid);
+		s += tn_cproc_pid_cpu_s(h->pid);
 	pthread_mutex_unlock(&mu);
 	return s;
 }

@@ -36,6 +36,9 @@ void tn_cproc_end(void);
 /* The CPU seconds every helper of this process has used so far (those
  * ended, those alive): what the step log adds to the process's own. */
 double tn_cproc_cpu_s(void);
+/* The CPU seconds (user and system) process pid has used, from
+ * /proc/PID/stat, to a clock tick; 0 where it cannot be read. */
+double tn_cproc_pid_cpu_s(pid_t pid);
 /* The helpers alive (idle or in use), and the pid of an idle one (0: none),
  * for tests. */
 int tn_cproc_count(void);
