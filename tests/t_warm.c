@@ -535,6 +535,22 @@ static void three(struct tn_run *c, struct tn_sweep_opts *o, struct tn_job *jobs
 	assert_non_null(tn_cache_dir());
 }
 
+/* xyz R = r at two sizes (40x24x16 and 48x32x16) into pb[0..1] for c's
+ * default arch, its default space and the arch's limits: the problems of
+ * the warm rounds' cases. */
+static void two_sizes(struct tn_run *c, int r, struct tn_problem *pb, struct tn_space *sp,
+		      struct tn_limits *lim)
+{
+	const struct tn_family *f;
+	char err[1024];
+	assert_int_equal(tn_family_find("xyz", &f, err, sizeof err), 0);
+	pb[0] = (struct tn_problem){ f, r, 40, 24, 16, "fp32", { 1, 1, 1 } };
+	pb[1] = (struct tn_problem){ f, r, 48, 32, 16, "fp32", { 1, 1, 1 } };
+	c->arch = rt_default_arch();
+	tn_limits_of_arch(c->arch, lim);
+	tn_space_default(f, sp);
+}
+
 /* A warm round holds one configuration a source (xyz's nw is a launch
  * parameter: configurations that differ in it alone share a build), of
  * sources not built before, and a source built marks all of its
@@ -554,19 +570,15 @@ static void warm_twins(void **st)
 	struct tn_sweep_opts o = { 0 };
 	struct tn_job jobs[3] = { 0 };
 	struct tn_run c = { 0 };
-	char err[1024], why[256];
+	char why[256];
 	int nc = 0, nw = -1;
 	(void)st;
-	assert_int_equal(tn_family_find("xyz", &f, err, sizeof err), 0);
+	two_sizes(&c, 6, pb, &sp, &lim);
+	f = pb[0].fam;
 	for (int p = 0; p < f->np; p++)
 		if (!strcmp(f->p[p].name, "nw"))
 			nw = p;
 	assert_true(nw >= 0);
-	pb[0] = (struct tn_problem){ f, 6, 40, 24, 16, "fp32", { 1, 1, 1 } };
-	pb[1] = (struct tn_problem){ f, 6, 48, 32, 16, "fp32", { 1, 1, 1 } };
-	c.arch = rt_default_arch();
-	tn_limits_of_arch(c.arch, &lim);
-	tn_space_default(f, &sp);
 	/* three sources, each at nw 48 and 64, twins side by side */
 	for (long long i = 0; i < tn_space_size(&sp) && nc < 6; i += 89) {
 		int *a = cfgs[0] + nc * TN_MAXP, *b = a + TN_MAXP, fresh = 1;
@@ -640,15 +652,11 @@ static void warm_top_up(void **st)
 	struct tn_sweep_opts o = { 0 };
 	struct tn_job jobs[3] = { 0 };
 	struct tn_run c = { 0 };
-	char err[1024], why[256];
+	char why[256];
 	int nc = 0, most = 0, pools = 0;
 	(void)st;
-	assert_int_equal(tn_family_find("xyz", &f, err, sizeof err), 0);
-	pb[0] = (struct tn_problem){ f, 5, 40, 24, 16, "fp32", { 1, 1, 1 } };
-	pb[1] = (struct tn_problem){ f, 5, 48, 32, 16, "fp32", { 1, 1, 1 } };
-	c.arch = rt_default_arch();
-	tn_limits_of_arch(c.arch, &lim);
-	tn_space_default(f, &sp);
+	two_sizes(&c, 5, pb, &sp, &lim);
+	f = pb[0].fam;
 	for (long long i = 0; i < tn_space_size(&sp) && nc < 8; i += 83) {
 		int *v = cfgs[0] + nc * TN_MAXP, fresh = 1;
 		tn_space_at(&sp, i, v);
